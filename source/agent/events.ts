@@ -1,0 +1,134 @@
+/**
+ * Everything `Agent.run()` yields. Some events are *gates*: after yielding one,
+ * the agent reads the verdict the consumer passes to `next(verdict)` and acts
+ * on it. A consumer that passes nothing gets "continue".
+ */
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+}
+
+export interface ToolCallSummary {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+}
+
+export type StopReason =
+  | "end_turn" // the model finished and no gate kept it going
+  | "max_steps" // --max-steps reached
+  | "blocked" // a gate blocked the prompt, the model request or the response
+  | "stop_hook_limit" // before_stop blocked too many times in a row
+  | "hook_stop" // a gate answered stop
+  | "aborted"
+  | "error";
+
+export type SessionEndReason = "completed" | "aborted" | "error" | "hook_stop" | "user_exit";
+
+export type AgentEvent =
+  | {
+      type: "session_start";
+      sessionId: string;
+      model: string;
+      cwd: string;
+      transcriptPath: string;
+      source: "startup" | "resume";
+    } /* gate: block = refuse to start; context */
+  | { type: "user_prompt"; turn: number; prompt: string } /* gate: block, replace prompt, context */
+  | { type: "turn_start"; turn: number; prompt: string }
+  | { type: "step_start"; turn: number; step: number }
+  | { type: "model_request"; turn: number; step: number; model: string } /* gate: block, retry, context */
+  | { type: "text_delta"; turn: number; step: number; text: string }
+  | {
+      type: "model_response";
+      turn: number;
+      step: number;
+      model: string;
+      text: string;
+      toolCalls: ToolCallSummary[];
+      usage: Usage;
+      finishReason: string;
+      durationMs: number;
+    } /* gate: block = end the turn */
+  | {
+      type: "tool_call_start";
+      turn: number;
+      step: number;
+      toolCallId: string;
+      toolName: string;
+      input: unknown;
+    } /* gate: block (reason is the tool result), modify input, ask resolved by the interceptor */
+  | {
+      type: "tool_call_end";
+      turn: number;
+      step: number;
+      toolCallId: string;
+      toolName: string;
+      input: unknown;
+      /** Text the model will see. */
+      output: string;
+      /** Structured result (hooks' `tool_response`). */
+      response: unknown;
+      durationMs: number;
+    } /* gate: replace output, block (reason added beside the result), context */
+  | {
+      type: "tool_call_error";
+      turn: number;
+      step: number;
+      toolCallId: string;
+      toolName: string;
+      input: unknown;
+      error: string;
+      /** Aborted or killed while running. */
+      interrupted: boolean;
+      /** Never ran because a gate blocked it. */
+      blocked: boolean;
+      durationMs: number;
+    }
+  | {
+      type: "stop_request";
+      turn: number;
+      step: number;
+      lastAssistantMessage: string;
+      /** True when the previous stop request of this turn was blocked. */
+      stopHookActive: boolean;
+      consecutiveBlocks: number;
+    } /* gate: block = reason becomes a user message and the agent goes on */
+  | { type: "step_end"; turn: number; step: number }
+  | {
+      type: "turn_end";
+      turn: number;
+      stopReason: StopReason;
+      /** Final assistant text of the turn. */
+      text: string;
+      usage: Usage;
+      /** Human-readable explanation for blocked/limit/error stops. */
+      message?: string;
+    }
+  | { type: "notification"; message: string; notificationType: string }
+  | { type: "warning"; message: string; source?: string }
+  | { type: "error"; message: string; turn?: number }
+  | { type: "session_end"; reason: SessionEndReason };
+
+export type AgentEventType = AgentEvent["type"];
+
+/** What a consumer may answer to a gate. `ask` and `skip` are resolved before they reach the agent. */
+export type Verdict =
+  | {
+      action: "continue";
+      /** Replacement tool input (tool_call_start), already validated by the consumer or re-validated by the agent. */
+      input?: unknown;
+      /** Replacement prompt (user_prompt). */
+      prompt?: string;
+      /** Replacement tool output (tool_call_end). */
+      output?: string;
+      /** Extra text for the model, delivered with the next model request. */
+      context?: string[];
+    }
+  | { action: "block"; reason: string; context?: string[] }
+  | { action: "retry"; afterMs: number; context?: string[] }
+  | { action: "stop"; reason: string };
+
+export const CONTINUE: Verdict = Object.freeze({ action: "continue" });

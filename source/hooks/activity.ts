@@ -1,0 +1,51 @@
+import type { AgentEvent } from "../agent/events.js";
+import type { HookEventName, HookScope, HookSourceKind } from "./definition.js";
+
+/** What the interceptor adds to the stream so consumers can show hooks at work. */
+export interface HookRef {
+  id: string;
+  name: string;
+  scope: HookScope;
+  sourceKind: HookSourceKind;
+}
+
+export type HookOutcome =
+  | "continue"
+  | "block"
+  | "modify"
+  | "ask"
+  | "retry"
+  | "skip"
+  | "stop"
+  | "failed"
+  | "timeout"
+  | "aborted";
+
+export type HookActivityEvent =
+  | { type: "hook_start"; hook: HookRef; event: HookEventName; startedAt: number }
+  | {
+      type: "hook_end";
+      hook: HookRef;
+      event: HookEventName;
+      outcome: HookOutcome;
+      /** Reason or error text, for display. */
+      detail?: string;
+      /** Text a hook asked to show the user (`message` / `systemMessage`). */
+      message?: string;
+      durationMs: number;
+    }
+  /** Failures, timeouts, broken definitions, caps reached: always shown, never lost. */
+  | { type: "hook_warning"; hook?: HookRef; message: string };
+
+export type InterceptedEvent = AgentEvent | HookActivityEvent;
+
+/** A hook answered `ask`: the consumer decides. Headless runs deny unless `--yes`. */
+export interface AskRequest {
+  hook: HookRef;
+  event: HookEventName;
+  reason: string;
+  toolName?: string;
+  toolInput?: unknown;
+}
+
+export type AskUser = (request: AskRequest, signal: AbortSignal) => Promise<boolean>;

@@ -1,0 +1,92 @@
+/**
+ * The normalized shape of a hook, whichever source it came from (executable
+ * with describe metadata, HOOK.md folder, or a settings entry).
+ */
+
+export const HOOK_EVENTS = [
+  "session_start",
+  "user_prompt",
+  "before_model",
+  "after_model",
+  "before_tool",
+  "after_tool",
+  "after_tool_failure",
+  "before_stop",
+  "after_agent",
+  "notification",
+  "session_end",
+] as const;
+
+export type HookEventName = (typeof HOOK_EVENTS)[number];
+
+/** Claude Code spelling of each event, sent as `hook_event_name`. Events Claude Code lacks keep acai's name. */
+export const CLAUDE_EVENT_NAMES: Record<HookEventName, string> = {
+  session_start: "SessionStart",
+  user_prompt: "UserPromptSubmit",
+  before_model: "before_model",
+  after_model: "after_model",
+  before_tool: "PreToolUse",
+  after_tool: "PostToolUse",
+  after_tool_failure: "PostToolUseFailure",
+  before_stop: "Stop",
+  after_agent: "after_agent",
+  notification: "Notification",
+  session_end: "SessionEnd",
+};
+
+export type HookScope = "user" | "project";
+export type HookSourceKind = "executable" | "hook_md" | "settings";
+/** Which field names the hook receives on stdin. Answers of every dialect are always understood. */
+export type HookDialect = "acai" | "agenthooks";
+
+export interface HookMatcher {
+  /** Regular expression that must match the whole tool name (aliases of other agents resolve to built-ins). */
+  tool?: string;
+  /** Regular expression searched in the tool input serialized as JSON. */
+  pattern?: string;
+  /** Regular expression searched in a Bash command. */
+  command?: string;
+  /** Glob matched against the tool's file path, relative to the project root. */
+  path?: string;
+  /** For session_start (`startup`/`resume`) and notification (notification type). */
+  source?: string;
+}
+
+export interface HookLaunch {
+  /** Executable (absolute path) or, when `viaShell`, the shell command line. */
+  command: string;
+  args: string[];
+  /** Settings hooks run through `/bin/sh -c`, as in Claude Code. */
+  viaShell: boolean;
+}
+
+export interface HookDefinition {
+  /** Unique and stable: scope, source kind and file plus name/index. */
+  id: string;
+  name: string;
+  description?: string;
+  events: HookEventName[];
+  matcher: HookMatcher;
+  /** 0–1000, default 100; higher runs first. */
+  priority: number;
+  /** 100–600000, default 30000. */
+  timeoutMs: number;
+  async: boolean;
+  failure: "open" | "closed";
+  /** Secret-looking variables this hook may receive. */
+  env: string[];
+  scope: HookScope;
+  sourceKind: HookSourceKind;
+  /** Absolute path of the file that defines the hook (executable, HOOK.md or settings file). */
+  file: string;
+  dialect: HookDialect;
+  launch: HookLaunch;
+}
+
+export interface BrokenHook {
+  file: string;
+  scope: HookScope;
+  sourceKind: HookSourceKind;
+  name?: string;
+  reason: string;
+}

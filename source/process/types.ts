@@ -1,0 +1,42 @@
+/**
+ * The one child-process runner's contract. Bash, dynamic tools and hooks all go
+ * through `ProcessRunner`; tests may pass their own.
+ */
+export interface RunOptions {
+  /** Executable to run (looked up on PATH when not absolute). */
+  command: string;
+  args?: readonly string[];
+  cwd: string;
+  /** The complete environment of the child (nothing is inherited implicitly). */
+  env: Readonly<Record<string, string>>;
+  /** Written to stdin, then stdin is closed. EPIPE/early close by the child is ignored. */
+  stdin?: string;
+  /** Kill the whole process group after this long (TERM, then KILL after `killGraceMs`). */
+  timeoutMs?: number;
+  /** Aborting kills the whole process group at once. */
+  signal?: AbortSignal;
+  /** Cap per stream in bytes (default 1 MiB). */
+  maxOutputBytes?: number;
+  /** What to do when a stream passes its cap: keep running and drop the rest, or kill the group. */
+  onOutputLimit?: "truncate" | "kill";
+  /** Grace between TERM and KILL (default 1000 ms). */
+  killGraceMs?: number;
+}
+
+export interface RunResult {
+  /** Exit code of the direct child; null when it died of a signal or never started. */
+  exitCode: number | null;
+  /** Signal that ended the direct child, if any. */
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  aborted: boolean;
+  /** Which streams passed `maxOutputBytes`. */
+  truncated: { stdout: boolean; stderr: boolean };
+  durationMs: number;
+  /** Set when the process could not be started at all (ENOENT, EACCES, ...). */
+  spawnError?: string;
+}
+
+export type ProcessRunner = (options: RunOptions) => Promise<RunResult>;

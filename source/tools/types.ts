@@ -1,0 +1,33 @@
+import type { ProcessRunner } from "../process/types.js";
+
+/** JSON Schema object as given to the model and published to hook authors. */
+export type JsonSchema = Record<string, unknown>;
+
+export type InputValidation = { ok: true; value: unknown } | { ok: false; error: string };
+
+export interface ToolContext {
+  cwd: string;
+  signal: AbortSignal;
+  runner: ProcessRunner;
+  /** Environment handed to child processes (Bash, dynamic tools). */
+  env: Readonly<Record<string, string>>;
+}
+
+/**
+ * What a tool returns. `output` is the text the model sees; `response` is the
+ * structured value hooks receive as `tool_response` (for Bash
+ * `{stdout, stderr, exit_code, interrupted}`).
+ */
+export type ToolResult =
+  | { ok: true; output: string; response: unknown }
+  | { ok: false; error: string; interrupted: boolean; response?: unknown };
+
+export interface Tool {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+  /** Validate (and default) an input, from the model or from a hook's modification. */
+  validate(input: unknown): InputValidation;
+  /** Runs a validated input. Must not throw for ordinary failures: return `ok: false`. */
+  execute(input: unknown, context: ToolContext): Promise<ToolResult>;
+}
