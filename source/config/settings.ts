@@ -1,0 +1,210 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { parseJsonWithLocation } from "./json-error.js";
+import { resolveProjectPaths } from "./paths.js";
+
+export const HookDefaultsSchema = z.object({
+  timeoutMs: z.int().min(100).max(600_000).optional(),
+  contextCapChars: z.int().min(1).optional(),
+  maxStopBlocks: z.int().min(1).max(1000).optional(),
+  sessionEndBudgetMs: z.int().min(0).max(600_000).optional(),
+});
+
+/**
+ * One settings file. Unknown keys are not an error (files are shared with
+ * other tools and newer acai versions): each one gives a warning and is ignored.
+ */
+export const SettingsSchema = z.object({
+  $schema: z.string().optional(),
+  /** Model spec, e.g. `openai:gpt-5.1` or `replay:path/to/scenario.json`. */
+  model: z.string().min(1).optional(),
+  /** OpenAI-compatible server, e.g. `http://localhost:11434/v1`. */
+  baseUrl: z.url().optional(),
+  maxSteps: z.int().min(1).max(10_000).optional(),
+  /** Claude Code–shaped hook configuration; validated per hook by the hooks registry. */
+  hooks: z.unknown().optional(),
+  hookDefaults: HookDefaultsSchema.optional(),
+});
+
+export type Settings = z.infer<typeof SettingsSchema>;
+export type HookDefaults = z.infer<typeof HookDefaultsSchema>;
+/** Merged settings; `hooks` is never merged here, see `SettingsFile`. */
+export type MergedSettings = Omit<Settings, "hooks" | "$schema">;
+export type SettingsScope = "user" | "project";
+
+/** One settings file that exists, with its raw `hooks` section for the hooks registry. */
+export interface SettingsFile {
+  path: string;
+  scope: SettingsScope;
+  hooks: unknown;
+}
+
+export interface LoadedSettings {
+  settings: MergedSettings;
+  /** Existing files, in load order (user, project, project local). */
+  settingsFiles: SettingsFile[];
+  warnings: string[];
+}
+
+export class SettingsError extends Error {
+  override readonly name = "SettingsError";
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface LoadSettingsOptions {
+  acaiHome: string;
+  projectDir: string;
+}
+
+/** Locations in load order; a later file wins. */
+export function settingsLocations(
+  options: LoadSettingsOptions,
+): { path: string; scope: SettingsScope }[] {
+  const project = resolveProjectPaths(options.projectDir);
+  return [
+    { path: path.join(options.acaiHome, "settings.json"), scope: "user" },
+    { path: project.settingsFile, scope: "project" },
+    { path: project.localSettingsFile, scope: "project" },
+  ];
+}
+
+export async function loadSettings(options: LoadSettingsOptions): Promise<LoadedSettings> {
+  const settingsFiles: SettingsFile[] = [];
+  const warnings: string[] = [];
+  let merged: Record<string, unknown> = {};
+  for (const location of settingsLocations(options)) {
+    const text = await readSettingsText(location.path);
+    if (text === undefined) continue;
+    const parsed = parseSettingsText(location.path, text);
+    warnings.push(...parsed.warnings);
+    const { hooks, $schema: _schema, ...rest } = parsed.settings;
+    settingsFiles.push({ path: location.path, scope: location.scope, hooks });
+    merged = deepMerge(merged, rest);
+  }
+  return { settings: merged as MergedSettings, settingsFiles, warnings };
+}
+
+async function readSettingsText(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return undefined;
+    const reason =
+      code === "EISDIR"
+        ? "it is a directory, not a file"
+        : code === "EACCES"
+          ? "permission denied"
+          : String((error as Error).message);
+    throw new SettingsError(
+      file,
+      `Cannot read settings file ${file}: ${reason}. Fix its permissions or remove it.`,
+    );
+  }
+}
+
+/** Parses and validates the text of one settings file. Throws SettingsError naming the file and field. */
+export function parseSettingsText(
+  file: string,
+  text: string,
+): { settings: Settings; warnings: string[] } {
+  const body = text.replace(/^\uFEFF/, "");
+  if (body.trim() === "") return { settings: {}, warnings: [] };
+  const json = parseJsonWithLocation(body);
+  if (!json.ok) {
+    const { line, column } = json.location;
+    throw new SettingsError(
+      file,
+      `Settings file ${file}:${line}:${column} is not valid JSON (${json.reason}). Fix the file or remove it.`,
+    );
+  }
+  if (typeof json.value !== "object" || json.value === null || Array.isArray(json.value)) {
+    throw new SettingsError(
+      file,
+      `Settings file ${file} must contain a JSON object ({ ... }), not ${describeType(json.value)}.`,
+    );
+  }
+  const result = SettingsSchema.safeParse(json.value);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const field = issue ? formatPath(issue.path) : "(root)";
+    const got = issue ? valueAt(json.value, issue.path) : undefined;
+    throw new SettingsError(
+      file,
+      `Settings file ${file}: field "${field}" is invalid: ${issue?.message ?? "invalid value"} (got ${describeValue(got)}). Fix or remove "${field}".`,
+    );
+  }
+  return { settings: result.data, warnings: unknownKeyWarnings(file, json.value) };
+}
+
+function unknownKeyWarnings(file: string, value: object): string[] {
+  const warnings: string[] = [];
+  const known = new Set(Object.keys(SettingsSchema.shape));
+  for (const key of Object.keys(value)) {
+    if (!known.has(key)) warnings.push(`Settings file ${file}: unknown field "${key}" is ignored.`);
+  }
+  const defaults = (value as Record<string, unknown>).hookDefaults;
+  if (defaults && typeof defaults === "object") {
+    const knownDefaults = new Set(Object.keys(HookDefaultsSchema.shape));
+    for (const key of Object.keys(defaults)) {
+      if (!knownDefaults.has(key)) {
+        warnings.push(`Settings file ${file}: unknown field "hookDefaults.${key}" is ignored.`);
+      }
+    }
+  }
+  return warnings;
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return "(root)";
+  return path
+    .map((part, index) =>
+      typeof part === "number" ? `[${part}]` : index === 0 ? String(part) : `.${String(part)}`,
+    )
+    .join("");
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let current: unknown = root;
+  for (const part of path) {
+    if (current === null || typeof current !== "object") return undefined;
+    current = (current as Record<PropertyKey, unknown>)[part];
+  }
+  return current;
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return `a ${typeof value}`;
+}
+
+function describeValue(value: unknown): string {
+  if (value === undefined) return "nothing";
+  const text = JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Objects merge recursively; anything else (arrays included) is replaced by the later value. */
+export function deepMerge(
+  base: Record<string, unknown>,
+  over: Record<string, unknown>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    if (value === undefined) continue;
+    const prev = out[key];
+    out[key] = isPlainObject(prev) && isPlainObject(value) ? deepMerge(prev, value) : value;
+  }
+  return out;
+}

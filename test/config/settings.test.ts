@@ -1,0 +1,232 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { findJsonErrorOffset, parseJsonWithLocation } from "../../source/config/json-error.js";
+import { resolveAcaiPaths, resolveProjectPaths } from "../../source/config/paths.js";
+import {
+  deepMerge,
+  loadSettings,
+  parseSettingsText,
+  SettingsError,
+} from "../../source/config/settings.js";
+
+let root: string;
+let acaiHome: string;
+let projectDir: string;
+
+beforeEach(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), "acai-settings-"));
+  acaiHome = path.join(root, "home", ".acai");
+  projectDir = path.join(root, "project");
+  await mkdir(acaiHome, { recursive: true });
+  await mkdir(path.join(projectDir, ".acai"), { recursive: true });
+});
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+const write = (file: string, value: unknown) =>
+  writeFile(file, typeof value === "string" ? value : JSON.stringify(value, null, 2));
+
+describe("resolveAcaiPaths", () => {
+  it("defaults to ~/.acai", () => {
+    const paths = resolveAcaiPaths({ env: {}, homeDir: "/home/u" });
+    expect(paths.home).toBe("/home/u/.acai");
+    expect(paths.settingsFile).toBe("/home/u/.acai/settings.json");
+    expect(paths.hooksDir).toBe("/home/u/.acai/hooks");
+    expect(paths.toolsDir).toBe("/home/u/.acai/tools");
+    expect(paths.transcriptsDir).toBe("/home/u/.acai/transcripts");
+    expect(paths.logsDir).toBe("/home/u/.acai/logs");
+    expect(paths.cacheDir).toBe("/home/u/.acai/cache");
+    expect(paths.trustFile).toBe("/home/u/.acai/trust.json");
+    expect(paths.replHistoryFile).toBe("/home/u/.acai/repl-history");
+  });
+
+  it("uses ACAI_HOME everywhere, resolving a relative one against cwd", () => {
+    const paths = resolveAcaiPaths({ env: { ACAI_HOME: "/tmp/x" }, homeDir: "/home/u" });
+    expect(paths.home).toBe("/tmp/x");
+    expect(Object.values(paths).every((p) => p.startsWith("/tmp/x"))).toBe(true);
+    const rel = resolveAcaiPaths({ env: { ACAI_HOME: "state" }, homeDir: "/h", cwd: "/work" });
+    expect(rel.home).toBe("/work/state");
+    expect(resolveAcaiPaths({ env: { ACAI_HOME: "  " }, homeDir: "/h" }).home).toBe("/h/.acai");
+  });
+
+  it("gives the project's .acai locations", () => {
+    const project = resolveProjectPaths("/p");
+    expect(project.settingsFile).toBe("/p/.acai/settings.json");
+    expect(project.localSettingsFile).toBe("/p/.acai/settings.local.json");
+    expect(project.hooksDir).toBe("/p/.acai/hooks");
+    expect(project.toolsDir).toBe("/p/.acai/tools");
+  });
+});
+
+describe("loadSettings", () => {
+  it("returns empty settings when no file exists", async () => {
+    const loaded = await loadSettings({ acaiHome, projectDir });
+    expect(loaded).toEqual({ settings: {}, settingsFiles: [], warnings: [] });
+  });
+
+  it("merges user, project and local files, later wins, objects deep-merged", async () => {
+    await write(path.join(acaiHome, "settings.json"), {
+      model: "openai:gpt-5.1",
+      maxSteps: 10,
+      hookDefaults: { timeoutMs: 5000, maxStopBlocks: 3 },
+    });
+    await write(path.join(projectDir, ".acai", "settings.json"), {
+      maxSteps: 20,
+      hookDefaults: { timeoutMs: 7000 },
+    });
+    await write(path.join(projectDir, ".acai", "settings.local.json"), {
+      baseUrl: "http://127.0.0.1:1234/v1",
+      hookDefaults: { contextCapChars: 999 },
+    });
+    const loaded = await loadSettings({ acaiHome, projectDir });
+    expect(loaded.settings).toEqual({
+      model: "openai:gpt-5.1",
+      maxSteps: 20,
+      baseUrl: "http://127.0.0.1:1234/v1",
+      hookDefaults: { timeoutMs: 7000, maxStopBlocks: 3, contextCapChars: 999 },
+    });
+    expect(loaded.settingsFiles.map((f) => f.scope)).toEqual(["user", "project", "project"]);
+    expect(loaded.warnings).toEqual([]);
+  });
+
+  it("does not merge hooks: each file's section is returned separately", async () => {
+    const userHooks = {
+      PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "a" }] }],
+    };
+    const projectHooks = { Stop: [{ hooks: [{ type: "command", command: "b" }] }] };
+    await write(path.join(acaiHome, "settings.json"), { hooks: userHooks });
+    await write(path.join(projectDir, ".acai", "settings.json"), { hooks: projectHooks });
+    await write(path.join(projectDir, ".acai", "settings.local.json"), { maxSteps: 3 });
+    const loaded = await loadSettings({ acaiHome, projectDir });
+    expect(loaded.settings).toEqual({ maxSteps: 3 });
+    expect(loaded.settingsFiles).toEqual([
+      { path: path.join(acaiHome, "settings.json"), scope: "user", hooks: userHooks },
+      {
+        path: path.join(projectDir, ".acai", "settings.json"),
+        scope: "project",
+        hooks: projectHooks,
+      },
+      {
+        path: path.join(projectDir, ".acai", "settings.local.json"),
+        scope: "project",
+        hooks: undefined,
+      },
+    ]);
+  });
+
+  it("warns about unknown keys and ignores them", async () => {
+    const file = path.join(projectDir, ".acai", "settings.json");
+    await write(file, { permissions: { allow: [] }, hookDefaults: { bogus: 1 }, maxSteps: 2 });
+    const loaded = await loadSettings({ acaiHome, projectDir });
+    expect(loaded.settings).toEqual({ maxSteps: 2, hookDefaults: {} });
+    expect(loaded.warnings).toEqual([
+      `Settings file ${file}: unknown field "permissions" is ignored.`,
+      `Settings file ${file}: unknown field "hookDefaults.bogus" is ignored.`,
+    ]);
+  });
+
+  it("reports invalid JSON with file, line and column", async () => {
+    const file = path.join(projectDir, ".acai", "settings.json");
+    await write(file, '{\n  "model": "openai:x",\n  "maxSteps": tru\n}\n');
+    const error = await loadSettings({ acaiHome, projectDir }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SettingsError);
+    expect((error as SettingsError).file).toBe(file);
+    expect((error as SettingsError).message).toMatch(
+      new RegExp(
+        `^Settings file ${escapeRegExp(file)}:3:18 is not valid JSON \\(unexpected line break\\)\\. Fix the file`,
+      ),
+    );
+  });
+
+  it("reports a wrong type naming the file and the field", async () => {
+    const file = path.join(acaiHome, "settings.json");
+    await write(file, { maxSteps: "ten" });
+    await expect(loadSettings({ acaiHome, projectDir })).rejects.toThrow(
+      `Settings file ${file}: field "maxSteps" is invalid`,
+    );
+    await write(file, { hookDefaults: { timeoutMs: 5 } });
+    const error = (await loadSettings({ acaiHome, projectDir }).catch((e: unknown) => e)) as Error;
+    expect(error.message).toContain('field "hookDefaults.timeoutMs" is invalid');
+    expect(error.message).toContain("(got 5)");
+    expect(error.message).toContain('Fix or remove "hookDefaults.timeoutMs"');
+  });
+
+  it("rejects a file that is not an object, and a directory", async () => {
+    const file = path.join(projectDir, ".acai", "settings.local.json");
+    await write(file, "[1, 2]");
+    await expect(loadSettings({ acaiHome, projectDir })).rejects.toThrow(
+      `Settings file ${file} must contain a JSON object ({ ... }), not an array.`,
+    );
+    await rm(file);
+    await mkdir(file);
+    await expect(loadSettings({ acaiHome, projectDir })).rejects.toThrow(
+      /it is a directory, not a file/,
+    );
+  });
+
+  it("treats an empty file and a BOM as fine", () => {
+    expect(parseSettingsText("f", "  \n").settings).toEqual({});
+    expect(parseSettingsText("f", '\uFEFF{"maxSteps": 4}').settings).toEqual({ maxSteps: 4 });
+  });
+
+  it("validates baseUrl as a URL", () => {
+    expect(() => parseSettingsText("f.json", '{"baseUrl": "not a url"}')).toThrow(
+      /field "baseUrl" is invalid/,
+    );
+  });
+});
+
+describe("JSON error location", () => {
+  it.each([
+    ['{"a": x}', 6],
+    ['{\n "a": 1,\n}', 11],
+    ['{"a":1', 6],
+    ["", 0],
+    ["[1,]", 3],
+    ['{"a": "b\nc"}', 8],
+    ["{} x", 3],
+    ['{"a": tru}', 9],
+    ['{"a": 01}', 7],
+    ['{"a": "\\q"}', 8],
+  ])("finds the first error in %j at %i", (text, offset) => {
+    expect(() => JSON.parse(text)).toThrow();
+    expect(findJsonErrorOffset(text)).toBe(offset);
+  });
+
+  it("describes the error in words", () => {
+    const missingComma = parseJsonWithLocation('{"a": 1 "b": 2}');
+    expect(missingComma).toMatchObject({
+      ok: false,
+      reason: "Expected ',' or '}' after property value",
+      location: { line: 1, column: 9 },
+    });
+    expect(parseJsonWithLocation('{"a": x}')).toMatchObject({ reason: "unexpected 'x'" });
+    expect(parseJsonWithLocation('{"a":')).toMatchObject({ ok: false });
+  });
+
+  it("accepts what JSON.parse accepts", () => {
+    const text = '{"a": [1, -2.5e3, true, false, null, "x\\u00e9\\n"], "b": {}}';
+    expect(findJsonErrorOffset(text)).toBe(text.length);
+    expect(parseJsonWithLocation(text)).toEqual({ ok: true, value: JSON.parse(text) });
+  });
+});
+
+describe("deepMerge", () => {
+  it("replaces arrays and scalars, merges objects", () => {
+    expect(
+      deepMerge({ a: [1], b: { c: 1, d: 2 }, e: 1 }, { a: [2], b: { d: 3 }, e: { f: 1 } }),
+    ).toEqual({
+      a: [2],
+      b: { c: 1, d: 3 },
+      e: { f: 1 },
+    });
+  });
+});
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
