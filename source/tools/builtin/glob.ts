@@ -1,0 +1,62 @@
+import { relative } from "node:path";
+import { z } from "zod";
+import { defineTool } from "../define.js";
+import { listFiles, mapLimit, statOrUndefined } from "../files.js";
+import { plural, resolvePath } from "../text.js";
+import type { Tool } from "../types.js";
+
+export const GLOB_MAX_RESULTS = 100;
+
+const input = z.object({
+  pattern: z.string().min(1).describe('Glob pattern, e.g. "**/*.ts" or "src/**/index.{js,ts}"'),
+  path: z.string().optional().describe("Directory to search in (default: the project directory)"),
+});
+
+export interface GlobResponse {
+  filenames: string[];
+  numFiles: number;
+  truncated: boolean;
+  durationMs: number;
+}
+
+export function globTool(): Tool {
+  return defineTool({
+    name: "Glob",
+    description:
+      "Finds files by glob pattern (dotfiles included; .git and node_modules skipped). " +
+      `Returns absolute paths, most recently modified first, at most ${GLOB_MAX_RESULTS}.`,
+    input,
+    async execute({ pattern, path }, context) {
+      const started = performance.now();
+      const root = resolvePath(context.cwd, path ?? ".");
+      const info = await statOrUndefined(root);
+      if (!info?.isDirectory()) {
+        return { ok: false, error: `Directory not found: ${root}`, interrupted: false };
+      }
+      // tinyglobby wants patterns relative to its cwd.
+      const relativePattern = pattern.startsWith("/") ? relative(root, pattern) || "." : pattern;
+      const files = await listFiles(root, relativePattern, context.signal);
+      const withTimes = await mapLimit(files, 64, async (file) => ({
+        file,
+        mtime: (await statOrUndefined(file))?.mtimeMs ?? 0,
+      }));
+      withTimes.sort(
+        (a, b) => b.mtime - a.mtime || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0),
+      );
+      const truncated = withTimes.length > GLOB_MAX_RESULTS;
+      const filenames = withTimes.slice(0, GLOB_MAX_RESULTS).map((f) => f.file);
+      const response: GlobResponse = {
+        filenames,
+        numFiles: files.length,
+        truncated,
+        durationMs: Math.round(performance.now() - started),
+      };
+      if (filenames.length === 0) return { ok: true, output: "No files found", response };
+      let output = filenames.join("\n");
+      if (truncated) {
+        output += `\n(showing the ${GLOB_MAX_RESULTS} most recently modified of ${plural(files.length, "file")}; use a narrower pattern or path)`;
+      }
+      return { ok: true, output, response };
+    },
+  });
+}

@@ -1,0 +1,222 @@
+import { readFile } from "node:fs/promises";
+import { z } from "zod";
+import { defineTool, errorText } from "../define.js";
+import { listFiles, mapLimit, statOrUndefined } from "../files.js";
+import {
+  capForModel,
+  looksBinary,
+  MAX_LINE_CHARS,
+  plural,
+  resolvePath,
+  splitLines,
+} from "../text.js";
+import type { Tool, ToolResult } from "../types.js";
+
+/** Files larger than this are skipped (and counted in the output). */
+export const GREP_MAX_FILE_BYTES = 10 * 1024 * 1024;
+/** Entries gathered at most when no head_limit is given, to bound memory. */
+const MAX_ENTRIES = 20_000;
+
+const outputModes = ["content", "files_with_matches", "count"] as const;
+type OutputMode = (typeof outputModes)[number];
+
+const context = z.number().int().min(0).max(100).optional();
+const input = z.object({
+  pattern: z.string().min(1).describe("JavaScript regular expression to search for, line by line"),
+  path: z
+    .string()
+    .optional()
+    .describe("File or directory to search (default: the project directory)"),
+  glob: z
+    .string()
+    .optional()
+    .describe(
+      'Only search files matching this glob, e.g. "*.ts" (any depth) or "src/**/*.{js,ts}"',
+    ),
+  output_mode: z
+    .enum(outputModes)
+    .optional()
+    .default("files_with_matches")
+    .describe(
+      "content: matching lines; files_with_matches: file paths (default); count: matches per file",
+    ),
+  "-i": z.boolean().optional().describe("Case-insensitive search"),
+  "-n": z.boolean().optional().describe("Show line numbers in content mode (default true)"),
+  "-A": context.describe("Lines of context after each match (content mode)"),
+  "-B": context.describe("Lines of context before each match (content mode)"),
+  "-C": context.describe("Lines of context before and after each match (content mode)"),
+  head_limit: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("Return only the first N lines/files/counts"),
+});
+type GrepInput = z.output<typeof input>;
+
+export interface GrepResponse {
+  mode: OutputMode;
+  numFiles: number;
+  filenames: string[];
+  content?: string;
+  numLines?: number;
+  numMatches?: number;
+  truncated: boolean;
+}
+
+interface FileHit {
+  file: string;
+  matchCount: number;
+  /** Formatted output lines (content mode only). */
+  content: string[];
+}
+
+type Scan = { kind: "hit"; hit: FileHit } | { kind: "none" } | { kind: "skipped" };
+
+function fail(error: string): ToolResult {
+  return { ok: false, error, interrupted: false };
+}
+
+/** ripgrep-like: a glob without "/" matches the file name at any depth. */
+function fileFilter(globPattern: string | undefined): string {
+  if (!globPattern) return "**/*";
+  return globPattern.includes("/") ? globPattern : `**/${globPattern}`;
+}
+
+async function scanFile(
+  file: string,
+  regex: RegExp,
+  options: GrepInput,
+  signal: AbortSignal,
+): Promise<Scan> {
+  if (signal.aborted) return { kind: "none" };
+  const info = await statOrUndefined(file);
+  if (!info?.isFile()) return { kind: "none" };
+  if (info.size > GREP_MAX_FILE_BYTES) return { kind: "skipped" };
+  const buf = await readFile(file).catch(() => undefined);
+  if (!buf || looksBinary(buf)) return { kind: "none" };
+  const lines = splitLines(buf.toString("utf8"));
+  const firstOnly = options.output_mode === "files_with_matches";
+  const matches: number[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (regex.test(lines[i]!)) {
+      matches.push(i);
+      if (firstOnly) break;
+    }
+  }
+  if (matches.length === 0) return { kind: "none" };
+  const content =
+    options.output_mode === "content" ? contentLines(file, lines, matches, options) : [];
+  return { kind: "hit", hit: { file, matchCount: matches.length, content } };
+}
+
+function contentLines(
+  file: string,
+  lines: string[],
+  matches: number[],
+  options: GrepInput,
+): string[] {
+  const before = options["-B"] ?? options["-C"] ?? 0;
+  const after = options["-A"] ?? options["-C"] ?? 0;
+  const numbered = options["-n"] ?? true;
+  const out: string[] = [];
+  const matchSet = new Set(matches);
+  let lastShown = -1;
+  for (const m of matches) {
+    const from = Math.max(0, m - before, lastShown + 1);
+    const to = Math.min(lines.length - 1, m + after);
+    if (lastShown >= 0 && from > lastShown + 1 && (before > 0 || after > 0)) out.push("--");
+    for (let i = from; i <= to; i++) {
+      const sep = matchSet.has(i) ? ":" : "-";
+      const line = truncateLine(lines[i]!);
+      out.push(numbered ? `${file}${sep}${i + 1}${sep}${line}` : `${file}${sep}${line}`);
+    }
+    lastShown = Math.max(lastShown, to);
+  }
+  return out;
+}
+
+function truncateLine(line: string): string {
+  return line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [line truncated]` : line;
+}
+
+export function grepTool(): Tool {
+  return defineTool({
+    name: "Grep",
+    description:
+      "Searches file contents with a JavaScript regular expression, line by line. Skips .git, node_modules, " +
+      "binary files and files over 10 MiB. output_mode: files_with_matches (default), content, or count. " +
+      "Results are sorted by path.",
+    input,
+    async execute(options, toolContext) {
+      let regex: RegExp;
+      try {
+        regex = new RegExp(options.pattern, options["-i"] ? "i" : "");
+      } catch (error) {
+        return fail(`Invalid regular expression in pattern: ${errorText(error)}`);
+      }
+      const root = resolvePath(toolContext.cwd, options.path ?? ".");
+      const info = await statOrUndefined(root);
+      if (!info) return fail(`Path not found: ${root}`);
+      const files = info.isDirectory()
+        ? (await listFiles(root, fileFilter(options.glob), toolContext.signal)).sort()
+        : [root];
+
+      const mode = options.output_mode;
+      const scans = await mapLimit(files, 32, (file) =>
+        scanFile(file, regex, options, toolContext.signal),
+      );
+      if (toolContext.signal.aborted)
+        return { ok: false, error: "Grep was aborted", interrupted: true };
+      const hits = scans.flatMap((s) => (s.kind === "hit" ? [s.hit] : []));
+      const skipped = scans.filter((s) => s.kind === "skipped").length;
+
+      const limit = options.head_limit ?? MAX_ENTRIES;
+      let entries: string[];
+      let numMatches: number | undefined;
+      switch (mode) {
+        case "files_with_matches":
+          entries = hits.map((h) => h.file);
+          break;
+        case "count":
+          entries = hits.map((h) => `${h.file}:${h.matchCount}`);
+          numMatches = hits.reduce((sum, h) => sum + h.matchCount, 0);
+          break;
+        case "content":
+          entries = [];
+          for (const hit of hits) {
+            entries.push(...hit.content);
+            if (entries.length > limit) break;
+          }
+          break;
+        default:
+          return mode satisfies never;
+      }
+      const truncated = entries.length > limit;
+      const shown = entries.slice(0, limit);
+      const filenames = hits.map((h) => h.file);
+      const response: GrepResponse = {
+        mode,
+        numFiles: hits.length,
+        filenames,
+        truncated,
+        ...(mode === "content" ? { content: shown.join("\n"), numLines: shown.length } : {}),
+        ...(numMatches === undefined ? {} : { numMatches }),
+      };
+      const notes: string[] = [];
+      if (truncated)
+        notes.push(`(showing the first ${plural(limit, "entry", "entries")}; more were found)`);
+      if (skipped > 0) notes.push(`(${plural(skipped, "file")} over 10 MiB not searched)`);
+      if (shown.length === 0)
+        return { ok: true, output: ["No matches found", ...notes].join("\n"), response };
+      const header =
+        mode === "files_with_matches"
+          ? `Found ${plural(hits.length, "file")}`
+          : mode === "count"
+            ? `${plural(numMatches ?? 0, "match", "matches")} in ${plural(hits.length, "file")}`
+            : "";
+      const body = [header, ...shown, ...notes].filter((s) => s !== "").join("\n");
+      return { ok: true, output: capForModel(body), response };
+    },
+  });
+}

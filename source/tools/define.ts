@@ -1,0 +1,58 @@
+import { z } from "zod";
+import type { InputValidation, JsonSchema, Tool, ToolContext, ToolResult } from "./types.js";
+
+export interface ToolSpec<S extends z.ZodType> {
+  name: string;
+  description: string;
+  input: S;
+  execute(input: z.output<S>, context: ToolContext): Promise<ToolResult>;
+}
+
+/** One line per problem, each naming the field at fault. */
+export function formatZodError(toolName: string, error: z.ZodError): string {
+  const problems = error.issues.map((issue) => {
+    const field = issue.path.length > 0 ? issue.path.join(".") : "input";
+    return `${field}: ${issue.message}`;
+  });
+  return `Invalid input for ${toolName}: ${problems.join("; ")}`;
+}
+
+export function toInputJsonSchema(schema: z.ZodType): JsonSchema {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: "input" }) as JsonSchema;
+  return rest;
+}
+
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * A built-in tool from a zod schema. `execute` validates again (so a caller that
+ * skipped `validate` still gets defaults and a clear error) and turns an
+ * unexpected exception into an `ok: false` result.
+ */
+export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
+  const validate = (input: unknown): InputValidation => {
+    const parsed = spec.input.safeParse(input);
+    return parsed.success
+      ? { ok: true, value: parsed.data }
+      : { ok: false, error: formatZodError(spec.name, parsed.error) };
+  };
+  return {
+    name: spec.name,
+    description: spec.description,
+    inputSchema: toInputJsonSchema(spec.input),
+    validate,
+    async execute(input, context) {
+      const parsed = spec.input.safeParse(input);
+      if (!parsed.success) {
+        return { ok: false, error: formatZodError(spec.name, parsed.error), interrupted: false };
+      }
+      try {
+        return await spec.execute(parsed.data, context);
+      } catch (error) {
+        return { ok: false, error: `${spec.name} failed: ${errorText(error)}`, interrupted: false };
+      }
+    },
+  };
+}

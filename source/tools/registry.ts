@@ -1,0 +1,40 @@
+import { join } from "node:path";
+import type { ProcessRunner } from "../process/types.js";
+import { bashTool } from "./builtin/bash.js";
+import { editTool } from "./builtin/edit.js";
+import { globTool } from "./builtin/glob.js";
+import { grepTool } from "./builtin/grep.js";
+import { readTool } from "./builtin/read.js";
+import { writeTool } from "./builtin/write.js";
+import { loadDynamicTools } from "./dynamic.js";
+import type { Tool } from "./types.js";
+
+export function builtinTools(): Tool[] {
+  return [bashTool(), readTool(), writeTool(), editTool(), globTool(), grepTool()];
+}
+
+export interface LoadToolsOptions {
+  projectDir: string;
+  acaiHome: string;
+  runner: ProcessRunner;
+  env: Readonly<Record<string, string>>;
+}
+
+/**
+ * Built-ins plus the dynamic tools of `<project>/.acai/tools/` and
+ * `<ACAI_HOME>/tools/` (project first: on a name clash the project's wins).
+ * A dynamic tool never shadows a built-in.
+ */
+export async function loadTools(
+  options: LoadToolsOptions,
+): Promise<{ tools: Tool[]; warnings: string[] }> {
+  const builtins = builtinTools();
+  const dynamic = await loadDynamicTools({
+    dirs: [join(options.projectDir, ".acai", "tools"), join(options.acaiHome, "tools")],
+    projectDir: options.projectDir,
+    runner: options.runner,
+    env: options.env,
+    reserved: builtins.map((t) => t.name),
+  });
+  return { tools: [...builtins, ...dynamic.tools], warnings: dynamic.warnings };
+}
