@@ -1,0 +1,334 @@
+import type { ToolSet } from "ai";
+import type { Tool } from "../tools/types.js";
+import { anySignal, sleep, unlessAborted } from "./abort.js";
+import type { AgentEvent, SessionEndReason, StopReason, Usage, Verdict } from "./events.js";
+import { errorResult, History } from "./history.js";
+import { addUsage, type StepOutcome, streamModelStep, toModelTools, ZERO_USAGE } from "./model-step.js";
+import { describeProviderError } from "./provider-error.js";
+import { defaultSystemPrompt } from "./system-prompt.js";
+import { runToolCalls } from "./tool-calls.js";
+import { TranscriptWriter } from "./transcript.js";
+import type { AgentOptions, RunInput, TurnInput } from "./types.js";
+
+type TurnOutcome = { stopReason: StopReason; message?: string };
+
+/** Per-turn accumulators, filled while the turn runs and reported by `turn_end`. */
+interface TurnState {
+  turn: number;
+  text: string;
+  usage: Usage;
+}
+
+/**
+ * The agent loop. `run()` yields `AgentEvent`s; gate events wait for the
+ * verdict passed to `next(verdict)` (none = continue). Verdicts:
+ *
+ * - `session_start`: block → `error` + `session_end` "error"; stop → `session_end` "hook_stop".
+ * - `user_prompt`: block → `turn_end` "blocked" (no `turn_start`); `continue.prompt` replaces it.
+ * - `model_request`: block → turn ends "blocked"; retry → waits `afterMs` and asks again
+ *   (at most `maxHookRetries` times, then sends the request with a `warning`).
+ * - `model_response`: block → turn ends "blocked" (pending tool calls are answered "not run").
+ * - `tool_call_start`: block → not run, the reason is the tool result; `continue.input` → re-validated.
+ * - `tool_call_end`: `continue.output` replaces the output; block → the reason is appended.
+ * - `stop_request`: block → the reason becomes a user message and the turn goes on.
+ * - any gate: stop → the turn ends "hook_stop", then the session ends "hook_stop".
+ * - any event: `context` strings reach the model with the next request (see `History`).
+ *
+ * Provider errors become an `error` event and `turn_end` "error"; nothing is thrown.
+ */
+export class Agent {
+  private readonly options: AgentOptions;
+  private readonly modelTools: ToolSet;
+  private readonly toolsByName: ReadonlyMap<string, Tool>;
+
+  constructor(options: AgentOptions) {
+    this.options = options;
+    this.modelTools = toModelTools(options.tools);
+    this.toolsByName = new Map(options.tools.map((tool) => [tool.name, tool]));
+  }
+
+  async *run(input: RunInput): AsyncGenerator<AgentEvent, void, Verdict | undefined> {
+    // Aborted when the consumer stops iterating early, so a started stream or tool does not linger.
+    const internal = new AbortController();
+    const runSignal = anySignal([input.signal, internal.signal]);
+    const now = this.options.now ?? Date.now;
+    const transcript = new TranscriptWriter(this.options.transcriptPath, now);
+    const session = new SessionRun(this.options, this.modelTools, this.toolsByName, transcript, now);
+    try {
+      yield* session.run(input, runSignal);
+    } finally {
+      internal.abort();
+      await transcript.close();
+    }
+  }
+}
+
+class SessionRun {
+  private readonly history = new History();
+  private readonly system: string;
+  private readonly maxSteps: number;
+  private readonly maxStopBlocks: number;
+  private readonly maxHookRetries: number;
+
+  constructor(
+    private readonly options: AgentOptions,
+    private readonly modelTools: ToolSet,
+    private readonly tools: ReadonlyMap<string, Tool>,
+    private readonly transcript: TranscriptWriter,
+    private readonly now: () => number,
+  ) {
+    this.system = options.systemPrompt ?? defaultSystemPrompt({ cwd: options.cwd, tools: options.tools });
+    this.maxSteps = Math.max(1, options.maxSteps ?? 50);
+    this.maxStopBlocks = Math.max(1, options.maxStopBlocks ?? 8);
+    this.maxHookRetries = Math.max(0, options.maxHookRetries ?? 3);
+  }
+
+  /** Yields an event, records it and the verdict it got, and queues the verdict's context. */
+  private async *emit(event: AgentEvent): AsyncGenerator<AgentEvent, Verdict | undefined, Verdict | undefined> {
+    this.transcript.event(event);
+    const verdict = yield event;
+    if (verdict === undefined || isBareContinue(verdict)) return undefined;
+    this.transcript.verdict(verdict, event.type);
+    if (verdict.action !== "stop" && verdict.context?.length) this.history.queueContext(verdict.context);
+    return verdict;
+  }
+
+  async *run(input: RunInput, signal: AbortSignal): AsyncGenerator<AgentEvent, void, Verdict | undefined> {
+    const start = yield* this.emit({
+      type: "session_start",
+      sessionId: this.options.sessionId,
+      model: this.options.modelId,
+      cwd: this.options.cwd,
+      transcriptPath: this.options.transcriptPath,
+      source: input.source ?? "startup",
+    });
+    if (signal.aborted) return yield* this.end("aborted");
+    if (start?.action === "block") {
+      yield* this.emit({ type: "error", message: `A session_start hook refused to start the session: ${start.reason}` });
+      return yield* this.end("error");
+    }
+    if (start?.action === "stop") {
+      yield* this.emit({ type: "warning", message: `A hook stopped the session: ${start.reason}`, source: "session_start" });
+      return yield* this.end("hook_stop");
+    }
+
+    const prompts = iteratorOf(input.prompts);
+    let turn = 0;
+    try {
+      while (true) {
+        const next = await unlessAborted(Promise.resolve(prompts.next()), signal);
+        if (signal.aborted || next === undefined) return yield* this.end("aborted");
+        if (next.done) return yield* this.end("completed");
+        turn++;
+        const turnSignal = anySignal([signal, next.value.signal]);
+        const state: TurnState = { turn, text: "", usage: ZERO_USAGE };
+        const outcome = yield* this.turn(state, next.value, turnSignal);
+        yield* this.emit({
+          type: "turn_end",
+          turn,
+          stopReason: outcome.stopReason,
+          text: state.text,
+          usage: state.usage,
+          ...(outcome.message !== undefined ? { message: outcome.message } : {}),
+        });
+        if (signal.aborted) return yield* this.end("aborted");
+        if (outcome.stopReason === "hook_stop") return yield* this.end("hook_stop");
+      }
+    } finally {
+      // Not awaited: an async generator's return() waits for a pending next() that may never settle.
+      Promise.resolve(prompts.return?.()).catch(() => {});
+    }
+  }
+
+  private async *end(reason: SessionEndReason): AsyncGenerator<AgentEvent, void, Verdict | undefined> {
+    yield* this.emit({ type: "session_end", reason });
+  }
+
+  private async *turn(
+    state: TurnState,
+    input: TurnInput,
+    signal: AbortSignal,
+  ): AsyncGenerator<AgentEvent, TurnOutcome, Verdict | undefined> {
+    const { turn } = state;
+    let prompt = input.prompt;
+    const promptVerdict = yield* this.emit({ type: "user_prompt", turn, prompt });
+    if (signal.aborted) return { stopReason: "aborted" };
+    switch (promptVerdict?.action) {
+      case "block":
+        return { stopReason: "blocked", message: `A hook blocked the prompt: ${promptVerdict.reason}` };
+      case "stop":
+        return { stopReason: "hook_stop", message: promptVerdict.reason };
+      case "continue":
+        if (promptVerdict.prompt !== undefined) prompt = promptVerdict.prompt;
+        break;
+      default:
+        break;
+    }
+    this.history.addUser(prompt);
+    yield* this.emit({ type: "turn_start", turn, prompt });
+    if (signal.aborted) return { stopReason: "aborted" };
+
+    let stopBlocks = 0;
+    for (let step = 1; ; step++) {
+      if (step > this.maxSteps) {
+        return { stopReason: "max_steps", message: `Stopped after ${this.maxSteps} model requests (--max-steps).` };
+      }
+      yield* this.emit({ type: "step_start", turn, step });
+      const gate = yield* this.requestGate(turn, step, signal);
+      if (gate) return gate;
+
+      this.history.flushContext();
+      const started = this.now();
+      const outcome = yield* this.streamStep(turn, step, signal);
+      if (outcome.kind === "aborted") return { stopReason: "aborted" };
+      if (outcome.kind === "error") {
+        const message = describeProviderError(outcome.error);
+        yield* this.emit({ type: "error", message, turn });
+        return { stopReason: "error", message };
+      }
+      state.usage = addUsage(state.usage, outcome.usage);
+      state.text = outcome.text;
+      this.history.addAssistant(outcome.responseMessages);
+      const calls = outcome.toolCalls;
+      const unanswered = (why: string) =>
+        this.history.addToolResults(calls.map((c) => errorResult(c.toolCallId, c.toolName, `Not run: ${why}.`)));
+
+      const responseVerdict = yield* this.emit({
+        type: "model_response",
+        turn,
+        step,
+        model: this.options.modelId,
+        text: outcome.text,
+        toolCalls: calls.map(({ toolCallId, toolName, input }) => ({ toolCallId, toolName, input })),
+        usage: outcome.usage,
+        finishReason: outcome.finishReason,
+        durationMs: Math.max(0, this.now() - started),
+      });
+      if (signal.aborted) {
+        unanswered("the user interrupted the turn");
+        return { stopReason: "aborted" };
+      }
+      if (responseVerdict?.action === "block" || responseVerdict?.action === "stop") {
+        unanswered("a hook ended the turn");
+        return responseVerdict.action === "block"
+          ? { stopReason: "blocked", message: `A hook ended the turn after the model's response: ${responseVerdict.reason}` }
+          : { stopReason: "hook_stop", message: responseVerdict.reason };
+      }
+
+      if (calls.length > 0) {
+        const tools = yield* runToolCalls(
+          {
+            emit: (event) => this.emit(event),
+            tools: this.tools,
+            cwd: this.options.cwd,
+            env: this.options.env,
+            runner: this.options.runner,
+            signal,
+            now: this.now,
+            turn,
+            step,
+          },
+          calls,
+        );
+        this.history.addToolResults(tools.results);
+        if (tools.end) return tools.end;
+        yield* this.emit({ type: "step_end", turn, step });
+        if (signal.aborted) return { stopReason: "aborted" };
+        continue;
+      }
+
+      yield* this.emit({ type: "step_end", turn, step });
+      if (signal.aborted) return { stopReason: "aborted" };
+      const stopVerdict = yield* this.emit({
+        type: "stop_request",
+        turn,
+        step,
+        lastAssistantMessage: outcome.text,
+        stopHookActive: stopBlocks > 0,
+        consecutiveBlocks: stopBlocks,
+      });
+      if (signal.aborted) return { stopReason: "aborted" };
+      if (stopVerdict?.action === "stop") return { stopReason: "hook_stop", message: stopVerdict.reason };
+      if (stopVerdict?.action !== "block") return { stopReason: "end_turn" };
+      stopBlocks++;
+      if (stopBlocks >= this.maxStopBlocks) {
+        return {
+          stopReason: "stop_hook_limit",
+          message: `A stop hook blocked the end of the turn ${stopBlocks} times in a row; acai stopped anyway (limit ${this.maxStopBlocks}). Last reason: ${stopVerdict.reason}`,
+        };
+      }
+      this.history.addUser(`Stop hook feedback:\n${stopVerdict.reason}`);
+    }
+  }
+
+  /** The `model_request` gate, with hook retries. Returns an outcome when the turn must end. */
+  private async *requestGate(
+    turn: number,
+    step: number,
+    signal: AbortSignal,
+  ): AsyncGenerator<AgentEvent, TurnOutcome | undefined, Verdict | undefined> {
+    for (let retries = 0; ; retries++) {
+      const verdict = yield* this.emit({ type: "model_request", turn, step, model: this.options.modelId });
+      if (signal.aborted) return { stopReason: "aborted" };
+      switch (verdict?.action) {
+        case "block":
+          return { stopReason: "blocked", message: `A hook blocked the model request: ${verdict.reason}` };
+        case "stop":
+          return { stopReason: "hook_stop", message: verdict.reason };
+        case "retry":
+          if (retries >= this.maxHookRetries) {
+            yield* this.emit({
+              type: "warning",
+              message: `A hook asked to retry the model request more than ${this.maxHookRetries} times; sending it now.`,
+              source: "model_request",
+            });
+            return undefined;
+          }
+          await sleep(verdict.afterMs, signal);
+          if (signal.aborted) return { stopReason: "aborted" };
+          break;
+        default:
+          return undefined;
+      }
+    }
+  }
+
+  private async *streamStep(
+    turn: number,
+    step: number,
+    signal: AbortSignal,
+  ): AsyncGenerator<AgentEvent, StepOutcome, Verdict | undefined> {
+    const stream = streamModelStep({
+      model: this.options.model,
+      system: this.system,
+      messages: [...this.history.messages],
+      tools: this.modelTools,
+      maxRetries: this.options.maxModelRetries ?? 2,
+      signal,
+    });
+    while (true) {
+      const next = await stream.next();
+      if (next.done) return next.value;
+      yield* this.emit({ type: "text_delta", turn, step, text: next.value });
+      if (signal.aborted) {
+        await stream.return({ kind: "aborted" });
+        return { kind: "aborted" };
+      }
+    }
+  }
+}
+
+function isBareContinue(verdict: Verdict): boolean {
+  return (
+    verdict.action === "continue" &&
+    verdict.input === undefined &&
+    verdict.prompt === undefined &&
+    verdict.output === undefined &&
+    !verdict.context?.length
+  );
+}
+
+function iteratorOf<T>(source: Iterable<T> | AsyncIterable<T>): Iterator<T> | AsyncIterator<T> {
+  if (Symbol.asyncIterator in source) return (source as AsyncIterable<T>)[Symbol.asyncIterator]();
+  return (source as Iterable<T>)[Symbol.iterator]();
+}

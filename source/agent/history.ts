@@ -1,0 +1,71 @@
+import type { ModelMessage, ToolResultPart } from "ai";
+
+/**
+ * The conversation sent to the model, one session long.
+ *
+ * Hook context (a verdict's `context` strings, from any event) is queued and
+ * delivered with the next model request as ONE user message made of
+ * `<system-reminder>` blocks, appended at the end of the history just before
+ * the request. It stays in the history afterwards, so later requests see the
+ * same prefix (prompt caching keeps working) and the model keeps the context.
+ */
+export class History {
+  readonly messages: ModelMessage[] = [];
+  private readonly pending: string[] = [];
+
+  addUser(text: string): void {
+    this.messages.push({ role: "user", content: text });
+  }
+
+  queueContext(context: readonly string[]): void {
+    for (const text of context) if (text.trim()) this.pending.push(text);
+  }
+
+  get pendingContext(): readonly string[] {
+    return this.pending;
+  }
+
+  /** Moves queued context into the history; returns how many blocks were sent. */
+  flushContext(): number {
+    const count = this.pending.length;
+    if (count === 0) return 0;
+    const text = this.pending.map(systemReminder).join("\n");
+    this.pending.length = 0;
+    this.messages.push({ role: "user", content: text });
+    return count;
+  }
+
+  /**
+   * Adds the assistant message(s) of a model step. The AI SDK's response
+   * messages keep provider metadata (Responses API item ids, reasoning); tool
+   * messages it may have synthesized for invalid calls are dropped because the
+   * agent answers every tool call itself.
+   */
+  addAssistant(messages: readonly ModelMessage[]): void {
+    for (const message of messages) {
+      if (message.role !== "assistant") continue;
+      if (typeof message.content === "string") {
+        this.messages.push(message);
+        continue;
+      }
+      const content = message.content.filter((part) => part.type !== "tool-result");
+      if (content.length) this.messages.push({ ...message, content });
+    }
+  }
+
+  addToolResults(results: readonly ToolResultPart[]): void {
+    if (results.length) this.messages.push({ role: "tool", content: [...results] });
+  }
+}
+
+export function systemReminder(text: string): string {
+  return `<system-reminder>\n${text}\n</system-reminder>`;
+}
+
+export function textResult(toolCallId: string, toolName: string, value: string): ToolResultPart {
+  return { type: "tool-result", toolCallId, toolName, output: { type: "text", value } };
+}
+
+export function errorResult(toolCallId: string, toolName: string, value: string): ToolResultPart {
+  return { type: "tool-result", toolCallId, toolName, output: { type: "error-text", value } };
+}

@@ -1,0 +1,115 @@
+import { APICallError, RetryError } from "ai";
+
+/**
+ * One line for the user about a failed model request: what happened, the
+ * status code, and what to check. Never a stack trace.
+ */
+export function describeProviderError(error: unknown): string {
+  let attempts = 1;
+  let inner = error;
+  if (RetryError.isInstance(error)) {
+    attempts = error.errors.length;
+    inner = error.lastError;
+  }
+  const retried = attempts > 1 ? ` after ${attempts} attempts` : "";
+
+  if (APICallError.isInstance(inner)) {
+    const server = serverMessage(inner);
+    const where = origin(inner.url);
+    const detail = server ? ` (server said: ${server})` : "";
+    const status = inner.statusCode;
+    if (status === undefined) {
+      const code = networkCode(inner);
+      if (code) {
+        return `could not reach the model server at ${where} (${code})${retried}: is it running? check --base-url / OPENAI_BASE_URL and your network`;
+      }
+      return `the model request to ${where} failed${retried}: ${oneLine(inner.message)}`;
+    }
+    switch (status) {
+      case 401:
+        return `the model server refused the API key (401)${detail}: check OPENAI_API_KEY`;
+      case 403:
+        return `the model server denied access (403)${detail}: check that your key may use this model`;
+      case 404:
+        return `the model server does not know this model or URL (404)${detail}: check --model and --base-url`;
+      case 429:
+        return `the model server is rate-limiting requests (429)${retried}${detail}: wait a moment and retry, or check your quota`;
+      default:
+        if (status >= 500) {
+          return `the model server failed (${status})${retried}${detail}: try again later, or check the server's logs`;
+        }
+        return `the model server rejected the request (${status})${detail}`;
+    }
+  }
+  const code = networkCode(inner);
+  if (code) {
+    return `could not reach the model server (${code})${retried}: is it running? check --base-url / OPENAI_BASE_URL and your network`;
+  }
+  if (inner instanceof Error) return `the model request failed${retried}: ${oneLine(inner.message)}`;
+  if (inner && typeof inner === "object" && "message" in inner) {
+    return `the model request failed${retried}: ${oneLine(String((inner as { message: unknown }).message))}`;
+  }
+  return `the model request failed${retried}: ${oneLine(String(inner))}`;
+}
+
+function serverMessage(error: APICallError): string | undefined {
+  const data = error.data as { error?: { message?: unknown } } | undefined;
+  const fromData = data?.error?.message;
+  if (typeof fromData === "string" && fromData) return truncate(oneLine(fromData));
+  if (error.responseBody) {
+    try {
+      const parsed = JSON.parse(error.responseBody) as { error?: { message?: unknown } | string };
+      const message = typeof parsed.error === "string" ? parsed.error : parsed.error?.message;
+      if (typeof message === "string" && message) return truncate(oneLine(message));
+    } catch {
+      return truncate(oneLine(error.responseBody));
+    }
+  }
+  return undefined;
+}
+
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_SOCKET",
+]);
+
+/** Walks `cause` chains (fetch wraps the socket error) looking for a network error code. */
+function networkCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current && typeof current === "object"; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && NETWORK_CODES.has(code)) return code;
+    const errors = (current as { errors?: unknown }).errors;
+    if (Array.isArray(errors)) {
+      for (const sub of errors) {
+        const subCode = networkCode(sub);
+        if (subCode) return subCode;
+      }
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function origin(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+function truncate(text: string, max = 200): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

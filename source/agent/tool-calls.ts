@@ -1,0 +1,170 @@
+import type { ToolResultPart } from "ai";
+import type { ProcessRunner } from "../process/types.js";
+import type { Tool, ToolResult } from "../tools/types.js";
+import type { AgentEvent, StopReason, Verdict } from "./events.js";
+import { errorResult, textResult } from "./history.js";
+import type { StepToolCall } from "./model-step.js";
+
+export type Emit = (event: AgentEvent) => AsyncGenerator<AgentEvent, Verdict | undefined, Verdict | undefined>;
+
+export interface ToolStepContext {
+  emit: Emit;
+  tools: ReadonlyMap<string, Tool>;
+  cwd: string;
+  env: Readonly<Record<string, string>>;
+  runner: ProcessRunner;
+  signal: AbortSignal;
+  now: () => number;
+  turn: number;
+  step: number;
+}
+
+export interface ToolStepResult {
+  /** One result per tool call of the step, in order (the model must get an answer for each). */
+  results: ToolResultPart[];
+  /** Set when the turn must end here. */
+  end?: { stopReason: Extract<StopReason, "aborted" | "hook_stop">; message?: string };
+}
+
+/**
+ * Runs the tool calls of one model step, in order, gating each through
+ * `tool_call_start` and `tool_call_end` (or reporting `tool_call_error`).
+ */
+export async function* runToolCalls(
+  ctx: ToolStepContext,
+  calls: readonly StepToolCall[],
+): AsyncGenerator<AgentEvent, ToolStepResult, Verdict | undefined> {
+  const results: ToolResultPart[] = [];
+  const base = { turn: ctx.turn, step: ctx.step };
+
+  const fail = (
+    call: StepToolCall,
+    input: unknown,
+    error: string,
+    extra: { interrupted?: boolean; blocked?: boolean; durationMs?: number; modelText?: string } = {},
+  ): AgentEvent => {
+    results.push(errorResult(call.toolCallId, call.toolName, extra.modelText ?? error));
+    return {
+      type: "tool_call_error",
+      ...base,
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      input,
+      error,
+      interrupted: extra.interrupted ?? false,
+      blocked: extra.blocked ?? false,
+      durationMs: extra.durationMs ?? 0,
+    };
+  };
+  const answerRest = (from: number, why: string) => {
+    for (const call of calls.slice(from)) {
+      if (!results.some((r) => r.toolCallId === call.toolCallId)) {
+        results.push(errorResult(call.toolCallId, call.toolName, `Not run: ${why}.`));
+      }
+    }
+  };
+
+  for (const [index, call] of calls.entries()) {
+    if (ctx.signal.aborted) {
+      answerRest(index, "the user interrupted the turn");
+      return { results, end: { stopReason: "aborted" } };
+    }
+    const tool = ctx.tools.get(call.toolName);
+    const problem = call.invalidReason ?? (tool ? undefined : `There is no tool named "${call.toolName}".`);
+    if (problem || !tool) {
+      yield* ctx.emit(fail(call, call.input, problem ?? "unknown tool"));
+      continue;
+    }
+    const checked = tool.validate(call.input);
+    if (!checked.ok) {
+      const error = `Invalid input for ${tool.name}: ${checked.error}`;
+      yield* ctx.emit(fail(call, call.input, error));
+      continue;
+    }
+    let input = checked.value;
+
+    const startVerdict = yield* ctx.emit({
+      type: "tool_call_start",
+      ...base,
+      toolCallId: call.toolCallId,
+      toolName: tool.name,
+      input,
+    });
+    if (ctx.signal.aborted) {
+      answerRest(index, "the user interrupted the turn");
+      return { results, end: { stopReason: "aborted" } };
+    }
+    if (startVerdict?.action === "stop") {
+      answerRest(index, `a hook stopped the session (${startVerdict.reason})`);
+      return { results, end: { stopReason: "hook_stop", message: startVerdict.reason } };
+    }
+    if (startVerdict?.action === "block") {
+      const event = fail(call, input, startVerdict.reason, {
+        blocked: true,
+        modelText: `Blocked by a hook: ${startVerdict.reason}`,
+      });
+      yield* ctx.emit(event);
+      continue;
+    }
+    if (startVerdict?.action === "continue" && startVerdict.input !== undefined) {
+      const replaced = tool.validate(startVerdict.input);
+      if (!replaced.ok) {
+        const error = `A hook replaced the input of this ${tool.name} call with an invalid one: ${replaced.error}`;
+        yield* ctx.emit(fail(call, startVerdict.input, error));
+        continue;
+      }
+      input = replaced.value;
+    }
+
+    const started = ctx.now();
+    const result = await executeSafely(tool, input, ctx);
+    const durationMs = Math.max(0, ctx.now() - started);
+    if (!result.ok) {
+      const interrupted = result.interrupted || ctx.signal.aborted;
+      yield* ctx.emit(fail(call, input, result.error, { interrupted, durationMs }));
+      if (ctx.signal.aborted) {
+        answerRest(index + 1, "the user interrupted the turn");
+        return { results, end: { stopReason: "aborted" } };
+      }
+      continue;
+    }
+
+    const endVerdict = yield* ctx.emit({
+      type: "tool_call_end",
+      ...base,
+      toolCallId: call.toolCallId,
+      toolName: tool.name,
+      input,
+      output: result.output,
+      response: result.response,
+      durationMs,
+    });
+    let output = result.output;
+    if (endVerdict?.action === "continue" && endVerdict.output !== undefined) output = endVerdict.output;
+    if (endVerdict?.action === "block") output = `${output}\n\nA hook flagged this result: ${endVerdict.reason}`;
+    results.push(textResult(call.toolCallId, call.toolName, output));
+    if (ctx.signal.aborted) {
+      answerRest(index + 1, "the user interrupted the turn");
+      return { results, end: { stopReason: "aborted" } };
+    }
+    if (endVerdict?.action === "stop") {
+      answerRest(index + 1, `a hook stopped the session (${endVerdict.reason})`);
+      return { results, end: { stopReason: "hook_stop", message: endVerdict.reason } };
+    }
+  }
+  return { results };
+}
+
+async function executeSafely(tool: Tool, input: unknown, ctx: ToolStepContext): Promise<ToolResult> {
+  try {
+    return await tool.execute(input, {
+      cwd: ctx.cwd,
+      signal: ctx.signal,
+      runner: ctx.runner,
+      env: ctx.env,
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, error: `${tool.name} failed: ${message}`, interrupted: ctx.signal.aborted };
+  }
+}

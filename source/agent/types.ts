@@ -1,0 +1,43 @@
+import type { LanguageModel } from "ai";
+import type { ProcessRunner } from "../process/types.js";
+import type { Tool } from "../tools/types.js";
+
+export interface AgentOptions {
+  model: LanguageModel;
+  /** Shown in events and sent to hooks (`model`). */
+  modelId: string;
+  tools: Tool[];
+  cwd: string;
+  /** Environment handed to tools' child processes. */
+  env: Readonly<Record<string, string>>;
+  runner: ProcessRunner;
+  sessionId: string;
+  /** JSONL transcript written by the agent (directories are created). */
+  transcriptPath: string;
+  /** Replaces the default system prompt (`defaultSystemPrompt`). */
+  systemPrompt?: string;
+  /** Model requests per turn (default 50). */
+  maxSteps?: number;
+  /** Consecutive `stop_request` blocks before the agent stops anyway (default 8). */
+  maxStopBlocks?: number;
+  /** Retries of a failed model request, done by the AI SDK (default 2). */
+  maxModelRetries?: number;
+  /** Consecutive `retry` verdicts honoured on one `model_request` (default 3). */
+  maxHookRetries?: number;
+  /** Clock in ms (default `Date.now`). */
+  now?: () => number;
+}
+
+export interface TurnInput {
+  prompt: string;
+  /** Aborts this turn only (REPL Esc); the session goes on with the next prompt. */
+  signal?: AbortSignal;
+}
+
+export interface RunInput {
+  /** One turn per prompt, in order. The REPL passes an async queue, `acai -p` a single prompt. */
+  prompts: Iterable<TurnInput> | AsyncIterable<TurnInput>;
+  /** Aborts the whole session: running model stream and tools, then `session_end` "aborted". */
+  signal?: AbortSignal;
+  source?: "startup" | "resume";
+}

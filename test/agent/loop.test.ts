@@ -1,0 +1,169 @@
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
+import {
+  type Api,
+  drive,
+  makeAgent,
+  ofType,
+  prompts,
+  readTranscript,
+  requestText,
+  tempDir,
+  toolOutputs,
+  types,
+} from "./helpers.js";
+
+let dir: string;
+let cleanup: () => Promise<void>;
+let server: FakeOpenAIServer | undefined;
+
+beforeEach(async () => {
+  ({ dir, cleanup } = await tempDir());
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  await cleanup();
+});
+
+describe.each<Api>(["chat", "responses"])("agent loop over the %s API", (api) => {
+  test("runs a multi-step tool loop and sends tool results back to the model", async () => {
+    server = await startFakeOpenAI([
+      { text: "Let me echo.", toolCalls: [{ name: "Echo", input: { text: "one" } }, { name: "Echo", input: { text: "two" } }] },
+      { toolCalls: [{ name: "Echo", input: { text: "three" } }], usage: { inputTokens: 20, outputTokens: 7 } },
+      { text: "All echoed." },
+    ]);
+    const agent = makeAgent(server, api, dir);
+    const events = await drive(agent, { prompts: prompts("echo three things") });
+
+    expect(types(events)).toEqual([
+      "session_start",
+      "user_prompt",
+      "turn_start",
+      "step_start",
+      "model_request",
+      "model_response",
+      "tool_call_start",
+      "tool_call_end",
+      "tool_call_start",
+      "tool_call_end",
+      "step_end",
+      "step_start",
+      "model_request",
+      "model_response",
+      "tool_call_start",
+      "tool_call_end",
+      "step_end",
+      "step_start",
+      "model_request",
+      "model_response",
+      "step_end",
+      "stop_request",
+      "turn_end",
+      "session_end",
+    ]);
+    const deltas = ofType(events, "text_delta").map((e) => e.text);
+    expect(deltas.join("")).toBe("Let me echo.All echoed.");
+    expect(deltas.length).toBeGreaterThan(2);
+
+    const ends = ofType(events, "tool_call_end");
+    expect(ends.map((e) => e.output)).toEqual(["echo: one", "echo: two", "echo: three"]);
+    expect(ends[0]?.response).toEqual({ echoed: "one" });
+
+    const firstResponse = ofType(events, "model_response")[0]!;
+    expect(firstResponse.toolCalls.map((c) => c.input)).toEqual([{ text: "one" }, { text: "two" }]);
+    expect(firstResponse.finishReason).toBe("tool-calls");
+    expect(firstResponse.usage).toEqual({ inputTokens: 10, outputTokens: 5, totalTokens: 15 });
+
+    const turnEnd = ofType(events, "turn_end")[0]!;
+    expect(turnEnd).toMatchObject({ stopReason: "end_turn", text: "All echoed." });
+    expect(turnEnd.usage).toEqual({ inputTokens: 40, outputTokens: 17, totalTokens: 57 });
+    expect(ofType(events, "session_end")[0]?.reason).toBe("completed");
+
+    expect(server.requests).toHaveLength(3);
+    expect(requestText(server.requests[0]?.body)).toContain("echo three things");
+    expect(requestText(server.requests[0]?.body)).toContain("You are acai");
+    const second = toolOutputs(server.requests[1]?.body);
+    expect(Object.values(second)).toEqual(["echo: one", "echo: two"]);
+    expect(Object.values(toolOutputs(server.requests[2]?.body))).toContain("echo: three");
+    expect(server.requests[0]?.path).toBe(api === "chat" ? "/v1/chat/completions" : "/v1/responses");
+  });
+
+  test("tool errors, unknown tools and invalid inputs go back to the model as text", async () => {
+    server = await startFakeOpenAI([
+      {
+        toolCalls: [
+          { name: "Fail", input: {} },
+          { name: "Throw", input: {} },
+          { name: "NoSuchTool", input: {} },
+          { name: "Echo", input: { text: 42 } },
+          { name: "Echo", input: {}, rawArguments: "{not json" },
+        ],
+      },
+      { text: "done" },
+    ]);
+    const events = await drive(makeAgent(server, api, dir), { prompts: prompts("try things") });
+    const errors = ofType(events, "tool_call_error");
+    expect(errors.map((e) => e.toolName)).toEqual(["Fail", "Throw", "NoSuchTool", "Echo", "Echo"]);
+    expect(errors.every((e) => !e.blocked && !e.interrupted)).toBe(true);
+    expect(errors[0]?.error).toBe("Fail went wrong on purpose");
+    expect(errors[1]?.error).toContain("thrown inside the tool");
+    expect(errors[2]?.error).toContain('no tool named "NoSuchTool"');
+    expect(errors[3]?.error).toMatch(/Invalid input for Echo: text: .*string/);
+    expect(errors[4]?.error).toContain("not valid JSON");
+    // Invalid calls never reach tool_call_start.
+    expect(ofType(events, "tool_call_start").map((e) => e.toolName)).toEqual(["Fail", "Throw"]);
+
+    const outputs = Object.values(toolOutputs(server.requests[1]?.body));
+    expect(outputs).toHaveLength(5);
+    expect(outputs[0]).toContain("Fail went wrong on purpose");
+    expect(outputs[2]).toContain("NoSuchTool");
+    expect(outputs[3]).toContain("Invalid input for Echo");
+    expect(ofType(events, "turn_end")[0]?.stopReason).toBe("end_turn");
+  });
+
+  test("max_steps ends the turn and answers pending tool calls", async () => {
+    server = await startFakeOpenAI(() => ({ toolCalls: [{ name: "Echo", input: { text: "again" } }] }));
+    const events = await drive(makeAgent(server, api, dir, { maxSteps: 3 }), {
+      prompts: prompts("loop forever", "second prompt"),
+    });
+    const ends = ofType(events, "turn_end");
+    expect(ends[0]).toMatchObject({ stopReason: "max_steps" });
+    expect(ends[0]?.message).toContain("3");
+    expect(ofType(events, "model_request").filter((e) => e.turn === 1)).toHaveLength(3);
+    // The second turn's first request carries the whole, consistent history.
+    expect(server.requests).toHaveLength(6);
+    const body = requestText(server.requests[3]?.body);
+    expect(body).toContain("loop forever");
+    expect(body).toContain("second prompt");
+    expect(Object.keys(toolOutputs(server.requests[3]?.body))).toHaveLength(3);
+  });
+
+  test("several prompts are turns of one session and the transcript records events and verdicts", async () => {
+    server = await startFakeOpenAI([{ text: "first answer" }, { text: "second answer" }]);
+    const agent = makeAgent(server, api, dir);
+    const events = await drive(agent, { prompts: prompts("hello", "and again") }, (event) =>
+      event.type === "user_prompt" && event.turn === 2 ? { action: "continue", context: ["ctx-for-turn-2"] } : undefined,
+    );
+    const turnEnds = ofType(events, "turn_end");
+    expect(turnEnds.map((e) => [e.turn, e.text])).toEqual([
+      [1, "first answer"],
+      [2, "second answer"],
+    ]);
+    const second = requestText(server.requests[1]?.body);
+    // The Responses API (store on, as for api.openai.com) refers to earlier output items by id.
+    expect(second).toContain(api === "chat" ? "first answer" : '"item_reference","id":"msg_1"');
+    expect(second).toContain("and again");
+    expect(second).toContain("<system-reminder>\nctx-for-turn-2\n</system-reminder>");
+
+    const lines = await readTranscript(`${dir}/home/transcripts/session-test.jsonl`);
+    const eventLines = lines.filter((l) => "event" in l);
+    expect(eventLines).toHaveLength(events.length);
+    expect((eventLines.at(-1)?.event as { type: string }).type).toBe("session_end");
+    expect(typeof eventLines[0]?.time).toBe("string");
+    const verdicts = lines.filter((l) => "verdict" in l);
+    expect(verdicts).toEqual([
+      expect.objectContaining({ for: "user_prompt", verdict: { action: "continue", context: ["ctx-for-turn-2"] } }),
+    ]);
+  });
+});
