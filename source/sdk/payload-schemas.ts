@@ -1,0 +1,120 @@
+/**
+ * What an executable or settings hook receives on stdin, per event (hooks.md §3),
+ * as zod schemas: the typed helper validates stdin with them and the published
+ * JSON Schemas (`schemas/event-*.json`) are generated from them.
+ *
+ * Objects are loose: acai may add fields, and a hook must not break when it does.
+ * Only the fields the contract promises are required.
+ */
+import { z } from "zod";
+import { CLAUDE_EVENT_NAMES, HOOK_EVENTS, type HookEventName } from "../hooks/definition.js";
+
+const base = {
+  hook_event_name: z
+    .string()
+    .describe("Claude Code's name of the event (acai's where it has none)"),
+  session_id: z.string(),
+  transcript_path: z.string().describe("Absolute path of the session's JSONL transcript"),
+  cwd: z.string().describe("Project root; also the hook's working directory"),
+  timestamp: z.string().describe("ISO 8601"),
+};
+
+const UsageSchema = z.looseObject({
+  input_tokens: z.number(),
+  output_tokens: z.number(),
+  total_tokens: z.number(),
+});
+
+const ToolCallSchema = z.looseObject({
+  tool_use_id: z.string(),
+  tool_name: z.string(),
+  tool_input: z.unknown(),
+});
+
+const toolFields = {
+  tool_name: z.string().describe("Bash, Read, Write, Edit, Glob, Grep or a dynamic tool's name"),
+  tool_input: z
+    .record(z.string(), z.unknown())
+    .describe("The tool's input, with Claude Code's field names (as modified by earlier hooks)"),
+  tool_use_id: z.string(),
+};
+
+function event<E extends HookEventName, S extends z.core.$ZodLooseShape>(name: E, shape: S) {
+  return z
+    .looseObject({ event: z.literal(name), ...base, ...shape })
+    .describe(`stdin of a hook on ${name} (${CLAUDE_EVENT_NAMES[name]})`);
+}
+
+export const PAYLOAD_SCHEMAS = {
+  session_start: event("session_start", {
+    source: z.enum(["startup", "resume"]),
+    model: z.string(),
+  }),
+  user_prompt: event("user_prompt", {
+    prompt: z.string().describe("As replaced by earlier hooks"),
+    turn: z.number().int().optional(),
+  }),
+  before_model: event("before_model", {
+    model: z.string(),
+    step: z.number().int(),
+    turn: z.number().int().optional(),
+  }),
+  after_model: event("after_model", {
+    model: z.string(),
+    step: z.number().int(),
+    turn: z.number().int().optional(),
+    text: z.string(),
+    tool_calls: z.array(ToolCallSchema),
+    usage: UsageSchema,
+    finish_reason: z.string(),
+    duration_ms: z.number(),
+  }),
+  before_tool: event("before_tool", toolFields),
+  after_tool: event("after_tool", {
+    ...toolFields,
+    tool_response: z
+      .unknown()
+      .describe("Bash: {stdout, stderr, exit_code, interrupted}; other tools: what they returned"),
+    tool_output: z.string().optional().describe("The text the model will see"),
+    duration_ms: z.number(),
+  }),
+  after_tool_failure: event("after_tool_failure", {
+    ...toolFields,
+    error: z.string(),
+    is_interrupt: z.boolean(),
+    is_blocked: z.boolean().optional().describe("True when a hook blocked the call"),
+    duration_ms: z.number().optional(),
+  }),
+  before_stop: event("before_stop", {
+    stop_hook_active: z.boolean().describe("True when this turn's previous stop was blocked"),
+    last_assistant_message: z.string(),
+    step: z.number().int().optional(),
+    turn: z.number().int().optional(),
+  }),
+  after_agent: event("after_agent", {
+    turn: z.number().int(),
+    stop_reason: z.string(),
+    last_assistant_message: z.string(),
+    usage: UsageSchema.optional(),
+    message: z.string().optional(),
+  }),
+  notification: event("notification", {
+    message: z.string(),
+    notification_type: z.string(),
+  }),
+  session_end: event("session_end", {
+    reason: z.enum(["completed", "aborted", "error", "hook_stop", "user_exit"]),
+  }),
+} as const satisfies Record<HookEventName, z.ZodType>;
+
+/** Any event's payload, discriminated on `event`. */
+export const HookPayloadSchema = z.discriminatedUnion(
+  "event",
+  HOOK_EVENTS.map((name) => PAYLOAD_SCHEMAS[name]) as unknown as [
+    (typeof PAYLOAD_SCHEMAS)[HookEventName],
+    ...(typeof PAYLOAD_SCHEMAS)[HookEventName][],
+  ],
+);
+
+export type HookPayloads = { [E in HookEventName]: z.output<(typeof PAYLOAD_SCHEMAS)[E]> };
+export type HookPayload<E extends HookEventName = HookEventName> = HookPayloads[E];
