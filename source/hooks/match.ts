@@ -1,4 +1,7 @@
-import type { HookDefinition, HookEventName } from "./definition.js";
+import path from "node:path";
+import picomatch from "picomatch";
+import { toolNameSpellings } from "./aliases.js";
+import type { HookDefinition, HookEventName, HookMatcher } from "./definition.js";
 
 /** What a matcher is tested against. */
 export interface MatchSubject {
@@ -7,13 +10,239 @@ export interface MatchSubject {
   toolInput?: unknown;
   /** session_start source or notification type. */
   source?: string;
+  /**
+   * Base for `path` globs. Defaults to the project dir the registry loaded the
+   * hook for; relative tool paths are taken as relative to it already.
+   */
+  projectDir?: string;
+}
+
+/** Events whose subject is a tool call: `tool`, `pattern`, `command`, `path` apply. */
+const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set([
+  "before_tool",
+  "after_tool",
+  "after_tool_failure",
+]);
+/** Events with a kind: `source` applies (session_start source, notification type). */
+const SOURCE_EVENTS: ReadonlySet<HookEventName> = new Set(["session_start", "notification"]);
+
+/** A regular expression in a matcher that does not compile. */
+export class InvalidMatcherError extends Error {
+  constructor(
+    readonly field: keyof HookMatcher,
+    readonly source: string,
+    detail: string,
+  ) {
+    super(`invalid regular expression in matcher.${field} ${JSON.stringify(source)}: ${detail}`);
+    this.name = "InvalidMatcherError";
+  }
+}
+
+interface NameTest {
+  re: RegExp;
+  /** Results per name; tool names and kinds are a small, repeating set. */
+  memo: Map<string, boolean>;
+  aliases: boolean;
+}
+
+interface CompiledMatcher {
+  tool?: NameTest;
+  pattern?: RegExp;
+  command?: RegExp;
+  path?: { glob: string; test: (candidate: string) => boolean; absolute: boolean };
+  source?: NameTest;
+  projectDir?: string;
+  /** No tool-side matcher at all: tool events always match. */
+  anyTool: boolean;
+}
+
+const MEMO_LIMIT = 512;
+const compiledByHook = new WeakMap<HookDefinition, CompiledMatcher>();
+const jsonByInput = new WeakMap<object, string>();
+
+function compileRegex(field: keyof HookMatcher, source: string, wholeName: boolean): RegExp {
+  try {
+    // Compile the author's text alone first so an unbalanced `)` is not hidden by our wrapper.
+    const bare = new RegExp(source);
+    return wholeName ? new RegExp(`^(?:${source})$`) : bare;
+  } catch (error) {
+    const detail =
+      error instanceof Error
+        ? error.message.replace(/^Invalid regular expression: /, "")
+        : String(error);
+    throw new InvalidMatcherError(field, source, detail);
+  }
+}
+
+/** Compiles a matcher's regular expressions and glob; throws `InvalidMatcherError`. */
+export function compileMatcher(matcher: HookMatcher, projectDir?: string): CompiledMatcher {
+  const compiled: CompiledMatcher = { anyTool: true };
+  if (projectDir !== undefined) compiled.projectDir = projectDir;
+  if (matcher.tool !== undefined) {
+    compiled.tool = {
+      re: compileRegex("tool", matcher.tool, true),
+      memo: new Map(),
+      aliases: true,
+    };
+  }
+  if (matcher.pattern !== undefined)
+    compiled.pattern = compileRegex("pattern", matcher.pattern, false);
+  if (matcher.command !== undefined)
+    compiled.command = compileRegex("command", matcher.command, false);
+  if (matcher.source !== undefined) {
+    compiled.source = {
+      re: compileRegex("source", matcher.source, true),
+      memo: new Map(),
+      aliases: false,
+    };
+  }
+  if (matcher.path !== undefined) {
+    const glob = matcher.path;
+    if (glob.trim() === "") throw new InvalidMatcherError("path", glob, "empty glob");
+    const test = picomatch(glob, { dot: true, basename: !glob.includes("/") });
+    compiled.path = { glob, test, absolute: path.isAbsolute(glob) };
+  }
+  compiled.anyTool = !compiled.tool && !compiled.pattern && !compiled.command && !compiled.path;
+  return compiled;
 }
 
 /**
- * True when every matcher the hook gives matches the subject (and the hook
- * listens to the event). Compiled patterns are cached; this is on the hot path.
- * TODO(hooks-sources helper): implement.
+ * Compiles and caches a hook's matcher (the registry does this at load, so a
+ * bad regular expression is reported once, naming the file). Throws
+ * `InvalidMatcherError`.
+ */
+export function prepareHookMatcher(hook: HookDefinition, projectDir?: string): void {
+  compiledByHook.set(hook, compileMatcher(hook.matcher, projectDir));
+}
+
+function compiledFor(hook: HookDefinition): CompiledMatcher {
+  let compiled = compiledByHook.get(hook);
+  if (compiled === undefined) {
+    compiled = compileMatcher(hook.matcher);
+    compiledByHook.set(hook, compiled);
+  }
+  return compiled;
+}
+
+function testName(test: NameTest, name: string): boolean {
+  const known = test.memo.get(name);
+  if (known !== undefined) return known;
+  let result = false;
+  for (const spelling of test.aliases ? toolNameSpellings(name) : [name]) {
+    if (test.re.test(spelling)) {
+      result = true;
+      break;
+    }
+  }
+  if (test.memo.size >= MEMO_LIMIT) test.memo.clear();
+  test.memo.set(name, result);
+  return result;
+}
+
+function inputJson(input: unknown): string {
+  if (typeof input === "object" && input !== null) {
+    let json = jsonByInput.get(input);
+    if (json === undefined) {
+      json = JSON.stringify(input) ?? "";
+      jsonByInput.set(input, json);
+    }
+    return json;
+  }
+  return input === undefined ? "" : (JSON.stringify(input) ?? "");
+}
+
+function field(input: unknown, key: string): string | undefined {
+  if (typeof input !== "object" || input === null) return undefined;
+  const value = (input as Record<string, unknown>)[key];
+  return typeof value === "string" ? value : undefined;
+}
+
+function matchesPath(
+  compiled: NonNullable<CompiledMatcher["path"]>,
+  filePath: string,
+  projectDir: string | undefined,
+): boolean {
+  if (compiled.absolute) {
+    return compiled.test(projectDir ? path.resolve(projectDir, filePath) : filePath);
+  }
+  let relative = filePath;
+  if (path.isAbsolute(filePath)) {
+    if (projectDir === undefined) return compiled.test(filePath);
+    relative = path.relative(projectDir, filePath);
+  } else {
+    relative = path.normalize(filePath);
+  }
+  return relative !== "" && compiled.test(relative);
+}
+
+function matchesTool(compiled: CompiledMatcher, subject: MatchSubject): boolean {
+  const toolName = subject.toolName ?? "";
+  if (compiled.tool && !testName(compiled.tool, toolName)) return false;
+  if (compiled.pattern && !compiled.pattern.test(inputJson(subject.toolInput))) return false;
+  if (compiled.command) {
+    const command = toolName === "Bash" ? field(subject.toolInput, "command") : undefined;
+    if (command === undefined || !compiled.command.test(command)) return false;
+  }
+  if (compiled.path) {
+    const filePath = field(subject.toolInput, "file_path") ?? field(subject.toolInput, "path");
+    if (filePath === undefined) return false;
+    if (!matchesPath(compiled.path, filePath, subject.projectDir ?? compiled.projectDir))
+      return false;
+  }
+  return true;
+}
+
+/**
+ * True when the hook listens to the event and every matcher it gives matches.
+ * Tool matchers (`tool`, `pattern`, `command`, `path`) apply to tool events
+ * only and `source` to session_start/notification only; elsewhere they are
+ * ignored, as in Claude Code and the Agent Hooks spec.
  */
 export function hookMatches(hook: HookDefinition, subject: MatchSubject): boolean {
-  return hook.events.includes(subject.event);
+  if (!hook.events.includes(subject.event)) return false;
+  const compiled = compiledFor(hook);
+  if (TOOL_EVENTS.has(subject.event)) {
+    return compiled.anyTool || matchesTool(compiled, subject);
+  }
+  if (compiled.source && SOURCE_EVENTS.has(subject.event)) {
+    return testName(compiled.source, subject.source ?? "");
+  }
+  return true;
+}
+
+/** Run order: priority high→low, user before project, then name, then id. */
+export function compareHooks(a: HookDefinition, b: HookDefinition): number {
+  if (a.priority !== b.priority) return b.priority - a.priority;
+  if (a.scope !== b.scope) return a.scope === "user" ? -1 : 1;
+  if (a.name !== b.name) return a.name < b.name ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** Hooks per event they listen to, each list in run order (`compareHooks`). */
+export function indexHooksByEvent(
+  hooks: readonly HookDefinition[],
+): Map<HookEventName, HookDefinition[]> {
+  const index = new Map<HookEventName, HookDefinition[]>();
+  for (const hook of hooks) {
+    for (const event of new Set(hook.events)) {
+      const list = index.get(event);
+      if (list) list.push(hook);
+      else index.set(event, [hook]);
+    }
+  }
+  for (const list of index.values()) list.sort(compareHooks);
+  return index;
+}
+
+/**
+ * Claude Code matcher string → acai whole-name regular expression with the
+ * same meaning: undefined (all) for empty or `*`; names and `A|B` stay exact
+ * names; anything else is a regular expression searched anywhere in the name.
+ */
+export function claudeMatcherToRegex(matcher: string | undefined): string | undefined {
+  if (matcher === undefined) return undefined;
+  const trimmed = matcher.trim();
+  if (trimmed === "" || trimmed === "*") return undefined;
+  if (/^[A-Za-z0-9_|-]+$/.test(trimmed)) return trimmed;
+  return `[\\s\\S]*(?:${trimmed})[\\s\\S]*`;
 }

@@ -1,0 +1,107 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * Describe results of executable hooks, in `<ACAI_HOME>/cache/hook-metadata.json`.
+ * An entry is used only when path, size, mtime and sha256 of the file all
+ * match, so a warm start spawns nothing and any edit re-describes.
+ */
+export interface FileIdentity {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  sha256: string;
+}
+
+const CacheEntrySchema = z.object({
+  size: z.number(),
+  mtimeMs: z.number(),
+  sha256: z.string(),
+  /** Raw describe output (validated again on every load). */
+  metadata: z.unknown(),
+  describedAt: z.number(),
+});
+type CacheEntry = z.infer<typeof CacheEntrySchema>;
+
+const CacheFileSchema = z.object({
+  version: z.literal(1),
+  entries: z.record(z.string(), CacheEntrySchema),
+});
+
+/** Oldest entries are dropped past this many (the cache is shared by all projects). */
+const MAX_ENTRIES = 2000;
+
+export function metadataCachePath(acaiHome: string): string {
+  return path.join(acaiHome, "cache", "hook-metadata.json");
+}
+
+export class MetadataCache {
+  private dirty = false;
+
+  private constructor(
+    private readonly file: string,
+    private readonly entries: Map<string, CacheEntry>,
+  ) {}
+
+  /** A missing, unreadable or corrupt cache is an empty cache (it is only a cache). */
+  static async load(acaiHome: string): Promise<MetadataCache> {
+    const file = metadataCachePath(acaiHome);
+    const entries = new Map<string, CacheEntry>();
+    try {
+      const parsed = CacheFileSchema.safeParse(JSON.parse(await readFile(file, "utf8")));
+      if (parsed.success) {
+        for (const [key, entry] of Object.entries(parsed.data.entries)) entries.set(key, entry);
+      }
+    } catch {
+      // absent or corrupt: start empty
+    }
+    return new MetadataCache(file, entries);
+  }
+
+  /** The cached describe output for exactly this file content, if any. */
+  get(identity: FileIdentity): { metadata: unknown } | undefined {
+    const entry = this.entries.get(identity.path);
+    if (
+      entry === undefined ||
+      entry.size !== identity.size ||
+      entry.mtimeMs !== identity.mtimeMs ||
+      entry.sha256 !== identity.sha256
+    ) {
+      return undefined;
+    }
+    return { metadata: entry.metadata };
+  }
+
+  set(identity: FileIdentity, metadata: unknown, now: number): void {
+    this.entries.set(identity.path, {
+      size: identity.size,
+      mtimeMs: identity.mtimeMs,
+      sha256: identity.sha256,
+      metadata,
+      describedAt: now,
+    });
+    this.dirty = true;
+  }
+
+  /** Writes atomically (temp file + rename) when something changed. */
+  async save(): Promise<void> {
+    if (!this.dirty) return;
+    let entries = [...this.entries];
+    if (entries.length > MAX_ENTRIES) {
+      entries = entries.sort((a, b) => b[1].describedAt - a[1].describedAt).slice(0, MAX_ENTRIES);
+    }
+    const body = `${JSON.stringify({ version: 1, entries: Object.fromEntries(entries) })}\n`;
+    await mkdir(path.dirname(this.file), { recursive: true });
+    const temp = `${this.file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+    try {
+      await writeFile(temp, body, "utf8");
+      await rename(temp, this.file);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+    this.dirty = false;
+  }
+}

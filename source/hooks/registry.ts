@@ -1,0 +1,290 @@
+import path from "node:path";
+import type { ProcessRunner } from "../process/types.js";
+import type {
+  BrokenHook,
+  HookDefinition,
+  HookEventName,
+  HookMatcher,
+  HookSourceKind,
+} from "./definition.js";
+import { compareHooks } from "./match.js";
+import { MetadataCache } from "./metadata-cache.js";
+import {
+  type ExecutableCandidate,
+  executableDefinition,
+  findExecutables,
+  loadExecutables,
+} from "./sources/executables.js";
+import {
+  type FingerprintPart,
+  fingerprintOf,
+  fingerprintTree,
+  MAX_FINGERPRINT_FILES,
+  realpathOrSelf,
+  sha256,
+} from "./sources/files.js";
+import { findHookMds, type HookMdCandidate, hookMdDefinition } from "./sources/hook-md.js";
+import {
+  hasSettingsHooks,
+  loadSettingsHooks,
+  parseSettingsHooks,
+  type SettingsHookFile,
+} from "./sources/settings.js";
+
+export type { SettingsHookFile } from "./sources/settings.js";
+
+export interface ScanOptions {
+  projectDir: string;
+  acaiHome: string;
+  homeDir: string;
+  /** Settings files that exist, with their raw `hooks` (user files first). */
+  settingsFiles: SettingsHookFile[];
+}
+
+/** Every hook file and setting found, nothing run yet. */
+export interface HookScan {
+  projectDir: string;
+  acaiHome: string;
+  homeDir: string;
+  executables: ExecutableCandidate[];
+  hookMds: HookMdCandidate[];
+  /** Only files whose `hooks` section is non-empty. */
+  settingsFiles: SettingsHookFile[];
+  /** Problems visible without running anything (a script missing `chmod +x`, ...). */
+  broken: BrokenHook[];
+  /**
+   * sha256 over every file under the project's `.acai/hooks/` and
+   * `.agents/hooks/` (relative path, executable bit, content) and the `hooks`
+   * sections of project settings files; null when the project has no hooks.
+   */
+  projectFingerprint: string | null;
+}
+
+export interface HookRegistry {
+  hooks: HookDefinition[];
+  broken: BrokenHook[];
+}
+
+export interface LoadOptions {
+  /** False until the user trusts the project's current hooks: then nothing of the project runs. */
+  includeProject: boolean;
+  runner: ProcessRunner;
+  /** The parent environment (secrets are removed for describe). */
+  env: Readonly<Record<string, string>>;
+  acaiHome: string;
+  projectDir: string;
+  now?: () => number;
+  describeConcurrency?: number;
+  describeTimeoutMs?: number;
+}
+
+function hookDirs(options: ScanOptions) {
+  return {
+    projectAcai: path.join(options.projectDir, ".acai", "hooks"),
+    projectAgents: path.join(options.projectDir, ".agents", "hooks"),
+    userAcai: path.join(options.acaiHome, "hooks"),
+    userAgents: path.join(options.homeDir, ".config", "agents", "hooks"),
+  };
+}
+
+export async function scanHookSources(options: ScanOptions): Promise<HookScan> {
+  const projectDir = path.resolve(options.projectDir);
+  const dirs = hookDirs({ ...options, projectDir });
+  // Run from the home folder, the project's .acai/hooks is the user's own folder: it is user scope.
+  const [projectAcaiReal, userAcaiReal, projectAgentsReal, userAgentsReal] = await Promise.all(
+    [dirs.projectAcai, dirs.userAcai, dirs.projectAgents, dirs.userAgents].map(realpathOrSelf),
+  );
+  const projectHookDirs = [
+    projectAcaiReal !== userAcaiReal ? dirs.projectAcai : undefined,
+    projectAgentsReal !== userAgentsReal ? dirs.projectAgents : undefined,
+  ].filter((d): d is string => d !== undefined);
+
+  const broken: BrokenHook[] = [];
+  const [userExecutables, projectExecutables, ...mdLists] = await Promise.all([
+    findExecutables(dirs.userAcai, "user", broken),
+    projectHookDirs.includes(dirs.projectAcai)
+      ? findExecutables(dirs.projectAcai, "project", broken)
+      : [],
+    findHookMds(dirs.userAcai, "user"),
+    findHookMds(dirs.userAgents, "user"),
+    ...projectHookDirs.map((dir) => findHookMds(dir, "project")),
+  ]);
+  const hookMds = mdLists.flat();
+  // Read (never written) here so describeUntrusted can show known metadata without running anything.
+  const cache = await MetadataCache.load(options.acaiHome);
+  for (const candidate of projectExecutables) {
+    const cached = cache.get(candidate);
+    if (cached) candidate.cachedMetadata = cached;
+  }
+  const executables = [...userExecutables, ...projectExecutables];
+  const settingsFiles = [...options.settingsFiles]
+    .filter((file) => hasSettingsHooks(file.hooks))
+    .sort((a, b) => (a.scope === b.scope ? 0 : a.scope === "user" ? -1 : 1));
+
+  const hasProjectHooks =
+    projectExecutables.length > 0 ||
+    hookMds.some((md) => md.scope === "project") ||
+    settingsFiles.some((file) => file.scope === "project") ||
+    broken.some((b) => b.scope === "project");
+  let projectFingerprint: string | null = null;
+  if (hasProjectHooks) {
+    const parts: FingerprintPart[] = [];
+    const budget = { files: MAX_FINGERPRINT_FILES };
+    for (const dir of projectHookDirs) await fingerprintTree(dir, projectDir, parts, budget);
+    if (budget.files <= 0) parts.push({ key: "!", value: "file limit reached" });
+    for (const file of settingsFiles) {
+      if (file.scope !== "project") continue;
+      const key = `settings:${path.relative(projectDir, path.resolve(projectDir, file.path)).split(path.sep).join("/")}`;
+      parts.push({ key, value: sha256(JSON.stringify(file.hooks)) });
+    }
+    projectFingerprint = fingerprintOf(parts);
+  }
+  return {
+    projectDir,
+    acaiHome: options.acaiHome,
+    homeDir: options.homeDir,
+    executables,
+    hookMds,
+    settingsFiles,
+    broken,
+    projectFingerprint,
+  };
+}
+
+/**
+ * Describes (cache first) and validates what the scan found, in the scopes
+ * included. With `includeProject: false` no project file is executed, not even
+ * for `describe`.
+ */
+export async function loadHookRegistry(
+  scan: HookScan,
+  options: LoadOptions,
+): Promise<HookRegistry> {
+  const included = (scope: "user" | "project"): boolean =>
+    scope === "user" || options.includeProject;
+  const projectDir = path.resolve(options.projectDir);
+  const cache = await MetadataCache.load(options.acaiHome);
+  const executables = await loadExecutables(
+    scan.executables.filter((c) => included(c.scope)),
+    {
+      runner: options.runner,
+      env: options.env,
+      projectDir,
+      cache,
+      now: options.now ?? Date.now,
+      ...(options.describeConcurrency !== undefined
+        ? { concurrency: options.describeConcurrency }
+        : {}),
+      ...(options.describeTimeoutMs !== undefined
+        ? { describeTimeoutMs: options.describeTimeoutMs }
+        : {}),
+    },
+  );
+  const hooks: HookDefinition[] = [...executables.hooks];
+  const broken: BrokenHook[] = [
+    ...scan.broken.filter((b) => included(b.scope)),
+    ...executables.broken,
+  ];
+  for (const md of scan.hookMds) {
+    if (!included(md.scope)) continue;
+    const result = hookMdDefinition(md, projectDir);
+    if ("launch" in result) hooks.push(result);
+    else broken.push(result);
+  }
+  const settings = loadSettingsHooks(
+    scan.settingsFiles.filter((file) => included(file.scope)),
+    projectDir,
+  );
+  hooks.push(...settings.hooks);
+  broken.push(...settings.broken);
+  hooks.sort(compareHooks);
+  broken.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  return { hooks, broken };
+}
+
+/** What the trust prompt shows about a project hook, found without running it. */
+export interface UntrustedHook {
+  sourceKind: HookSourceKind;
+  file: string;
+  name: string;
+  /** Empty when not known yet (an executable never described) or broken. */
+  events: HookEventName[];
+  /** Readable matcher: the Claude Code string for settings, `tool=Bash command=rm` otherwise. */
+  matcher?: string;
+  /** The shell command (settings) or the program that would run. */
+  command: string;
+  description?: string;
+  /** "not described yet" for an executable without current cached metadata. */
+  note?: string;
+  /** Why it would not load. */
+  problem?: string;
+}
+
+function matcherText(matcher: HookMatcher): string | undefined {
+  const text = Object.entries(matcher)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => `${key}=${String(value)}`)
+    .join(" ");
+  return text === "" ? undefined : text;
+}
+
+function fromDefinition(def: HookDefinition | BrokenHook, command: string): UntrustedHook {
+  const base = { sourceKind: def.sourceKind, file: def.file, command };
+  if (!("launch" in def)) {
+    return { ...base, name: def.name ?? path.basename(def.file), events: [], problem: def.reason };
+  }
+  const hook: UntrustedHook = { ...base, name: def.name, events: def.events };
+  const matcher = matcherText(def.matcher);
+  if (matcher !== undefined) hook.matcher = matcher;
+  if (def.description !== undefined) hook.description = def.description;
+  return hook;
+}
+
+/**
+ * The project's hooks, for the user to decide on. Runs nothing: executables
+ * show the metadata cached for their exact current content, if any.
+ */
+export function describeUntrusted(scan: HookScan): UntrustedHook[] {
+  const result: UntrustedHook[] = [];
+  for (const candidate of scan.executables) {
+    if (candidate.scope !== "project") continue;
+    if (candidate.cachedMetadata === undefined) {
+      result.push({
+        sourceKind: "executable",
+        file: candidate.path,
+        name: path.basename(candidate.path),
+        events: [],
+        command: candidate.path,
+        note: "not described yet",
+      });
+      continue;
+    }
+    const def = executableDefinition(candidate, candidate.cachedMetadata.metadata, scan.projectDir);
+    result.push(fromDefinition(def, candidate.path));
+  }
+  for (const md of scan.hookMds) {
+    if (md.scope !== "project") continue;
+    const command = md.script?.path ?? path.join(md.dir, "scripts", "run*");
+    result.push(fromDefinition(hookMdDefinition(md, scan.projectDir), command));
+  }
+  for (const file of scan.settingsFiles) {
+    if (file.scope !== "project") continue;
+    const parsed = parseSettingsHooks(file);
+    for (const item of parsed.items) {
+      const hook: UntrustedHook = {
+        sourceKind: "settings",
+        file: item.file,
+        name: item.entry.name ?? item.location,
+        events: [item.event],
+        command: item.entry.command,
+      };
+      if (item.matcher !== undefined && item.matcher.trim() !== "") hook.matcher = item.matcher;
+      result.push(hook);
+    }
+    for (const bad of parsed.broken) result.push(fromDefinition(bad, ""));
+  }
+  for (const bad of scan.broken) {
+    if (bad.scope === "project") result.push(fromDefinition(bad, bad.file));
+  }
+  return result;
+}

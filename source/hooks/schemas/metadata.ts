@@ -1,0 +1,124 @@
+import { z } from "zod";
+import { CLAUDE_EVENT_NAMES, HOOK_EVENTS, type HookEventName } from "../definition.js";
+
+/**
+ * Agent Hooks spec event names (HOOK.md `trigger`). Its legacy names are
+ * acai's canonical names, which are accepted anyway. Events acai does not emit
+ * yet (subagents, compaction) are deliberately absent: such a hook is
+ * reported as broken instead of silently never firing.
+ */
+export const AGENT_HOOKS_EVENT_NAMES: Readonly<Record<string, HookEventName>> = {
+  "pre-session": "session_start",
+  "post-session": "session_end",
+  "pre-agent-turn": "user_prompt",
+  before_agent: "user_prompt",
+  "post-agent-turn": "after_agent",
+  "pre-agent-turn-stop": "before_stop",
+  "post-agent-turn-stop": "after_agent",
+  "pre-tool-call": "before_tool",
+  "post-tool-call": "after_tool",
+  "post-tool-call-failure": "after_tool_failure",
+};
+
+const FROM_CLAUDE: ReadonlyMap<string, HookEventName> = new Map(
+  HOOK_EVENTS.map((event) => [CLAUDE_EVENT_NAMES[event], event]),
+);
+const CANONICAL: ReadonlySet<string> = new Set(HOOK_EVENTS);
+
+/** Canonical snake_case or Claude Code spelling → canonical name; undefined when unknown. */
+export function normalizeEventName(name: string): HookEventName | undefined {
+  if (CANONICAL.has(name)) return name as HookEventName;
+  return FROM_CLAUDE.get(name);
+}
+
+/** Like `normalizeEventName`, also accepting the Agent Hooks spec names. */
+export function normalizeAgentHooksEventName(name: string): HookEventName | undefined {
+  return normalizeEventName(name) ?? AGENT_HOOKS_EVENT_NAMES[name];
+}
+
+const ACAI_EVENT_SPELLINGS = [
+  ...new Set<string>([...HOOK_EVENTS, ...HOOK_EVENTS.map((e) => CLAUDE_EVENT_NAMES[e])]),
+] as [string, ...string[]];
+const AGENT_HOOKS_EVENT_SPELLINGS = [
+  ...new Set<string>([...ACAI_EVENT_SPELLINGS, ...Object.keys(AGENT_HOOKS_EVENT_NAMES)]),
+] as [string, ...string[]];
+
+function unknownEventMessage(input: unknown): string {
+  return `unknown event ${JSON.stringify(input)}; use one of ${HOOK_EVENTS.join(", ")} (or the Claude Code names: ${HOOK_EVENTS.map(
+    (e) => CLAUDE_EVENT_NAMES[e],
+  )
+    .filter((n) => !CANONICAL.has(n))
+    .join(", ")})`;
+}
+
+/** An event name in either spelling; parses to the canonical name. */
+export const EventNameSchema = z
+  .enum(ACAI_EVENT_SPELLINGS, { error: (issue) => unknownEventMessage(issue.input) })
+  .transform((name) => normalizeEventName(name) as HookEventName);
+
+/** HOOK.md triggers also accept the Agent Hooks spec names (`pre-tool-call`, ...). */
+export const AgentHooksEventNameSchema = z
+  .enum(AGENT_HOOKS_EVENT_SPELLINGS, { error: (issue) => unknownEventMessage(issue.input) })
+  .transform((name) => normalizeAgentHooksEventName(name) as HookEventName);
+
+export const MatcherSchema = z.strictObject({
+  tool: z
+    .string()
+    .optional()
+    .describe(
+      "Regular expression matching the whole tool name (other agents' names of built-ins match too)",
+    ),
+  pattern: z.string().optional().describe("Regular expression searched in the tool input as JSON"),
+  command: z.string().optional().describe("Regular expression searched in a Bash command"),
+  path: z
+    .string()
+    .optional()
+    .describe("Glob matched against the tool's file path, relative to the project root"),
+  source: z
+    .string()
+    .optional()
+    .describe("Regular expression matching the whole session_start source or notification type"),
+});
+
+const PrioritySchema = z.int().min(0).max(1000);
+const TimeoutMsSchema = z.int().min(100).max(600_000);
+const FailureSchema = z.enum(["open", "closed"]);
+const EnvListSchema = z.array(z.string().min(1));
+
+/** What an executable hook prints for `HOOK_ACTION=describe`. Unknown fields are ignored. */
+export const ExecutableMetadataSchema = z.looseObject({
+  name: z.string().min(1).optional().describe("Defaults to the file name"),
+  description: z.string().optional(),
+  events: z.array(EventNameSchema).min(1),
+  matcher: MatcherSchema.default({}),
+  priority: PrioritySchema.default(100).describe("0–1000, higher runs first"),
+  timeout_ms: TimeoutMsSchema.default(30_000),
+  async: z.boolean().default(false),
+  failure: FailureSchema.default("open"),
+  env: EnvListSchema.default([]).describe("Secret-looking variables this hook may receive"),
+});
+export type ExecutableMetadata = z.output<typeof ExecutableMetadataSchema>;
+
+/** YAML frontmatter of a HOOK.md (Agent Hooks spec), plus acai's `failure` and `env`. */
+export const HookMdFrontmatterSchema = z.looseObject({
+  name: z.string().min(1).optional().describe("Defaults to the folder name"),
+  description: z.string().optional(),
+  trigger: AgentHooksEventNameSchema,
+  matcher: z.looseObject(MatcherSchema.shape).default({}),
+  timeout: TimeoutMsSchema.default(30_000).describe("Milliseconds"),
+  async: z.boolean().default(false),
+  priority: PrioritySchema.default(100),
+  failure: FailureSchema.default("open"),
+  env: EnvListSchema.default([]),
+});
+export type HookMdFrontmatter = z.output<typeof HookMdFrontmatterSchema>;
+
+/** One readable line from a zod error: `events.0: unknown event "Foo"; ...`. */
+export function formatZodError(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const where = issue.path.map(String).join(".");
+      return where ? `${where}: ${issue.message}` : issue.message;
+    })
+    .join("; ");
+}

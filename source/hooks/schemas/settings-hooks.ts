@@ -1,0 +1,62 @@
+import { z } from "zod";
+import { EventNameSchema, ExecutableMetadataSchema, HookMdFrontmatterSchema } from "./metadata.js";
+
+/**
+ * `hooks` in a settings file, in Claude Code's shape. Timeouts are in seconds,
+ * as in Claude Code. `priority`, `failure`, `async`, `env`, `name` and
+ * `description` are acai extras; other unknown fields are ignored so Claude
+ * Code settings load unchanged.
+ */
+export const SettingsHookEntrySchema = z.looseObject({
+  type: z.literal("command", {
+    error: (issue) =>
+      `hook type ${JSON.stringify(issue.input)} is not supported; only "command" hooks run in acai`,
+  }),
+  command: z.string().trim().min(1, { error: "command must not be empty" }),
+  timeout: z
+    .number()
+    .min(0.1)
+    .max(600)
+    .optional()
+    .describe("Seconds (0.1–600), as in Claude Code; default 30"),
+  name: z.string().min(1).optional(),
+  description: z.string().optional(),
+  priority: z.int().min(0).max(1000).default(100),
+  failure: z.enum(["open", "closed"]).default("open"),
+  async: z.boolean().default(false),
+  env: z.array(z.string().min(1)).default([]),
+});
+export type SettingsHookEntry = z.output<typeof SettingsHookEntrySchema>;
+
+export const SettingsHookGroupSchema = z.looseObject({
+  matcher: z
+    .string()
+    .optional()
+    .describe(
+      "Claude Code matcher: empty or * = all; a name or A|B = exact names; otherwise a regular expression",
+    ),
+  hooks: z.array(z.unknown()).describe("Entries validated one by one (SettingsHookEntry)"),
+});
+
+/** For JSON Schema output and documentation: the whole section, fully typed. */
+export const SettingsHooksSchema = z.partialRecord(
+  EventNameSchema,
+  z.array(
+    z.looseObject({
+      matcher: SettingsHookGroupSchema.shape.matcher,
+      hooks: z.array(SettingsHookEntrySchema),
+    }),
+  ),
+);
+
+/** JSON Schemas for the toolkit: describe metadata, HOOK.md frontmatter, settings `hooks`. */
+export function hookJsonSchemas(): Record<
+  "executableMetadata" | "hookMdFrontmatter" | "settingsHooks",
+  Record<string, unknown>
+> {
+  return {
+    executableMetadata: z.toJSONSchema(ExecutableMetadataSchema, { io: "input" }),
+    hookMdFrontmatter: z.toJSONSchema(HookMdFrontmatterSchema, { io: "input" }),
+    settingsHooks: z.toJSONSchema(SettingsHooksSchema, { io: "input" }),
+  };
+}

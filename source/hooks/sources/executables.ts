@@ -1,0 +1,256 @@
+import { open } from "node:fs/promises";
+import path from "node:path";
+import type { ProcessRunner, RunResult } from "../../process/types.js";
+import type { BrokenHook, HookDefinition, HookScope } from "../definition.js";
+import { InvalidMatcherError, prepareHookMatcher } from "../match.js";
+import type { MetadataCache } from "../metadata-cache.js";
+import { ExecutableMetadataSchema, formatZodError } from "../schemas/metadata.js";
+import { listDir, type ScannedFile, scanFile, statOrUndefined } from "./files.js";
+
+export interface ExecutableCandidate extends ScannedFile {
+  scope: HookScope;
+  /** Set by the scan for project hooks: the cached describe output for this exact content. */
+  cachedMetadata?: { metadata: unknown };
+}
+
+export const DESCRIBE_TIMEOUT_MS = 5000;
+export const DESCRIBE_CONCURRENCY = 8;
+const DESCRIBE_OUTPUT_CAP = 256 * 1024;
+
+/** Hidden files and editor backups (`guard~`) are never hooks. */
+function isIgnoredName(name: string): boolean {
+  return name.startsWith(".") || name.endsWith("~");
+}
+
+async function startsWithShebang(file: string): Promise<boolean> {
+  const handle = await open(file, "r").catch(() => undefined);
+  if (handle === undefined) return false;
+  try {
+    const buffer = Buffer.alloc(2);
+    const { bytesRead } = await handle.read(buffer, 0, 2, 0);
+    return bytesRead === 2 && buffer.toString("latin1") === "#!";
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Executable files directly in `dir` (symlinks followed). A non-executable
+ * file that starts with `#!` is almost certainly a hook missing `chmod +x`:
+ * it is reported as broken instead of being silently ignored.
+ */
+export async function findExecutables(
+  dir: string,
+  scope: HookScope,
+  broken: BrokenHook[],
+): Promise<ExecutableCandidate[]> {
+  const found: ExecutableCandidate[] = [];
+  await Promise.all(
+    (await listDir(dir)).map(async (entry) => {
+      if (isIgnoredName(entry.name) || entry.isDirectory()) return;
+      const file = path.join(dir, entry.name);
+      const stats = await statOrUndefined(file);
+      if (stats === undefined || !stats.isFile()) return;
+      if ((stats.mode & 0o111) === 0) {
+        if (await startsWithShebang(file)) {
+          broken.push({
+            file,
+            scope,
+            sourceKind: "executable",
+            name: entry.name,
+            reason: `not executable, so it is not run as a hook; run \`chmod +x ${file}\``,
+          });
+        }
+        return;
+      }
+      const scanned = await scanFile(file, stats).catch(() => undefined);
+      if (scanned === undefined) {
+        broken.push({
+          file,
+          scope,
+          sourceKind: "executable",
+          name: entry.name,
+          reason: "cannot be read",
+        });
+        return;
+      }
+      found.push({ ...scanned, scope });
+    }),
+  );
+  return found.sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+const SECRET_NAME = /_(API_KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS)$/i;
+
+/** The describe step sees no secrets at all: the hook has not said which it needs yet. */
+export function describeEnv(
+  env: Readonly<Record<string, string>>,
+  projectDir: string,
+): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (!SECRET_NAME.test(key)) result[key] = value;
+  result.HOOK_ACTION = "describe";
+  result.ACAI_PROJECT_DIR = projectDir;
+  result.CLAUDE_PROJECT_DIR = projectDir;
+  return result;
+}
+
+export interface LoadExecutablesOptions {
+  runner: ProcessRunner;
+  env: Readonly<Record<string, string>>;
+  projectDir: string;
+  cache: MetadataCache;
+  now: () => number;
+  concurrency?: number;
+  describeTimeoutMs?: number;
+}
+
+type DescribeOutcome = { ok: true; metadata: unknown } | { ok: false; reason: string };
+
+function firstLine(text: string): string {
+  const line = text.trim().split("\n")[0] ?? "";
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}
+
+function interpretDescribe(result: RunResult, timeoutMs: number): DescribeOutcome {
+  if (result.spawnError !== undefined)
+    return { ok: false, reason: `could not be started: ${result.spawnError}` };
+  if (result.timedOut) {
+    return { ok: false, reason: `HOOK_ACTION=describe did not finish within ${timeoutMs} ms` };
+  }
+  if (result.truncated.stdout || result.truncated.stderr) {
+    return { ok: false, reason: "HOOK_ACTION=describe printed more output than allowed" };
+  }
+  if (result.exitCode !== 0) {
+    const how =
+      result.exitCode === null
+        ? `was killed by ${result.signal ?? "a signal"}`
+        : `exited with code ${result.exitCode}`;
+    const stderr = firstLine(result.stderr);
+    return { ok: false, reason: `HOOK_ACTION=describe ${how}${stderr ? `: ${stderr}` : ""}` };
+  }
+  const text = result.stdout.trim();
+  if (text === "")
+    return { ok: false, reason: "HOOK_ACTION=describe printed nothing; expected JSON metadata" };
+  try {
+    return { ok: true, metadata: JSON.parse(text) as unknown };
+  } catch {
+    return {
+      ok: false,
+      reason: `HOOK_ACTION=describe did not print valid JSON: ${firstLine(text)}`,
+    };
+  }
+}
+
+/** Metadata (fresh or cached) → definition, or the reason it is broken. */
+export function executableDefinition(
+  candidate: ExecutableCandidate,
+  metadata: unknown,
+  projectDir: string,
+): HookDefinition | BrokenHook {
+  const base = { file: candidate.path, scope: candidate.scope, sourceKind: "executable" as const };
+  const parsed = ExecutableMetadataSchema.safeParse(metadata);
+  if (!parsed.success) {
+    return {
+      ...base,
+      name: path.basename(candidate.path),
+      reason: `invalid metadata: ${formatZodError(parsed.error)}`,
+    };
+  }
+  const meta = parsed.data;
+  const hook: HookDefinition = {
+    id: `${candidate.scope}:executable:${candidate.path}`,
+    name: meta.name ?? path.basename(candidate.path),
+    events: [...new Set(meta.events)],
+    matcher: meta.matcher,
+    priority: meta.priority,
+    timeoutMs: meta.timeout_ms,
+    async: meta.async,
+    failure: meta.failure,
+    env: meta.env,
+    ...base,
+    dialect: "acai",
+    launch: { command: candidate.path, args: [], viaShell: false },
+  };
+  if (meta.description !== undefined) hook.description = meta.description;
+  try {
+    prepareHookMatcher(hook, projectDir);
+  } catch (error) {
+    if (error instanceof InvalidMatcherError)
+      return { ...base, name: hook.name, reason: error.message };
+    throw error;
+  }
+  return hook;
+}
+
+async function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return results;
+}
+
+/**
+ * Describes each candidate (cache first; only misses spawn, a few at a time)
+ * and turns the metadata into definitions. Saves the cache when it changed.
+ */
+export async function loadExecutables(
+  candidates: readonly ExecutableCandidate[],
+  options: LoadExecutablesOptions,
+): Promise<{ hooks: HookDefinition[]; broken: BrokenHook[] }> {
+  const timeoutMs = options.describeTimeoutMs ?? DESCRIBE_TIMEOUT_MS;
+  const env = describeEnv(options.env, options.projectDir);
+  const outcomes = await mapLimited(
+    candidates,
+    options.concurrency ?? DESCRIBE_CONCURRENCY,
+    async (candidate) => {
+      const cached = options.cache.get(candidate);
+      if (cached) return { ok: true, metadata: cached.metadata } satisfies DescribeOutcome;
+      const result = await options.runner({
+        command: candidate.path,
+        args: [],
+        cwd: options.projectDir,
+        env,
+        stdin: "",
+        timeoutMs,
+        maxOutputBytes: DESCRIBE_OUTPUT_CAP,
+        onOutputLimit: "kill",
+        killGraceMs: 500,
+      });
+      const outcome = interpretDescribe(result, timeoutMs);
+      // Only describe output that parsed is cached: timeouts and crashes may be transient.
+      if (outcome.ok) options.cache.set(candidate, outcome.metadata, options.now());
+      return outcome;
+    },
+  );
+  const hooks: HookDefinition[] = [];
+  const broken: BrokenHook[] = [];
+  candidates.forEach((candidate, index) => {
+    const outcome = outcomes[index] as DescribeOutcome;
+    if (!outcome.ok) {
+      broken.push({
+        file: candidate.path,
+        scope: candidate.scope,
+        sourceKind: "executable",
+        name: path.basename(candidate.path),
+        reason: outcome.reason,
+      });
+      return;
+    }
+    const result = executableDefinition(candidate, outcome.metadata, options.projectDir);
+    if ("launch" in result) hooks.push(result);
+    else broken.push(result);
+  });
+  await options.cache.save().catch(() => undefined);
+  return { hooks, broken };
+}

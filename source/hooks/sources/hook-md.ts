@@ -1,0 +1,155 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { parse as parseYaml } from "yaml";
+import type { BrokenHook, HookDefinition, HookLaunch, HookScope } from "../definition.js";
+import { InvalidMatcherError, prepareHookMatcher } from "../match.js";
+import { formatZodError, HookMdFrontmatterSchema } from "../schemas/metadata.js";
+import { isExecutableMode, listDir, statOrUndefined } from "./files.js";
+
+export interface HookMdCandidate {
+  scope: HookScope;
+  /** The hook's folder. */
+  dir: string;
+  /** Absolute path of its HOOK.md. */
+  file: string;
+  text: string;
+  /** First `scripts/run*` file, if any. */
+  script?: { path: string; executable: boolean; firstLine: string };
+}
+
+/** Folders of `dir` that hold a HOOK.md. */
+export async function findHookMds(dir: string, scope: HookScope): Promise<HookMdCandidate[]> {
+  const found = await Promise.all(
+    (await listDir(dir)).map(async (entry): Promise<HookMdCandidate | undefined> => {
+      if (entry.name.startsWith(".")) return undefined;
+      const hookDir = path.join(dir, entry.name);
+      const dirStats = await statOrUndefined(hookDir);
+      if (!dirStats?.isDirectory()) return undefined;
+      const file = path.join(hookDir, "HOOK.md");
+      const text = await readFile(file, "utf8").catch(() => undefined);
+      if (text === undefined) return undefined;
+      const candidate: HookMdCandidate = { scope, dir: hookDir, file, text };
+      const scriptsDir = path.join(hookDir, "scripts");
+      for (const script of await listDir(scriptsDir)) {
+        if (!script.name.startsWith("run")) continue;
+        const scriptPath = path.join(scriptsDir, script.name);
+        const stats = await statOrUndefined(scriptPath);
+        if (!stats?.isFile()) continue;
+        const head = await readFile(scriptPath, "utf8").catch(() => "");
+        candidate.script = {
+          path: scriptPath,
+          executable: isExecutableMode(stats),
+          firstLine: head.slice(0, 512).split("\n")[0] ?? "",
+        };
+        break;
+      }
+      return candidate;
+    }),
+  );
+  return found.filter((c): c is HookMdCandidate => c !== undefined);
+}
+
+export type FrontmatterResult = { ok: true; data: unknown } | { ok: false; reason: string };
+
+/** The YAML between the leading `---` lines of a HOOK.md. */
+export function readFrontmatter(text: string): FrontmatterResult {
+  const match = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
+  if (!match)
+    return {
+      ok: false,
+      reason: "HOOK.md has no YAML frontmatter (a block between --- lines at the top)",
+    };
+  try {
+    return { ok: true, data: parseYaml(match[1] ?? "") as unknown };
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    return { ok: false, reason: `invalid YAML frontmatter: ${message}` };
+  }
+}
+
+const INTERPRETERS: Readonly<Record<string, string>> = {
+  ".sh": "bash",
+  ".bash": "bash",
+  ".py": "python3",
+  ".js": "node",
+  ".mjs": "node",
+  ".cjs": "node",
+  ".rb": "ruby",
+  ".pl": "perl",
+};
+
+/**
+ * How to start the script without a shell: directly when executable,
+ * otherwise through its `#!` line or, failing that, the interpreter its
+ * extension names.
+ */
+function scriptLaunch(script: NonNullable<HookMdCandidate["script"]>): HookLaunch | string {
+  if (script.executable) return { command: script.path, args: [], viaShell: false };
+  if (script.firstLine.startsWith("#!")) {
+    const [interpreter, ...rest] = script.firstLine.slice(2).trim().split(/\s+/);
+    if (interpreter) {
+      // Like the kernel: everything after the interpreter is one argument.
+      const args = rest.length > 0 ? [rest.join(" "), script.path] : [script.path];
+      return { command: interpreter, args, viaShell: false };
+    }
+  }
+  const interpreter = INTERPRETERS[path.extname(script.path)];
+  if (interpreter) return { command: interpreter, args: [script.path], viaShell: false };
+  return `${script.path} is not executable and has no #! line; run \`chmod +x ${script.path}\``;
+}
+
+export function hookMdDefinition(
+  candidate: HookMdCandidate,
+  projectDir: string,
+): HookDefinition | BrokenHook {
+  const folderName = path.basename(candidate.dir);
+  const base = { file: candidate.file, scope: candidate.scope, sourceKind: "hook_md" as const };
+  const front = readFrontmatter(candidate.text);
+  if (!front.ok) return { ...base, name: folderName, reason: front.reason };
+  const parsed = HookMdFrontmatterSchema.safeParse(front.data ?? {});
+  if (!parsed.success) {
+    return {
+      ...base,
+      name: folderName,
+      reason: `invalid frontmatter: ${formatZodError(parsed.error)}`,
+    };
+  }
+  const meta = parsed.data;
+  const name = meta.name ?? folderName;
+  if (!candidate.script) {
+    return {
+      ...base,
+      name,
+      reason: `no script: expected an executable ${path.join(candidate.dir, "scripts", "run*")}`,
+    };
+  }
+  const launch = scriptLaunch(candidate.script);
+  if (typeof launch === "string") return { ...base, name, reason: launch };
+  const { tool, pattern, command, path: glob, source } = meta.matcher;
+  const hook: HookDefinition = {
+    id: `${candidate.scope}:hook_md:${candidate.file}`,
+    name,
+    events: [meta.trigger],
+    matcher: Object.fromEntries(
+      Object.entries({ tool, pattern, command, path: glob, source }).filter(
+        ([, v]) => v !== undefined,
+      ),
+    ),
+    priority: meta.priority,
+    timeoutMs: meta.timeout,
+    async: meta.async,
+    failure: meta.failure,
+    env: meta.env,
+    ...base,
+    dialect: "agenthooks",
+    launch,
+  };
+  if (meta.description !== undefined) hook.description = meta.description;
+  try {
+    prepareHookMatcher(hook, projectDir);
+  } catch (error) {
+    if (error instanceof InvalidMatcherError) return { ...base, name, reason: error.message };
+    throw error;
+  }
+  return hook;
+}

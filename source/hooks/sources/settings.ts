@@ -1,0 +1,206 @@
+import type {
+  BrokenHook,
+  HookDefinition,
+  HookEventName,
+  HookMatcher,
+  HookScope,
+} from "../definition.js";
+import { claudeMatcherToRegex, InvalidMatcherError, prepareHookMatcher } from "../match.js";
+import { formatZodError, normalizeEventName } from "../schemas/metadata.js";
+import {
+  type SettingsHookEntry,
+  SettingsHookEntrySchema,
+  SettingsHookGroupSchema,
+} from "../schemas/settings-hooks.js";
+
+/** One settings file's raw `hooks` section, as the CLI's settings loader provides it. */
+export interface SettingsHookFile {
+  path: string;
+  scope: "user" | "project";
+  hooks: unknown;
+}
+
+/** One valid command entry of a settings file. */
+export interface SettingsHookItem {
+  file: string;
+  scope: HookScope;
+  event: HookEventName;
+  /** The Claude Code matcher string as written (undefined when absent). */
+  matcher: string | undefined;
+  entry: SettingsHookEntry;
+  /** `hooks.PreToolUse[0].hooks[1]`: where the entry is in the file. */
+  location: string;
+}
+
+/** True when the section holds anything at all (so a project has hooks to trust). */
+export function hasSettingsHooks(hooks: unknown): boolean {
+  if (hooks === undefined || hooks === null) return false;
+  if (typeof hooks === "object" && !Array.isArray(hooks)) return Object.keys(hooks).length > 0;
+  return true;
+}
+
+const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set([
+  "before_tool",
+  "after_tool",
+  "after_tool_failure",
+]);
+const SOURCE_EVENTS: ReadonlySet<HookEventName> = new Set(["session_start", "notification"]);
+
+/**
+ * A Claude Code matcher string as an acai matcher for the event: the tool
+ * name on tool events, the source/notification type on session_start and
+ * notification, ignored elsewhere (as Claude Code does).
+ */
+export function matcherForEvent(event: HookEventName, matcher: string | undefined): HookMatcher {
+  const regex = claudeMatcherToRegex(matcher);
+  if (regex === undefined) return {};
+  if (TOOL_EVENTS.has(event)) return { tool: regex };
+  if (SOURCE_EVENTS.has(event)) return { source: regex };
+  return {};
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Validates a settings `hooks` section entry by entry: one bad entry never hides the others. */
+export function parseSettingsHooks(file: SettingsHookFile): {
+  items: SettingsHookItem[];
+  broken: BrokenHook[];
+} {
+  const items: SettingsHookItem[] = [];
+  const broken: BrokenHook[] = [];
+  const fail = (location: string, reason: string): void => {
+    broken.push({
+      file: file.path,
+      scope: file.scope,
+      sourceKind: "settings",
+      name: location,
+      reason: `${location}: ${reason}`,
+    });
+  };
+  if (!hasSettingsHooks(file.hooks)) return { items, broken };
+  if (!isPlainObject(file.hooks)) {
+    fail("hooks", 'must be an object keyed by event name, e.g. {"PreToolUse": [...]}');
+    return { items, broken };
+  }
+  for (const [eventKey, groups] of Object.entries(file.hooks)) {
+    const where = `hooks.${eventKey}`;
+    const event = normalizeEventName(eventKey);
+    if (event === undefined) {
+      fail(where, `unknown event ${JSON.stringify(eventKey)}`);
+      continue;
+    }
+    if (!Array.isArray(groups)) {
+      fail(where, 'must be an array of {"matcher": ..., "hooks": [...]}');
+      continue;
+    }
+    groups.forEach((group, groupIndex) => {
+      const groupWhere = `${where}[${groupIndex}]`;
+      const parsedGroup = SettingsHookGroupSchema.safeParse(group);
+      if (!parsedGroup.success) {
+        fail(groupWhere, formatZodError(parsedGroup.error));
+        return;
+      }
+      const matcher = parsedGroup.data.matcher;
+      const regex = claudeMatcherToRegex(matcher);
+      if (regex !== undefined) {
+        try {
+          // The raw string must compile on its own (our wrapper could mask an unbalanced group).
+          new RegExp(matcher?.trim() ?? "");
+        } catch (error) {
+          const detail = error instanceof Error ? error.message : String(error);
+          fail(
+            `${groupWhere}.matcher`,
+            `invalid regular expression ${JSON.stringify(matcher)}: ${detail}`,
+          );
+          return;
+        }
+      }
+      parsedGroup.data.hooks.forEach((entry, entryIndex) => {
+        const location = `${groupWhere}.hooks[${entryIndex}]`;
+        const parsed = SettingsHookEntrySchema.safeParse(entry);
+        if (!parsed.success) {
+          fail(location, formatZodError(parsed.error));
+          return;
+        }
+        items.push({
+          file: file.path,
+          scope: file.scope,
+          event,
+          matcher,
+          entry: parsed.data,
+          location,
+        });
+      });
+    });
+  }
+  return { items, broken };
+}
+
+function displayName(command: string): string {
+  const oneLine = command.replace(/\s+/g, " ").trim();
+  return oneLine.length > 60 ? `${oneLine.slice(0, 59)}…` : oneLine;
+}
+
+/**
+ * Definitions for every command entry of the given files, in file order. The
+ * same command for the same event and matcher runs once, wherever it is
+ * repeated (the first occurrence wins, so list user files first).
+ */
+export function loadSettingsHooks(
+  files: readonly SettingsHookFile[],
+  projectDir: string,
+): { hooks: HookDefinition[]; broken: BrokenHook[] } {
+  const hooks: HookDefinition[] = [];
+  const broken: BrokenHook[] = [];
+  const seen = new Set<string>();
+  for (const file of files) {
+    const parsed = parseSettingsHooks(file);
+    broken.push(...parsed.broken);
+    for (const item of parsed.items) {
+      const matcher = matcherForEvent(item.event, item.matcher);
+      const key = JSON.stringify([
+        item.event,
+        matcher.tool ?? null,
+        matcher.source ?? null,
+        item.entry.command,
+      ]);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const { entry } = item;
+      const hook: HookDefinition = {
+        id: `${item.scope}:settings:${item.file}#${item.location}`,
+        name: entry.name ?? displayName(entry.command),
+        events: [item.event],
+        matcher,
+        priority: entry.priority,
+        timeoutMs: entry.timeout === undefined ? 30_000 : Math.round(entry.timeout * 1000),
+        async: entry.async,
+        failure: entry.failure,
+        env: entry.env,
+        scope: item.scope,
+        sourceKind: "settings",
+        file: item.file,
+        dialect: "acai",
+        launch: { command: entry.command, args: [], viaShell: true },
+      };
+      if (entry.description !== undefined) hook.description = entry.description;
+      try {
+        prepareHookMatcher(hook, projectDir);
+      } catch (error) {
+        if (!(error instanceof InvalidMatcherError)) throw error;
+        broken.push({
+          file: item.file,
+          scope: item.scope,
+          sourceKind: "settings",
+          name: item.location,
+          reason: `${item.location}: ${error.message}`,
+        });
+        continue;
+      }
+      hooks.push(hook);
+    }
+  }
+  return { hooks, broken };
+}
