@@ -1,0 +1,242 @@
+/**
+ * Skeletons written by `acai hooks init`: a working hook per language that
+ * answers describe and execute, does nothing harmful (continue, with a log
+ * note), and shows in comments how to block, modify or add context for the
+ * chosen event.
+ */
+import { CLAUDE_EVENT_NAMES, type HookEventName } from "../../hooks/definition.js";
+
+export const INIT_LANGS = ["bash", "python", "node", "ts"] as const;
+export type InitLang = (typeof INIT_LANGS)[number];
+
+export const INIT_EXTENSIONS: Record<InitLang, string> = {
+  bash: ".sh",
+  python: ".py",
+  node: ".mjs",
+  ts: ".mts",
+};
+
+interface EventHelp {
+  /** The fields this event adds to the common ones. */
+  fields: string;
+  /** What an answer can do on this event. */
+  can: string;
+  /** A matcher worth starting from, if any. */
+  matcher?: Record<string, string>;
+}
+
+const EVENT_HELP: Record<HookEventName, EventHelp> = {
+  session_start: {
+    fields: "source (startup|resume), model",
+    can: 'add context ({"context": "..."} or plain stdout); block = refuse to start',
+  },
+  user_prompt: {
+    fields: "prompt, turn",
+    can: 'block (prompt dropped); replace it ({"action":"modify","prompt":"..."}); add context (or plain stdout)',
+  },
+  before_model: {
+    fields: "model, step, turn",
+    can: 'block (turn ends); retry ({"action":"retry","retry_after_ms":2000}); add context',
+  },
+  after_model: {
+    fields: "model, step, text, tool_calls, usage {input_tokens, output_tokens, total_tokens}, finish_reason, duration_ms",
+    can: "observe; block = end the turn (e.g. a token budget)",
+  },
+  before_tool: {
+    fields: "tool_name, tool_input, tool_use_id",
+    can: 'block (reason goes to the model); modify ({"action":"modify","input_patch":{...}}); ask; add context',
+    matcher: { tool: "Bash" },
+  },
+  after_tool: {
+    fields: "tool_name, tool_input, tool_use_id, tool_response, tool_output, duration_ms",
+    can: 'replace the output ({"action":"modify","output":"..."}); add context; block (reason beside the result)',
+    matcher: { tool: "Write|Edit" },
+  },
+  after_tool_failure: {
+    fields: "tool_name, tool_input, tool_use_id, error, is_interrupt, is_blocked",
+    can: "observe; add context",
+  },
+  before_stop: {
+    fields: "stop_hook_active, last_assistant_message",
+    can: "block = the reason becomes a user message and the agent goes on (quality gate); check stop_hook_active to avoid loops",
+  },
+  after_agent: {
+    fields: "turn, stop_reason, last_assistant_message, usage",
+    can: "observe",
+  },
+  notification: {
+    fields: "message, notification_type",
+    can: "observe",
+  },
+  session_end: {
+    fields: "reason",
+    can: "observe (runs within a short budget)",
+  },
+};
+
+export interface TemplateArgs {
+  name: string;
+  event: HookEventName;
+  lang: InitLang;
+  /** Module specifier the TypeScript skeleton imports the helper from. */
+  sdkImport: string;
+}
+
+function metadata(args: TemplateArgs): string {
+  const help = EVENT_HELP[args.event];
+  const meta: Record<string, unknown> = {
+    name: args.name,
+    description: `TODO: what ${args.name} does`,
+    events: [args.event],
+    ...(help.matcher ? { matcher: help.matcher } : {}),
+    priority: 100,
+    timeout_ms: 10000,
+    failure: "open",
+  };
+  return JSON.stringify(meta, null, 2);
+}
+
+function header(args: TemplateArgs, comment: string): string {
+  const help = EVENT_HELP[args.event];
+  const lines = [
+    `${args.name} — an acai hook on ${args.event} (Claude Code: ${CLAUDE_EVENT_NAMES[args.event]}).`,
+    "",
+    "acai runs this file twice over its life:",
+    "  HOOK_ACTION=describe  print the metadata JSON below (cached until the file changes);",
+    "  HOOK_ACTION=execute   the event arrives as JSON on stdin; answer with an exit code",
+    "                        and, optionally, a JSON object on stdout.",
+    "Exit 0 = go on (stdout may hold a JSON answer); exit 2 = block (stderr is the reason);",
+    'anything else = the hook failed (its "failure" policy decides: "open" goes on, "closed" blocks).',
+    "",
+    `stdin for ${args.event}: event, hook_event_name, session_id, transcript_path, cwd, timestamp,`,
+    `  ${help.fields}`,
+    `On ${args.event} a hook can: ${help.can}.`,
+    "",
+    "Try it:  acai hooks test " + args.name + " --event " + args.event,
+    "Reference: docs/hooks.md; JSON Schemas: schemas/ in the acai package.",
+  ];
+  return lines.map((line) => (line ? `${comment} ${line}` : comment)).join("\n");
+}
+
+function bash(args: TemplateArgs): string {
+  return `#!/usr/bin/env bash
+${header(args, "#")}
+set -u
+
+if [[ "\${HOOK_ACTION:-execute}" == "describe" ]]; then
+  cat <<'JSON'
+${metadata(args)}
+JSON
+  exit 0
+fi
+
+payload="$(cat)"
+
+# Reads a top-level string field of the payload (no jq needed; use jq if you have it).
+json_field() {
+  local re="\\"$1\\"[[:space:]]*:[[:space:]]*\\"(([^\\"\\\\\\\\]|\\\\\\\\.)*)\\""
+  [[ "$payload" =~ $re ]] && printf '%s' "\${BASH_REMATCH[1]}"
+}
+
+event="$(json_field event)"
+
+# Examples (uncomment and adapt):
+#   block:   echo "why this is refused" >&2; exit 2
+#   context: printf '{"action":"continue","context":"%s"}\\n' "text for the model"
+#   modify:  printf '{"action":"modify","input_patch":{"timeout":60000}}\\n'
+
+printf '{"action":"continue","log":"${args.name} saw %s"}\\n' "$event"
+exit 0
+`;
+}
+
+function python(args: TemplateArgs): string {
+  return `#!/usr/bin/env python3
+${header(args, "#")}
+import json
+import os
+import sys
+
+METADATA = ${metadata(args)
+    .replaceAll("false", "False")
+    .replaceAll("true", "True")}
+
+if os.environ.get("HOOK_ACTION", "execute") == "describe":
+    print(json.dumps(METADATA))
+    sys.exit(0)
+
+event = json.load(sys.stdin)
+
+# Examples (uncomment and adapt):
+#   block:   print("why this is refused", file=sys.stderr); sys.exit(2)
+#   context: print(json.dumps({"action": "continue", "context": "text for the model"}))
+#   modify:  print(json.dumps({"action": "modify", "input_patch": {"timeout": 60000}}))
+
+print(json.dumps({"action": "continue", "log": f"${args.name} saw {event['event']}"}))
+`;
+}
+
+function node(args: TemplateArgs): string {
+  return `#!/usr/bin/env node
+${header(args, "//")}
+
+const METADATA = ${metadata(args)};
+
+if ((process.env.HOOK_ACTION ?? "execute") === "describe") {
+  console.log(JSON.stringify(METADATA));
+  process.exit(0);
+}
+
+let input = "";
+for await (const chunk of process.stdin) input += chunk;
+const event = JSON.parse(input);
+
+// Examples (uncomment and adapt):
+//   block:   process.stderr.write("why this is refused\\n"); process.exit(2);
+//   context: console.log(JSON.stringify({ action: "continue", context: "text for the model" }));
+//   modify:  console.log(JSON.stringify({ action: "modify", input_patch: { timeout: 60000 } }));
+
+console.log(JSON.stringify({ action: "continue", log: \`${args.name} saw \${event.event}\` }));
+`;
+}
+
+function typescript(args: TemplateArgs): string {
+  const local = args.sdkImport !== "acai/hooks";
+  return `#!/usr/bin/env node
+${header(args, "//")}
+//
+// Written with the typed helper: it implements describe/execute, validates stdin
+// and prints the answer you return (return nothing to continue). Needs Node >= 23.6
+// on PATH (it runs TypeScript directly), or compile it with tsc.
+${
+  local
+    ? `// acai is not a dependency of this project, so the helper is imported from the
+// acai that wrote this file. After \`npm install --save-dev acai\` use "acai/hooks".
+`
+    : ""
+}import { defineHook } from ${JSON.stringify(args.sdkImport)};
+
+defineHook(${metadata(args).replaceAll("\n", "\n  ").replace(/"([a-z_]+)":/g, "$1:")}, (event) => {
+  // \`event\` is typed for ${args.event}. Examples (uncomment and adapt):
+  //   block:   return { action: "block", reason: "why this is refused" };
+  //   context: return { action: "continue", context: "text for the model" };
+  //   modify:  return { action: "modify", input_patch: { timeout: 60000 } };
+  return { action: "continue", log: \`${args.name} saw \${event.event}\` };
+});
+`;
+}
+
+export function renderSkeleton(args: TemplateArgs): string {
+  switch (args.lang) {
+    case "bash":
+      return bash(args);
+    case "python":
+      return python(args);
+    case "node":
+      return node(args);
+    case "ts":
+      return typescript(args);
+    default:
+      return args.lang satisfies never;
+  }
+}

@@ -1,0 +1,56 @@
+import type { Command } from "commander";
+import { EXIT } from "../exit-codes.js";
+import type { CommandContext } from "../program.js";
+import type { UntrustedHookInfo } from "../session-types.js";
+
+/**
+ * `acai hooks …`. Each subcommand lazy-loads what it needs so that `acai -p`
+ * and `acai --help` do not pay for it. Add further subcommands here.
+ */
+export function registerHooksCommand(program: Command, ctx: CommandContext): Command {
+  const hooks = program
+    .command("hooks")
+    .description("inspect and manage hooks")
+    .configureHelp({ showGlobalOptions: false });
+
+  hooks
+    .command("trust")
+    .description("trust the current set of this project's hooks (any change revokes it)")
+    .action(async () => {
+      const { checkProjectTrust } = await import("../session.js");
+      const { io } = ctx;
+      const state = await checkProjectTrust({ cwd: io.cwd, env: io.env, homeDir: io.homeDir });
+      switch (state.status) {
+        case "no-project-hooks":
+          io.stdout.write(`No project hooks in ${io.cwd}: nothing to trust.\n`);
+          break;
+        case "trusted":
+          io.stdout.write(`Already trusted: the project hooks in ${io.cwd} have not changed.\n`);
+          break;
+        case "untrusted":
+          await state.trust();
+          io.stdout.write(
+            `Trusted ${state.untrusted.length} project hook${state.untrusted.length === 1 ? "" : "s"} in ${io.cwd}:\n${formatHookList(state.untrusted)}\nAny change to these files or settings revokes the trust.\n`,
+          );
+          break;
+        default:
+          return state.status satisfies never;
+      }
+      ctx.setExitCode(EXIT.ok);
+    });
+
+  return hooks;
+}
+
+export function formatHookList(hooks: readonly UntrustedHookInfo[]): string {
+  return hooks
+    .map((hook) => {
+      const details = [
+        `events: ${hook.events.join(", ") || "(none)"}`,
+        hook.matcher ? `matcher: ${hook.matcher}` : undefined,
+        hook.command ? `command: ${hook.command}` : undefined,
+      ].filter(Boolean);
+      return `  - ${hook.name} (${hook.file})\n      ${details.join("\n      ")}`;
+    })
+    .join("\n");
+}

@@ -1,0 +1,25 @@
+/** acai's documented exit codes (README, `acai --help`, docs/cli.md). */
+export const EXIT = {
+  ok: 0,
+  /** Provider, model or runtime error (401, refused connection, missing key, ...). */
+  error: 1,
+  /** Bad flags, no prompt, or a bad settings file. */
+  usage: 2,
+  /** A hook blocked or stopped the run (session_start, user_prompt, model gates, stop action, stop-gate limit). */
+  hookBlocked: 3,
+  /** Project hooks are not trusted; nothing was run. */
+  untrustedHooks: 4,
+  sigint: 130,
+  sigterm: 143,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+export const EXIT_CODES_HELP = `Exit codes:
+  0    the run finished (also when --max-steps was reached; see stop_reason)
+  1    provider, model or runtime error
+  2    bad flags, no prompt, or a bad settings file
+  3    a hook blocked or stopped the run
+  4    untrusted project hooks: nothing was run
+  130  interrupted (SIGINT)
+  143  terminated (SIGTERM)`;

@@ -1,0 +1,156 @@
+import { SettingsError } from "../config/settings.js";
+import type { InterceptedEvent } from "../hooks/activity.js";
+import { formatHookList } from "./commands/hooks.js";
+import { CliError, formatUnexpected, UsageError } from "./errors.js";
+import { EXIT, type ExitCode } from "./exit-codes.js";
+import { type CliIo, readAll } from "./io.js";
+import { exitCodeFor, OutcomeTracker, type ReceivedSignal } from "./outcome.js";
+import { createPrinter, type Printer } from "./print.js";
+import type { MainOptions } from "./program.js";
+import { sessionFlags } from "./repl-entry.js";
+import { prepareSession } from "./session.js";
+import { UntrustedProjectHooksError } from "./session-errors.js";
+import type { PreparedSession } from "./session-types.js";
+
+/** After an abort, how long the run may take to wind down (session_end hooks) before acai exits anyway. */
+const ABORT_GRACE_MS = 10_000;
+
+/** `acai -p`: one prompt through the one agent loop, printed in the chosen format. */
+export async function runHeadless(io: CliIo, options: MainOptions): Promise<number> {
+  const started = Date.now();
+  const printer = createPrinter(options.outputFormat, io);
+  const controller = new AbortController();
+  let received: ReceivedSignal;
+  const onSignal = (signal: "SIGINT" | "SIGTERM") => () => {
+    const code = signal === "SIGINT" ? EXIT.sigint : EXIT.sigterm;
+    if (received) {
+      io.forceExit(code);
+      return;
+    }
+    received = signal;
+    controller.abort(new Error(`received ${signal}`));
+    setTimeout(() => io.forceExit(code), ABORT_GRACE_MS).unref();
+  };
+  const unsubscribe = [
+    io.onSignal("SIGINT", onSignal("SIGINT")),
+    io.onSignal("SIGTERM", onSignal("SIGTERM")),
+  ];
+
+  let session: PreparedSession | undefined;
+  try {
+    const prompt = await resolvePrompt(io, options);
+    const prepared = await prepareSession({
+      cwd: io.cwd,
+      env: io.env,
+      homeDir: io.homeDir,
+      flags: sessionFlags(options),
+    });
+    session = prepared;
+    for (const warning of prepared.warnings) printer.warning(warning);
+    if (received) return signalExit(received);
+
+    const tracker = new OutcomeTracker();
+    const events: AsyncGenerator<InterceptedEvent, void, undefined> = prepared.run({
+      prompts: [{ prompt }],
+      signal: controller.signal,
+    });
+    for await (const event of events) {
+      tracker.observe(event);
+      printer.event(event);
+    }
+    const exitCode = exitCodeFor(tracker.outcome, received);
+    printer.finish(tracker.outcome, {
+      sessionId: prepared.sessionId,
+      model: prepared.modelId,
+      durationMs: Date.now() - started,
+      exitCode,
+    });
+    return exitCode;
+  } catch (error) {
+    const { code, message } = classify(error, io.env.ACAI_DEBUG === "1");
+    const exitCode = received ? signalExit(received) : code;
+    failBeforeRun(printer, io, options, message, exitCode, session, Date.now() - started);
+    return exitCode;
+  } finally {
+    for (const off of unsubscribe) off();
+  }
+}
+
+function signalExit(signal: "SIGINT" | "SIGTERM"): ExitCode {
+  return signal === "SIGINT" ? EXIT.sigint : EXIT.sigterm;
+}
+
+async function resolvePrompt(io: CliIo, options: MainOptions): Promise<string> {
+  let prompt = typeof options.print === "string" ? options.print : options.prompt;
+  if (prompt === undefined) {
+    if (io.stdinIsTTY) {
+      throw new UsageError('no prompt: give one with -p "your prompt", or pipe it on stdin.');
+    }
+    prompt = await readAll(io.stdin);
+  }
+  if (prompt.trim() === "") {
+    throw new UsageError(
+      'the prompt is empty: give one with -p "your prompt", or pipe it on stdin.',
+    );
+  }
+  return prompt;
+}
+
+function classify(error: unknown, debug: boolean): { code: ExitCode; message: string } {
+  if (error instanceof UntrustedProjectHooksError) {
+    return { code: EXIT.untrustedHooks, message: untrustedMessage(error) };
+  }
+  if (error instanceof SettingsError) return { code: EXIT.usage, message: error.message };
+  if (error instanceof CliError) return { code: error.exitCode, message: error.message };
+  // Model configuration errors are written for the user (no key, bad spec, missing replay file).
+  if (error instanceof Error && error.name === "ModelConfigError") {
+    return { code: EXIT.error, message: error.message };
+  }
+  return { code: EXIT.error, message: formatUnexpected(error, debug) };
+}
+
+export function untrustedMessage(error: UntrustedProjectHooksError): string {
+  return `${error.message} acai does not run project hooks nobody has trusted, and will not skip them silently:
+${formatHookList(error.untrusted)}
+To go on, do one of:
+  acai hooks trust            review and trust this exact set (any change revokes it)
+  --trust-project-hooks       run them for this run only
+  --no-project-hooks          run without this project's hooks`;
+}
+
+function failBeforeRun(
+  printer: Printer,
+  io: CliIo,
+  options: MainOptions,
+  message: string,
+  exitCode: number,
+  session: PreparedSession | undefined,
+  durationMs: number,
+): void {
+  if (options.outputFormat === "text") {
+    io.stderr.write(`acai: error: ${message}\n`);
+    return;
+  }
+  // Machine formats still end with a result object; humans get the message on stderr too.
+  io.stderr.write(`acai: error: ${message}\n`);
+  printer.finish(
+    {
+      text: "",
+      stopReason: undefined,
+      stopMessage: undefined,
+      usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+      numTurns: 0,
+      numSteps: 0,
+      errors: [],
+      refusedAtStart: false,
+      sessionEndReason: undefined,
+    },
+    {
+      sessionId: session?.sessionId ?? "",
+      model: session?.modelId ?? options.model ?? "",
+      durationMs,
+      exitCode,
+      error: message,
+    },
+  );
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+import { readFileSync } from "node:fs";
+import os from "node:os";
+import { EXIT } from "./exit-codes.js";
+import type { CliIo } from "./io.js";
+import { type CommandContext, type MainOptions, runProgram } from "./program.js";
+
+function packageVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+    return typeof pkg.version === "string" ? pkg.version : "0.0.0";
+  } catch {
+    return "0.0.0";
+  }
+}
+
+function processEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+  return env;
+}
+
+async function main(options: MainOptions, ctx: CommandContext): Promise<number> {
+  const { io } = ctx;
+  if (options.print !== undefined || !io.stdinIsTTY) {
+    const { runHeadless } = await import("./headless.js");
+    return runHeadless(io, options);
+  }
+  const { startReplOrExplain } = await import("./repl-entry.js");
+  return startReplOrExplain(io, options);
+}
+
+const io: CliIo = {
+  argv: process.argv,
+  cwd: process.cwd(),
+  env: processEnv(),
+  homeDir: os.homedir(),
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stdin: process.stdin,
+  stdinIsTTY: process.stdin.isTTY === true,
+  stdoutIsTTY: process.stdout.isTTY === true,
+  version: packageVersion(),
+  onSignal(signal, handler) {
+    process.on(signal, handler);
+    return () => process.off(signal, handler);
+  },
+  forceExit(code) {
+    process.exit(code);
+  },
+};
+
+// A closed stdout (e.g. `acai -p ... | head -1`) must not crash with EPIPE.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(process.exitCode ?? EXIT.ok);
+});
+
+const code = await runProgram({ io, setExitCode: () => {} }, { main });
+process.exitCode = code;

@@ -1,0 +1,120 @@
+import type { StopReason, Usage } from "../agent/events.js";
+import type { InterceptedEvent } from "../hooks/activity.js";
+import { EXIT, type ExitCode } from "./exit-codes.js";
+
+/** What a headless run amounts to, folded from its events. */
+export interface RunOutcome {
+  /** Final assistant text of the last turn. */
+  text: string;
+  stopReason: StopReason | undefined;
+  /** Why a turn was blocked / limited / failed, when the agent said so. */
+  stopMessage: string | undefined;
+  usage: Usage;
+  numTurns: number;
+  numSteps: number;
+  errors: string[];
+  /** A session_start hook refused the session. */
+  refusedAtStart: boolean;
+  sessionEndReason: string | undefined;
+}
+
+export class OutcomeTracker {
+  private readonly state: RunOutcome = {
+    text: "",
+    stopReason: undefined,
+    stopMessage: undefined,
+    usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+    numTurns: 0,
+    numSteps: 0,
+    errors: [],
+    refusedAtStart: false,
+    sessionEndReason: undefined,
+  };
+  private sawTurn = false;
+  private stepUsage: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+
+  observe(event: InterceptedEvent): void {
+    const s = this.state;
+    switch (event.type) {
+      case "turn_start":
+        this.sawTurn = true;
+        s.numTurns++;
+        return;
+      case "step_start":
+        s.numSteps++;
+        return;
+      case "model_response":
+        this.stepUsage = addUsage(this.stepUsage, event.usage);
+        return;
+      case "turn_end":
+        s.text = event.text;
+        s.stopReason = event.stopReason;
+        s.stopMessage = event.message;
+        s.usage = addUsage(s.usage, pickUsage(event.usage, this.stepUsage));
+        this.stepUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+        return;
+      case "error":
+        s.errors.push(event.message);
+        return;
+      case "hook_end":
+        if (
+          event.event === "session_start" &&
+          (event.outcome === "block" || event.outcome === "stop")
+        ) {
+          if (!this.sawTurn) s.refusedAtStart = true;
+        }
+        return;
+      case "session_end":
+        s.sessionEndReason = event.reason;
+        if (!this.sawTurn && event.reason === "hook_stop") s.refusedAtStart = true;
+        return;
+      default:
+        return;
+    }
+  }
+
+  get outcome(): RunOutcome {
+    return this.state;
+  }
+}
+
+function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    totalTokens: a.totalTokens + b.totalTokens,
+  };
+}
+
+/** Prefer the turn's own total; fall back to the sum of its steps when the turn reports none. */
+function pickUsage(turn: Usage, steps: Usage): Usage {
+  return turn.totalTokens > 0 || turn.inputTokens > 0 || turn.outputTokens > 0 ? turn : steps;
+}
+
+export type ReceivedSignal = "SIGINT" | "SIGTERM" | undefined;
+
+export function exitCodeFor(outcome: RunOutcome, signal: ReceivedSignal): ExitCode {
+  if (signal === "SIGINT") return EXIT.sigint;
+  if (signal === "SIGTERM") return EXIT.sigterm;
+  if (outcome.refusedAtStart) return EXIT.hookBlocked;
+  const reason = outcome.stopReason;
+  if (reason === undefined) {
+    if (outcome.sessionEndReason === "hook_stop") return EXIT.hookBlocked;
+    return EXIT.error;
+  }
+  switch (reason) {
+    case "end_turn":
+    case "max_steps":
+      return EXIT.ok;
+    case "blocked":
+    case "hook_stop":
+    case "stop_hook_limit":
+      return EXIT.hookBlocked;
+    case "aborted":
+      return EXIT.sigint;
+    case "error":
+      return EXIT.error;
+    default:
+      return reason satisfies never;
+  }
+}

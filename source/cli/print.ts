@@ -1,0 +1,197 @@
+import type { InterceptedEvent } from "../hooks/activity.js";
+import type { Output } from "./io.js";
+import type { RunOutcome } from "./outcome.js";
+
+export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+export interface ResultInfo {
+  sessionId: string;
+  model: string;
+  durationMs: number;
+  exitCode: number;
+  /** Error shown to the user when the run failed before or outside the agent (config, trust, ...). */
+  error?: string;
+}
+
+/** The `{type: "result"}` object of `json` and the last line of `stream-json`. */
+export interface ResultObject {
+  type: "result";
+  is_error: boolean;
+  exit_code: number;
+  text: string;
+  stop_reason: string | null;
+  usage: { input_tokens: number; output_tokens: number; total_tokens: number };
+  session_id: string;
+  model: string;
+  num_turns: number;
+  num_steps: number;
+  duration_ms: number;
+  error?: string;
+}
+
+export function resultObject(outcome: RunOutcome, info: ResultInfo): ResultObject {
+  const error = info.error ?? errorText(outcome);
+  return {
+    type: "result",
+    is_error: info.exitCode !== 0,
+    exit_code: info.exitCode,
+    text: outcome.text,
+    stop_reason: outcome.stopReason ?? null,
+    usage: {
+      input_tokens: outcome.usage.inputTokens,
+      output_tokens: outcome.usage.outputTokens,
+      total_tokens: outcome.usage.totalTokens,
+    },
+    session_id: info.sessionId,
+    model: info.model,
+    num_turns: outcome.numTurns,
+    num_steps: outcome.numSteps,
+    duration_ms: info.durationMs,
+    ...(error && info.exitCode !== 0 ? { error } : {}),
+  };
+}
+
+function errorText(outcome: RunOutcome): string | undefined {
+  if (outcome.errors.length > 0) return outcome.errors.join("\n");
+  return outcome.stopMessage;
+}
+
+export interface Printer {
+  event(event: InterceptedEvent): void;
+  /** A message from acai itself (settings warnings, broken tools) before or outside the run. */
+  warning(message: string): void;
+  finish(outcome: RunOutcome, info: ResultInfo): void;
+}
+
+export function createPrinter(
+  format: OutputFormat,
+  out: { stdout: Output; stderr: Output },
+): Printer {
+  switch (format) {
+    case "text":
+      return new TextPrinter(out.stdout, out.stderr);
+    case "json":
+      return new JsonPrinter(out.stdout, out.stderr);
+    case "stream-json":
+      return new StreamJsonPrinter(out.stdout);
+    default:
+      return format satisfies never;
+  }
+}
+
+/** Assistant text to stdout as it streams; everything else, concise, to stderr. */
+class TextPrinter implements Printer {
+  private lastChar = "\n";
+  private currentStep = -1;
+  private wroteText = false;
+
+  constructor(
+    private readonly stdout: Output,
+    private readonly stderr: Output,
+  ) {}
+
+  event(event: InterceptedEvent): void {
+    const note = describeForHuman(event);
+    if (note) this.note(note);
+    if (event.type === "text_delta" && event.text.length > 0) {
+      const stepKey = event.turn * 100_000 + event.step;
+      if (this.wroteText && stepKey !== this.currentStep && this.lastChar !== "\n") {
+        this.stdout.write("\n");
+      }
+      this.currentStep = stepKey;
+      this.wroteText = true;
+      this.stdout.write(event.text);
+      this.lastChar = event.text.at(-1) ?? this.lastChar;
+    }
+  }
+
+  warning(message: string): void {
+    this.note(`warning: ${message}`);
+  }
+
+  finish(outcome: RunOutcome, info: ResultInfo): void {
+    if (this.lastChar !== "\n") {
+      this.stdout.write("\n");
+      this.lastChar = "\n";
+    }
+    if (info.error) this.note(`error: ${info.error}`);
+    else if (info.exitCode !== 0 && outcome.stopMessage && outcome.errors.length === 0) {
+      this.note(outcome.stopMessage);
+    }
+  }
+
+  private note(text: string): void {
+    // Keep stderr lines from landing in the middle of a line of streamed text.
+    if (this.lastChar !== "\n") {
+      this.stdout.write("\n");
+      this.lastChar = "\n";
+    }
+    this.stderr.write(`acai: ${text}\n`);
+  }
+}
+
+/** The one-line stderr note for an event in text mode, or nothing. */
+export function describeForHuman(event: InterceptedEvent): string | undefined {
+  switch (event.type) {
+    case "warning":
+      return `warning: ${event.message}`;
+    case "error":
+      return `error: ${event.message}`;
+    case "hook_warning":
+      return `hook warning${event.hook ? ` (${event.hook.name})` : ""}: ${event.message}`;
+    case "hook_end": {
+      const parts: string[] = [];
+      if (event.outcome === "block" || event.outcome === "stop") {
+        parts.push(
+          `hook ${event.hook.name} ${event.outcome === "block" ? "blocked" : "stopped"} ${event.event}${event.detail ? `: ${event.detail}` : ""}`,
+        );
+      }
+      if (event.message) parts.push(`hook ${event.hook.name}: ${event.message}`);
+      return parts.length > 0 ? parts.join("\nacai: ") : undefined;
+    }
+    case "turn_end":
+      if (event.stopReason === "max_steps")
+        return `stopped: ${event.message ?? "max steps reached"}`;
+      if (event.stopReason === "stop_hook_limit" || event.stopReason === "hook_stop") {
+        return event.message ? `stopped: ${event.message}` : `stopped (${event.stopReason})`;
+      }
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+class JsonPrinter implements Printer {
+  constructor(
+    private readonly stdout: Output,
+    private readonly stderr: Output,
+  ) {}
+
+  event(): void {}
+
+  warning(message: string): void {
+    this.stderr.write(`acai: warning: ${message}\n`);
+  }
+
+  finish(outcome: RunOutcome, info: ResultInfo): void {
+    this.stdout.write(`${JSON.stringify(resultObject(outcome, info))}\n`);
+  }
+}
+
+/** One JSON object per line: every agent and hook event, then the result. */
+class StreamJsonPrinter implements Printer {
+  constructor(private readonly stdout: Output) {}
+
+  event(event: InterceptedEvent): void {
+    this.stdout.write(`${JSON.stringify(event)}\n`);
+  }
+
+  warning(message: string): void {
+    this.stdout.write(`${JSON.stringify({ type: "warning", message, source: "acai" })}\n`);
+  }
+
+  finish(outcome: RunOutcome, info: ResultInfo): void {
+    this.stdout.write(`${JSON.stringify(resultObject(outcome, info))}\n`);
+  }
+}

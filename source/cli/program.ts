@@ -1,0 +1,149 @@
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { registerHooksCommand } from "./commands/hooks.js";
+import { formatUnexpected } from "./errors.js";
+import { EXIT, EXIT_CODES_HELP } from "./exit-codes.js";
+import type { CliIo } from "./io.js";
+import { OUTPUT_FORMATS, type OutputFormat } from "./print.js";
+import type { ProjectHooksMode } from "./session-types.js";
+
+/** Options of the root command, parsed and checked. */
+export interface MainOptions {
+  /** `-p "text"` → the text; `-p` alone → read the prompt from stdin. */
+  print: string | true | undefined;
+  /** Positional prompt (used with `-p` alone, or as the REPL's first prompt). */
+  prompt: string | undefined;
+  outputFormat: OutputFormat;
+  maxSteps: number | undefined;
+  model: string | undefined;
+  baseUrl: string | undefined;
+  yes: boolean;
+  projectHooks: ProjectHooksMode;
+}
+
+/** Shared by every command module: the process's I/O and how to report an exit code. */
+export interface CommandContext {
+  io: CliIo;
+  setExitCode(code: number): void;
+}
+
+const HELP_AFTER = `
+Examples:
+  acai -p "list the TODOs in src/"                 one prompt, answer on stdout
+  echo "fix the failing test" | acai -p            prompt on stdin
+  acai -p "summarise" --output-format json         one JSON result object
+  acai -p "hi" --model replay:examples/replay/demo.json   offline, scripted model
+  acai hooks trust                                 trust this project's hooks
+
+Models: --model openai:MODEL (needs OPENAI_API_KEY, or --base-url / OPENAI_BASE_URL
+for an OpenAI-compatible server such as Ollama or vLLM), or --model replay:FILE.
+
+Environment: ACAI_HOME (default ~/.acai), OPENAI_API_KEY, OPENAI_BASE_URL, ACAI_DEBUG=1.
+
+${EXIT_CODES_HELP}
+`;
+
+function parseMaxSteps(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1) {
+    throw new InvalidArgumentError("must be a whole number of at least 1.");
+  }
+  return n;
+}
+
+function parseBaseUrl(value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("protocol");
+  } catch {
+    throw new InvalidArgumentError("must be an http(s) URL, e.g. http://localhost:11434/v1.");
+  }
+  return value;
+}
+
+export interface ProgramHandlers {
+  main(options: MainOptions, ctx: CommandContext): Promise<number>;
+}
+
+export function buildProgram(ctx: CommandContext, handlers: ProgramHandlers): Command {
+  const program = new Command("acai");
+  program
+    .description("A terminal coding agent built around a hooks middleware.")
+    .version(ctx.io.version, "-v, --version", "print the version")
+    .helpOption("-h, --help", "show this help")
+    .argument("[prompt]", "the prompt (with -p and no value; otherwise the REPL's first prompt)")
+    .option(
+      "-p, --print [prompt]",
+      "run one prompt headless and print the result (prompt from stdin if omitted)",
+    )
+    .addOption(
+      new Option("--output-format <format>", "output of -p")
+        .choices(OUTPUT_FORMATS)
+        .default("text"),
+    )
+    .option("--max-steps <n>", "maximum model requests per turn", parseMaxSteps)
+    .option("--model <spec>", "model: openai:MODEL or replay:FILE")
+    .option("--base-url <url>", "OpenAI-compatible server (also OPENAI_BASE_URL)", parseBaseUrl)
+    .option("-y, --yes", "approve hooks' `ask` answers (headless runs deny them otherwise)")
+    .addOption(
+      new Option(
+        "--trust-project-hooks",
+        "run this project's hooks this time without recording trust",
+      ).conflicts("projectHooks"),
+    )
+    .option("--no-project-hooks", "do not run this project's hooks")
+    .addHelpText("after", HELP_AFTER)
+    .showHelpAfterError("(run acai --help for usage)")
+    .allowExcessArguments(false)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => ctx.io.stdout.write(text),
+      writeErr: (text) => ctx.io.stderr.write(text),
+      outputError: (text, write) => write(text.replace(/^error: /, "acai: error: ")),
+    })
+    .action(async (prompt: string | undefined, raw: Record<string, unknown>) => {
+      const options: MainOptions = {
+        print: raw.print as string | true | undefined,
+        prompt,
+        outputFormat: raw.outputFormat as OutputFormat,
+        maxSteps: raw.maxSteps as number | undefined,
+        model: raw.model as string | undefined,
+        baseUrl: raw.baseUrl as string | undefined,
+        yes: raw.yes === true,
+        projectHooks:
+          raw.projectHooks === false
+            ? "off"
+            : raw.trustProjectHooks === true
+              ? "trust-once"
+              : "require-trust",
+      };
+      ctx.setExitCode(await handlers.main(options, ctx));
+    });
+  registerHooksCommand(program, ctx);
+  return program;
+}
+
+/** Parses argv and runs the chosen command. Never throws; returns the exit code. */
+export async function runProgram(ctx: CommandContext, handlers: ProgramHandlers): Promise<number> {
+  let code: number = EXIT.ok;
+  const context: CommandContext = {
+    io: ctx.io,
+    setExitCode: (value) => {
+      code = value;
+      ctx.setExitCode(value);
+    },
+  };
+  const program = buildProgram(context, handlers);
+  try {
+    await program.parseAsync([...ctx.io.argv], { from: "node" });
+    return code;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.version")
+        return EXIT.ok;
+      return EXIT.usage;
+    }
+    const debug = ctx.io.env.ACAI_DEBUG === "1";
+    ctx.io.stderr.write(`acai: error: ${formatUnexpected(error, debug)}\n`);
+    return EXIT.error;
+  }
+}

@@ -1,0 +1,55 @@
+import type { RunInput } from "../agent/types.js";
+import type { AskUser, InterceptedEvent } from "../hooks/activity.js";
+import type { BrokenHook, HookDefinition } from "../hooks/definition.js";
+
+/** How project hooks are treated for this session. */
+export type ProjectHooksMode =
+  | "require-trust" // run them only if the current set is trusted (default)
+  | "trust-once" // --trust-project-hooks: run them this time without recording trust
+  | "off"; // --no-project-hooks
+
+/** What can be shown about an untrusted project hook without running it. */
+export interface UntrustedHookInfo {
+  name: string;
+  file: string;
+  events: string[];
+  matcher?: string;
+  command?: string;
+}
+
+export interface ProjectTrustState {
+  status: "no-project-hooks" | "trusted" | "untrusted";
+  untrusted: UntrustedHookInfo[];
+  /** Records trust for the current set (what `acai hooks trust` does). */
+  trust(): Promise<void>;
+}
+
+export interface SessionFlags {
+  model?: string;
+  baseUrl?: string;
+  maxSteps?: number;
+  projectHooks: ProjectHooksMode;
+  assumeYes?: boolean;
+}
+
+export interface PrepareSessionOptions {
+  cwd: string;
+  env: Readonly<Record<string, string>>;
+  homeDir: string;
+  flags: SessionFlags;
+  /** The REPL asks the user; headless runs leave it out (deny unless assumeYes). */
+  askUser?: AskUser;
+}
+
+export interface PreparedSession {
+  sessionId: string;
+  modelId: string;
+  cwd: string;
+  acaiHome: string;
+  transcriptPath: string;
+  hooks: { loaded: HookDefinition[]; broken: BrokenHook[]; projectHooksEnabled: boolean };
+  /** Warnings gathered while loading (broken hooks, broken dynamic tools, ...). */
+  warnings: string[];
+  /** Drives Agent.run() through the hook interceptor: the one loop every mode uses. */
+  run(input: RunInput): AsyncGenerator<InterceptedEvent, void, undefined>;
+}

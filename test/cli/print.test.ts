@@ -1,0 +1,221 @@
+import { describe, expect, it } from "vitest";
+import type { AgentEvent } from "../../source/agent/events.js";
+import { EXIT } from "../../source/cli/exit-codes.js";
+import { exitCodeFor, OutcomeTracker } from "../../source/cli/outcome.js";
+import { createPrinter, type OutputFormat } from "../../source/cli/print.js";
+import type { HookRef, InterceptedEvent } from "../../source/hooks/activity.js";
+
+const usage = (n: number) => ({ inputTokens: n, outputTokens: n, totalTokens: 2 * n });
+const hook: HookRef = {
+  id: "user:executable:/h/guard",
+  name: "guard",
+  scope: "user",
+  sourceKind: "executable",
+};
+
+const run: InterceptedEvent[] = [
+  {
+    type: "session_start",
+    sessionId: "s1",
+    model: "m",
+    cwd: "/p",
+    transcriptPath: "/t",
+    source: "startup",
+  },
+  { type: "user_prompt", turn: 1, prompt: "do it" },
+  { type: "turn_start", turn: 1, prompt: "do it" },
+  { type: "step_start", turn: 1, step: 1 },
+  { type: "model_request", turn: 1, step: 1, model: "m" },
+  { type: "text_delta", turn: 1, step: 1, text: "Writing " },
+  { type: "text_delta", turn: 1, step: 1, text: "the file." },
+  {
+    type: "model_response",
+    turn: 1,
+    step: 1,
+    model: "m",
+    text: "Writing the file.",
+    toolCalls: [{ toolCallId: "c1", toolName: "Write", input: { file_path: "a" } }],
+    usage: usage(10),
+    finishReason: "tool-calls",
+    durationMs: 5,
+  },
+  { type: "hook_start", hook, event: "before_tool", startedAt: 1 },
+  {
+    type: "hook_end",
+    hook,
+    event: "before_tool",
+    outcome: "block",
+    detail: "no writes here",
+    durationMs: 3,
+  },
+  { type: "hook_warning", hook, message: "guard took 2 s" },
+  { type: "step_end", turn: 1, step: 1 },
+  { type: "step_start", turn: 1, step: 2 },
+  { type: "text_delta", turn: 1, step: 2, text: "Done." },
+  { type: "step_end", turn: 1, step: 2 },
+  { type: "turn_end", turn: 1, stopReason: "end_turn", text: "Done.", usage: usage(30) },
+  { type: "session_end", reason: "completed" },
+];
+
+function render(format: OutputFormat, events: InterceptedEvent[], exitCode = 0) {
+  let out = "";
+  let err = "";
+  const printer = createPrinter(format, {
+    stdout: { write: (c: string) => (out += c) },
+    stderr: { write: (c: string) => (err += c) },
+  });
+  const tracker = new OutcomeTracker();
+  for (const event of events) {
+    tracker.observe(event);
+    printer.event(event);
+  }
+  printer.finish(tracker.outcome, { sessionId: "s1", model: "m", durationMs: 42, exitCode });
+  return { out, err, outcome: tracker.outcome };
+}
+
+describe("text printer", () => {
+  it("streams assistant text to stdout, one line break between steps, notes on stderr", () => {
+    const { out, err } = render("text", run);
+    expect(out).toBe("Writing the file.\nDone.\n");
+    expect(err).toBe(
+      "acai: hook guard blocked before_tool: no writes here\nacai: hook warning (guard): guard took 2 s\n",
+    );
+  });
+
+  it("reports errors and max-steps on stderr", () => {
+    const events: AgentEvent[] = [
+      { type: "turn_start", turn: 1, prompt: "x" },
+      { type: "error", message: "could not reach the model server", turn: 1 },
+      { type: "turn_end", turn: 1, stopReason: "error", text: "", usage: usage(0) },
+    ];
+    expect(render("text", events, 1)).toMatchObject({
+      out: "",
+      err: "acai: error: could not reach the model server\n",
+    });
+    const limited: AgentEvent[] = [
+      { type: "text_delta", turn: 1, step: 1, text: "partial" },
+      {
+        type: "turn_end",
+        turn: 1,
+        stopReason: "max_steps",
+        text: "partial",
+        usage: usage(0),
+        message: "reached 3 steps",
+      },
+    ];
+    expect(render("text", limited)).toMatchObject({
+      out: "partial\n",
+      err: "acai: stopped: reached 3 steps\n",
+    });
+  });
+});
+
+describe("json printers", () => {
+  it("json prints one result object", () => {
+    const { out, err } = render("json", run);
+    expect(err).toBe("");
+    const lines = out.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] ?? "")).toEqual({
+      type: "result",
+      is_error: false,
+      exit_code: 0,
+      text: "Done.",
+      stop_reason: "end_turn",
+      usage: { input_tokens: 30, output_tokens: 30, total_tokens: 60 },
+      session_id: "s1",
+      model: "m",
+      num_turns: 1,
+      num_steps: 2,
+      duration_ms: 42,
+    });
+  });
+
+  it("stream-json prints every event, then the result, one JSON object per line", () => {
+    const { out } = render("stream-json", run);
+    const lines = out
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string });
+    expect(lines.map((l) => l.type)).toEqual([...run.map((e) => e.type), "result"]);
+    expect(lines[9]).toEqual(run[9]);
+  });
+
+  it("an error result carries the message", () => {
+    const events: AgentEvent[] = [
+      { type: "turn_start", turn: 1, prompt: "x" },
+      { type: "error", message: "401", turn: 1 },
+      { type: "turn_end", turn: 1, stopReason: "error", text: "", usage: usage(0) },
+    ];
+    const result = JSON.parse(render("json", events, 1).out);
+    expect(result).toMatchObject({
+      is_error: true,
+      exit_code: 1,
+      stop_reason: "error",
+      error: "401",
+    });
+  });
+});
+
+describe("exit codes", () => {
+  const outcomeOf = (events: InterceptedEvent[]) => {
+    const tracker = new OutcomeTracker();
+    for (const event of events) tracker.observe(event);
+    return tracker.outcome;
+  };
+  const end = (
+    stopReason:
+      | "end_turn"
+      | "max_steps"
+      | "blocked"
+      | "hook_stop"
+      | "stop_hook_limit"
+      | "aborted"
+      | "error",
+  ): InterceptedEvent[] => [
+    { type: "turn_start", turn: 1, prompt: "x" },
+    { type: "turn_end", turn: 1, stopReason, text: "", usage: usage(0) },
+  ];
+
+  it("maps stop reasons and signals", () => {
+    expect(exitCodeFor(outcomeOf(end("end_turn")), undefined)).toBe(EXIT.ok);
+    expect(exitCodeFor(outcomeOf(end("max_steps")), undefined)).toBe(EXIT.ok);
+    expect(exitCodeFor(outcomeOf(end("blocked")), undefined)).toBe(EXIT.hookBlocked);
+    expect(exitCodeFor(outcomeOf(end("hook_stop")), undefined)).toBe(EXIT.hookBlocked);
+    expect(exitCodeFor(outcomeOf(end("stop_hook_limit")), undefined)).toBe(EXIT.hookBlocked);
+    expect(exitCodeFor(outcomeOf(end("error")), undefined)).toBe(EXIT.error);
+    expect(exitCodeFor(outcomeOf(end("aborted")), "SIGTERM")).toBe(EXIT.sigterm);
+    expect(exitCodeFor(outcomeOf(end("aborted")), "SIGINT")).toBe(EXIT.sigint);
+    expect(exitCodeFor(outcomeOf([]), undefined)).toBe(EXIT.error);
+  });
+
+  it("a session_start block is exit 3", () => {
+    const events: InterceptedEvent[] = [
+      {
+        type: "session_start",
+        sessionId: "s",
+        model: "m",
+        cwd: "/",
+        transcriptPath: "/t",
+        source: "startup",
+      },
+      {
+        type: "hook_end",
+        hook,
+        event: "session_start",
+        outcome: "block",
+        detail: "no",
+        durationMs: 1,
+      },
+      { type: "error", message: "A session_start hook refused to start the session: no" },
+      { type: "session_end", reason: "error" },
+    ];
+    expect(exitCodeFor(outcomeOf(events), undefined)).toBe(EXIT.hookBlocked);
+    // A user_prompt block ends the turn "blocked" without a turn_start.
+    const prompt: InterceptedEvent[] = [
+      { type: "user_prompt", turn: 1, prompt: "x" },
+      { type: "turn_end", turn: 1, stopReason: "blocked", text: "", usage: usage(0), message: "m" },
+    ];
+    expect(exitCodeFor(outcomeOf(prompt), undefined)).toBe(EXIT.hookBlocked);
+  });
+});

@@ -1,0 +1,130 @@
+import { describe, expect, it } from "vitest";
+import { EXIT } from "../../source/cli/exit-codes.js";
+import { type MainOptions, runProgram } from "../../source/cli/program.js";
+import { fakeIo } from "./fake-io.js";
+
+async function parse(argv: string[]) {
+  const io = fakeIo(argv);
+  let seen: MainOptions | undefined;
+  const code = await runProgram(
+    { io, setExitCode: () => {} },
+    {
+      main: async (options) => {
+        seen = options;
+        return 0;
+      },
+    },
+  );
+  return { code, options: seen, out: io.out(), err: io.err() };
+}
+
+describe("acai argument parsing", () => {
+  it("parses -p with a prompt and the defaults", async () => {
+    const { code, options } = await parse(["-p", "hello there"]);
+    expect(code).toBe(0);
+    expect(options).toEqual({
+      print: "hello there",
+      prompt: undefined,
+      outputFormat: "text",
+      maxSteps: undefined,
+      model: undefined,
+      baseUrl: undefined,
+      yes: false,
+      projectHooks: "require-trust",
+    });
+  });
+
+  it("parses every option", async () => {
+    const { options } = await parse([
+      "-p",
+      "--output-format",
+      "stream-json",
+      "--max-steps",
+      "7",
+      "--model",
+      "replay:x.json",
+      "--base-url",
+      "http://127.0.0.1:9/v1",
+      "--yes",
+      "--no-project-hooks",
+      "the prompt",
+    ]);
+    expect(options).toEqual({
+      print: true,
+      prompt: "the prompt",
+      outputFormat: "stream-json",
+      maxSteps: 7,
+      model: "replay:x.json",
+      baseUrl: "http://127.0.0.1:9/v1",
+      yes: true,
+      projectHooks: "off",
+    });
+    expect((await parse(["-p", "x", "--trust-project-hooks"])).options?.projectHooks).toBe(
+      "trust-once",
+    );
+  });
+
+  it.each([
+    [
+      ["--output-format", "yaml", "-p", "x"],
+      /argument 'yaml' is invalid. Allowed choices are text, json, stream-json/,
+    ],
+    [
+      ["--max-steps", "0", "-p", "x"],
+      /--max-steps <n>' argument '0' is invalid. must be a whole number/,
+    ],
+    [["--max-steps", "2.5", "-p", "x"], /must be a whole number/],
+    [["--base-url", "localhost:11434", "-p", "x"], /must be an http\(s\) URL/],
+    [["--bogus"], /unknown option '--bogus'/],
+    [["-p", "x", "--trust-project-hooks", "--no-project-hooks"], /cannot be used with/],
+    [["-p", "x", "extra", "more"], /too many arguments/],
+  ])("rejects %j with exit 2 and a clear message", async (argv, message) => {
+    const { code, options, err } = await parse(argv);
+    expect(code).toBe(EXIT.usage);
+    expect(options).toBeUndefined();
+    expect(err).toMatch(/^acai: error: /);
+    expect(err).toMatch(message);
+    expect(err).toContain("(run acai --help for usage)");
+    expect(err).not.toMatch(/\n\s+at /);
+  });
+
+  it("prints help with the exit codes, and the version", async () => {
+    const help = await parse(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.out).toContain("Usage: acai [options] [command] [prompt]");
+    expect(help.out).toContain("--output-format <format>");
+    expect(help.out).toContain("--trust-project-hooks");
+    expect(help.out).toContain("4    untrusted project hooks");
+    expect(help.out).toContain("hooks");
+    const version = await parse(["--version"]);
+    expect(version).toMatchObject({ code: 0, out: "9.8.7\n" });
+    expect((await parse(["-v"])).out).toBe("9.8.7\n");
+  });
+
+  it("turns an unexpected exception into one line and exit 1", async () => {
+    const io = fakeIo(["-p", "x"]);
+    const code = await runProgram(
+      { io, setExitCode: () => {} },
+      {
+        main: async () => {
+          throw new Error("kaboom\nsecond line");
+        },
+      },
+    );
+    expect(code).toBe(EXIT.error);
+    expect(io.err()).toBe("acai: error: kaboom (set ACAI_DEBUG=1 for details)\n");
+  });
+
+  it("shows the stack with ACAI_DEBUG=1", async () => {
+    const io = fakeIo(["-p", "x"], { env: { ACAI_DEBUG: "1" } });
+    await runProgram(
+      { io, setExitCode: () => {} },
+      {
+        main: async () => {
+          throw new Error("kaboom");
+        },
+      },
+    );
+    expect(io.err()).toMatch(/acai: error: Error: kaboom\n\s+at /);
+  });
+});
