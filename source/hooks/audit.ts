@@ -1,0 +1,102 @@
+/**
+ * The audit log (hooks.md §8): one JSON line per hook run, all sessions in one
+ * file, `<ACAI_HOME>/logs/hooks-audit.jsonl` (one file is easy to tail and grep;
+ * each line carries its session id).
+ */
+import { appendFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Decision } from "./decision.js";
+import type { HookDefinition, HookEventName } from "./definition.js";
+import type { HookRunRecord } from "./run.js";
+
+export const AUDIT_STDERR_CHARS = 500;
+
+export interface AuditEntry {
+  time: string;
+  session: string;
+  event: HookEventName;
+  hook: string;
+  hook_id: string;
+  scope: HookDefinition["scope"];
+  source: HookDefinition["sourceKind"];
+  file: string;
+  /** What the hook answered (`failed` when it failed). */
+  decision: Decision["action"];
+  /** What took effect after validation and the failure policy, when different. */
+  effect?: Decision["action"];
+  exit_code: number | null;
+  signal: string | null;
+  duration_ms: number;
+  timed_out: boolean;
+  /** Killed for passing the output cap. */
+  killed: boolean;
+  aborted: boolean;
+  async: boolean;
+  error?: string;
+  reason?: string;
+  log?: string;
+  stderr?: string;
+}
+
+export interface AuditSink {
+  /** Must be cheap; may throw (the interceptor reports it once and goes on). */
+  write(entry: AuditEntry): void;
+}
+
+export function auditLogPath(acaiHome: string): string {
+  return join(acaiHome, "logs", "hooks-audit.jsonl");
+}
+
+/** Appends a line per entry; the folder is created on the first write. */
+export function createFileAuditSink(acaiHome: string): AuditSink {
+  const path = auditLogPath(acaiHome);
+  let ready = false;
+  return {
+    write(entry) {
+      if (!ready) {
+        mkdirSync(join(acaiHome, "logs"), { recursive: true });
+        ready = true;
+      }
+      appendFileSync(path, `${JSON.stringify(entry)}\n`);
+    },
+  };
+}
+
+export function auditEntry(args: {
+  time: number;
+  session: string;
+  hook: HookDefinition;
+  record: HookRunRecord;
+  /** The answer after validation (see OnHookRun). */
+  answered: Decision;
+  effective: Decision;
+  async?: boolean;
+}): AuditEntry {
+  const { hook, record, answered, effective } = args;
+  const entry: AuditEntry = {
+    time: new Date(args.time).toISOString(),
+    session: args.session,
+    event: record.event,
+    hook: hook.name,
+    hook_id: hook.id,
+    scope: hook.scope,
+    source: hook.sourceKind,
+    file: hook.file,
+    decision: record.decision.action,
+    exit_code: record.exitCode,
+    signal: record.signal,
+    duration_ms: Math.round(record.durationMs),
+    timed_out: record.timedOut,
+    killed: record.outputLimit,
+    aborted: record.aborted,
+    async: args.async ?? false,
+  };
+  if (effective.action !== record.decision.action) entry.effect = effective.action;
+  if (answered.action === "failed") entry.error = answered.error;
+  const reason = effective.reason ?? record.decision.reason;
+  if (reason !== undefined) entry.reason = reason.slice(0, AUDIT_STDERR_CHARS);
+  const log = record.decision.log;
+  if (log !== undefined) entry.log = log.slice(0, 2000);
+  if (record.stderr !== "") entry.stderr = record.stderr.slice(0, AUDIT_STDERR_CHARS);
+  return entry;
+}

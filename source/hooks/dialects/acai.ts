@@ -1,0 +1,73 @@
+/** acai's own JSON answer (hooks.md §4). All fields optional; unknown fields ignored. */
+import { z } from "zod";
+import type { Decision } from "../decision.js";
+import { type AnswerDialect, common, decodeWith, withoutNulls } from "./common.js";
+
+export const ACAI_ACTIONS = [
+  "continue",
+  "block",
+  "modify",
+  "ask",
+  "retry",
+  "skip",
+  "stop",
+] as const;
+
+/** Used when `retry` gives no `retry_after_ms`. */
+export const DEFAULT_RETRY_AFTER_MS = 1000;
+
+export const acaiAnswerSchema = z.object({
+  action: z.enum(ACAI_ACTIONS).optional(),
+  reason: z.string().optional(),
+  input: z.unknown().optional(),
+  input_patch: z.unknown().optional(),
+  prompt: z.string().optional(),
+  output: z.string().optional(),
+  context: z.string().optional(),
+  message: z.string().optional(),
+  retry_after_ms: z.number().int().min(0).max(600_000).optional(),
+  log: z.string().optional(),
+});
+
+export type AcaiAnswer = z.infer<typeof acaiAnswerSchema>;
+
+function toDecision(answer: AcaiAnswer): Decision {
+  const base = common(answer);
+  const hasModification =
+    answer.input !== undefined ||
+    answer.input_patch !== undefined ||
+    answer.prompt !== undefined ||
+    answer.output !== undefined;
+  // Without `action`, a modification field means modify; otherwise continue.
+  const action = answer.action ?? (hasModification ? "modify" : "continue");
+  switch (action) {
+    case "modify": {
+      const decision: Decision = { ...base, action: "modify" };
+      if (answer.input !== undefined) decision.input = answer.input;
+      if (answer.input_patch !== undefined) decision.inputPatch = answer.input_patch;
+      if (answer.prompt !== undefined) decision.prompt = answer.prompt;
+      if (answer.output !== undefined) decision.output = answer.output;
+      return decision;
+    }
+    case "retry":
+      return {
+        ...base,
+        action: "retry",
+        retryAfterMs: answer.retry_after_ms ?? DEFAULT_RETRY_AFTER_MS,
+      };
+    case "continue":
+    case "block":
+    case "ask":
+    case "skip":
+    case "stop":
+      return { ...base, action };
+    default:
+      return action satisfies never;
+  }
+}
+
+export const acaiDialect: AnswerDialect = {
+  name: "acai",
+  detect: (answer) => answer.action !== undefined,
+  decode: (answer) => decodeWith("acai", acaiAnswerSchema, withoutNulls({ ...answer }), toDecision),
+};

@@ -1,0 +1,40 @@
+/**
+ * The Agent Hooks spec's answer: `decision: "allow"|"deny"`, `reason`,
+ * `modified_input`, `additional_context`, `log`.
+ */
+import { z } from "zod";
+import type { Decision } from "../decision.js";
+import { type AnswerDialect, common, decodeWith, hasAny, withoutNulls } from "./common.js";
+
+export const agentHooksAnswerSchema = z.object({
+  decision: z.enum(["allow", "deny"]).optional(),
+  reason: z.string().optional(),
+  modified_input: z.record(z.string(), z.unknown()).optional(),
+  additional_context: z.string().optional(),
+  log: z.string().optional(),
+});
+
+export type AgentHooksAnswer = z.infer<typeof agentHooksAnswerSchema>;
+
+function toDecision(answer: AgentHooksAnswer): Decision {
+  const base = common({
+    context: answer.additional_context,
+    log: answer.log,
+    reason: answer.reason,
+  });
+  if (answer.decision === "deny") return { ...base, action: "block" };
+  if (answer.modified_input !== undefined) {
+    return { ...base, action: "modify", input: answer.modified_input };
+  }
+  return { ...base, action: "continue" };
+}
+
+export const agentHooksDialect: AnswerDialect = {
+  name: "agenthooks",
+  detect: (answer) =>
+    answer.decision === "allow" ||
+    answer.decision === "deny" ||
+    hasAny(answer, ["modified_input", "additional_context"]),
+  decode: (answer) =>
+    decodeWith("Agent Hooks", agentHooksAnswerSchema, withoutNulls({ ...answer }), toDecision),
+};

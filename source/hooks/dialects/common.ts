@@ -1,0 +1,60 @@
+import type { z } from "zod";
+import { type Decision, failed } from "../decision.js";
+
+/** One answer dialect: how to recognize it and how to turn it into a Decision. */
+export interface AnswerDialect {
+  name: string;
+  /** True when the answer's fields say it is written in this dialect. */
+  detect(answer: Readonly<Record<string, unknown>>): boolean;
+  decode(answer: Readonly<Record<string, unknown>>): Decision;
+}
+
+export function hasAny(
+  answer: Readonly<Record<string, unknown>>,
+  keys: readonly string[],
+): boolean {
+  for (const key of keys) if (answer[key] !== undefined) return true;
+  return false;
+}
+
+/** `null` is treated as absent: hooks in Python or jq often print `"reason": null`. */
+export function withoutNulls<T extends Record<string, unknown>>(value: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) if (v !== null) out[key] = v;
+  return out as T;
+}
+
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ` : "") + issue.message)
+    .join("; ");
+}
+
+/** Parse with `schema`, or a failed decision naming the dialect and the bad fields. */
+export function decodeWith<T>(
+  dialect: string,
+  schema: z.ZodType<T>,
+  answer: Readonly<Record<string, unknown>>,
+  toDecision: (parsed: T) => Decision,
+): Decision {
+  const parsed = schema.safeParse(answer);
+  if (!parsed.success) {
+    return failed(`answered ${dialect} JSON with invalid fields (${describeIssues(parsed.error)})`);
+  }
+  return toDecision(parsed.data);
+}
+
+/** Copies the optional common fields that are set. */
+export function common(fields: {
+  context?: string | undefined;
+  message?: string | undefined;
+  log?: string | undefined;
+  reason?: string | undefined;
+}): { context?: string; message?: string; log?: string; reason?: string } {
+  const out: { context?: string; message?: string; log?: string; reason?: string } = {};
+  if (fields.context !== undefined && fields.context !== "") out.context = fields.context;
+  if (fields.message !== undefined && fields.message !== "") out.message = fields.message;
+  if (fields.log !== undefined && fields.log !== "") out.log = fields.log;
+  if (fields.reason !== undefined && fields.reason !== "") out.reason = fields.reason;
+  return out;
+}

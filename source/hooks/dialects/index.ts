@@ -1,0 +1,46 @@
+/**
+ * Answer decoding: which dialect a JSON answer is written in is decided by the
+ * fields it has (the first row whose `detect` says yes), whatever the hook's
+ * payload dialect. Adding a dialect = one file and one row here.
+ */
+import { type Decision, failed } from "../decision.js";
+import { acaiDialect } from "./acai.js";
+import { agentHooksDialect } from "./agenthooks.js";
+import { claudeDialect } from "./claude.js";
+import type { AnswerDialect } from "./common.js";
+
+export type { AnswerDialect } from "./common.js";
+
+/** Checked in order. An explicit `action` is acai's; an answer no row claims is read as acai's. */
+export const ANSWER_DIALECTS: readonly AnswerDialect[] = [
+  acaiDialect,
+  claudeDialect,
+  agentHooksDialect,
+];
+
+const FALLBACK: AnswerDialect = acaiDialect;
+
+export function pickDialect(answer: Readonly<Record<string, unknown>>): AnswerDialect {
+  for (const dialect of ANSWER_DIALECTS) if (dialect.detect(answer)) return dialect;
+  return FALLBACK;
+}
+
+/** Decode a parsed JSON value into a Decision; anything but an object is a failure. */
+export function decodeAnswer(answer: unknown): Decision {
+  if (typeof answer !== "object" || answer === null || Array.isArray(answer)) {
+    return failed("answered JSON that is not an object");
+  }
+  const record = answer as Record<string, unknown>;
+  return pickDialect(record).decode(record);
+}
+
+/** Decode stdout text that starts with `{`. Invalid JSON is a failure. */
+export function decodeAnswerText(text: string): Decision {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    return failed(`printed invalid JSON on stdout (${(error as Error).message})`);
+  }
+  return decodeAnswer(parsed);
+}

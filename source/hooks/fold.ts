@@ -1,0 +1,384 @@
+/**
+ * Folding hook answers into one outcome (hooks.md §4–§5).
+ *
+ * Gating events (`runChain`): hooks run one after another in plan order; each
+ * sees the input as modified by the ones before it; matchers of later hooks are
+ * checked against the modified input (a hook that rewrites a command cannot slip
+ * it past a guard further down); the first block / stop / retry ends the chain;
+ * `skip` ends it and goes on; context is collected from every hook that ran.
+ *
+ * Observe-only events (`runObservers`): all matching hooks run at once; they can
+ * add context; blocks, modifications and the like are ignored.
+ *
+ * Both are generators of activity events (`hook_start`, `hook_end`,
+ * `hook_warning`) so the consumer sees hooks at work as it happens; the
+ * generator's return value is the folded result.
+ */
+import type { AgentEvent } from "../agent/events.js";
+import type { AskUser, HookActivityEvent, HookOutcome, HookRef } from "./activity.js";
+import { applyFailurePolicy, type Decision, failed } from "./decision.js";
+import type { HookDefinition, HookEventName } from "./definition.js";
+import { applyMergePatch } from "./merge-patch.js";
+import type { GateState } from "./payload.js";
+import type { HookRunRecord } from "./run.js";
+
+export const DEFAULT_CONTEXT_CAP_CHARS = 10_000;
+
+export type ToolInputValidation = { ok: true; value?: unknown } | { ok: false; error: string };
+export type ValidateToolInput = (toolName: string, input: unknown) => ToolInputValidation;
+
+/** Runs one hook with the current state; never throws (failures are decisions). */
+export type RunHook = (
+  hook: HookDefinition,
+  state: GateState,
+  signal: AbortSignal,
+) => Promise<HookRunRecord>;
+
+/**
+ * Called once per hook run: `answered` is the hook's answer after validation (an
+ * invalid modification becomes a failure), `effective` what took effect after the
+ * failure policy.
+ */
+export type OnHookRun = (
+  hook: HookDefinition,
+  record: HookRunRecord,
+  answered: Decision,
+  effective: Decision,
+) => void;
+
+export interface FoldOptions {
+  event: HookEventName;
+  agentEvent: AgentEvent;
+  /** Candidates in plan order (already restricted to the event; matchers are checked here). */
+  hooks: readonly HookDefinition[];
+  matches: (hook: HookDefinition, state: GateState) => boolean;
+  run: RunHook;
+  signal: AbortSignal;
+  contextCapChars: number;
+  now: () => number;
+  onRun?: OnHookRun;
+}
+
+export interface ChainOptions extends FoldOptions {
+  validateToolInput?: ValidateToolInput;
+  askUser?: AskUser;
+  assumeYes?: boolean;
+}
+
+export type ChainEnd =
+  | { kind: "continue" }
+  | { kind: "block"; reason: string }
+  | { kind: "retry"; afterMs: number; hook: HookRef }
+  | { kind: "stop"; reason: string };
+
+export interface ChainResult {
+  end: ChainEnd;
+  /** Only the values hooks replaced are set. */
+  state: GateState;
+  context: string[];
+}
+
+export function hookRef(hook: HookDefinition): HookRef {
+  return { id: hook.id, name: hook.name, scope: hook.scope, sourceKind: hook.sourceKind };
+}
+
+/** Cuts `text` at `cap` characters and says so, visibly. */
+export function capText(text: string, cap: number, what = "context"): string {
+  if (text.length <= cap) return text;
+  return `${text.slice(0, cap)}\n… [${what} cut at ${cap} characters by acai]`;
+}
+
+function outcomeOf(decision: Decision, record: HookRunRecord): HookOutcome {
+  if (decision.action !== "failed") return decision.action;
+  if (record.aborted) return "aborted";
+  if (record.timedOut) return "timeout";
+  return "failed";
+}
+
+function endEvent(
+  hook: HookDefinition,
+  event: HookEventName,
+  outcome: HookOutcome,
+  durationMs: number,
+  detail: string | undefined,
+  message: string | undefined,
+): HookActivityEvent {
+  return {
+    type: "hook_end",
+    hook: hookRef(hook),
+    event,
+    outcome,
+    durationMs,
+    ...(detail === undefined ? {} : { detail }),
+    ...(message === undefined ? {} : { message }),
+  };
+}
+
+function warning(hook: HookDefinition, message: string): HookActivityEvent {
+  return { type: "hook_warning", hook: hookRef(hook), message };
+}
+
+/** Context of one answer, capped; a cut is also reported as a warning. */
+function takeContext(
+  hook: HookDefinition,
+  decision: Decision,
+  cap: number,
+  context: string[],
+  activity: HookActivityEvent[],
+): void {
+  if (decision.context === undefined || decision.context === "") return;
+  if (decision.context.length > cap) {
+    activity.push(
+      warning(
+        hook,
+        `hook "${hook.name}" gave ${decision.context.length} characters of context; cut at ${cap}`,
+      ),
+    );
+  }
+  context.push(capText(decision.context, cap));
+}
+
+interface Applied {
+  decision: Decision;
+  state: GateState;
+  notes: string[];
+}
+
+/** Applies a `modify` to the state for this event; an invalid tool input makes it a failure. */
+function applyModification(
+  hook: HookDefinition,
+  options: ChainOptions,
+  decision: Decision,
+  state: GateState,
+): Applied {
+  if (decision.action !== "modify") return { decision, state, notes: [] };
+  const next: GateState = { ...state };
+  const notes: string[] = [];
+  const ignored: string[] = [];
+  const ev = options.agentEvent;
+  if (decision.input !== undefined || decision.inputPatch !== undefined) {
+    if (ev.type === "tool_call_start") {
+      let input = "toolInput" in state ? state.toolInput : ev.input;
+      if (decision.input !== undefined) input = decision.input;
+      if (decision.inputPatch !== undefined) input = applyMergePatch(input, decision.inputPatch);
+      const check = options.validateToolInput?.(ev.toolName, input) ?? { ok: true };
+      if (!check.ok) {
+        return {
+          decision: failed(`its new input for ${ev.toolName} is invalid: ${check.error}`, {
+            ...(decision.log === undefined ? {} : { log: decision.log }),
+          }),
+          state,
+          notes,
+        };
+      }
+      next.toolInput = input;
+    } else ignored.push(decision.input !== undefined ? "input" : "input_patch");
+  }
+  if (decision.prompt !== undefined) {
+    if (ev.type === "user_prompt") next.prompt = decision.prompt;
+    else ignored.push("prompt");
+  }
+  if (decision.output !== undefined) {
+    if (ev.type === "tool_call_end") next.output = decision.output;
+    else ignored.push("output");
+  }
+  if (ignored.length > 0) {
+    notes.push(
+      `hook "${hook.name}" answered modify with ${ignored.join(", ")}, which ${options.event} cannot change; ignored`,
+    );
+  }
+  return { decision, state: next, notes };
+}
+
+async function resolveAsk(
+  hook: HookDefinition,
+  options: ChainOptions,
+  decision: Decision,
+  state: GateState,
+): Promise<{ allowed: boolean; reason: string }> {
+  const asked = decision.reason ?? `hook "${hook.name}" asks for confirmation`;
+  if (options.assumeYes) return { allowed: true, reason: asked };
+  if (!options.askUser) {
+    return {
+      allowed: false,
+      reason: `${asked} — denied: no one can answer in a non-interactive run (use --yes to allow)`,
+    };
+  }
+  const ev = options.agentEvent;
+  try {
+    const allowed = await options.askUser(
+      {
+        hook: hookRef(hook),
+        event: options.event,
+        reason: asked,
+        ...(ev.type === "tool_call_start"
+          ? { toolName: ev.toolName, toolInput: "toolInput" in state ? state.toolInput : ev.input }
+          : {}),
+      },
+      options.signal,
+    );
+    return allowed
+      ? { allowed: true, reason: asked }
+      : { allowed: false, reason: `${asked} — denied by the user` };
+  } catch {
+    return { allowed: false, reason: `${asked} — denied (the question could not be asked)` };
+  }
+}
+
+/** Gating events: in order, chained, first block wins. */
+export async function* runChain(
+  options: ChainOptions,
+): AsyncGenerator<HookActivityEvent, ChainResult, undefined> {
+  let state: GateState = {};
+  const context: string[] = [];
+  const cap = options.contextCapChars;
+  for (const hook of options.hooks) {
+    if (options.signal.aborted)
+      return { end: { kind: "block", reason: "aborted" }, state, context };
+    if (!options.matches(hook, state)) continue;
+    yield {
+      type: "hook_start",
+      hook: hookRef(hook),
+      event: options.event,
+      startedAt: options.now(),
+    };
+    const record = await options.run(hook, state, options.signal);
+    const activity: HookActivityEvent[] = [];
+    const applied = applyModification(hook, options, record.decision, state);
+    for (const note of applied.notes) activity.push(warning(hook, note));
+    const answered = applied.decision;
+    const outcome = outcomeOf(answered, record);
+
+    if (answered.action === "failed" && record.aborted) {
+      options.onRun?.(hook, record, answered, answered);
+      yield endEvent(hook, options.event, outcome, record.durationMs, answered.error, undefined);
+      return { end: { kind: "block", reason: "aborted" }, state, context };
+    }
+
+    const effective = applyFailurePolicy(hook, answered);
+    let detail: string | undefined = answered.reason;
+    let end: ChainEnd | undefined;
+    if (answered.action === "failed") {
+      detail = answered.error;
+      if (hook.failure === "open") {
+        activity.push(
+          warning(
+            hook,
+            `hook "${hook.name}" failed: ${answered.error} (failure policy "open": going on)`,
+          ),
+        );
+      }
+    }
+    switch (effective.action) {
+      case "continue":
+        break;
+      case "modify":
+        state = applied.state;
+        break;
+      case "block":
+        end = {
+          kind: "block",
+          reason: capText(effective.reason ?? `blocked by hook "${hook.name}"`, cap, "reason"),
+        };
+        break;
+      case "skip":
+        end = { kind: "continue" };
+        break;
+      case "stop":
+        end = { kind: "stop", reason: effective.reason ?? `hook "${hook.name}" ended the session` };
+        break;
+      case "retry":
+        if (options.event === "before_model") {
+          end = { kind: "retry", afterMs: effective.retryAfterMs, hook: hookRef(hook) };
+        } else {
+          activity.push(
+            warning(
+              hook,
+              `hook "${hook.name}" answered retry, which only before_model supports; ignored`,
+            ),
+          );
+        }
+        break;
+      case "ask": {
+        const asked = await resolveAsk(hook, options, effective, state);
+        detail = asked.reason;
+        if (!asked.allowed) end = { kind: "block", reason: asked.reason };
+        break;
+      }
+      case "failed":
+        break; // applyFailurePolicy never returns failed
+      default:
+        effective satisfies never;
+    }
+    takeContext(hook, answered, cap, context, activity);
+    options.onRun?.(hook, record, answered, effective);
+    yield endEvent(hook, options.event, outcome, record.durationMs, detail, answered.message);
+    yield* activity;
+    if (end) return { end, state, context };
+  }
+  return { end: { kind: "continue" }, state, context };
+}
+
+/** What an observed (observe-only or async) run leaves: activity to show and capped context. */
+export function settleObserved(
+  hook: HookDefinition,
+  event: HookEventName,
+  record: HookRunRecord,
+  cap: number,
+): { activity: HookActivityEvent[]; context?: string } {
+  const decision = record.decision;
+  const notes: HookActivityEvent[] = [];
+  const found: string[] = [];
+  takeContext(hook, decision, cap, found, notes);
+  if (decision.action === "failed" && !record.aborted) {
+    notes.push(warning(hook, `hook "${hook.name}" failed: ${decision.error}`));
+  }
+  const detail = decision.action === "failed" ? decision.error : decision.reason;
+  const activity = [
+    endEvent(hook, event, outcomeOf(decision, record), record.durationMs, detail, decision.message),
+    ...notes,
+  ];
+  return found[0] === undefined ? { activity } : { activity, context: found[0] };
+}
+
+/** The effect of an observed answer: only failures and plain continue exist there. */
+export function observedEffect(decision: Decision): Decision {
+  return decision.action === "failed" ? decision : { action: "continue" };
+}
+
+export interface ObserveResult {
+  /** In plan order, whatever order the hooks finished in. */
+  context: string[];
+}
+
+/** Observe-only events: every matching hook at once; only context and warnings come out. */
+export async function* runObservers(
+  options: FoldOptions,
+): AsyncGenerator<HookActivityEvent, ObserveResult, undefined> {
+  const hooks = options.hooks.filter((hook) => options.matches(hook, {}));
+  const pending = new Map<number, Promise<{ index: number; record: HookRunRecord }>>();
+  for (const [index, hook] of hooks.entries()) {
+    if (options.signal.aborted) break;
+    yield {
+      type: "hook_start",
+      hook: hookRef(hook),
+      event: options.event,
+      startedAt: options.now(),
+    };
+    pending.set(
+      index,
+      options.run(hook, {}, options.signal).then((record) => ({ index, record })),
+    );
+  }
+  const contexts: (string | undefined)[] = [];
+  while (pending.size > 0) {
+    const { index, record } = await Promise.race(pending.values());
+    pending.delete(index);
+    const hook = hooks[index]!;
+    const settled = settleObserved(hook, options.event, record, options.contextCapChars);
+    contexts[index] = settled.context;
+    options.onRun?.(hook, record, record.decision, observedEffect(record.decision));
+    yield* settled.activity;
+  }
+  return { context: contexts.filter((c): c is string => c !== undefined) };
+}

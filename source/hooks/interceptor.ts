@@ -1,0 +1,394 @@
+/**
+ * The hook interceptor (hooks.md §1): a generator around `Agent.run()`.
+ *
+ * For each AgentEvent:
+ * 1. activity left over from async hooks that finished meanwhile is yielded;
+ * 2. the agent event itself is yielded to the consumer, as the agent emitted it
+ *    (the consumer shows what is about to happen);
+ * 3. the hooks of the mapped event run; their `hook_start` / `hook_end` /
+ *    `hook_warning` events are yielded as they happen;
+ * 4. the agent is resumed with the folded verdict (`gen.next(verdict)`).
+ * An event with no hooks costs a map lookup.
+ *
+ * Async hooks start with the event (seeing its original input) and are not
+ * waited for; their context is delivered with the next before_model verdict.
+ * session_end hooks run even after an abort, within the session-end budget,
+ * during which running async hooks may also finish; then the rest are killed.
+ * After an abort, hooks of other events are no longer started.
+ */
+import type { AgentEvent, Verdict } from "../agent/events.js";
+import type { ProcessRunner } from "../process/types.js";
+import type { AskUser, HookActivityEvent, InterceptedEvent } from "./activity.js";
+import { type AuditSink, auditEntry, createFileAuditSink } from "./audit.js";
+import type { Decision } from "./decision.js";
+import type { HookDefinition, HookEventName } from "./definition.js";
+import {
+  type ChainResult,
+  DEFAULT_CONTEXT_CAP_CHARS,
+  hookRef,
+  observedEffect,
+  type RunHook,
+  runChain,
+  runObservers,
+  settleObserved,
+  type ValidateToolInput,
+} from "./fold.js";
+import { hookMatches } from "./match.js";
+import { buildPayload, type GateState, type SessionInfo } from "./payload.js";
+import { HOOK_EVENT_OF, indexHooks, matchSubject, OBSERVE_ONLY } from "./plan.js";
+import { type HookRunRecord, runHookOnce } from "./run.js";
+
+export const DEFAULT_SESSION_END_BUDGET_MS = 5000;
+export const DEFAULT_MAX_RETRIES = 3;
+
+export interface InterceptorOptions {
+  hooks: readonly HookDefinition[];
+  runner: ProcessRunner;
+  /** Parent environment of hooks (secrets are scrubbed per hook). */
+  env: Readonly<Record<string, string>>;
+  /** Working directory of hooks and ACAI_PROJECT_DIR. */
+  projectDir: string;
+  /** Where the audit log goes (`<acaiHome>/logs/hooks-audit.jsonl`) unless `audit` is given. */
+  acaiHome: string;
+  /** Aborting kills every running hook at once. */
+  signal?: AbortSignal;
+  /** Answers `ask`; without it `ask` is denied unless `assumeYes`. */
+  askUser?: AskUser;
+  assumeYes?: boolean;
+  /** Checks a tool input a hook modified; an invalid one makes that hook fail. */
+  validateToolInput?: ValidateToolInput;
+  /** Per hook answer (default 10,000). */
+  contextCapChars?: number;
+  /** How long session_end hooks and unfinished async hooks may take (default 5000 ms). */
+  sessionEndBudgetMs?: number;
+  /** Consecutive retries of one model request (default 3); past it the request goes ahead. */
+  maxRetries?: number;
+  /** Cap per output stream of a hook (default 1 MiB). */
+  maxOutputBytes?: number;
+  now?: () => number;
+  audit?: AuditSink;
+}
+
+type AgentRun = AsyncGenerator<AgentEvent, void, Verdict | undefined>;
+export type HookInterceptor = (run: AgentRun) => AsyncGenerator<InterceptedEvent, void, undefined>;
+
+const SESSION_END = "session-end budget";
+
+export function createHookInterceptor(options: InterceptorOptions): HookInterceptor {
+  const index = indexHooks(options.hooks);
+  return (run) => intercept(run, options, index);
+}
+
+interface Background {
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+async function* intercept(
+  run: AgentRun,
+  options: InterceptorOptions,
+  index: ReadonlyMap<HookEventName, readonly HookDefinition[]>,
+): AsyncGenerator<InterceptedEvent, void, undefined> {
+  const now = options.now ?? Date.now;
+  const cap = options.contextCapChars ?? DEFAULT_CONTEXT_CAP_CHARS;
+  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+  const budgetMs = options.sessionEndBudgetMs ?? DEFAULT_SESSION_END_BUDGET_MS;
+  const session: SessionInfo = { sessionId: "", transcriptPath: "", cwd: options.projectDir };
+
+  /** Fired by the caller's signal or when the interceptor closes: kills every running hook. */
+  const stopAll = new AbortController();
+  /** Fired only when the interceptor closes: session_end hooks still run after an abort. */
+  const closing = new AbortController();
+  const onAbort = (): void => stopAll.abort();
+  if (options.signal?.aborted) stopAll.abort();
+  else options.signal?.addEventListener("abort", onAbort, { once: true });
+
+  const background = new Set<Background>();
+  const pendingActivity: HookActivityEvent[] = [];
+  const pendingContext: string[] = [];
+  const retries = { key: "", count: 0 };
+  let audit: AuditSink | undefined = options.audit;
+  let auditFailed = false;
+
+  const record = (
+    hook: HookDefinition,
+    rec: HookRunRecord,
+    answered: Decision,
+    effective: Decision,
+    isAsync = false,
+  ): void => {
+    if (auditFailed) return;
+    try {
+      audit ??= createFileAuditSink(options.acaiHome);
+      audit.write(
+        auditEntry({
+          time: now(),
+          session: session.sessionId,
+          hook,
+          record: rec,
+          answered,
+          effective,
+          async: isAsync,
+        }),
+      );
+    } catch (error) {
+      auditFailed = true;
+      pendingActivity.push({
+        type: "hook_warning",
+        message: `the hooks audit log cannot be written (${(error as Error).message}); hooks go on without it`,
+      });
+    }
+  };
+
+  const warnedMatchers = new Set<string>();
+  const matches = (hook: HookDefinition, subject: Parameters<typeof hookMatches>[1]): boolean => {
+    try {
+      return hookMatches(hook, subject);
+    } catch (error) {
+      if (!warnedMatchers.has(hook.id)) {
+        warnedMatchers.add(hook.id);
+        pendingActivity.push({
+          type: "hook_warning",
+          hook: hookRef(hook),
+          message: `hook "${hook.name}" (${hook.file}) has a matcher that cannot be evaluated (${(error as Error).message}); it is not run`,
+        });
+      }
+      return false;
+    }
+  };
+
+  const runnerFor =
+    (event: HookEventName, agentEvent: AgentEvent): RunHook =>
+    (hook, state, signal) =>
+      runHookOnce(
+        hook,
+        event,
+        buildPayload({ event, agentEvent, state, session, dialect: hook.dialect, now: now() }),
+        {
+          runner: options.runner,
+          env: options.env,
+          projectDir: options.projectDir,
+          sessionId: session.sessionId,
+          signal,
+          ...(options.maxOutputBytes === undefined
+            ? {}
+            : { maxOutputBytes: options.maxOutputBytes }),
+        },
+      );
+
+  const startAsync = (
+    hook: HookDefinition,
+    event: HookEventName,
+    agentEvent: AgentEvent,
+  ): HookActivityEvent => {
+    const controller = new AbortController();
+    const kill = (): void => controller.abort();
+    stopAll.signal.addEventListener("abort", kill, { once: true });
+    const entry: Background = { controller, done: Promise.resolve() };
+    entry.done = runnerFor(event, agentEvent)(hook, {}, controller.signal).then((rec) => {
+      stopAll.signal.removeEventListener("abort", kill);
+      background.delete(entry);
+      const settled = settleObserved(hook, event, rec, cap);
+      if (settled.context !== undefined) pendingContext.push(settled.context);
+      if (controller.signal.reason === SESSION_END) {
+        pendingActivity.push({
+          type: "hook_warning",
+          hook: hookRef(hook),
+          message: `async hook "${hook.name}" was still running when the session ended; killed after the ${budgetMs} ms session-end budget`,
+        });
+      }
+      pendingActivity.push(...settled.activity);
+      record(hook, rec, rec.decision, observedEffect(rec.decision), true);
+    });
+    background.add(entry);
+    return { type: "hook_start", hook: hookRef(hook), event, startedAt: now() };
+  };
+
+  const toVerdict = (
+    event: HookEventName,
+    agentEvent: AgentEvent,
+    result: ChainResult,
+    carried: string[],
+  ): { verdict: Verdict; warning?: HookActivityEvent } => {
+    const context = [...carried, ...result.context];
+    const withContext = context.length > 0 ? { context } : {};
+    const end = result.end;
+    if (end.kind !== "retry") retries.count = 0;
+    switch (end.kind) {
+      case "block":
+        return { verdict: { action: "block", reason: end.reason, ...withContext } };
+      case "stop":
+        return { verdict: { action: "stop", reason: end.reason } };
+      case "retry": {
+        const key =
+          agentEvent.type === "model_request" ? `${agentEvent.turn}:${agentEvent.step}` : "";
+        if (retries.key === key) retries.count++;
+        else {
+          retries.key = key;
+          retries.count = 1;
+        }
+        if (retries.count <= maxRetries) {
+          return { verdict: { action: "retry", afterMs: end.afterMs, ...withContext } };
+        }
+        retries.count = 0;
+        return {
+          verdict: { action: "continue", ...withContext },
+          warning: {
+            type: "hook_warning",
+            hook: end.hook,
+            message: `hook "${end.hook.name}" asked to retry ${event} more than ${maxRetries} times in a row; going ahead`,
+          },
+        };
+      }
+      case "continue": {
+        const verdict: Verdict = { action: "continue", ...withContext };
+        const state: GateState = result.state;
+        if ("toolInput" in state) verdict.input = state.toolInput;
+        if (state.prompt !== undefined) verdict.prompt = state.prompt;
+        if (state.output !== undefined) verdict.output = state.output;
+        return { verdict };
+      }
+      default:
+        return end satisfies never;
+    }
+  };
+
+  async function* sessionEnd(
+    agentEvent: AgentEvent,
+    hooks: readonly HookDefinition[],
+  ): AsyncGenerator<HookActivityEvent, void, undefined> {
+    const budget = new AbortController();
+    const timer = setTimeout(() => budget.abort(SESSION_END), budgetMs);
+    try {
+      const signal = AbortSignal.any([closing.signal, budget.signal]);
+      const subject = matchSubject("session_end", agentEvent);
+      yield* runObservers({
+        event: "session_end",
+        agentEvent,
+        hooks,
+        matches: (hook) => matches(hook, subject),
+        run: runnerFor("session_end", agentEvent),
+        signal,
+        contextCapChars: cap,
+        now,
+        onRun: (hook, rec, answered, effective) => record(hook, rec, answered, effective),
+      });
+      if (background.size > 0 && !signal.aborted) {
+        const aborted = new Promise<void>((resolve) =>
+          signal.addEventListener("abort", () => resolve(), { once: true }),
+        );
+        await Promise.race([Promise.all([...background].map((b) => b.done)), aborted]);
+      }
+      const left = [...background];
+      for (const b of left) b.controller.abort(SESSION_END);
+      await Promise.all(left.map((b) => b.done));
+      yield* pendingActivity.splice(0);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function* handle(
+    agentEvent: AgentEvent,
+    event: HookEventName,
+  ): AsyncGenerator<HookActivityEvent, Verdict | undefined, undefined> {
+    const hooks = index.get(event);
+    if (event === "session_end") {
+      yield* sessionEnd(agentEvent, hooks ?? []);
+      return undefined;
+    }
+    if (stopAll.signal.aborted) return undefined;
+    const carried = event === "before_model" ? pendingContext.splice(0) : [];
+    if (hooks === undefined)
+      return carried.length > 0 ? { action: "continue", context: carried } : undefined;
+
+    const subject = matchSubject(event, agentEvent);
+    // Sync candidates from the first one that matches; an event no hook matches ends here.
+    const sync: HookDefinition[] = [];
+    for (const hook of hooks) {
+      if (hook.async) {
+        if (matches(hook, subject)) yield startAsync(hook, event, agentEvent);
+      } else if (sync.length > 0 || matches(hook, subject)) sync.push(hook);
+    }
+    if (sync.length === 0) {
+      yield* pendingActivity.splice(0);
+      return carried.length > 0 ? { action: "continue", context: carried } : undefined;
+    }
+    const run = runnerFor(event, agentEvent);
+    const onRun = (
+      hook: HookDefinition,
+      rec: HookRunRecord,
+      answered: Decision,
+      effective: Decision,
+    ) => record(hook, rec, answered, effective);
+
+    if (OBSERVE_ONLY.has(event)) {
+      const observed = yield* runObservers({
+        event,
+        agentEvent,
+        hooks: sync,
+        matches: (hook) => hook === sync[0] || matches(hook, subject),
+        run,
+        signal: stopAll.signal,
+        contextCapChars: cap,
+        now,
+        onRun,
+      });
+      pendingContext.push(...observed.context);
+      yield* pendingActivity.splice(0);
+      return undefined;
+    }
+
+    const result = yield* runChain({
+      event,
+      agentEvent,
+      hooks: sync,
+      // The first hook matched above; later ones are checked against the input as modified so far.
+      matches: (hook, state) =>
+        hook === sync[0] ||
+        matches(hook, "toolInput" in state ? matchSubject(event, agentEvent, state) : subject),
+      run,
+      signal: stopAll.signal,
+      contextCapChars: cap,
+      now,
+      onRun,
+      ...(options.validateToolInput === undefined
+        ? {}
+        : { validateToolInput: options.validateToolInput }),
+      ...(options.askUser === undefined ? {} : { askUser: options.askUser }),
+      ...(options.assumeYes === undefined ? {} : { assumeYes: options.assumeYes }),
+    });
+    const { verdict, warning } = toVerdict(event, agentEvent, result, carried);
+    if (warning) yield warning;
+    yield* pendingActivity.splice(0);
+    return verdict;
+  }
+
+  let verdict: Verdict | undefined;
+  try {
+    for (;;) {
+      const step = await run.next(verdict);
+      verdict = undefined;
+      if (step.done) break;
+      const agentEvent = step.value;
+      if (pendingActivity.length > 0) yield* pendingActivity.splice(0);
+      yield agentEvent;
+      const event = HOOK_EVENT_OF[agentEvent.type];
+      if (event === undefined) continue;
+      if (agentEvent.type === "session_start") {
+        session.sessionId = agentEvent.sessionId;
+        session.transcriptPath = agentEvent.transcriptPath;
+        session.cwd = agentEvent.cwd;
+        session.startedAt = now();
+      }
+      verdict = yield* handle(agentEvent, event);
+    }
+    if (pendingActivity.length > 0) yield* pendingActivity.splice(0);
+  } finally {
+    options.signal?.removeEventListener("abort", onAbort);
+    stopAll.abort();
+    closing.abort();
+    await Promise.all([...background].map((b) => b.done));
+    await run.return(undefined);
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * Runs one hook for one event through the ProcessRunner and decodes what it
+ * did (exit code, stdout, stderr) into a Decision (hooks.md §3–§5).
+ */
+import type { ProcessRunner, RunResult } from "../process/types.js";
+import { type Decision, failed } from "./decision.js";
+import type { HookDefinition, HookEventName } from "./definition.js";
+import { decodeAnswerText } from "./dialects/index.js";
+import { buildHookEnvironment } from "./environment.js";
+
+export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
+/** Grace between TERM and KILL when a hook times out. */
+export const HOOK_KILL_GRACE_MS = 500;
+/** Plain stdout kept as an audit note on events where it is not context. */
+const LOG_NOTE_CHARS = 2000;
+
+export interface HookRunOptions {
+  runner: ProcessRunner;
+  /** The parent environment (secrets are scrubbed here). */
+  env: Readonly<Record<string, string>>;
+  /** Working directory of the hook and value of ACAI_PROJECT_DIR. */
+  projectDir: string;
+  sessionId: string;
+  signal?: AbortSignal;
+  maxOutputBytes?: number;
+  killGraceMs?: number;
+}
+
+/** Everything one run did: what the toolkit's `acai hooks test` prints and the audit log keeps. */
+export interface HookRunRecord {
+  hookId: string;
+  event: HookEventName;
+  stdin: string;
+  command: string;
+  args: readonly string[];
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  durationMs: number;
+  timedOut: boolean;
+  aborted: boolean;
+  /** Killed because stdout or stderr passed the cap. */
+  outputLimit: boolean;
+  spawnError?: string;
+  /** The hook's answer, before the failure policy. */
+  decision: Decision;
+}
+
+/** Events whose plain (non-JSON) stdout is context for the model, as in Claude Code. */
+const PLAIN_STDOUT_IS_CONTEXT: ReadonlySet<HookEventName> = new Set([
+  "session_start",
+  "user_prompt",
+]);
+
+export function launchOf(hook: Pick<HookDefinition, "launch">): {
+  command: string;
+  args: string[];
+} {
+  return hook.launch.viaShell
+    ? { command: "/bin/sh", args: ["-c", hook.launch.command] }
+    : { command: hook.launch.command, args: [...hook.launch.args] };
+}
+
+/** Run a single hook against a given payload (also the toolkit's `acai hooks test`). */
+export async function runHookOnce(
+  hook: HookDefinition,
+  event: HookEventName,
+  payload: unknown,
+  options: HookRunOptions,
+): Promise<HookRunRecord> {
+  const stdin = `${JSON.stringify(payload)}\n`;
+  const { command, args } = launchOf(hook);
+  const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const env = buildHookEnvironment({
+    parentEnv: options.env,
+    hook,
+    projectDir: options.projectDir,
+    sessionId: options.sessionId,
+    event,
+  });
+  let result: RunResult;
+  try {
+    result = await options.runner({
+      command,
+      args,
+      cwd: options.projectDir,
+      env,
+      stdin,
+      timeoutMs: hook.timeoutMs,
+      maxOutputBytes,
+      onOutputLimit: "kill",
+      killGraceMs: options.killGraceMs ?? HOOK_KILL_GRACE_MS,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+  } catch (error) {
+    // A runner must not throw; if one does, it is this hook's failure, not acai's crash.
+    result = {
+      exitCode: null,
+      signal: null,
+      stdout: "",
+      stderr: "",
+      timedOut: false,
+      aborted: false,
+      truncated: { stdout: false, stderr: false },
+      durationMs: 0,
+      spawnError: `cannot run "${command}": ${(error as Error).message}`,
+    };
+  }
+  const outputLimit = result.truncated.stdout || result.truncated.stderr;
+  return {
+    hookId: hook.id,
+    event,
+    stdin,
+    command,
+    args,
+    exitCode: result.exitCode,
+    signal: result.signal,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    durationMs: result.durationMs,
+    timedOut: result.timedOut,
+    aborted: result.aborted,
+    outputLimit,
+    ...(result.spawnError === undefined ? {} : { spawnError: result.spawnError }),
+    decision: decodeRunResult(result, event, { timeoutMs: hook.timeoutMs, maxOutputBytes }),
+  };
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+
+function firstLine(text: string): string {
+  const line = text.split("\n").find((l) => l.trim() !== "") ?? "";
+  return line.trim().slice(0, 300);
+}
+
+function isJsonAnswer(stdout: string): boolean {
+  return stdout.trimStart().startsWith("{");
+}
+
+/** Exit code + output → Decision. Pure; hooks.md §4. */
+export function decodeRunResult(
+  result: RunResult,
+  event: HookEventName,
+  limits: { timeoutMs: number; maxOutputBytes: number },
+): Decision {
+  if (result.spawnError !== undefined) return failed(result.spawnError);
+  if (result.aborted) return failed("aborted");
+  if (result.timedOut) return failed(`timed out after ${limits.timeoutMs} ms`);
+  if (result.truncated.stdout || result.truncated.stderr) {
+    const which = result.truncated.stdout ? "output" : "error output";
+    return failed(`killed: ${which} passed ${formatBytes(limits.maxOutputBytes)}`);
+  }
+  if (result.exitCode === null) {
+    return failed(`was killed by ${result.signal ?? "a signal"}`);
+  }
+  const stderr = result.stderr.trim();
+  if (result.exitCode === 2) {
+    let reason = stderr;
+    if (isJsonAnswer(result.stdout)) {
+      const answer = decodeAnswerText(result.stdout.trim());
+      if (answer.action !== "failed" && answer.reason !== undefined) reason = answer.reason;
+    }
+    return reason === "" ? { action: "block" } : { action: "block", reason };
+  }
+  if (result.exitCode !== 0) {
+    const detail = stderr === "" ? " (no error output)" : `: ${firstLine(stderr)}`;
+    return failed(`exited with ${result.exitCode}${detail}`);
+  }
+  const stdout = result.stdout.trim();
+  if (stdout === "") return { action: "continue" };
+  if (isJsonAnswer(stdout)) return decodeAnswerText(stdout);
+  if (PLAIN_STDOUT_IS_CONTEXT.has(event)) return { action: "continue", context: stdout };
+  return { action: "continue", log: stdout.slice(0, LOG_NOTE_CHARS) };
+}
