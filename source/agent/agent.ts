@@ -3,7 +3,13 @@ import type { Tool } from "../tools/types.js";
 import { anySignal, sleep, unlessAborted } from "./abort.js";
 import type { AgentEvent, SessionEndReason, StopReason, Usage, Verdict } from "./events.js";
 import { errorResult, History } from "./history.js";
-import { addUsage, type StepOutcome, streamModelStep, toModelTools, ZERO_USAGE } from "./model-step.js";
+import {
+  addUsage,
+  type StepOutcome,
+  streamModelStep,
+  toModelTools,
+  ZERO_USAGE,
+} from "./model-step.js";
 import { describeProviderError } from "./provider-error.js";
 import { defaultSystemPrompt } from "./system-prompt.js";
 import { runToolCalls } from "./tool-calls.js";
@@ -53,7 +59,13 @@ export class Agent {
     const runSignal = anySignal([input.signal, internal.signal]);
     const now = this.options.now ?? Date.now;
     const transcript = new TranscriptWriter(this.options.transcriptPath, now);
-    const session = new SessionRun(this.options, this.modelTools, this.toolsByName, transcript, now);
+    const session = new SessionRun(
+      this.options,
+      this.modelTools,
+      this.toolsByName,
+      transcript,
+      now,
+    );
     try {
       yield* session.run(input, runSignal);
     } finally {
@@ -77,23 +89,30 @@ class SessionRun {
     private readonly transcript: TranscriptWriter,
     private readonly now: () => number,
   ) {
-    this.system = options.systemPrompt ?? defaultSystemPrompt({ cwd: options.cwd, tools: options.tools });
+    this.system =
+      options.systemPrompt ?? defaultSystemPrompt({ cwd: options.cwd, tools: options.tools });
     this.maxSteps = Math.max(1, options.maxSteps ?? 50);
     this.maxStopBlocks = Math.max(1, options.maxStopBlocks ?? 8);
     this.maxHookRetries = Math.max(0, options.maxHookRetries ?? 3);
   }
 
   /** Yields an event, records it and the verdict it got, and queues the verdict's context. */
-  private async *emit(event: AgentEvent): AsyncGenerator<AgentEvent, Verdict | undefined, Verdict | undefined> {
+  private async *emit(
+    event: AgentEvent,
+  ): AsyncGenerator<AgentEvent, Verdict | undefined, Verdict | undefined> {
     this.transcript.event(event);
     const verdict = yield event;
     if (verdict === undefined || isBareContinue(verdict)) return undefined;
     this.transcript.verdict(verdict, event.type);
-    if (verdict.action !== "stop" && verdict.context?.length) this.history.queueContext(verdict.context);
+    if (verdict.action !== "stop" && verdict.context?.length)
+      this.history.queueContext(verdict.context);
     return verdict;
   }
 
-  async *run(input: RunInput, signal: AbortSignal): AsyncGenerator<AgentEvent, void, Verdict | undefined> {
+  async *run(
+    input: RunInput,
+    signal: AbortSignal,
+  ): AsyncGenerator<AgentEvent, void, Verdict | undefined> {
     const start = yield* this.emit({
       type: "session_start",
       sessionId: this.options.sessionId,
@@ -104,11 +123,18 @@ class SessionRun {
     });
     if (signal.aborted) return yield* this.end("aborted");
     if (start?.action === "block") {
-      yield* this.emit({ type: "error", message: `A session_start hook refused to start the session: ${start.reason}` });
+      yield* this.emit({
+        type: "error",
+        message: `A session_start hook refused to start the session: ${start.reason}`,
+      });
       return yield* this.end("error");
     }
     if (start?.action === "stop") {
-      yield* this.emit({ type: "warning", message: `A hook stopped the session: ${start.reason}`, source: "session_start" });
+      yield* this.emit({
+        type: "warning",
+        message: `A hook stopped the session: ${start.reason}`,
+        source: "session_start",
+      });
       return yield* this.end("hook_stop");
     }
 
@@ -140,7 +166,9 @@ class SessionRun {
     }
   }
 
-  private async *end(reason: SessionEndReason): AsyncGenerator<AgentEvent, void, Verdict | undefined> {
+  private async *end(
+    reason: SessionEndReason,
+  ): AsyncGenerator<AgentEvent, void, Verdict | undefined> {
     yield* this.emit({ type: "session_end", reason });
   }
 
@@ -155,7 +183,10 @@ class SessionRun {
     if (signal.aborted) return { stopReason: "aborted" };
     switch (promptVerdict?.action) {
       case "block":
-        return { stopReason: "blocked", message: `A hook blocked the prompt: ${promptVerdict.reason}` };
+        return {
+          stopReason: "blocked",
+          message: `A hook blocked the prompt: ${promptVerdict.reason}`,
+        };
       case "stop":
         return { stopReason: "hook_stop", message: promptVerdict.reason };
       case "continue":
@@ -171,7 +202,10 @@ class SessionRun {
     let stopBlocks = 0;
     for (let step = 1; ; step++) {
       if (step > this.maxSteps) {
-        return { stopReason: "max_steps", message: `Stopped after ${this.maxSteps} model requests (--max-steps).` };
+        return {
+          stopReason: "max_steps",
+          message: `Stopped after ${this.maxSteps} model requests (--max-steps).`,
+        };
       }
       yield* this.emit({ type: "step_start", turn, step });
       const gate = yield* this.requestGate(turn, step, signal);
@@ -191,7 +225,9 @@ class SessionRun {
       this.history.addAssistant(outcome.responseMessages);
       const calls = outcome.toolCalls;
       const unanswered = (why: string) =>
-        this.history.addToolResults(calls.map((c) => errorResult(c.toolCallId, c.toolName, `Not run: ${why}.`)));
+        this.history.addToolResults(
+          calls.map((c) => errorResult(c.toolCallId, c.toolName, `Not run: ${why}.`)),
+        );
 
       const responseVerdict = yield* this.emit({
         type: "model_response",
@@ -199,7 +235,11 @@ class SessionRun {
         step,
         model: this.options.modelId,
         text: outcome.text,
-        toolCalls: calls.map(({ toolCallId, toolName, input }) => ({ toolCallId, toolName, input })),
+        toolCalls: calls.map(({ toolCallId, toolName, input }) => ({
+          toolCallId,
+          toolName,
+          input,
+        })),
         usage: outcome.usage,
         finishReason: outcome.finishReason,
         durationMs: Math.max(0, this.now() - started),
@@ -211,7 +251,10 @@ class SessionRun {
       if (responseVerdict?.action === "block" || responseVerdict?.action === "stop") {
         unanswered("a hook ended the turn");
         return responseVerdict.action === "block"
-          ? { stopReason: "blocked", message: `A hook ended the turn after the model's response: ${responseVerdict.reason}` }
+          ? {
+              stopReason: "blocked",
+              message: `A hook ended the turn after the model's response: ${responseVerdict.reason}`,
+            }
           : { stopReason: "hook_stop", message: responseVerdict.reason };
       }
 
@@ -248,7 +291,8 @@ class SessionRun {
         consecutiveBlocks: stopBlocks,
       });
       if (signal.aborted) return { stopReason: "aborted" };
-      if (stopVerdict?.action === "stop") return { stopReason: "hook_stop", message: stopVerdict.reason };
+      if (stopVerdict?.action === "stop")
+        return { stopReason: "hook_stop", message: stopVerdict.reason };
       if (stopVerdict?.action !== "block") return { stopReason: "end_turn" };
       stopBlocks++;
       if (stopBlocks >= this.maxStopBlocks) {
@@ -268,11 +312,19 @@ class SessionRun {
     signal: AbortSignal,
   ): AsyncGenerator<AgentEvent, TurnOutcome | undefined, Verdict | undefined> {
     for (let retries = 0; ; retries++) {
-      const verdict = yield* this.emit({ type: "model_request", turn, step, model: this.options.modelId });
+      const verdict = yield* this.emit({
+        type: "model_request",
+        turn,
+        step,
+        model: this.options.modelId,
+      });
       if (signal.aborted) return { stopReason: "aborted" };
       switch (verdict?.action) {
         case "block":
-          return { stopReason: "blocked", message: `A hook blocked the model request: ${verdict.reason}` };
+          return {
+            stopReason: "blocked",
+            message: `A hook blocked the model request: ${verdict.reason}`,
+          };
         case "stop":
           return { stopReason: "hook_stop", message: verdict.reason };
         case "retry":

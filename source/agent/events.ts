@@ -39,7 +39,12 @@ export type AgentEvent =
   | { type: "user_prompt"; turn: number; prompt: string } /* gate: block, replace prompt, context */
   | { type: "turn_start"; turn: number; prompt: string }
   | { type: "step_start"; turn: number; step: number }
-  | { type: "model_request"; turn: number; step: number; model: string } /* gate: block, retry, context */
+  | {
+      type: "model_request";
+      turn: number;
+      step: number;
+      model: string;
+    } /* gate: block, retry, context */
   | { type: "text_delta"; turn: number; step: number; text: string }
   | {
       type: "model_response";

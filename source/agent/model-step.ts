@@ -128,7 +128,11 @@ export async function* streamModelStep(request: StepRequest): AsyncGenerator<str
 function toUsage(usage: LanguageModelUsage): Usage {
   const inputTokens = usage.inputTokens ?? 0;
   const outputTokens = usage.outputTokens ?? 0;
-  return { inputTokens, outputTokens, totalTokens: usage.totalTokens ?? inputTokens + outputTokens };
+  return {
+    inputTokens,
+    outputTokens,
+    totalTokens: usage.totalTokens ?? inputTokens + outputTokens,
+  };
 }
 
 function invalidReason(toolName: string, error: unknown): string {

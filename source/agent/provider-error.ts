@@ -45,7 +45,8 @@ export function describeProviderError(error: unknown): string {
   if (code) {
     return `could not reach the model server (${code})${retried}: is it running? check --base-url / OPENAI_BASE_URL and your network`;
   }
-  if (inner instanceof Error) return `the model request failed${retried}: ${oneLine(inner.message)}`;
+  if (inner instanceof Error)
+    return `the model request failed${retried}: ${oneLine(inner.message)}`;
   if (inner && typeof inner === "object" && "message" in inner) {
     return `the model request failed${retried}: ${oneLine(String((inner as { message: unknown }).message))}`;
   }

@@ -5,7 +5,9 @@ import type { AgentEvent, StopReason, Verdict } from "./events.js";
 import { errorResult, textResult } from "./history.js";
 import type { StepToolCall } from "./model-step.js";
 
-export type Emit = (event: AgentEvent) => AsyncGenerator<AgentEvent, Verdict | undefined, Verdict | undefined>;
+export type Emit = (
+  event: AgentEvent,
+) => AsyncGenerator<AgentEvent, Verdict | undefined, Verdict | undefined>;
 
 export interface ToolStepContext {
   emit: Emit;
@@ -41,7 +43,12 @@ export async function* runToolCalls(
     call: StepToolCall,
     input: unknown,
     error: string,
-    extra: { interrupted?: boolean; blocked?: boolean; durationMs?: number; modelText?: string } = {},
+    extra: {
+      interrupted?: boolean;
+      blocked?: boolean;
+      durationMs?: number;
+      modelText?: string;
+    } = {},
   ): AgentEvent => {
     results.push(errorResult(call.toolCallId, call.toolName, extra.modelText ?? error));
     return {
@@ -70,7 +77,8 @@ export async function* runToolCalls(
       return { results, end: { stopReason: "aborted" } };
     }
     const tool = ctx.tools.get(call.toolName);
-    const problem = call.invalidReason ?? (tool ? undefined : `There is no tool named "${call.toolName}".`);
+    const problem =
+      call.invalidReason ?? (tool ? undefined : `There is no tool named "${call.toolName}".`);
     if (problem || !tool) {
       yield* ctx.emit(fail(call, call.input, problem ?? "unknown tool"));
       continue;
@@ -140,8 +148,10 @@ export async function* runToolCalls(
       durationMs,
     });
     let output = result.output;
-    if (endVerdict?.action === "continue" && endVerdict.output !== undefined) output = endVerdict.output;
-    if (endVerdict?.action === "block") output = `${output}\n\nA hook flagged this result: ${endVerdict.reason}`;
+    if (endVerdict?.action === "continue" && endVerdict.output !== undefined)
+      output = endVerdict.output;
+    if (endVerdict?.action === "block")
+      output = `${output}\n\nA hook flagged this result: ${endVerdict.reason}`;
     results.push(textResult(call.toolCallId, call.toolName, output));
     if (ctx.signal.aborted) {
       answerRest(index + 1, "the user interrupted the turn");
@@ -155,7 +165,11 @@ export async function* runToolCalls(
   return { results };
 }
 
-async function executeSafely(tool: Tool, input: unknown, ctx: ToolStepContext): Promise<ToolResult> {
+async function executeSafely(
+  tool: Tool,
+  input: unknown,
+  ctx: ToolStepContext,
+): Promise<ToolResult> {
   try {
     return await tool.execute(input, {
       cwd: ctx.cwd,

@@ -35,7 +35,12 @@ function zodTool<S extends z.ZodType>(
       const parsed = schema.safeParse(input);
       return parsed.success
         ? { ok: true, value: parsed.data }
-        : { ok: false, error: parsed.error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ") };
+        : {
+            ok: false,
+            error: parsed.error.issues
+              .map((i) => `${i.path.join(".") || "input"}: ${i.message}`)
+              .join("; "),
+          };
     },
     execute: (input, context) => run(input as z.infer<S>, context.signal),
   };
@@ -60,7 +65,10 @@ export const throwTool = zodTool("Throw", z.object({}), async () => {
 /** Waits `ms` unless aborted; reports an interruption on abort. */
 export const slowTool = zodTool("Slow", z.object({ ms: z.number() }), (input, signal) => {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve({ ok: true, output: "slow done", response: {} }), input.ms);
+    const timer = setTimeout(
+      () => resolve({ ok: true, output: "slow done", response: {} }),
+      input.ms,
+    );
     signal.addEventListener(
       "abort",
       () => {

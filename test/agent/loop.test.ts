@@ -29,8 +29,17 @@ afterEach(async () => {
 describe.each<Api>(["chat", "responses"])("agent loop over the %s API", (api) => {
   test("runs a multi-step tool loop and sends tool results back to the model", async () => {
     server = await startFakeOpenAI([
-      { text: "Let me echo.", toolCalls: [{ name: "Echo", input: { text: "one" } }, { name: "Echo", input: { text: "two" } }] },
-      { toolCalls: [{ name: "Echo", input: { text: "three" } }], usage: { inputTokens: 20, outputTokens: 7 } },
+      {
+        text: "Let me echo.",
+        toolCalls: [
+          { name: "Echo", input: { text: "one" } },
+          { name: "Echo", input: { text: "two" } },
+        ],
+      },
+      {
+        toolCalls: [{ name: "Echo", input: { text: "three" } }],
+        usage: { inputTokens: 20, outputTokens: 7 },
+      },
       { text: "All echoed." },
     ]);
     const agent = makeAgent(server, api, dir);
@@ -86,7 +95,9 @@ describe.each<Api>(["chat", "responses"])("agent loop over the %s API", (api) =>
     const second = toolOutputs(server.requests[1]?.body);
     expect(Object.values(second)).toEqual(["echo: one", "echo: two"]);
     expect(Object.values(toolOutputs(server.requests[2]?.body))).toContain("echo: three");
-    expect(server.requests[0]?.path).toBe(api === "chat" ? "/v1/chat/completions" : "/v1/responses");
+    expect(server.requests[0]?.path).toBe(
+      api === "chat" ? "/v1/chat/completions" : "/v1/responses",
+    );
   });
 
   test("tool errors, unknown tools and invalid inputs go back to the model as text", async () => {
@@ -123,7 +134,9 @@ describe.each<Api>(["chat", "responses"])("agent loop over the %s API", (api) =>
   });
 
   test("max_steps ends the turn and answers pending tool calls", async () => {
-    server = await startFakeOpenAI(() => ({ toolCalls: [{ name: "Echo", input: { text: "again" } }] }));
+    server = await startFakeOpenAI(() => ({
+      toolCalls: [{ name: "Echo", input: { text: "again" } }],
+    }));
     const events = await drive(makeAgent(server, api, dir, { maxSteps: 3 }), {
       prompts: prompts("loop forever", "second prompt"),
     });
@@ -143,7 +156,9 @@ describe.each<Api>(["chat", "responses"])("agent loop over the %s API", (api) =>
     server = await startFakeOpenAI([{ text: "first answer" }, { text: "second answer" }]);
     const agent = makeAgent(server, api, dir);
     const events = await drive(agent, { prompts: prompts("hello", "and again") }, (event) =>
-      event.type === "user_prompt" && event.turn === 2 ? { action: "continue", context: ["ctx-for-turn-2"] } : undefined,
+      event.type === "user_prompt" && event.turn === 2
+        ? { action: "continue", context: ["ctx-for-turn-2"] }
+        : undefined,
     );
     const turnEnds = ofType(events, "turn_end");
     expect(turnEnds.map((e) => [e.turn, e.text])).toEqual([
@@ -159,11 +174,14 @@ describe.each<Api>(["chat", "responses"])("agent loop over the %s API", (api) =>
     const lines = await readTranscript(`${dir}/home/transcripts/session-test.jsonl`);
     const eventLines = lines.filter((l) => "event" in l);
     expect(eventLines).toHaveLength(events.length);
-    expect((eventLines.at(-1)?.event as { type: string }).type).toBe("session_end");
+    expect(eventLines.at(-1)?.event).toMatchObject({ type: "session_end" });
     expect(typeof eventLines[0]?.time).toBe("string");
     const verdicts = lines.filter((l) => "verdict" in l);
     expect(verdicts).toEqual([
-      expect.objectContaining({ for: "user_prompt", verdict: { action: "continue", context: ["ctx-for-turn-2"] } }),
+      expect.objectContaining({
+        for: "user_prompt",
+        verdict: { action: "continue", context: ["ctx-for-turn-2"] },
+      }),
     ]);
   });
 });

@@ -48,6 +48,8 @@ export interface FakeTurn {
   status?: number;
   /** Error message for `status` (default derived from the status). */
   errorMessage?: string;
+  /** With `status`: sends a `retry-after-ms` header (the AI SDK waits that long before retrying). */
+  retryAfterMs?: number;
   /** Wait this long before answering (headers included). */
   delayMs?: number;
   /** Stall this long mid-stream (after the first chunk of content). */
@@ -130,7 +132,11 @@ export async function startFakeOpenAI(script: FakeScript): Promise<FakeOpenAISer
       return;
     }
     if (request.api === "other") {
-      sendJson(res, 404, errorBody(404, `fake-openai: no route for ${request.method} ${request.path}`));
+      sendJson(
+        res,
+        404,
+        errorBody(404, `fake-openai: no route for ${request.method} ${request.path}`),
+      );
       return;
     }
     requests.push(request);
@@ -139,7 +145,9 @@ export async function startFakeOpenAI(script: FakeScript): Promise<FakeOpenAISer
     if (turn.delayMs) await sleep(turn.delayMs, closed.signal);
     if (closed.signal.aborted) return;
     if (turn.status && turn.status >= 400) {
-      sendJson(res, turn.status, errorBody(turn.status, turn.errorMessage));
+      const headers =
+        turn.retryAfterMs !== undefined ? { "retry-after-ms": String(turn.retryAfterMs) } : {};
+      sendJson(res, turn.status, errorBody(turn.status, turn.errorMessage), headers);
       return;
     }
     const model = typeof request.body?.model === "string" ? request.body.model : "fake-model";
@@ -208,24 +216,45 @@ function errorBody(status: number, message?: string) {
   const defaults: Record<number, { message: string; type: string; code: string | null }> = {
     400: { message: "Bad request", type: "invalid_request_error", code: null },
     401: {
-      message: "Incorrect API key provided: sk-fake. You can find your API key at https://platform.openai.com/account/api-keys.",
+      message:
+        "Incorrect API key provided: sk-fake. You can find your API key at https://platform.openai.com/account/api-keys.",
       type: "invalid_request_error",
       code: "invalid_api_key",
     },
     403: { message: "Forbidden", type: "invalid_request_error", code: null },
-    404: { message: "The model does not exist", type: "invalid_request_error", code: "model_not_found" },
-    429: { message: "Rate limit reached for requests", type: "requests", code: "rate_limit_exceeded" },
-    500: { message: "The server had an error while processing your request.", type: "server_error", code: null },
+    404: {
+      message: "The model does not exist",
+      type: "invalid_request_error",
+      code: "model_not_found",
+    },
+    429: {
+      message: "Rate limit reached for requests",
+      type: "requests",
+      code: "rate_limit_exceeded",
+    },
+    500: {
+      message: "The server had an error while processing your request.",
+      type: "server_error",
+      code: null,
+    },
   };
   const base = defaults[status] ?? { message: `HTTP ${status}`, type: "server_error", code: null };
-  return { error: { message: message ?? base.message, type: base.type, param: null, code: base.code } };
+  return {
+    error: { message: message ?? base.message, type: base.type, param: null, code: base.code },
+  };
 }
 
-function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
+function sendJson(
+  res: http.ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     "content-type": "application/json",
     "content-length": Buffer.byteLength(text),
+    ...headers,
   });
   res.end(text);
 }
@@ -340,7 +369,12 @@ async function streamChat(
     await w.content(
       chunk({
         tool_calls: [
-          { index, id: callId(turn, tag, index), type: "function", function: { name: call.name, arguments: "" } },
+          {
+            index,
+            id: callId(turn, tag, index),
+            type: "function",
+            function: { name: call.name, arguments: "" },
+          },
         ],
       }),
     );
@@ -358,7 +392,11 @@ async function streamChat(
     created,
     model,
     choices: [],
-    usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.total },
+    usage: {
+      prompt_tokens: usage.input,
+      completion_tokens: usage.output,
+      total_tokens: usage.total,
+    },
   });
   w.send("[DONE]");
   w.end();
@@ -387,7 +425,11 @@ function chatCompletion(turn: FakeTurn, model: string, tag: string) {
         finish_reason: toolCalls.length ? "tool_calls" : "stop",
       },
     ],
-    usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.total },
+    usage: {
+      prompt_tokens: usage.input,
+      completion_tokens: usage.output,
+      total_tokens: usage.total,
+    },
   };
 }
 
@@ -517,7 +559,12 @@ async function streamResponses(
   for (const [i, call] of (turn.toolCalls ?? []).entries()) {
     const index = outputIndex++;
     const itemId = `fc_${tag}_${i}`;
-    const item = { type: "function_call", id: itemId, call_id: callId(turn, tag, i), name: call.name };
+    const item = {
+      type: "function_call",
+      id: itemId,
+      call_id: callId(turn, tag, i),
+      name: call.name,
+    };
     const args = argumentsOf(call);
     await content({
       type: "response.output_item.added",
