@@ -169,7 +169,7 @@ describe.each<Api>(["chat", "responses"])("agent loop over the %s API", (api) =>
     // The Responses API (store on, as for api.openai.com) refers to earlier output items by id.
     expect(second).toContain(api === "chat" ? "first answer" : '"item_reference","id":"msg_1"');
     expect(second).toContain("and again");
-    expect(second).toContain("<system-reminder>\nctx-for-turn-2\n</system-reminder>");
+    expect(second).toContain("<system-reminder>\\nctx-for-turn-2\\n</system-reminder>");
 
     const lines = await readTranscript(`${dir}/home/transcripts/session-test.jsonl`);
     const eventLines = lines.filter((l) => "event" in l);
