@@ -19,6 +19,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { statSync } from "node:fs";
+import { resolve } from "node:path";
 import type { Readable } from "node:stream";
 import type { ProcessRunner, RunOptions, RunResult } from "./types.js";
 
@@ -107,12 +108,23 @@ function describeSpawnError(error: NodeJS.ErrnoException, run: RunOptions): stri
   switch (error.code) {
     case "ENOENT": {
       if (!isDirectory(run.cwd)) return `${what}: working directory "${run.cwd}" does not exist`;
+      if (run.command.includes("/") && isFile(run.command, run.cwd)) {
+        return `${what}: its interpreter (the #! line) was not found`;
+      }
       return `${what}: no such file or executable (check the path or PATH)`;
     }
     case "EACCES":
       return `${what}: permission denied (is the file executable? try chmod +x)`;
     default:
       return `${what}: ${error.message}`;
+  }
+}
+
+function isFile(path: string, cwd: string): boolean {
+  try {
+    return statSync(resolve(cwd, path)).isFile();
+  } catch {
+    return false;
   }
 }
 
