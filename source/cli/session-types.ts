@@ -15,6 +15,10 @@ export interface UntrustedHookInfo {
   events: string[];
   matcher?: string;
   command?: string;
+  /** E.g. "not described yet" for an executable acai has never run. */
+  note?: string;
+  /** Why the hook would not load, if it is broken. */
+  problem?: string;
 }
 
 export interface ProjectTrustState {

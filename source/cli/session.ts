@@ -6,13 +6,23 @@ import { resolveAcaiPaths } from "../config/paths.js";
 import { loadSettings } from "../config/settings.js";
 import type { InterceptedEvent } from "../hooks/activity.js";
 import { createHookInterceptor } from "../hooks/interceptor.js";
-import { describeUntrusted, loadHookRegistry, scanHookSources } from "../hooks/registry.js";
+import {
+  describeUntrusted,
+  loadHookRegistry,
+  scanHookSources,
+  type UntrustedHook,
+} from "../hooks/registry.js";
 import { isProjectTrusted, trustProject } from "../hooks/trust.js";
 import { resolveModel } from "../models/resolve.js";
 import { runProcess } from "../process/runner.js";
 import { loadTools } from "../tools/registry.js";
 import { UntrustedProjectHooksError } from "./session-errors.js";
-import type { PreparedSession, PrepareSessionOptions, ProjectTrustState } from "./session-types.js";
+import type {
+  PreparedSession,
+  PrepareSessionOptions,
+  ProjectTrustState,
+  UntrustedHookInfo,
+} from "./session-types.js";
 
 export interface CheckProjectTrustOptions {
   cwd: string;
@@ -54,9 +64,8 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
     }),
   ]);
 
-  const untrusted = describeUntrusted(scan);
   let includeProject = false;
-  if (untrusted.length > 0) {
+  if (scan.projectFingerprint !== null) {
     switch (flags.projectHooks) {
       case "off":
         includeProject = false;
@@ -65,8 +74,14 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
         includeProject = true;
         break;
       case "require-trust":
-        includeProject = await isProjectTrusted(scan, { acaiHome: paths.home });
-        if (!includeProject) throw new UntrustedProjectHooksError(cwd, untrusted);
+        includeProject = await isProjectTrusted({
+          acaiHome: paths.home,
+          projectDir: cwd,
+          fingerprint: scan.projectFingerprint,
+        });
+        if (!includeProject) {
+          throw new UntrustedProjectHooksError(cwd, describeUntrusted(scan).map(toUntrustedInfo));
+        }
         break;
       default:
         return flags.projectHooks satisfies never;
@@ -99,6 +114,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
       ? { maxStopBlocks: settings.hookDefaults.maxStopBlocks }
       : {}),
   });
+  const hookDefaults = settings.hookDefaults ?? {};
   const toolsByName = new Map(tools.tools.map((tool) => [tool.name, tool]));
   const brokenWarnings = registry.broken.map(
     (broken) =>
@@ -121,8 +137,12 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
         projectDir: cwd,
         acaiHome: paths.home,
         signal: input.signal,
-        askUser: options.askUser,
+        ...(options.askUser ? { askUser: options.askUser } : {}),
         assumeYes: flags.assumeYes ?? false,
+        ...(hookDefaults.contextCapChars ? { contextCapChars: hookDefaults.contextCapChars } : {}),
+        ...(hookDefaults.sessionEndBudgetMs !== undefined
+          ? { sessionEndBudgetMs: hookDefaults.sessionEndBudgetMs }
+          : {}),
         validateToolInput: (toolName: string, toolInput: unknown) => {
           const tool = toolsByName.get(toolName);
           return tool ? tool.validate(toolInput) : { ok: true, value: toolInput };
@@ -145,9 +165,30 @@ export async function checkProjectTrust(
     homeDir: options.homeDir,
     settingsFiles: loaded.settingsFiles,
   });
-  const untrusted = describeUntrusted(scan);
-  const trust = () => trustProject(scan, { acaiHome: paths.home });
-  if (untrusted.length === 0) return { status: "no-project-hooks", untrusted: [], trust };
-  const trusted = await isProjectTrusted(scan, { acaiHome: paths.home });
-  return { status: trusted ? "trusted" : "untrusted", untrusted, trust };
+  const fingerprint = scan.projectFingerprint;
+  const where = { acaiHome: paths.home, projectDir: options.cwd };
+  if (fingerprint === null) {
+    return { status: "no-project-hooks", untrusted: [], trust: async () => {} };
+  }
+  const untrusted = describeUntrusted(scan).map(toUntrustedInfo);
+  const trusted = await isProjectTrusted({ ...where, fingerprint });
+  return {
+    status: trusted ? "trusted" : "untrusted",
+    untrusted,
+    trust: async () => {
+      await trustProject({ ...where, fingerprint });
+    },
+  };
+}
+
+function toUntrustedInfo(hook: UntrustedHook): UntrustedHookInfo {
+  return {
+    name: hook.name,
+    file: hook.file,
+    events: hook.events,
+    command: hook.command,
+    ...(hook.matcher !== undefined ? { matcher: hook.matcher } : {}),
+    ...(hook.note !== undefined ? { note: hook.note } : {}),
+    ...(hook.problem !== undefined ? { problem: hook.problem } : {}),
+  };
 }

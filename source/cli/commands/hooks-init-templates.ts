@@ -157,9 +157,7 @@ import json
 import os
 import sys
 
-METADATA = ${metadata(args)
-    .replaceAll("false", "False")
-    .replaceAll("true", "True")}
+METADATA = ${metadata(args)}
 
 if os.environ.get("HOOK_ACTION", "execute") == "describe":
     print(json.dumps(METADATA))

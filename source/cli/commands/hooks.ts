@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { EXIT } from "../exit-codes.js";
 import type { CommandContext } from "../program.js";
 import type { UntrustedHookInfo } from "../session-types.js";
+import { registerHookToolkit } from "./hooks-toolkit.js";
 
 /**
  * `acai hooks …`. Each subcommand lazy-loads what it needs so that `acai -p`
@@ -39,6 +40,7 @@ export function registerHooksCommand(program: Command, ctx: CommandContext): Com
       ctx.setExitCode(EXIT.ok);
     });
 
+  registerHookToolkit(hooks, ctx);
   return hooks;
 }
 
@@ -46,9 +48,10 @@ export function formatHookList(hooks: readonly UntrustedHookInfo[]): string {
   return hooks
     .map((hook) => {
       const details = [
-        `events: ${hook.events.join(", ") || "(none)"}`,
+        `events: ${hook.events.join(", ") || `(${hook.note ?? "unknown"})`}`,
         hook.matcher ? `matcher: ${hook.matcher}` : undefined,
         hook.command ? `command: ${hook.command}` : undefined,
+        hook.problem ? `problem: ${hook.problem}` : undefined,
       ].filter(Boolean);
       return `  - ${hook.name} (${hook.file})\n      ${details.join("\n      ")}`;
     })

@@ -1,0 +1,30 @@
+/**
+ * The hook author toolkit's subcommands of `acai hooks` (init, list, test,
+ * replay, log, import), one module each. Registration is cheap: every module
+ * imports its heavy parts (registry, runner) only when its command runs.
+ */
+import type { Command } from "commander";
+import { CliError } from "../errors.js";
+import type { CommandContext } from "../program.js";
+import { registerHooksInit } from "./hooks-init.js";
+
+export function registerHookToolkit(hooks: Command, ctx: CommandContext): void {
+  registerHooksInit(hooks, ctx);
+}
+
+/** Runs a command body; a CliError becomes its message on stderr and its exit code. */
+export async function runToolkitCommand(
+  ctx: CommandContext,
+  body: () => Promise<number>,
+): Promise<void> {
+  try {
+    ctx.setExitCode(await body());
+  } catch (error) {
+    if (error instanceof CliError) {
+      ctx.io.stderr.write(`acai: error: ${error.message}\n`);
+      ctx.setExitCode(error.exitCode);
+      return;
+    }
+    throw error;
+  }
+}
