@@ -1,0 +1,220 @@
+import { readFile, utimes, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { metadataCachePath } from "../../../source/hooks/metadata-cache.js";
+import { loadHookRegistry, scanHookSources } from "../../../source/hooks/registry.js";
+import {
+  baseEnv,
+  countingRunner,
+  makeSandbox,
+  type Sandbox,
+  writeFileIn,
+  writeHook,
+} from "./helpers.js";
+
+let box: Sandbox;
+beforeEach(async () => {
+  box = await makeSandbox();
+});
+afterEach(async () => {
+  await box.cleanup();
+});
+
+const projectHooks = () => path.join(box.projectDir, ".acai", "hooks");
+const userHooks = () => path.join(box.acaiHome, "hooks");
+
+async function load(runner = countingRunner().runner, extra: { describeTimeoutMs?: number } = {}) {
+  const scan = await scanHookSources({
+    projectDir: box.projectDir,
+    acaiHome: box.acaiHome,
+    homeDir: box.homeDir,
+    settingsFiles: [],
+  });
+  return loadHookRegistry(scan, {
+    includeProject: true,
+    runner,
+    env: { ...baseEnv, MY_API_KEY: "sk-secret", PLAIN: "visible" },
+    acaiHome: box.acaiHome,
+    projectDir: box.projectDir,
+    ...extra,
+  });
+}
+
+describe("executable hooks", () => {
+  it("loads project and user executables with either event spelling and applies defaults", async () => {
+    const guard = await writeHook(projectHooks(), "guard", {
+      name: "guard",
+      description: "blocks rm",
+      events: ["PreToolUse", "after_tool"],
+      matcher: { tool: "Bash", command: "rm\\s+-rf" },
+      priority: 900,
+      timeout_ms: 5000,
+      failure: "closed",
+      env: ["SLACK_TOKEN"],
+    });
+    const notify = await writeHook(userHooks(), "notify", { events: ["Notification"] });
+    const registry = await load();
+    expect(registry.broken).toEqual([]);
+    expect(registry.hooks.map((h) => h.name)).toEqual(["guard", "notify"]);
+    const [g, n] = registry.hooks;
+    expect(g).toMatchObject({
+      id: `project:executable:${guard}`,
+      events: ["before_tool", "after_tool"],
+      matcher: { tool: "Bash", command: "rm\\s+-rf" },
+      priority: 900,
+      timeoutMs: 5000,
+      async: false,
+      failure: "closed",
+      env: ["SLACK_TOKEN"],
+      scope: "project",
+      sourceKind: "executable",
+      file: guard,
+      dialect: "acai",
+      launch: { command: guard, args: [], viaShell: false },
+    });
+    expect(n).toMatchObject({
+      name: "notify", // defaults to the file name
+      events: ["notification"],
+      priority: 100,
+      timeoutMs: 30_000,
+      async: false,
+      failure: "open",
+      env: [],
+      scope: "user",
+    });
+  });
+
+  it("describes with HOOK_ACTION=describe, project cwd and no secrets", async () => {
+    const envDump = path.join(box.root, "env.txt");
+    await writeFileIn(
+      path.join(projectHooks(), "envdump"),
+      `#!/usr/bin/env bash\nenv > '${envDump}'\npwd >> '${envDump}'\necho '{"events":["session_start"]}'\n`,
+      0o755,
+    );
+    const registry = await load();
+    expect(registry.hooks).toHaveLength(1);
+    const dump = await readFile(envDump, "utf8");
+    expect(dump).toContain("HOOK_ACTION=describe");
+    expect(dump).toContain(`ACAI_PROJECT_DIR=${box.projectDir}`);
+    expect(dump).toContain("PLAIN=visible");
+    expect(dump).not.toContain("sk-secret");
+    expect(dump.trim().split("\n").at(-1)).toBe(box.projectDir);
+  });
+
+  it("reports broken metadata, unknown events, bad regexes and failing describes by file; the rest load", async () => {
+    const dir = projectHooks();
+    await writeHook(dir, "good", { events: ["before_tool"] });
+    const garbage = await writeHook(dir, "garbage", "this is not json");
+    const unknown = await writeHook(dir, "unknown-event", { events: ["BeforeEverything"] });
+    const badRegex = await writeHook(dir, "bad-regex", {
+      events: ["before_tool"],
+      matcher: { tool: "(Bash" },
+    });
+    const badField = await writeHook(dir, "bad-field", { events: ["before_tool"], priority: 5000 });
+    const typo = await writeHook(dir, "typo", {
+      events: ["before_tool"],
+      matcher: { tools: "Bash" },
+    });
+    const crash = await writeFileIn(
+      path.join(dir, "crash"),
+      "#!/bin/sh\necho oops >&2\nexit 3\n",
+      0o755,
+    );
+    const hang = await writeFileIn(path.join(dir, "hang"), "#!/bin/sh\nexec sleep 30\n", 0o755);
+    const registry = await load(undefined, { describeTimeoutMs: 300 });
+    expect(registry.hooks.map((h) => h.name)).toEqual(["good"]);
+    const reasons = Object.fromEntries(registry.broken.map((b) => [b.file, b.reason]));
+    expect(Object.keys(reasons).sort()).toEqual(
+      [badField, badRegex, crash, garbage, hang, typo, unknown].sort(),
+    );
+    expect(reasons[garbage]).toMatch(/did not print valid JSON/);
+    expect(reasons[unknown]).toMatch(/unknown event "BeforeEverything"/);
+    expect(reasons[badRegex]).toMatch(/invalid regular expression in matcher\.tool "\(Bash"/);
+    expect(reasons[badField]).toMatch(/priority/);
+    expect(reasons[typo]).toMatch(/tools/);
+    expect(reasons[crash]).toMatch(/exited with code 3: oops/);
+    expect(reasons[hang]).toMatch(/did not finish within 300 ms/);
+    expect(
+      registry.broken.every((b) => b.sourceKind === "executable" && b.scope === "project"),
+    ).toBe(true);
+  });
+
+  it("skips non-executable files and folders, but reports a #! script that lacks chmod +x", async () => {
+    const dir = projectHooks();
+    await writeHook(dir, "good", { events: ["before_tool"] });
+    await writeFileIn(path.join(dir, "README.md"), "# notes\n");
+    await writeFileIn(path.join(dir, "lib", "common.sh"), "x=1\n", 0o755);
+    await writeFileIn(path.join(dir, ".hidden"), "#!/bin/sh\n", 0o755);
+    await writeFileIn(path.join(dir, "good~"), "#!/bin/sh\n", 0o755);
+    const forgot = await writeFileIn(path.join(dir, "forgot"), "#!/bin/sh\necho hi\n", 0o644);
+    const { runner, calls } = countingRunner();
+    const registry = await load(runner);
+    expect(registry.hooks.map((h) => h.name)).toEqual(["good"]);
+    expect(calls).toHaveLength(1);
+    expect(registry.broken).toHaveLength(1);
+    expect(registry.broken[0]).toMatchObject({
+      file: forgot,
+      reason: expect.stringContaining("chmod +x"),
+    });
+  });
+
+  it("a warm start spawns nothing; a content change re-describes only that hook", async () => {
+    const dir = projectHooks();
+    for (let i = 0; i < 5; i++)
+      await writeHook(dir, `hook${i}`, { events: ["before_tool"], priority: i });
+    const cold = countingRunner();
+    expect((await load(cold.runner)).hooks).toHaveLength(5);
+    expect(cold.calls).toHaveLength(5);
+    const cache = JSON.parse(await readFile(metadataCachePath(box.acaiHome), "utf8"));
+    expect(Object.keys(cache.entries)).toHaveLength(5);
+
+    const warm = countingRunner();
+    const again = await load(warm.runner);
+    expect(again.hooks).toHaveLength(5);
+    expect(warm.calls).toHaveLength(0);
+
+    // Same size and mtime but different content: the hash catches it.
+    const target = path.join(dir, "hook3");
+    const before = await readFile(target, "utf8");
+    const after = before.replace('"priority":3', '"priority":7');
+    expect(after.length).toBe(before.length);
+    await writeFile(target, after);
+    const stamp = new Date(Date.now() - 60_000);
+    await utimes(target, stamp, stamp);
+    const changed = countingRunner();
+    const reloaded = await load(changed.runner);
+    expect(changed.calls.map((c) => c.command)).toEqual([target]);
+    expect(reloaded.hooks.find((h) => h.file === target)?.priority).toBe(7);
+  });
+
+  it("does not cache failed describes", async () => {
+    await writeFileIn(path.join(projectHooks(), "crash"), "#!/bin/sh\nexit 1\n", 0o755);
+    const first = countingRunner();
+    await load(first.runner);
+    const second = countingRunner();
+    const registry = await load(second.runner);
+    expect(second.calls).toHaveLength(1);
+    expect(registry.broken).toHaveLength(1);
+  });
+
+  it("describes in parallel with a bounded concurrency", async () => {
+    const dir = projectHooks();
+    for (let i = 0; i < 12; i++) await writeHook(dir, `h${i}`, { events: ["after_agent"] });
+    let running = 0;
+    let peak = 0;
+    const inner = countingRunner().runner;
+    const runner: typeof inner = async (options) => {
+      running++;
+      peak = Math.max(peak, running);
+      try {
+        return await inner(options);
+      } finally {
+        running--;
+      }
+    };
+    const registry = await load(runner);
+    expect(registry.hooks).toHaveLength(12);
+    expect(peak).toBeGreaterThan(1);
+    expect(peak).toBeLessThanOrEqual(8);
+  });
+});

@@ -1,0 +1,189 @@
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { loadHookRegistry, scanHookSources } from "../../../source/hooks/registry.js";
+import { readFrontmatter } from "../../../source/hooks/sources/hook-md.js";
+import { baseEnv, countingRunner, makeSandbox, type Sandbox, writeFileIn } from "./helpers.js";
+
+let box: Sandbox;
+beforeEach(async () => {
+  box = await makeSandbox();
+});
+afterEach(async () => {
+  await box.cleanup();
+});
+
+async function hookMd(
+  dir: string,
+  frontmatter: string,
+  script?: { name: string; mode: number; body?: string },
+) {
+  await writeFileIn(path.join(dir, "HOOK.md"), `---\n${frontmatter}\n---\n\n# Docs\n`);
+  if (script) {
+    await writeFileIn(
+      path.join(dir, "scripts", script.name),
+      script.body ?? "#!/bin/sh\nexit 0\n",
+      script.mode,
+    );
+  }
+  return path.join(dir, "HOOK.md");
+}
+
+async function load() {
+  const scan = await scanHookSources({
+    projectDir: box.projectDir,
+    acaiHome: box.acaiHome,
+    homeDir: box.homeDir,
+    settingsFiles: [],
+  });
+  const { runner, calls } = countingRunner();
+  const registry = await loadHookRegistry(scan, {
+    includeProject: true,
+    runner,
+    env: baseEnv,
+    acaiHome: box.acaiHome,
+    projectDir: box.projectDir,
+  });
+  expect(calls).toHaveLength(0); // HOOK.md hooks need no describe step
+  return registry;
+}
+
+describe("HOOK.md hooks", () => {
+  it("loads from .acai/hooks, .agents/hooks and ~/.config/agents/hooks with every trigger spelling", async () => {
+    const security = path.join(box.projectDir, ".agents", "hooks", "security");
+    const file = await hookMd(
+      security,
+      [
+        "name: block-dangerous",
+        "description: Blocks rm -rf",
+        "trigger: pre-tool-call",
+        "matcher:",
+        "  tool: Shell",
+        '  pattern: "rm -rf /"',
+        "timeout: 5000",
+        "priority: 999",
+      ].join("\n"),
+      { name: "run.sh", mode: 0o755 },
+    );
+    await hookMd(path.join(box.projectDir, ".acai", "hooks", "gate"), "trigger: Stop", {
+      name: "run",
+      mode: 0o755,
+    });
+    await hookMd(
+      path.join(box.homeDir, ".config", "agents", "hooks", "audit"),
+      "trigger: session_end\nasync: true",
+      {
+        name: "run.py",
+        mode: 0o755,
+      },
+    );
+    const registry = await load();
+    expect(registry.broken).toEqual([]);
+    const byName = new Map(registry.hooks.map((h) => [h.name, h]));
+    expect(byName.get("block-dangerous")).toMatchObject({
+      id: `project:hook_md:${file}`,
+      description: "Blocks rm -rf",
+      events: ["before_tool"],
+      matcher: { tool: "Shell", pattern: "rm -rf /" },
+      timeoutMs: 5000,
+      priority: 999,
+      dialect: "agenthooks",
+      sourceKind: "hook_md",
+      scope: "project",
+      file,
+      launch: { command: path.join(security, "scripts", "run.sh"), args: [], viaShell: false },
+    });
+    expect(byName.get("gate")).toMatchObject({
+      events: ["before_stop"],
+      timeoutMs: 30_000,
+      priority: 100,
+    });
+    expect(byName.get("audit")).toMatchObject({
+      events: ["session_end"],
+      async: true,
+      scope: "user",
+    });
+  });
+
+  it("runs a non-executable script through its #! line or its extension", async () => {
+    const dir = path.join(box.projectDir, ".agents", "hooks");
+    await hookMd(path.join(dir, "shebang"), "trigger: before_tool", {
+      name: "run",
+      mode: 0o644,
+      body: "#!/usr/bin/env python3\nprint('x')\n",
+    });
+    await hookMd(path.join(dir, "ext"), "trigger: before_tool", {
+      name: "run.sh",
+      mode: 0o644,
+      body: "exit 0\n",
+    });
+    const bare = await hookMd(path.join(dir, "bare"), "trigger: before_tool", {
+      name: "run",
+      mode: 0o644,
+      body: "exit 0\n",
+    });
+    const registry = await load();
+    const byName = new Map(registry.hooks.map((h) => [h.name, h]));
+    expect(byName.get("shebang")?.launch).toEqual({
+      command: "/usr/bin/env",
+      args: ["python3", path.join(dir, "shebang", "scripts", "run")],
+      viaShell: false,
+    });
+    expect(byName.get("ext")?.launch).toEqual({
+      command: "bash",
+      args: [path.join(dir, "ext", "scripts", "run.sh")],
+      viaShell: false,
+    });
+    expect(registry.broken).toEqual([
+      expect.objectContaining({ file: bare, reason: expect.stringContaining("chmod +x") }),
+    ]);
+  });
+
+  it("reports a missing script, bad YAML, unknown trigger, unsupported event and bad regex; others load", async () => {
+    const dir = path.join(box.projectDir, ".acai", "hooks");
+    await hookMd(path.join(dir, "ok"), "trigger: PostToolUse", { name: "run.sh", mode: 0o755 });
+    const noScript = await hookMd(path.join(dir, "no-script"), "trigger: before_tool");
+    const badYaml = await hookMd(path.join(dir, "bad-yaml"), "trigger: [unclosed", {
+      name: "run",
+      mode: 0o755,
+    });
+    const unknown = await hookMd(path.join(dir, "unknown"), "trigger: on-everything", {
+      name: "run",
+      mode: 0o755,
+    });
+    const later = await hookMd(path.join(dir, "later"), "trigger: pre-context-compact", {
+      name: "run",
+      mode: 0o755,
+    });
+    const badRe = await hookMd(
+      path.join(dir, "bad-re"),
+      "trigger: before_tool\nmatcher:\n  pattern: '[a-'",
+      {
+        name: "run",
+        mode: 0o755,
+      },
+    );
+    const noFront = path.join(dir, "no-front", "HOOK.md");
+    await writeFileIn(noFront, "# just docs\n");
+    await writeFileIn(path.join(dir, "no-front", "scripts", "run"), "#!/bin/sh\n", 0o755);
+    const registry = await load();
+    expect(registry.hooks.map((h) => h.name)).toEqual(["ok"]);
+    const reasons = Object.fromEntries(registry.broken.map((b) => [b.file, b.reason]));
+    expect(Object.keys(reasons).sort()).toEqual(
+      [badRe, badYaml, later, noFront, noScript, unknown].sort(),
+    );
+    expect(reasons[noScript]).toMatch(/no script/);
+    expect(reasons[badYaml]).toMatch(/invalid YAML frontmatter/);
+    expect(reasons[unknown]).toMatch(/unknown event "on-everything"/);
+    expect(reasons[later]).toMatch(/unknown event "pre-context-compact"/);
+    expect(reasons[badRe]).toMatch(/matcher\.pattern/);
+    expect(reasons[noFront]).toMatch(/no YAML frontmatter/);
+  });
+
+  it("parses frontmatter with CRLF line endings and nothing after the closing fence", () => {
+    expect(readFrontmatter("---\r\ntrigger: Stop\r\n---")).toEqual({
+      ok: true,
+      data: { trigger: "Stop" },
+    });
+    expect(readFrontmatter("trigger: Stop\n")).toMatchObject({ ok: false });
+  });
+});
