@@ -261,7 +261,7 @@ async function* intercept(
     const timer = setTimeout(() => budget.abort(SESSION_END), budgetMs);
     try {
       const signal = AbortSignal.any([closing.signal, budget.signal]);
-      const subject = matchSubject("session_end", agentEvent);
+      const subject = matchSubject("session_end", agentEvent, {}, options.projectDir);
       yield* runObservers({
         event: "session_end",
         agentEvent,
@@ -302,7 +302,7 @@ async function* intercept(
     if (hooks === undefined)
       return carried.length > 0 ? { action: "continue", context: carried } : undefined;
 
-    const subject = matchSubject(event, agentEvent);
+    const subject = matchSubject(event, agentEvent, {}, options.projectDir);
     // Sync candidates from the first one that matches; an event no hook matches ends here.
     const sync: HookDefinition[] = [];
     for (const hook of hooks) {
@@ -346,7 +346,12 @@ async function* intercept(
       // The first hook matched above; later ones are checked against the input as modified so far.
       matches: (hook, state) =>
         hook === sync[0] ||
-        matches(hook, "toolInput" in state ? matchSubject(event, agentEvent, state) : subject),
+        matches(
+          hook,
+          "toolInput" in state
+            ? matchSubject(event, agentEvent, state, options.projectDir)
+            : subject,
+        ),
       run,
       signal: stopAll.signal,
       contextCapChars: cap,

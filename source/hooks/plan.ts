@@ -4,7 +4,7 @@
  * order, so the same set of hooks always gives the same decision.
  */
 import type { AgentEvent, AgentEventType } from "../agent/events.js";
-import type { HookDefinition, HookEventName } from "./definition.js";
+import type { HookEventName } from "./definition.js";
 import type { MatchSubject } from "./match.js";
 import type { GateState } from "./payload.js";
 
@@ -31,38 +31,22 @@ export const OBSERVE_ONLY: ReadonlySet<HookEventName> = new Set([
   "session_end",
 ]);
 
-const SCOPE_RANK = { user: 0, project: 1 } as const;
-
-export function compareHooks(a: HookDefinition, b: HookDefinition): number {
-  if (a.priority !== b.priority) return b.priority - a.priority;
-  if (a.scope !== b.scope) return SCOPE_RANK[a.scope] - SCOPE_RANK[b.scope];
-  if (a.name !== b.name) return a.name < b.name ? -1 : 1;
-  if (a.id !== b.id) return a.id < b.id ? -1 : 1;
-  return 0;
-}
-
-/** Hooks per event, each list in run order. Built once per interceptor. */
-export function indexHooks(
-  hooks: readonly HookDefinition[],
-): ReadonlyMap<HookEventName, readonly HookDefinition[]> {
-  const index = new Map<HookEventName, HookDefinition[]>();
-  for (const hook of hooks) {
-    for (const event of new Set(hook.events)) {
-      const list = index.get(event);
-      if (list) list.push(hook);
-      else index.set(event, [hook]);
-    }
-  }
-  for (const list of index.values()) list.sort(compareHooks);
-  return index;
-}
+/** One ordering for everyone: the registry's and the interceptor's are the same function. */
+export { compareHooks, indexHooksByEvent as indexHooks } from "./match.js";
 
 /** What matchers see for this event, with the input as modified by earlier hooks. */
 export function matchSubject(
   event: HookEventName,
   agentEvent: AgentEvent,
   state: GateState = {},
+  projectDir?: string,
 ): MatchSubject {
+  const subject = subjectOf(event, agentEvent, state);
+  if (projectDir !== undefined) subject.projectDir = projectDir;
+  return subject;
+}
+
+function subjectOf(event: HookEventName, agentEvent: AgentEvent, state: GateState): MatchSubject {
   switch (agentEvent.type) {
     case "tool_call_start":
       return {

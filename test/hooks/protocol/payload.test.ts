@@ -1,0 +1,220 @@
+import { describe, expect, it } from "vitest";
+import type { AgentEvent } from "../../../source/agent/events.js";
+import type { HookEventName } from "../../../source/hooks/definition.js";
+import { buildPayload, type SessionInfo } from "../../../source/hooks/payload.js";
+
+const session: SessionInfo = {
+  sessionId: "s1",
+  transcriptPath: "/t/s1.jsonl",
+  cwd: "/proj",
+  startedAt: Date.parse("2026-01-01T00:00:00.000Z"),
+};
+const now = Date.parse("2026-01-01T00:01:00.000Z");
+const usage = { inputTokens: 1, outputTokens: 2, totalTokens: 3 };
+
+const rows: [HookEventName, AgentEvent, Record<string, unknown>][] = [
+  [
+    "session_start",
+    {
+      type: "session_start",
+      sessionId: "s1",
+      model: "m",
+      cwd: "/proj",
+      transcriptPath: "/t",
+      source: "startup",
+    },
+    { hook_event_name: "SessionStart", source: "startup", model: "m" },
+  ],
+  [
+    "user_prompt",
+    { type: "user_prompt", turn: 1, prompt: "hello" },
+    { hook_event_name: "UserPromptSubmit", prompt: "hello" },
+  ],
+  [
+    "before_model",
+    { type: "model_request", turn: 1, step: 2, model: "m" },
+    { hook_event_name: "before_model", model: "m", step: 2 },
+  ],
+  [
+    "after_model",
+    {
+      type: "model_response",
+      turn: 1,
+      step: 1,
+      model: "m",
+      text: "hi",
+      toolCalls: [{ toolCallId: "c1", toolName: "Bash", input: { command: "ls" } }],
+      usage,
+      finishReason: "tool-calls",
+      durationMs: 12,
+    },
+    {
+      hook_event_name: "after_model",
+      text: "hi",
+      tool_calls: [{ tool_use_id: "c1", tool_name: "Bash", tool_input: { command: "ls" } }],
+      usage: { input_tokens: 1, output_tokens: 2, total_tokens: 3 },
+      finish_reason: "tool-calls",
+      duration_ms: 12,
+    },
+  ],
+  [
+    "before_tool",
+    {
+      type: "tool_call_start",
+      turn: 1,
+      step: 1,
+      toolCallId: "c1",
+      toolName: "Bash",
+      input: { command: "ls" },
+    },
+    {
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "ls" },
+      tool_use_id: "c1",
+    },
+  ],
+  [
+    "after_tool",
+    {
+      type: "tool_call_end",
+      turn: 1,
+      step: 1,
+      toolCallId: "c1",
+      toolName: "Bash",
+      input: { command: "ls" },
+      output: "a\n",
+      response: { stdout: "a\n", stderr: "", exit_code: 0, interrupted: false },
+      durationMs: 5,
+    },
+    {
+      hook_event_name: "PostToolUse",
+      tool_response: { stdout: "a\n", stderr: "", exit_code: 0, interrupted: false },
+      tool_output: "a\n",
+      duration_ms: 5,
+    },
+  ],
+  [
+    "after_tool_failure",
+    {
+      type: "tool_call_error",
+      turn: 1,
+      step: 1,
+      toolCallId: "c1",
+      toolName: "Bash",
+      input: {},
+      error: "boom",
+      interrupted: true,
+      blocked: false,
+      durationMs: 1,
+    },
+    { hook_event_name: "PostToolUseFailure", error: "boom", is_interrupt: true },
+  ],
+  [
+    "before_stop",
+    {
+      type: "stop_request",
+      turn: 1,
+      step: 3,
+      lastAssistantMessage: "done",
+      stopHookActive: true,
+      consecutiveBlocks: 1,
+    },
+    { hook_event_name: "Stop", stop_hook_active: true, last_assistant_message: "done" },
+  ],
+  [
+    "after_agent",
+    { type: "turn_end", turn: 1, stopReason: "end_turn", text: "done", usage },
+    { hook_event_name: "after_agent", stop_reason: "end_turn" },
+  ],
+  [
+    "notification",
+    { type: "notification", message: "waiting", notificationType: "idle_prompt" },
+    { hook_event_name: "Notification", message: "waiting", notification_type: "idle_prompt" },
+  ],
+  [
+    "session_end",
+    { type: "session_end", reason: "completed" },
+    { hook_event_name: "SessionEnd", reason: "completed" },
+  ],
+];
+
+describe("stdin payloads", () => {
+  it.each(rows)("acai dialect: %s", (event, agentEvent, expected) => {
+    const payload = buildPayload({ event, agentEvent, session, dialect: "acai", now });
+    expect(payload).toMatchObject({
+      event,
+      session_id: "s1",
+      transcript_path: "/t/s1.jsonl",
+      cwd: "/proj",
+      timestamp: "2026-01-01T00:01:00.000Z",
+      ...expected,
+    });
+    expect(JSON.parse(JSON.stringify(payload))).toEqual(payload);
+  });
+
+  it("shows the input as modified by earlier hooks", () => {
+    const agentEvent: AgentEvent = {
+      type: "tool_call_start",
+      turn: 1,
+      step: 1,
+      toolCallId: "c1",
+      toolName: "Bash",
+      input: { command: "ls" },
+    };
+    const payload = buildPayload({
+      event: "before_tool",
+      agentEvent,
+      state: { toolInput: { command: "ls -la" } },
+      session,
+      dialect: "acai",
+      now,
+    });
+    expect(payload.tool_input).toEqual({ command: "ls -la" });
+  });
+
+  it("agenthooks dialect uses that spec's names", () => {
+    const tool = buildPayload({
+      event: "before_tool",
+      agentEvent: rows[4]![1],
+      session,
+      dialect: "agenthooks",
+      now,
+    });
+    expect(tool).toMatchObject({
+      event_type: "pre-tool-call",
+      work_dir: "/proj",
+      session_id: "s1",
+      timestamp: "2026-01-01T00:01:00.000Z",
+      context: {},
+      tool_name: "Bash",
+      tool_input: { command: "ls" },
+      tool_use_id: "c1",
+    });
+    expect(tool.hook_event_name).toBeUndefined();
+    const stop = buildPayload({
+      event: "before_stop",
+      agentEvent: rows[7]![1],
+      session,
+      dialect: "agenthooks",
+      now,
+    });
+    expect(stop).toMatchObject({
+      event_type: "pre-agent-turn-stop",
+      step_count: 3,
+      final_message: { role: "assistant", content: "done" },
+    });
+    const end = buildPayload({
+      event: "session_end",
+      agentEvent: rows[10]![1],
+      session,
+      dialect: "agenthooks",
+      now,
+    });
+    expect(end).toMatchObject({
+      event_type: "post-session",
+      exit_reason: "completed",
+      duration_seconds: 60,
+    });
+  });
+});
