@@ -1,0 +1,56 @@
+/** Slash commands typed at the prompt. */
+export type Command =
+  | { name: "help" }
+  | { name: "hooks" }
+  | { name: "clear" }
+  | { name: "model"; spec?: string }
+  | { name: "expand"; seq?: number }
+  | { name: "exit" }
+  | { name: "unknown"; text: string };
+
+export const COMMAND_HELP: ReadonlyArray<readonly [string, string]> = [
+  ["/hooks", "loaded hooks: source, events, matcher, trust, broken ones, last decision"],
+  ["/model [spec]", "show the model, or start a new session with another model"],
+  ["/clear", "start a new session (clears the screen)"],
+  ["/expand [N]", "show the full output of tool block N (default: the last one)"],
+  ["/help", "this list and the keys"],
+  ["/exit", "end the session (runs session_end hooks)"],
+];
+
+export const KEY_HELP: ReadonlyArray<readonly [string, string]> = [
+  ["Enter", "send · Alt-Enter, Ctrl-J or a trailing \\ for a new line"],
+  ["↑ ↓", "history (or move between lines)"],
+  ["Esc", "abort the running turn (model, tools, hooks)"],
+  ["Ctrl-C", "abort the turn · clear the line · twice to exit"],
+  ["Ctrl-D", "exit on an empty line"],
+  ["y / n", "answer a hook's question"],
+];
+
+/** Returns a command for `/name ...` lines; anything else is a prompt. */
+export function parseCommand(line: string): Command | undefined {
+  const text = line.trim();
+  const match = /^\/([a-z]+)(?:\s+([\s\S]*))?$/i.exec(text);
+  if (!match) return undefined;
+  const name = (match[1] ?? "").toLowerCase();
+  const arg = match[2]?.trim() || undefined;
+  switch (name) {
+    case "help":
+    case "hooks":
+    case "clear":
+      return { name };
+    case "exit":
+    case "quit":
+      return { name: "exit" };
+    case "model":
+      return arg ? { name: "model", spec: arg } : { name: "model" };
+    case "expand": {
+      const seq = arg ? Number.parseInt(arg, 10) : undefined;
+      return seq !== undefined && Number.isFinite(seq)
+        ? { name: "expand", seq }
+        : { name: "expand" };
+    }
+    default:
+      // `/usr/bin/foo is slow, why?` is a prompt; a lone `/foo` is a mistyped command.
+      return arg === undefined ? { name: "unknown", text } : undefined;
+  }
+}

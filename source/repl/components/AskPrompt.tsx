@@ -1,0 +1,27 @@
+import { Box, Text } from "ink";
+import type { AskRequest } from "../../hooks/activity.js";
+import { summarizeToolInput } from "../format.js";
+import { useTheme } from "../theme.js";
+
+/** A hook answered `ask`: the question, inline, answered with y or n. */
+export function AskPrompt({ request, width }: { request: AskRequest; width: number }) {
+  const { c } = useTheme();
+  const what = request.toolName
+    ? `${request.toolName} ${summarizeToolInput(request.toolName, request.toolInput, Math.max(20, width - request.toolName.length - 12))}`
+    : request.event;
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor={c("yellow")} paddingX={1}>
+      <Text wrap="wrap">
+        <Text color={c("yellow")}>? hook </Text>
+        <Text bold>{request.hook.name}</Text> asks before {what}
+      </Text>
+      <Text wrap="wrap">
+        {"  "}
+        {request.reason || "(no reason given)"}
+      </Text>
+      <Text>
+        Allow? <Text bold>[y]</Text>es / <Text bold>[n]</Text>o (Esc = no)
+      </Text>
+    </Box>
+  );
+}

@@ -1,0 +1,107 @@
+import { Box, Text } from "ink";
+import { formatDuration, formatTokens } from "../format.js";
+import type { Item, Tone } from "../state.js";
+import { type ColorName, useTheme } from "../theme.js";
+import { HookLine } from "./HookLine.js";
+import { HooksPanel } from "./HooksPanel.js";
+import { ToolBlock } from "./ToolBlock.js";
+
+const TONE: Record<Tone, ColorName | undefined> = {
+  info: "blue",
+  warn: "yellow",
+  error: "red",
+  dim: undefined,
+};
+
+const STOP_TEXT: Record<string, string> = {
+  aborted: "turn aborted",
+  blocked: "turn blocked",
+  max_steps: "max steps reached",
+  stop_hook_limit: "stop hooks blocked too many times; stopped anyway",
+  hook_stop: "a hook stopped the session",
+  error: "turn failed",
+};
+
+/** A finished item, rendered once inside <Static>. */
+export function ItemView({ item, width }: { item: Item; width: number }) {
+  const { c } = useTheme();
+  switch (item.kind) {
+    case "banner":
+      return (
+        <Text color={c(TONE[item.tone] ?? "gray")} dimColor={item.tone === "dim"} wrap="wrap">
+          {item.tone === "dim" ? "" : "▌ "}
+          {item.text}
+        </Text>
+      );
+    case "user":
+      return (
+        <Box marginTop={1}>
+          <Text color={c("blue")} bold>
+            {"› "}
+          </Text>
+          <Text wrap="wrap">{item.text}</Text>
+        </Box>
+      );
+    case "assistant":
+      return <Text wrap="wrap">{item.text}</Text>;
+    case "tool":
+      return <ToolBlock tool={item.tool} width={width} />;
+    case "hook":
+      return <HookLine item={item} />;
+    case "warning":
+      return (
+        <Text color={c("yellow")} wrap="wrap">
+          ⚠ {item.source ? `${item.source}: ` : ""}
+          {item.text}
+        </Text>
+      );
+    case "error":
+      return (
+        <Text color={c("red")} wrap="wrap">
+          ✗ {item.text}
+        </Text>
+      );
+    case "turn":
+      return (
+        <Text color={c(item.stopReason === "aborted" ? "yellow" : "red")} wrap="wrap">
+          ■ {STOP_TEXT[item.stopReason] ?? item.stopReason}
+          {item.message ? `: ${item.message}` : ""}{" "}
+          <Text dimColor>
+            ({formatDuration(item.elapsedMs)}, {formatTokens(item.usage.totalTokens)} tok)
+          </Text>
+        </Text>
+      );
+    case "notice":
+      return (
+        <Box flexDirection="column">
+          {item.title ? <Text bold>{item.title}</Text> : null}
+          {item.lines.map((line, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: fixed lines
+            <Text key={index} wrap="wrap">
+              {line}
+            </Text>
+          ))}
+        </Box>
+      );
+    case "detail":
+      return (
+        <Box flexDirection="column">
+          <Text bold>{item.title}</Text>
+          <Text wrap="wrap">{item.text}</Text>
+        </Box>
+      );
+    case "ask":
+      return (
+        <Text wrap="wrap">
+          <Text color={c(item.allowed ? "green" : "red")}>
+            {item.allowed ? "✓ you allowed" : "✗ you denied"}
+          </Text>{" "}
+          what hook <Text bold>{item.name}</Text> asked: {item.reason}
+        </Text>
+      );
+    case "hooks":
+      return <HooksPanel snapshot={item.snapshot} />;
+    default:
+      return item satisfies never;
+  }
+}

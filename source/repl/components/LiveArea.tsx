@@ -1,0 +1,23 @@
+import { Box, Text } from "ink";
+import type { ViewState } from "../state.js";
+import { Elapsed } from "./Elapsed.js";
+import { Spinner } from "./Spinner.js";
+import { ToolBlock } from "./ToolBlock.js";
+
+/** What is still moving: the open line of streamed text, running tools, running hooks. */
+export function LiveArea({ view, width }: { view: ViewState; width: number }) {
+  return (
+    <Box flexDirection="column">
+      {view.stream?.text ? <Text wrap="wrap">{view.stream.text}</Text> : null}
+      {view.tools.map((tool) => (
+        <ToolBlock key={tool.toolCallId} tool={tool} width={width} />
+      ))}
+      {view.hooks.map((running) => (
+        <Text key={running.key} wrap="truncate-end">
+          <Spinner /> hook <Text bold>{running.hook.name}</Text>{" "}
+          <Text dimColor>{running.event}</Text> <Elapsed since={running.startedAt} />
+        </Text>
+      ))}
+    </Box>
+  );
+}

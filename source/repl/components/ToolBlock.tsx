@@ -1,0 +1,59 @@
+import { Box, Text } from "ink";
+import { firstLines, formatDuration, summarizeToolInput } from "../format.js";
+import type { ToolStatus, ToolView } from "../state.js";
+import { type ColorName, useTheme } from "../theme.js";
+import { Spinner } from "./Spinner.js";
+
+const STATUS: Record<ToolStatus, { mark: string; label: string; color: ColorName }> = {
+  running: { mark: "…", label: "running", color: "cyan" },
+  ok: { mark: "✓", label: "done", color: "green" },
+  error: { mark: "✗", label: "failed", color: "red" },
+  blocked: { mark: "⊘", label: "blocked", color: "yellow" },
+  interrupted: { mark: "■", label: "interrupted", color: "yellow" },
+};
+
+const OUTPUT_LINES = 4;
+
+/** One tool call: name, short input, status, duration, the first lines of its output. */
+export function ToolBlock({ tool, width }: { tool: ToolView; width: number }) {
+  const { c, now } = useTheme();
+  const status = STATUS[tool.status];
+  const duration = tool.durationMs ?? now() - tool.startedAt;
+  const meta = `${status.label} ${formatDuration(duration)} [${tool.seq}]`;
+  const summary = summarizeToolInput(
+    tool.toolName,
+    tool.input,
+    Math.max(10, width - tool.toolName.length - meta.length - 6),
+  );
+  const excerpt =
+    tool.status === "running"
+      ? { lines: [], hidden: 0 }
+      : firstLines(tool.output ?? "", OUTPUT_LINES, width - 4);
+  return (
+    <Box flexDirection="column">
+      <Text wrap="truncate-end">
+        {tool.status === "running" ? (
+          <Spinner />
+        ) : (
+          <Text color={c(status.color)}>{status.mark}</Text>
+        )}{" "}
+        <Text bold>{tool.toolName}</Text> {summary}{" "}
+        <Text color={c(status.color)} dimColor={tool.status === "ok"}>
+          {meta}
+        </Text>
+      </Text>
+      {excerpt.lines.map((line, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: static lines of a finished block
+        <Text key={index} dimColor={tool.status === "ok"} wrap="truncate-end">
+          {index === 0 ? "  ⎿ " : "    "}
+          {line}
+        </Text>
+      ))}
+      {excerpt.hidden > 0 ? (
+        <Text dimColor>
+          {"    "}… +{excerpt.hidden} lines (/expand {tool.seq})
+        </Text>
+      ) : null}
+    </Box>
+  );
+}

@@ -1,0 +1,71 @@
+import { Box, Text, useInput } from "ink";
+import { useState } from "react";
+import type { UntrustedHookInfo } from "../../cli/session-types.js";
+import { useTheme } from "../theme.js";
+
+const CHOICES = [
+  { key: "t", label: "Trust this set of project hooks and run them" },
+  { key: "n", label: "Run without project hooks this session" },
+] as const;
+
+export type TrustChoice = "trust" | "off";
+
+/** Shown before the session starts when the project's hooks are not trusted. */
+export function TrustScreen({
+  hooks,
+  onChoose,
+}: {
+  hooks: UntrustedHookInfo[];
+  onChoose: (choice: TrustChoice) => void;
+}) {
+  const { c } = useTheme();
+  const [selected, setSelected] = useState(0);
+  const [chosen, setChosen] = useState(false);
+  const choose = (index: number) => {
+    if (chosen) return;
+    setChosen(true);
+    onChoose(index === 0 ? "trust" : "off");
+  };
+  useInput((input, key) => {
+    if (key.upArrow || key.downArrow || key.tab) setSelected((s) => 1 - s);
+    else if (key.return) choose(selected);
+    else if (input === "t" || input === "y") choose(0);
+    else if (input === "n") choose(1);
+  });
+  return (
+    <Box flexDirection="column" borderStyle="round" paddingX={1}>
+      <Text bold color={c("yellow")}>
+        This project has hooks you have not trusted
+      </Text>
+      <Text wrap="wrap">
+        They run as programs on your machine at points of the agent loop. Trust is recorded for this
+        exact set; any change asks again.
+      </Text>
+      {hooks.map((hook) => (
+        <Box key={`${hook.file}:${hook.name}`} flexDirection="column" marginTop={1}>
+          <Text wrap="wrap">
+            <Text bold>{hook.name}</Text> <Text dimColor>on {hook.events.join(", ")}</Text>
+            {hook.matcher ? <Text dimColor> · matcher {hook.matcher}</Text> : null}
+          </Text>
+          <Text wrap="truncate-start" dimColor>
+            {"  "}
+            {hook.file}
+          </Text>
+          {hook.command ? (
+            <Text wrap="wrap">
+              {"  $ "}
+              {hook.command}
+            </Text>
+          ) : null}
+        </Box>
+      ))}
+      <Box flexDirection="column" marginTop={1}>
+        {CHOICES.map((choice, index) => (
+          <Text key={choice.key} inverse={index === selected} wrap="wrap">
+            {index === selected ? "›" : " "} [{choice.key}] {choice.label}
+          </Text>
+        ))}
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,90 @@
+import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+
+/** One line of the history file. Multi-line prompts stay one entry. */
+const HistoryLine = z.object({ prompt: z.string(), at: z.number().optional() });
+
+export const HISTORY_LIMIT = 1000;
+
+/** Reads the history file; a missing file is empty, damaged lines are skipped. */
+export async function loadHistory(file: string, limit = HISTORY_LIMIT): Promise<string[]> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch {
+    return [];
+  }
+  const entries: string[] = [];
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    const result = HistoryLine.safeParse(parsed);
+    if (result.success && result.data.prompt.trim()) entries.push(result.data.prompt);
+  }
+  return entries.slice(-limit);
+}
+
+/**
+ * Appends one prompt. Keeps the file bounded: when it holds twice the limit it
+ * is rewritten with the last `limit` entries. Failures are returned, not thrown:
+ * history is a convenience and must never break a session.
+ */
+export async function appendHistory(
+  file: string,
+  prompt: string,
+  options: { now?: number; limit?: number } = {},
+): Promise<string | undefined> {
+  const limit = options.limit ?? HISTORY_LIMIT;
+  try {
+    await mkdir(path.dirname(file), { recursive: true });
+    await appendFile(file, `${JSON.stringify({ prompt, at: options.now ?? Date.now() })}\n`, {
+      mode: 0o600,
+    });
+    const text = await readFile(file, "utf8");
+    const lines = text.split("\n").filter((line) => line.trim());
+    if (lines.length > limit * 2) {
+      await writeFile(file, `${lines.slice(-limit).join("\n")}\n`, { mode: 0o600 });
+    }
+    return undefined;
+  } catch (error) {
+    return `could not save prompt history to ${file}: ${(error as Error).message}`;
+  }
+}
+
+/** Navigation over history entries plus the draft being typed (index === entries.length). */
+export interface HistoryCursor {
+  entries: string[];
+  index: number;
+  draft: string;
+}
+
+export function historyCursor(entries: string[]): HistoryCursor {
+  return { entries, index: entries.length, draft: "" };
+}
+
+export function historyPush(cursor: HistoryCursor, prompt: string): HistoryCursor {
+  const entries =
+    cursor.entries[cursor.entries.length - 1] === prompt
+      ? cursor.entries
+      : [...cursor.entries, prompt].slice(-HISTORY_LIMIT);
+  return { entries, index: entries.length, draft: "" };
+}
+
+/** Moves by `delta` (-1 older, +1 newer); returns the new cursor and the text to show. */
+export function historyMove(
+  cursor: HistoryCursor,
+  delta: -1 | 1,
+  current: string,
+): { cursor: HistoryCursor; value: string } | undefined {
+  const index = cursor.index + delta;
+  if (index < 0 || index > cursor.entries.length) return undefined;
+  const draft = cursor.index === cursor.entries.length ? current : cursor.draft;
+  const value = index === cursor.entries.length ? draft : (cursor.entries[index] ?? "");
+  return { cursor: { ...cursor, index, draft }, value };
+}

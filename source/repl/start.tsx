@@ -1,0 +1,126 @@
+import { openSync } from "node:fs";
+import tty from "node:tty";
+import { render } from "ink";
+import type { ReplStartOptions } from "../cli/repl-entry.js";
+import { App } from "./app.js";
+import { isCliStart, replOptionsFromCli } from "./cli-adapter.js";
+import { ReplController } from "./controller.js";
+import { colorEnabled } from "./theme.js";
+import type { ReplOptions } from "./types.js";
+
+export type { ReplOptions } from "./types.js";
+
+/** Show the cursor, leave bracketed paste, raw mode and the kitty protocol: whatever state we die in. */
+const RESTORE = "\u001b[?25h\u001b[?2004l";
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream)
+    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function openTerminal(): tty.ReadStream | undefined {
+  try {
+    const fd = openSync("/dev/tty", "r");
+    return new tty.ReadStream(fd);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The interactive session. Resolves the process exit code; the caller exits.
+ * Piped stdin becomes the first prompt and keys are then read from /dev/tty.
+ */
+export async function startRepl(input: ReplOptions | ReplStartOptions): Promise<number> {
+  let options: ReplOptions;
+  try {
+    options = isCliStart(input) ? await replOptionsFromCli(input) : input;
+  } catch (error) {
+    (process.stderr as NodeJS.WritableStream).write(
+      `acai: could not start the interactive session: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return 1;
+  }
+  const stdout = options.stdout ?? process.stdout;
+  const stderr = options.stderr ?? process.stderr;
+  let stdin: NodeJS.ReadStream = options.stdin ?? process.stdin;
+  let initialPrompt = options.initialPrompt;
+  let ownTerminal: tty.ReadStream | undefined;
+
+  if (!stdin.isTTY) {
+    if (initialPrompt === undefined) initialPrompt = (await readAll(stdin)).trim() || undefined;
+    ownTerminal = openTerminal();
+    if (!ownTerminal) {
+      stderr.write(
+        'acai: the interactive session needs a terminal to read keys from. Use `acai -p "prompt"` for a non-interactive run.\n',
+      );
+      return 2;
+    }
+    stdin = ownTerminal as unknown as NodeJS.ReadStream;
+  }
+
+  const restore = () => {
+    if (stdout.isTTY) stdout.write(RESTORE);
+    try {
+      if (stdin.isTTY) (stdin as tty.ReadStream).setRawMode(false);
+    } catch {
+      // The terminal is gone; nothing left to restore.
+    }
+  };
+
+  const controller = new ReplController({
+    ...options,
+    ...(initialPrompt !== undefined ? { initialPrompt } : {}),
+    clearScreen: () => {
+      if (stdout.isTTY) stdout.write("\u001b[2J\u001b[3J\u001b[H");
+    },
+  });
+
+  const onSignal = () => controller.requestExit();
+  process.on("SIGTERM", onSignal);
+  process.on("SIGHUP", onSignal);
+  process.on("exit", restore);
+
+  const instance = render(
+    <App
+      controller={controller}
+      color={colorEnabled(options.env)}
+      {...(options.now ? { now: options.now } : {})}
+    />,
+    { stdin, stdout, stderr, exitOnCtrlC: false, patchConsole: true },
+  );
+
+  let code: number;
+  try {
+    const crashed = instance.waitUntilExit().then(
+      () => undefined,
+      (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+    );
+    const outcome = await Promise.race([
+      controller.run().then((exitCode) => ({ exitCode })),
+      crashed.then((error) => ({ error })),
+    ]);
+    if ("exitCode" in outcome) {
+      code = outcome.exitCode;
+      await instance.waitUntilRenderFlush();
+      instance.unmount();
+    } else {
+      // The UI died (a render error): end the session properly, then say what happened.
+      controller.requestExit();
+      controller.requestExit();
+      code = 1;
+      stderr.write(
+        `acai: the interactive screen failed: ${outcome.error?.message ?? "unknown error"}\n`,
+      );
+    }
+  } finally {
+    process.off("SIGTERM", onSignal);
+    process.off("SIGHUP", onSignal);
+    restore();
+    process.off("exit", restore);
+    ownTerminal?.destroy();
+  }
+  return code;
+}

@@ -1,0 +1,407 @@
+import type { StopReason, Usage } from "../agent/events.js";
+import type { HookOutcome, HookRef, InterceptedEvent } from "../hooks/activity.js";
+import type { HookEventName } from "../hooks/definition.js";
+import { splitFinishedLines } from "./format.js";
+import type { HooksSnapshot } from "./hooks-snapshot.js";
+
+/**
+ * The REPL's view state and the pure reducer that folds intercepted events
+ * into it. Finished things go to `items` (rendered once, by ink's <Static>);
+ * what is still moving (streamed text, running tools and hooks) stays live.
+ */
+
+export type Tone = "info" | "warn" | "error" | "dim";
+export type ToolStatus = "running" | "ok" | "error" | "blocked" | "interrupted";
+
+export interface ToolView {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  status: ToolStatus;
+  startedAt: number;
+  durationMs?: number;
+  /** Output the model saw, or the error text. */
+  output?: string;
+  /** Number shown on the block, for `/expand N`. */
+  seq: number;
+}
+
+export interface RunningHook {
+  key: string;
+  hook: HookRef;
+  event: HookEventName;
+  startedAt: number;
+}
+
+export interface HookLast {
+  name: string;
+  event: HookEventName;
+  outcome: HookOutcome;
+  at: number;
+  durationMs: number;
+  detail?: string;
+}
+
+export type Item =
+  | { kind: "banner"; id: number; text: string; tone: Tone }
+  | { kind: "user"; id: number; text: string }
+  | { kind: "assistant"; id: number; text: string; continued: boolean }
+  | { kind: "tool"; id: number; tool: ToolView }
+  | {
+      kind: "hook";
+      id: number;
+      name: string;
+      event: HookEventName;
+      outcome: HookOutcome;
+      detail?: string;
+      message?: string;
+      durationMs: number;
+    }
+  | { kind: "warning"; id: number; text: string; source?: string }
+  | { kind: "error"; id: number; text: string }
+  | {
+      kind: "turn";
+      id: number;
+      stopReason: StopReason;
+      message?: string;
+      usage: Usage;
+      elapsedMs: number;
+    }
+  | { kind: "notice"; id: number; title?: string; lines: string[] }
+  | { kind: "detail"; id: number; title: string; text: string }
+  | { kind: "ask"; id: number; name: string; reason: string; allowed: boolean }
+  | { kind: "hooks"; id: number; snapshot: HooksSnapshot };
+
+export type NewItem = Item extends infer I ? (I extends Item ? Omit<I, "id"> : never) : never;
+
+export interface TurnView {
+  number: number;
+  startedAt: number;
+  aborting: boolean;
+  usage: Usage;
+}
+
+export interface StreamView {
+  turn: number;
+  step: number;
+  text: string;
+  /** Part of this message already moved to `items`. */
+  continued: boolean;
+}
+
+export interface ViewState {
+  items: Item[];
+  nextId: number;
+  /** Bumped by /clear so <Static> starts over. */
+  epoch: number;
+  stream: StreamView | null;
+  tools: ToolView[];
+  hooks: RunningHook[];
+  turn: TurnView | null;
+  totals: Usage;
+  lastTurn?: { usage: Usage; elapsedMs: number; stopReason: StopReason };
+  model: string;
+  sessionId?: string;
+  hookLast: Record<string, HookLast>;
+  toolSeq: number;
+  /** `turn:step` of the last step that streamed text, so its model_response does not repeat it. */
+  streamedStep?: string;
+}
+
+export type Action =
+  | { type: "event"; event: InterceptedEvent; at: number }
+  | { type: "item"; item: NewItem }
+  | { type: "session"; model: string; sessionId?: string }
+  | { type: "aborting" }
+  | { type: "clear" };
+
+export const ZERO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
+
+export function initialViewState(model = ""): ViewState {
+  return {
+    items: [],
+    nextId: 1,
+    epoch: 0,
+    stream: null,
+    tools: [],
+    hooks: [],
+    turn: null,
+    totals: ZERO_USAGE,
+    model,
+    hookLast: {},
+    toolSeq: 0,
+  };
+}
+
+function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    totalTokens: a.totalTokens + b.totalTokens,
+  };
+}
+
+function push(state: ViewState, ...items: NewItem[]): ViewState {
+  if (items.length === 0) return state;
+  let id = state.nextId;
+  const added = items.map((item) => ({ ...item, id: id++ }) as Item);
+  return { ...state, items: [...state.items, ...added], nextId: id };
+}
+
+/** Moves whatever streamed text is left to `items`. */
+function flushStream(state: ViewState): ViewState {
+  const stream = state.stream;
+  if (!stream) return state;
+  const text = stream.text.replace(/\s+$/, "");
+  const next = { ...state, stream: null };
+  return text ? push(next, { kind: "assistant", text, continued: stream.continued }) : next;
+}
+
+function ensureTurn(state: ViewState, turn: number, at: number): ViewState {
+  if (state.turn && state.turn.number === turn) return state;
+  return { ...state, turn: { number: turn, startedAt: at, aborting: false, usage: ZERO_USAGE } };
+}
+
+/** Hook outcomes that always get an inline line. */
+const NOTABLE: ReadonlySet<HookOutcome> = new Set([
+  "block",
+  "modify",
+  "ask",
+  "retry",
+  "stop",
+  "failed",
+  "timeout",
+  "aborted",
+]);
+
+function finishTool(state: ViewState, tool: ToolView): ViewState {
+  const tools = state.tools.filter((t) => t.toolCallId !== tool.toolCallId);
+  return push({ ...state, tools }, { kind: "tool", tool });
+}
+
+function startedTool(state: ViewState, toolCallId: string): ToolView | undefined {
+  return state.tools.find((t) => t.toolCallId === toolCallId);
+}
+
+function reduceEvent(state: ViewState, event: InterceptedEvent, at: number): ViewState {
+  switch (event.type) {
+    case "session_start":
+      return { ...state, model: event.model, sessionId: event.sessionId };
+    case "user_prompt":
+      return push(flushStream(ensureTurn(state, event.turn, at)), {
+        kind: "user",
+        text: event.prompt,
+      });
+    case "turn_start":
+      return ensureTurn(state, event.turn, at);
+    case "step_start":
+    case "model_request":
+    case "stop_request":
+    case "notification":
+      return state;
+    case "text_delta": {
+      let next = state;
+      const s = next.stream;
+      if (s && (s.turn !== event.turn || s.step !== event.step)) next = flushStream(next);
+      const stream: StreamView = next.stream ?? {
+        turn: event.turn,
+        step: event.step,
+        text: "",
+        continued: false,
+      };
+      const { done, rest } = splitFinishedLines(stream.text + event.text);
+      const streamedStep = `${event.turn}:${event.step}`;
+      if (done === undefined) return { ...next, streamedStep, stream: { ...stream, text: rest } };
+      return push(
+        { ...next, streamedStep, stream: { ...stream, text: rest, continued: true } },
+        { kind: "assistant", text: done, continued: stream.continued },
+      );
+    }
+    case "model_response": {
+      const streamed = state.streamedStep === `${event.turn}:${event.step}`;
+      let next = flushStream(state);
+      if (!streamed && event.text.trim()) {
+        next = push(next, { kind: "assistant", text: event.text.trimEnd(), continued: false });
+      }
+      if (next.turn) {
+        next = { ...next, turn: { ...next.turn, usage: addUsage(next.turn.usage, event.usage) } };
+      }
+      return { ...next, model: event.model || next.model };
+    }
+    case "tool_call_start": {
+      const next = flushStream(state);
+      if (startedTool(next, event.toolCallId)) return next;
+      const seq = next.toolSeq + 1;
+      const tool: ToolView = {
+        toolCallId: event.toolCallId,
+        toolName: event.toolName,
+        input: event.input,
+        status: "running",
+        startedAt: at,
+        seq,
+      };
+      return { ...next, toolSeq: seq, tools: [...next.tools, tool] };
+    }
+    case "tool_call_end": {
+      const started = startedTool(state, event.toolCallId);
+      const seq = started?.seq ?? state.toolSeq + 1;
+      return finishTool(
+        { ...flushStream(state), toolSeq: Math.max(state.toolSeq, seq) },
+        {
+          toolCallId: event.toolCallId,
+          toolName: event.toolName,
+          input: event.input,
+          status: "ok",
+          startedAt: started?.startedAt ?? at - event.durationMs,
+          durationMs: event.durationMs,
+          output: event.output,
+          seq,
+        },
+      );
+    }
+    case "tool_call_error": {
+      const started = startedTool(state, event.toolCallId);
+      const seq = started?.seq ?? state.toolSeq + 1;
+      const status: ToolStatus = event.blocked
+        ? "blocked"
+        : event.interrupted
+          ? "interrupted"
+          : "error";
+      return finishTool(
+        { ...flushStream(state), toolSeq: Math.max(state.toolSeq, seq) },
+        {
+          toolCallId: event.toolCallId,
+          toolName: event.toolName,
+          input: event.input,
+          status,
+          startedAt: started?.startedAt ?? at - event.durationMs,
+          durationMs: event.durationMs,
+          output: event.error,
+          seq,
+        },
+      );
+    }
+    case "step_end":
+      return flushStream(state);
+    case "turn_end": {
+      let next = flushStream(state);
+      // Tools the agent never closed (it should have): keep them, marked interrupted.
+      for (const tool of next.tools) {
+        next = finishTool(next, {
+          ...tool,
+          status: "interrupted",
+          durationMs: at - tool.startedAt,
+        });
+      }
+      const elapsedMs = next.turn ? at - next.turn.startedAt : 0;
+      const usage = event.usage;
+      next = {
+        ...next,
+        turn: null,
+        totals: addUsage(next.totals, usage),
+        lastTurn: { usage, elapsedMs, stopReason: event.stopReason },
+      };
+      if (event.stopReason === "end_turn") return next;
+      return push(next, {
+        kind: "turn",
+        stopReason: event.stopReason,
+        usage,
+        elapsedMs,
+        ...(event.message ? { message: event.message } : {}),
+      });
+    }
+    case "warning":
+      return push(state, {
+        kind: "warning",
+        text: event.message,
+        ...(event.source ? { source: event.source } : {}),
+      });
+    case "error":
+      return push(flushStream(state), { kind: "error", text: event.message });
+    case "session_end": {
+      const next = { ...flushStream(state), hooks: [], tools: [], turn: null };
+      if (event.reason === "user_exit" || event.reason === "completed") return next;
+      return push(next, {
+        kind: "banner",
+        text: `session ended: ${event.reason.replace("_", " ")}`,
+        tone: event.reason === "aborted" ? "warn" : "error",
+      });
+    }
+    case "hook_start": {
+      const key = `${event.hook.id}\u0000${event.event}`;
+      const hooks = state.hooks.filter((h) => h.key !== key);
+      return {
+        ...state,
+        hooks: [
+          ...hooks,
+          { key, hook: event.hook, event: event.event, startedAt: event.startedAt },
+        ],
+      };
+    }
+    case "hook_end": {
+      const key = `${event.hook.id}\u0000${event.event}`;
+      const hookLast: Record<string, HookLast> = {
+        ...state.hookLast,
+        [event.hook.id]: {
+          name: event.hook.name,
+          event: event.event,
+          outcome: event.outcome,
+          at,
+          durationMs: event.durationMs,
+          ...(event.detail ? { detail: event.detail } : {}),
+        },
+      };
+      const next = { ...state, hooks: state.hooks.filter((h) => h.key !== key), hookLast };
+      if (!NOTABLE.has(event.outcome) && !event.message) return next;
+      return push(flushStream(next), {
+        kind: "hook",
+        name: event.hook.name,
+        event: event.event,
+        outcome: event.outcome,
+        durationMs: event.durationMs,
+        ...(event.detail ? { detail: event.detail } : {}),
+        ...(event.message ? { message: event.message } : {}),
+      });
+    }
+    case "hook_warning":
+      return push(state, {
+        kind: "warning",
+        text: event.message,
+        ...(event.hook ? { source: `hook ${event.hook.name}` } : {}),
+      });
+    default:
+      return event satisfies never;
+  }
+}
+
+export function reduce(state: ViewState, action: Action): ViewState {
+  switch (action.type) {
+    case "event":
+      return reduceEvent(state, action.event, action.at);
+    case "item":
+      return push(flushStream(state), action.item);
+    case "session":
+      return {
+        ...state,
+        model: action.model,
+        ...(action.sessionId ? { sessionId: action.sessionId } : {}),
+        hooks: [],
+        tools: [],
+        turn: null,
+        stream: null,
+      };
+    case "aborting":
+      return state.turn ? { ...state, turn: { ...state.turn, aborting: true } } : state;
+    case "clear":
+      return {
+        ...initialViewState(state.model),
+        epoch: state.epoch + 1,
+        nextId: state.nextId,
+        toolSeq: state.toolSeq,
+        hookLast: state.hookLast,
+        ...(state.sessionId ? { sessionId: state.sessionId } : {}),
+      };
+    default:
+      return action satisfies never;
+  }
+}

@@ -1,0 +1,51 @@
+import type { PreparedSession, ProjectHooksMode, ProjectTrustState } from "../cli/session-types.js";
+import type { AskUser } from "../hooks/activity.js";
+
+/** One submitted prompt. Aborting `signal` ends that turn only. */
+export interface TurnInput {
+  prompt: string;
+  signal?: AbortSignal;
+}
+
+export type ReplNotificationType = "idle_prompt" | "permission_prompt";
+
+export interface ReplNotification {
+  message: string;
+  notificationType: ReplNotificationType;
+}
+
+export interface PrepareForRepl {
+  askUser: AskUser;
+  projectHooks: ProjectHooksMode;
+  /** Set by `/model <spec>`; absent means the CLI's own choice. */
+  model?: string;
+}
+
+/** Everything the REPL needs, injected so tests can drive it with fakes. */
+export interface ReplOptions {
+  /** Builds a session (hooks loaded, agent ready). Called again by `/clear` and `/model <spec>`. */
+  prepare: (options: PrepareForRepl) => Promise<PreparedSession>;
+  trust: ProjectTrustState;
+  /** From the flags: `require-trust` shows the trust screen when the project set is untrusted. */
+  projectHooks: ProjectHooksMode;
+  acaiHome: string;
+  /** Where prompt history lives (default `<acaiHome>/repl-history.jsonl`). */
+  historyFile?: string;
+  /** Submitted as the first turn (piped stdin). */
+  initialPrompt?: string;
+  /**
+   * Fires the `notification` hooks of a session: the REPL calls it when the
+   * prompt has been idle for `idleNotifyMs` and when a hook `ask` waits on the user.
+   */
+  notify?: (session: PreparedSession, notification: ReplNotification) => Promise<void> | void;
+  /** Default 60 000. */
+  idleNotifyMs?: number;
+  stdin?: NodeJS.ReadStream;
+  stdout?: NodeJS.WriteStream;
+  stderr?: NodeJS.WriteStream;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Clock for durations (default Date.now). */
+  now?: () => number;
+  /** How long to wait for `session_end` hooks after an exit request before giving up (default 15 000). */
+  exitBudgetMs?: number;
+}
