@@ -23,6 +23,8 @@ interface EventHelp {
   can: string;
   /** A matcher worth starting from, if any. */
   matcher?: Record<string, string>;
+  /** An answer that changes something on this event, beyond block and context. */
+  change?: { label: string; answer: Record<string, unknown> };
 }
 
 const EVENT_HELP: Record<HookEventName, EventHelp> = {
@@ -33,24 +35,29 @@ const EVENT_HELP: Record<HookEventName, EventHelp> = {
   user_prompt: {
     fields: "prompt, turn",
     can: 'block (prompt dropped); replace it ({"action":"modify","prompt":"..."}); add context (or plain stdout)',
+    change: { label: "replace", answer: { action: "modify", prompt: "the rewritten prompt" } },
   },
   before_model: {
     fields: "model, step, turn",
     can: 'block (turn ends); retry ({"action":"retry","retry_after_ms":2000}); add context',
+    change: { label: "retry", answer: { action: "retry", retry_after_ms: 2000 } },
   },
   after_model: {
-    fields: "model, step, text, tool_calls, usage {input_tokens, output_tokens, total_tokens}, finish_reason, duration_ms",
+    fields:
+      "model, step, text, tool_calls, usage {input_tokens, output_tokens, total_tokens}, finish_reason, duration_ms",
     can: "observe; block = end the turn (e.g. a token budget)",
   },
   before_tool: {
     fields: "tool_name, tool_input, tool_use_id",
     can: 'block (reason goes to the model); modify ({"action":"modify","input_patch":{...}}); ask; add context',
     matcher: { tool: "Bash" },
+    change: { label: "modify", answer: { action: "modify", input_patch: { timeout: 60000 } } },
   },
   after_tool: {
     fields: "tool_name, tool_input, tool_use_id, tool_response, tool_output, duration_ms",
     can: 'replace the output ({"action":"modify","output":"..."}); add context; block (reason beside the result)',
     matcher: { tool: "Write|Edit" },
+    change: { label: "replace", answer: { action: "modify", output: "the output the model sees" } },
   },
   after_tool_failure: {
     fields: "tool_name, tool_input, tool_use_id, error, is_interrupt, is_blocked",
@@ -82,9 +89,9 @@ export interface TemplateArgs {
   sdkImport: string;
 }
 
-function metadata(args: TemplateArgs): string {
+function metadataObject(args: TemplateArgs): Record<string, unknown> {
   const help = EVENT_HELP[args.event];
-  const meta: Record<string, unknown> = {
+  return {
     name: args.name,
     description: `TODO: what ${args.name} does`,
     events: [args.event],
@@ -93,7 +100,31 @@ function metadata(args: TemplateArgs): string {
     timeout_ms: 10000,
     failure: "open",
   };
-  return JSON.stringify(meta, null, 2);
+}
+
+/** One key per line, values inline: `{\n  "name": "x",\n  "events": ["before_tool"]\n}`. */
+function metadata(args: TemplateArgs, indent = ""): string {
+  const rows = Object.entries(metadataObject(args)).map(
+    ([key, value]) => `${indent}  ${JSON.stringify(key)}: ${inline(value)}`,
+  );
+  return `{\n${rows.join(",\n")}\n${indent}}`;
+}
+
+/** The same as a TypeScript object literal (unquoted keys). */
+function metadataLiteral(args: TemplateArgs, indent = ""): string {
+  const rows = Object.entries(metadataObject(args)).map(
+    ([key, value]) => `${indent}  ${key}: ${inline(value).replace(/"([a-z_]+)": /g, "$1: ")},`,
+  );
+  return `{\n${rows.join("\n")}\n${indent}}`;
+}
+
+function inline(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(inline).join(", ")}]`;
+  if (typeof value === "object" && value !== null) {
+    const entries = Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${inline(v)}`);
+    return `{ ${entries.join(", ")} }`;
+  }
+  return JSON.stringify(value);
 }
 
 function header(args: TemplateArgs, comment: string): string {
@@ -112,10 +143,48 @@ function header(args: TemplateArgs, comment: string): string {
     `  ${help.fields}`,
     `On ${args.event} a hook can: ${help.can}.`,
     "",
-    "Try it:  acai hooks test " + args.name + " --event " + args.event,
+    `Try it:  acai hooks test ${args.name} --event ${args.event}`,
     "Reference: docs/hooks.md; JSON Schemas: schemas/ in the acai package.",
   ];
   return lines.map((line) => (line ? `${comment} ${line}` : comment)).join("\n");
+}
+
+type Lang = "bash" | "python" | "node" | "ts";
+
+/** Commented example answers for the event, in the language's own idiom. */
+function examples(args: TemplateArgs, lang: Lang, comment: string, pad: string): string {
+  const help = EVENT_HELP[args.event];
+  const emit = (answer: Record<string, unknown>): string => {
+    const json = JSON.stringify(answer);
+    switch (lang) {
+      case "bash":
+        return `printf '%s\\n' '${json}'`;
+      case "python":
+        return `print(json.dumps(${inline(answer)}))`;
+      case "node":
+        return `console.log(JSON.stringify(${inline(answer).replace(/"([a-z_]+)": /g, "$1: ")}));`;
+      case "ts":
+        return `return ${inline(answer).replace(/"([a-z_]+)": /g, "$1: ")};`;
+      default:
+        return lang satisfies never;
+    }
+  };
+  const block: Record<Lang, string> = {
+    bash: 'echo "why this is refused" >&2; exit 2',
+    python: 'print("why this is refused", file=sys.stderr); sys.exit(2)',
+    node: 'process.stderr.write("why this is refused\\n"); process.exit(2);',
+    ts: 'return { action: "block", reason: "why this is refused" };',
+  };
+  const rows: [string, string][] = [
+    ["block", block[lang]],
+    ["context", emit({ action: "continue", context: "text for the model" })],
+  ];
+  if (help.change) rows.push([help.change.label, emit(help.change.answer)]);
+  const width = Math.max(...rows.map(([label]) => label.length)) + 2;
+  return [
+    `${pad}${comment} Examples (uncomment and adapt):`,
+    ...rows.map(([label, code]) => `${pad}${comment}   ${`${label}:`.padEnd(width)}${code}`),
+  ].join("\n");
 }
 
 function bash(args: TemplateArgs): string {
@@ -140,10 +209,7 @@ json_field() {
 
 event="$(json_field event)"
 
-# Examples (uncomment and adapt):
-#   block:   echo "why this is refused" >&2; exit 2
-#   context: printf '{"action":"continue","context":"%s"}\\n' "text for the model"
-#   modify:  printf '{"action":"modify","input_patch":{"timeout":60000}}\\n'
+${examples(args, "bash", "#", "")}
 
 printf '{"action":"continue","log":"${args.name} saw %s"}\\n' "$event"
 exit 0
@@ -165,10 +231,7 @@ if os.environ.get("HOOK_ACTION", "execute") == "describe":
 
 event = json.load(sys.stdin)
 
-# Examples (uncomment and adapt):
-#   block:   print("why this is refused", file=sys.stderr); sys.exit(2)
-#   context: print(json.dumps({"action": "continue", "context": "text for the model"}))
-#   modify:  print(json.dumps({"action": "modify", "input_patch": {"timeout": 60000}}))
+${examples(args, "python", "#", "")}
 
 print(json.dumps({"action": "continue", "log": f"${args.name} saw {event['event']}"}))
 `;
@@ -189,10 +252,7 @@ let input = "";
 for await (const chunk of process.stdin) input += chunk;
 const event = JSON.parse(input);
 
-// Examples (uncomment and adapt):
-//   block:   process.stderr.write("why this is refused\\n"); process.exit(2);
-//   context: console.log(JSON.stringify({ action: "continue", context: "text for the model" }));
-//   modify:  console.log(JSON.stringify({ action: "modify", input_patch: { timeout: 60000 } }));
+${examples(args, "node", "//", "")}
 
 console.log(JSON.stringify({ action: "continue", log: \`${args.name} saw \${event.event}\` }));
 `;
@@ -214,13 +274,14 @@ ${
     : ""
 }import { defineHook } from ${JSON.stringify(args.sdkImport)};
 
-defineHook(${metadata(args).replaceAll("\n", "\n  ").replace(/"([a-z_]+)":/g, "$1:")}, (event) => {
-  // \`event\` is typed for ${args.event}. Examples (uncomment and adapt):
-  //   block:   return { action: "block", reason: "why this is refused" };
-  //   context: return { action: "continue", context: "text for the model" };
-  //   modify:  return { action: "modify", input_patch: { timeout: 60000 } };
-  return { action: "continue", log: \`${args.name} saw \${event.event}\` };
-});
+defineHook(
+  ${metadataLiteral(args, "  ")},
+  (event) => {
+    // \`event\` is typed for ${args.event}.
+${examples(args, "ts", "//", "    ")}
+    return { action: "continue", log: \`${args.name} saw \${event.event}\` };
+  },
+);
 `;
 }
 

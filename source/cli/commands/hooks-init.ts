@@ -1,18 +1,24 @@
 /** `acai hooks init <name> [--lang bash|python|node|ts] [--event E] [--force]` */
-import { createRequire } from "node:module";
+
 import { constants as fsConstants } from "node:fs";
 import fs from "node:fs/promises";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Command, InvalidArgumentError, Option } from "commander";
+import { resolveProjectPaths } from "../../config/paths.js";
 import type { HookEventName } from "../../hooks/definition.js";
 import { normalizeEventName } from "../../hooks/schemas/metadata.js";
-import { resolveProjectPaths } from "../../config/paths.js";
 import { UsageError } from "../errors.js";
 import { EXIT } from "../exit-codes.js";
 import type { CommandContext } from "../program.js";
+import {
+  INIT_EXTENSIONS,
+  INIT_LANGS,
+  type InitLang,
+  renderSkeleton,
+} from "./hooks-init-templates.js";
 import { runToolkitCommand } from "./hooks-toolkit.js";
-import { INIT_EXTENSIONS, INIT_LANGS, type InitLang, renderSkeleton } from "./hooks-init-templates.js";
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -87,7 +93,12 @@ export function registerHooksInit(hooks: Command, ctx: CommandContext): void {
     .description("write a working, commented hook skeleton into .acai/hooks/")
     .argument("<name>", "hook name (also the file name)", parseName)
     .addOption(new Option("--lang <lang>", "language").choices(INIT_LANGS).default("bash"))
-    .option("--event <event>", "event it handles (acai or Claude Code name)", parseEventOption, "before_tool")
+    .option(
+      "--event <event>",
+      "event it handles (acai or Claude Code name)",
+      parseEventOption,
+      "before_tool",
+    )
     .option("--force", "overwrite an existing file", false)
     .action((name: string, raw: { lang: InitLang; event: HookEventName; force: boolean }) =>
       runToolkitCommand(ctx, async () => {
