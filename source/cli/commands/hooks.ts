@@ -3,7 +3,6 @@ import { EXIT } from "../exit-codes.js";
 import type { CommandContext } from "../program.js";
 import type { UntrustedHookInfo } from "../session-types.js";
 import { registerHookToolkit } from "./hooks-toolkit.js";
-import { registerHookToolkit } from "./hooks-toolkit.js";
 
 /**
  * `acai hooks …`. Each subcommand lazy-loads what it needs so that `acai -p`
@@ -41,7 +40,6 @@ export function registerHooksCommand(program: Command, ctx: CommandContext): Com
       ctx.setExitCode(EXIT.ok);
     });
 
-  registerHookToolkit(hooks, ctx);
   registerHookToolkit(hooks, ctx);
   return hooks;
 }
