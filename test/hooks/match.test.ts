@@ -1,0 +1,185 @@
+import { describe, expect, it } from "vitest";
+import { TOOL_ALIASES } from "../../source/hooks/aliases.js";
+import type { HookDefinition, HookMatcher } from "../../source/hooks/definition.js";
+import {
+  claudeMatcherToRegex,
+  compareHooks,
+  hookMatches,
+  InvalidMatcherError,
+  indexHooksByEvent,
+  prepareHookMatcher,
+} from "../../source/hooks/match.js";
+
+let counter = 0;
+function hook(matcher: HookMatcher, overrides: Partial<HookDefinition> = {}): HookDefinition {
+  counter++;
+  return {
+    id: `user:executable:/h${counter}`,
+    name: `h${counter}`,
+    events: ["before_tool", "after_tool", "session_start", "notification", "user_prompt"],
+    matcher,
+    priority: 100,
+    timeoutMs: 30_000,
+    async: false,
+    failure: "open",
+    env: [],
+    scope: "user",
+    sourceKind: "executable",
+    file: `/h${counter}`,
+    dialect: "acai",
+    launch: { command: `/h${counter}`, args: [], viaShell: false },
+    ...overrides,
+  };
+}
+
+const bash = (command: string) => ({
+  event: "before_tool" as const,
+  toolName: "Bash",
+  toolInput: { command },
+});
+const tool = (toolName: string, toolInput: unknown = {}) => ({
+  event: "before_tool" as const,
+  toolName,
+  toolInput,
+});
+
+describe("hookMatches", () => {
+  it("requires the event to be listed", () => {
+    const h = hook({}, { events: ["after_tool"] });
+    expect(hookMatches(h, tool("Bash"))).toBe(false);
+    expect(hookMatches(h, { ...tool("Bash"), event: "after_tool" })).toBe(true);
+  });
+
+  it("matches the whole tool name", () => {
+    const edit = hook({ tool: "Edit" });
+    expect(hookMatches(edit, tool("Edit"))).toBe(true);
+    expect(hookMatches(edit, tool("MultiEdit"))).toBe(false);
+    expect(hookMatches(edit, tool("Edits"))).toBe(false);
+    const either = hook({ tool: "Edit|Write" });
+    expect(hookMatches(either, tool("Write"))).toBe(true);
+    expect(hookMatches(either, tool("WriteAll"))).toBe(false);
+    expect(hookMatches(hook({ tool: "mcp__.*" }), tool("mcp__github__issue"))).toBe(true);
+    expect(hookMatches(hook({ tool: "mcp__.*" }), tool("xmcp__github"))).toBe(false);
+  });
+
+  it("lets other agents' names of built-ins match the built-in", () => {
+    expect(hookMatches(hook({ tool: "Shell" }), tool("Bash"))).toBe(true);
+    expect(hookMatches(hook({ tool: "run_shell_command" }), tool("Bash"))).toBe(true);
+    expect(hookMatches(hook({ tool: "WriteFile|ReadFile" }), tool("Read"))).toBe(true);
+    expect(hookMatches(hook({ tool: "WriteFile" }), tool("Read"))).toBe(false);
+    expect(hookMatches(hook({ tool: "replace" }), tool("Edit"))).toBe(true);
+    expect(hookMatches(hook({ tool: "search_file_content" }), tool("Grep"))).toBe(true);
+    expect(hookMatches(hook({ tool: "glob" }), tool("Glob"))).toBe(true);
+    // Aliases only resolve to built-ins: a dynamic tool named "shell" is not Bash.
+    expect(hookMatches(hook({ tool: "Bash" }), tool("shell"))).toBe(false);
+    for (const [builtin, aliases] of Object.entries(TOOL_ALIASES)) {
+      for (const alias of aliases)
+        expect(hookMatches(hook({ tool: alias }), tool(builtin))).toBe(true);
+    }
+  });
+
+  it("searches pattern in the tool input as JSON", () => {
+    const h = hook({ pattern: '\\.env"' });
+    expect(hookMatches(h, tool("Read", { file_path: "/p/.env" }))).toBe(true);
+    expect(hookMatches(h, tool("Read", { file_path: "/p/.envrc" }))).toBe(false);
+    expect(hookMatches(hook({ pattern: "rm -rf" }), bash("sudo rm -rf /"))).toBe(true);
+  });
+
+  it("searches command in Bash commands only", () => {
+    const h = hook({ command: "rm\\s+-rf" });
+    expect(hookMatches(h, bash("rm  -rf build"))).toBe(true);
+    expect(hookMatches(h, bash("ls"))).toBe(false);
+    expect(
+      hookMatches(h, tool("Write", { file_path: "x", content: "rm -rf", command: "rm -rf" })),
+    ).toBe(false);
+    expect(hookMatches(h, tool("Bash", {}))).toBe(false);
+  });
+
+  it("matches path globs against the file path relative to the project", () => {
+    const h = hook({ path: "src/**/*.ts" });
+    prepareHookMatcher(h, "/work/proj");
+    expect(hookMatches(h, tool("Write", { file_path: "/work/proj/src/a/b.ts" }))).toBe(true);
+    expect(hookMatches(h, tool("Write", { file_path: "src/b.ts" }))).toBe(true);
+    expect(hookMatches(h, tool("Write", { file_path: "./src/b.ts" }))).toBe(true);
+    expect(hookMatches(h, tool("Write", { file_path: "/work/proj/lib/b.ts" }))).toBe(false);
+    expect(hookMatches(h, tool("Write", { file_path: "/elsewhere/src/b.ts" }))).toBe(false);
+    expect(hookMatches(h, tool("Glob", { pattern: "*", path: "/work/proj/src/x.ts" }))).toBe(true);
+    expect(hookMatches(h, tool("Bash", { command: "ls" }))).toBe(false);
+    // The subject's project dir wins over the one given at load.
+    expect(
+      hookMatches(h, { ...tool("Write", { file_path: "/other/src/b.ts" }), projectDir: "/other" }),
+    ).toBe(true);
+    // A glob without a slash matches the file name anywhere; dot files are included.
+    const base = hook({ path: "*.md" });
+    prepareHookMatcher(base, "/p");
+    expect(hookMatches(base, tool("Write", { file_path: "/p/docs/deep/README.md" }))).toBe(true);
+    expect(hookMatches(hook({ path: "**/.env" }), tool("Read", { file_path: "conf/.env" }))).toBe(
+      true,
+    );
+    // An absolute glob matches the absolute path.
+    expect(hookMatches(hook({ path: "/etc/**" }), tool("Read", { file_path: "/etc/passwd" }))).toBe(
+      true,
+    );
+  });
+
+  it("requires every given matcher to match", () => {
+    const h = hook({ tool: "Bash", command: "git", pattern: "push" });
+    expect(hookMatches(h, bash("git push"))).toBe(true);
+    expect(hookMatches(h, bash("git pull"))).toBe(false);
+    expect(hookMatches(h, tool("Write", { content: "git push" }))).toBe(false);
+  });
+
+  it("applies source to session_start and notification, and ignores tool matchers elsewhere", () => {
+    const h = hook({ source: "startup|resume", tool: "Bash" });
+    expect(hookMatches(h, { event: "session_start", source: "resume" })).toBe(true);
+    expect(hookMatches(h, { event: "session_start", source: "resumed" })).toBe(false);
+    expect(hookMatches(h, { event: "notification", source: "idle" })).toBe(false);
+    expect(hookMatches(h, { event: "user_prompt" })).toBe(true);
+    expect(hookMatches(h, bash("ls"))).toBe(true);
+    expect(hookMatches(h, tool("Read"))).toBe(false);
+  });
+
+  it("rejects invalid regular expressions and empty globs when prepared", () => {
+    expect(() => prepareHookMatcher(hook({ tool: "(Bash" }))).toThrow(InvalidMatcherError);
+    expect(() => prepareHookMatcher(hook({ tool: "a)|(b" }))).toThrow(/matcher\.tool/);
+    expect(() => prepareHookMatcher(hook({ command: "[" }))).toThrow(/matcher\.command/);
+    expect(() => prepareHookMatcher(hook({ path: " " }))).toThrow(/matcher\.path/);
+  });
+
+  it("gives the same answer on repeated calls (memoized results stay correct)", () => {
+    const h = hook({ tool: "Write" });
+    for (let i = 0; i < 3; i++) {
+      expect(hookMatches(h, tool("Write"))).toBe(true);
+      expect(hookMatches(h, tool("Read"))).toBe(false);
+    }
+    for (let i = 0; i < 600; i++) hookMatches(h, tool(`dyn${i}`));
+    expect(hookMatches(h, tool("Write"))).toBe(true);
+  });
+});
+
+describe("claudeMatcherToRegex", () => {
+  it("turns Claude Code matcher strings into whole-name expressions", () => {
+    expect(claudeMatcherToRegex(undefined)).toBeUndefined();
+    expect(claudeMatcherToRegex("")).toBeUndefined();
+    expect(claudeMatcherToRegex(" * ")).toBeUndefined();
+    expect(claudeMatcherToRegex("Edit|Write")).toBe("Edit|Write");
+    expect(claudeMatcherToRegex("Notebook.*")).toBe("[\\s\\S]*(?:Notebook.*)[\\s\\S]*");
+  });
+});
+
+describe("indexHooksByEvent", () => {
+  it("lists hooks per event in run order: priority, user before project, name", () => {
+    const low = hook({}, { name: "a", priority: 10, events: ["before_tool"] });
+    const project = hook(
+      {},
+      { name: "a", priority: 500, scope: "project", events: ["before_tool", "after_tool"] },
+    );
+    const user = hook({}, { name: "z", priority: 500, events: ["before_tool"] });
+    const named = hook({}, { name: "b", priority: 500, events: ["before_tool"] });
+    const index = indexHooksByEvent([low, project, user, named]);
+    expect(index.get("before_tool")).toEqual([named, user, project, low]);
+    expect(index.get("after_tool")).toEqual([project]);
+    expect(index.has("session_end")).toBe(false);
+    expect([user, named].sort(compareHooks)).toEqual([named, user]);
+  });
+});
