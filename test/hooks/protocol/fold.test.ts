@@ -1,0 +1,429 @@
+import { describe, expect, it } from "vitest";
+import type { AgentEvent } from "../../../source/agent/events.js";
+import type { AskUser, HookActivityEvent } from "../../../source/hooks/activity.js";
+import type { Decision } from "../../../source/hooks/decision.js";
+import type { HookDefinition, HookEventName } from "../../../source/hooks/definition.js";
+import {
+  type ChainOptions,
+  type ChainResult,
+  type ObserveResult,
+  runChain,
+  runObservers,
+} from "../../../source/hooks/fold.js";
+import type { GateState } from "../../../source/hooks/payload.js";
+import { indexHooks } from "../../../source/hooks/plan.js";
+import { fakeRecord, makeHook } from "./support.js";
+
+const toolEvent: AgentEvent = {
+  type: "tool_call_start",
+  turn: 1,
+  step: 1,
+  toolCallId: "c1",
+  toolName: "Bash",
+  input: { command: "ls", timeout: 1000 },
+};
+
+type Answer = Decision | ((state: GateState) => Decision);
+
+async function drive<T>(gen: AsyncGenerator<HookActivityEvent, T, undefined>) {
+  const activity: HookActivityEvent[] = [];
+  for (;;) {
+    const step = await gen.next();
+    if (step.done) return { result: step.value, activity };
+    activity.push(step.value);
+  }
+}
+
+function chain(
+  hooks: HookDefinition[],
+  answers: Map<HookDefinition, Answer>,
+  extra: Partial<ChainOptions> = {},
+) {
+  const seen: { hook: string; state: GateState }[] = [];
+  const options: ChainOptions = {
+    event: "before_tool",
+    agentEvent: toolEvent,
+    hooks,
+    matches: () => true,
+    run: async (hook, state) => {
+      seen.push({ hook: hook.name, state });
+      const answer = answers.get(hook) ?? { action: "continue" };
+      return fakeRecord(typeof answer === "function" ? answer(state) : answer);
+    },
+    signal: new AbortController().signal,
+    contextCapChars: 10_000,
+    now: () => 0,
+    ...extra,
+  };
+  return { seen, run: () => drive<ChainResult>(runChain(options)) };
+}
+
+describe("plan order", () => {
+  it("priority high→low, then user before project, then name, then id — whatever the input order", () => {
+    const hooks = [
+      makeHook({ name: "b", priority: 100, scope: "project", id: "p:b" }),
+      makeHook({ name: "a", priority: 100, scope: "project", id: "p:a" }),
+      makeHook({ name: "z", priority: 100, scope: "user", id: "u:z" }),
+      makeHook({ name: "low", priority: 1, scope: "user", id: "u:low" }),
+      makeHook({ name: "high", priority: 900, scope: "project", id: "p:high" }),
+      makeHook({ name: "a", priority: 100, scope: "project", id: "p:a2" }),
+    ];
+    const expected = ["p:high", "u:z", "p:a", "p:a2", "p:b", "u:low"];
+    for (const order of [
+      hooks,
+      [...hooks].reverse(),
+      [hooks[3]!, hooks[0]!, hooks[5]!, hooks[2]!, hooks[1]!, hooks[4]!],
+    ]) {
+      const planned = indexHooks(order).get("before_tool")!;
+      expect(planned.map((h) => h.id)).toEqual(expected);
+    }
+  });
+});
+
+describe("runChain", () => {
+  it("chains modifications: each hook sees the input as modified before it", async () => {
+    const first = makeHook({ name: "first" });
+    const second = makeHook({ name: "second" });
+    const third = makeHook({ name: "third" });
+    const answers = new Map<HookDefinition, Answer>([
+      [first, { action: "modify", input: { command: "ls -la" } }],
+      [second, { action: "modify", inputPatch: { timeout: 5, extra: "x" } }],
+      [third, { action: "modify", inputPatch: { extra: null } }],
+    ]);
+    const { seen, run } = chain([first, second, third], answers);
+    const { result } = await run();
+    expect(seen.map((s) => s.state.toolInput)).toEqual([
+      undefined,
+      { command: "ls -la" },
+      { command: "ls -la", timeout: 5, extra: "x" },
+    ]);
+    expect(result.end).toEqual({ kind: "continue" });
+    expect(result.state.toolInput).toEqual({ command: "ls -la", timeout: 5 });
+  });
+
+  it("input_patch applies onto the original input when no hook replaced it", async () => {
+    const hook = makeHook();
+    const { run } = chain(
+      [hook],
+      new Map([[hook, { action: "modify", inputPatch: { timeout: 30 } }]]),
+    );
+    const { result } = await run();
+    expect(result.state.toolInput).toEqual({ command: "ls", timeout: 30 });
+  });
+
+  it("the first block wins and stops the chain", async () => {
+    const [a, b, c] = [makeHook({ name: "a" }), makeHook({ name: "b" }), makeHook({ name: "c" })];
+    const { seen, run } = chain(
+      [a, b, c],
+      new Map<HookDefinition, Answer>([
+        [a, { action: "continue", context: "from a" }],
+        [b, { action: "block", reason: "b says no", context: "from b" }],
+        [c, { action: "block", reason: "c says no" }],
+      ]),
+    );
+    const { result, activity } = await run();
+    expect(seen.map((s) => s.hook)).toEqual(["a", "b"]);
+    expect(result.end).toEqual({ kind: "block", reason: "b says no" });
+    expect(result.context).toEqual(["from a", "from b"]);
+    expect(
+      activity.filter((e) => e.type === "hook_end").map((e) => e.type === "hook_end" && e.outcome),
+    ).toEqual(["continue", "block"]);
+  });
+
+  it("a block without a reason names the hook", async () => {
+    const a = makeHook({ name: "guard" });
+    const { run } = chain([a], new Map([[a, { action: "block" }]]));
+    expect((await run()).result.end).toEqual({ kind: "block", reason: 'blocked by hook "guard"' });
+  });
+
+  it("skip stops the chain and goes on, keeping earlier modifications", async () => {
+    const [a, b, c] = [makeHook({ name: "a" }), makeHook({ name: "b" }), makeHook({ name: "c" })];
+    const { seen, run } = chain(
+      [a, b, c],
+      new Map<HookDefinition, Answer>([
+        [a, { action: "modify", input: { command: "pwd" } }],
+        [b, { action: "skip" }],
+        [c, { action: "block" }],
+      ]),
+    );
+    const { result } = await run();
+    expect(seen.map((s) => s.hook)).toEqual(["a", "b"]);
+    expect(result.end).toEqual({ kind: "continue" });
+    expect(result.state.toolInput).toEqual({ command: "pwd" });
+  });
+
+  it("the same set of hooks gives the same decision, whatever order it is given in", async () => {
+    const hooks = [
+      makeHook({ name: "m", id: "m" }),
+      makeHook({ name: "n", id: "n" }),
+      makeHook({ name: "o", id: "o" }),
+    ];
+    const answers = new Map<HookDefinition, Answer>([
+      [
+        hooks[0]!,
+        (s) => ({
+          action: "modify",
+          input: { command: `${(s.toolInput as { command?: string })?.command ?? "ls"} m` },
+        }),
+      ],
+      [
+        hooks[1]!,
+        (s) => ({
+          action: "modify",
+          input: { command: `${(s.toolInput as { command?: string })?.command ?? "ls"} n` },
+        }),
+      ],
+      [
+        hooks[2]!,
+        (s) => ({
+          action: "modify",
+          input: { command: `${(s.toolInput as { command?: string })?.command ?? "ls"} o` },
+        }),
+      ],
+    ]);
+    const results: unknown[] = [];
+    for (const order of [hooks, [...hooks].reverse(), [hooks[1]!, hooks[2]!, hooks[0]!]]) {
+      const planned = indexHooks(order).get("before_tool")!;
+      results.push((await chain([...planned], answers).run()).result.state.toolInput);
+    }
+    expect(results).toEqual([
+      { command: "ls m n o" },
+      { command: "ls m n o" },
+      { command: "ls m n o" },
+    ]);
+  });
+
+  it("later matchers see the modified input", async () => {
+    const rewriter = makeHook({ name: "rewriter" });
+    const guard = makeHook({ name: "guard" });
+    const { seen, run } = chain(
+      [rewriter, guard],
+      new Map<HookDefinition, Answer>([
+        [rewriter, { action: "modify", input: { command: "rm -rf /" } }],
+        [guard, { action: "block", reason: "destructive" }],
+      ]),
+      {
+        matches: (hook, state) =>
+          hook !== guard || JSON.stringify(state.toolInput ?? toolEvent).includes("rm -rf"),
+      },
+    );
+    const { result } = await run();
+    expect(seen.map((s) => s.hook)).toEqual(["rewriter", "guard"]);
+    expect(result.end).toEqual({ kind: "block", reason: "destructive" });
+  });
+
+  it("failure open warns and goes on; failure closed blocks, naming the hook and the failure", async () => {
+    const open = makeHook({ name: "flaky", failure: "open" });
+    const next = makeHook({ name: "next" });
+    const { seen, run } = chain(
+      [open, next],
+      new Map<HookDefinition, Answer>([[open, { action: "failed", error: "exited with 1: oops" }]]),
+    );
+    const opened = await run();
+    expect(seen.map((s) => s.hook)).toEqual(["flaky", "next"]);
+    expect(opened.result.end).toEqual({ kind: "continue" });
+    const warnings = opened.activity.filter((e) => e.type === "hook_warning");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.message).toContain('hook "flaky" failed: exited with 1: oops');
+
+    const closed = makeHook({ name: "strict", failure: "closed" });
+    const closedRun = await chain(
+      [closed, next],
+      new Map<HookDefinition, Answer>([
+        [closed, { action: "failed", error: "timed out after 100 ms" }],
+      ]),
+    ).run();
+    expect(closedRun.result.end.kind).toBe("block");
+    if (closedRun.result.end.kind === "block") {
+      expect(closedRun.result.end.reason).toContain(
+        'hook "strict" failed (timed out after 100 ms)',
+      );
+    }
+  });
+
+  it("an invalid modified input is that hook's failure, with the policy applied", async () => {
+    const bad = makeHook({ name: "bad", failure: "closed" });
+    const validateToolInput = (_tool: string, input: unknown) =>
+      typeof (input as { command?: unknown }).command === "string"
+        ? ({ ok: true } as const)
+        : ({ ok: false, error: "command: expected string" } as const);
+    const { run } = chain([bad], new Map([[bad, { action: "modify", input: { command: 42 } }]]), {
+      validateToolInput,
+    });
+    const { result } = await run();
+    expect(result.end.kind).toBe("block");
+    if (result.end.kind === "block")
+      expect(result.end.reason).toContain("command: expected string");
+    expect(result.state.toolInput).toBeUndefined();
+
+    const lax = makeHook({ name: "lax" });
+    const laxRun = await chain(
+      [lax],
+      new Map([[lax, { action: "modify", input: { command: 42 } }]]),
+      {
+        validateToolInput,
+      },
+    ).run();
+    expect(laxRun.result.end).toEqual({ kind: "continue" });
+    expect(laxRun.result.state.toolInput).toBeUndefined();
+    expect(
+      laxRun.activity.some((e) => e.type === "hook_warning" && e.message.includes("invalid")),
+    ).toBe(true);
+  });
+
+  it("context is capped per hook and the cut is marked", async () => {
+    const hook = makeHook({ name: "chatty" });
+    const { run } = chain(
+      [hook],
+      new Map([[hook, { action: "continue", context: "x".repeat(50) }]]),
+      {
+        contextCapChars: 20,
+      },
+    );
+    const { result, activity } = await run();
+    expect(result.context).toEqual([`${"x".repeat(20)}\n… [context cut at 20 characters by acai]`]);
+    expect(activity.some((e) => e.type === "hook_warning" && e.message.includes("cut at 20"))).toBe(
+      true,
+    );
+  });
+
+  describe("ask", () => {
+    const asker = makeHook({ name: "asker" });
+    const answers = new Map<HookDefinition, Answer>([
+      [asker, { action: "ask", reason: "run rm?" }],
+    ]);
+
+    it("without askUser it is denied", async () => {
+      const { result } = await chain([asker], answers).run();
+      expect(result.end.kind).toBe("block");
+      if (result.end.kind === "block") expect(result.end.reason).toMatch(/run rm\?.*--yes/);
+    });
+
+    it("assumeYes allows without asking", async () => {
+      const { result } = await chain([asker], answers, { assumeYes: true }).run();
+      expect(result.end).toEqual({ kind: "continue" });
+    });
+
+    it("askUser decides, and sees the tool and the reason", async () => {
+      const requests: unknown[] = [];
+      const yes: AskUser = async (request) => {
+        requests.push(request);
+        return true;
+      };
+      expect((await chain([asker], answers, { askUser: yes }).run()).result.end).toEqual({
+        kind: "continue",
+      });
+      expect(requests[0]).toMatchObject({
+        reason: "run rm?",
+        toolName: "Bash",
+        toolInput: toolEvent.type === "tool_call_start" ? toolEvent.input : undefined,
+        hook: { name: "asker" },
+      });
+      const no: AskUser = async () => false;
+      const denied = (await chain([asker], answers, { askUser: no }).run()).result.end;
+      expect(denied).toEqual({ kind: "block", reason: "run rm? — denied by the user" });
+      const broken: AskUser = async () => {
+        throw new Error("no tty");
+      };
+      expect((await chain([asker], answers, { askUser: broken }).run()).result.end.kind).toBe(
+        "block",
+      );
+    });
+  });
+
+  it("retry ends the chain on before_model and is ignored elsewhere", async () => {
+    const hook = makeHook({ name: "limiter", events: ["before_model"] });
+    const answers = new Map<HookDefinition, Answer>([
+      [hook, { action: "retry", retryAfterMs: 50 }],
+    ]);
+    const model = await chain([hook], answers, {
+      event: "before_model",
+      agentEvent: { type: "model_request", turn: 1, step: 1, model: "m" },
+    }).run();
+    expect(model.result.end).toMatchObject({ kind: "retry", afterMs: 50 });
+    const tool = await chain([hook], answers).run();
+    expect(tool.result.end).toEqual({ kind: "continue" });
+    expect(tool.activity.some((e) => e.type === "hook_warning")).toBe(true);
+  });
+
+  it("stop ends the chain", async () => {
+    const [a, b] = [makeHook({ name: "a" }), makeHook({ name: "b" })];
+    const { seen, run } = chain([a, b], new Map([[a, { action: "stop", reason: "enough" }]]));
+    expect((await run()).result.end).toEqual({ kind: "stop", reason: "enough" });
+    expect(seen).toHaveLength(1);
+  });
+
+  it("prompt and output modifications apply on their events; others are ignored with a warning", async () => {
+    const hook = makeHook({ events: ["user_prompt"] });
+    const prompt = await chain(
+      [hook],
+      new Map([[hook, { action: "modify", prompt: "better", output: "x" }]]),
+      {
+        event: "user_prompt",
+        agentEvent: { type: "user_prompt", turn: 1, prompt: "orig" },
+      },
+    ).run();
+    expect(prompt.result.state).toEqual({ prompt: "better" });
+    expect(
+      prompt.activity.some((e) => e.type === "hook_warning" && e.message.includes("output")),
+    ).toBe(true);
+  });
+
+  it("an abort stops the chain with a block", async () => {
+    const controller = new AbortController();
+    const [a, b] = [makeHook({ name: "a" }), makeHook({ name: "b" })];
+    const { seen, run } = chain([a, b], new Map(), {
+      signal: controller.signal,
+      run: async (hook) => {
+        seen.push({ hook: hook.name, state: {} });
+        controller.abort();
+        return fakeRecord({ action: "failed", error: "aborted" }, { aborted: true });
+      },
+    });
+    const { result, activity } = await run();
+    expect(result.end).toEqual({ kind: "block", reason: "aborted" });
+    expect(seen).toHaveLength(1);
+    expect(activity.some((e) => e.type === "hook_end" && e.outcome === "aborted")).toBe(true);
+  });
+});
+
+describe("runObservers", () => {
+  it("runs every hook at once and collects context in plan order", async () => {
+    const hooks = [
+      makeHook({ name: "slow" }),
+      makeHook({ name: "fast" }),
+      makeHook({ name: "broken" }),
+    ];
+    let running = 0;
+    let peak = 0;
+    const delays: Record<string, number> = { slow: 60, fast: 10, broken: 30 };
+    const event: HookEventName = "after_tool_failure";
+    const { result, activity } = await drive<ObserveResult>(
+      runObservers({
+        event,
+        agentEvent: { type: "notification", message: "m", notificationType: "t" },
+        hooks,
+        matches: () => true,
+        run: async (hook) => {
+          running++;
+          peak = Math.max(peak, running);
+          await new Promise((r) => setTimeout(r, delays[hook.name]));
+          running--;
+          if (hook.name === "broken")
+            return fakeRecord({ action: "failed", error: "exited with 1" });
+          return fakeRecord({ action: "block", context: `ctx ${hook.name}` });
+        },
+        signal: new AbortController().signal,
+        contextCapChars: 100,
+        now: () => 0,
+      }),
+    );
+    expect(peak).toBe(3);
+    expect(result.context).toEqual(["ctx slow", "ctx fast"]);
+    const ends = activity
+      .filter((e) => e.type === "hook_end")
+      .map((e) => (e.type === "hook_end" ? e.hook.name : ""));
+    expect(ends).toEqual(["fast", "broken", "slow"]);
+    expect(activity.filter((e) => e.type === "hook_warning")).toHaveLength(1);
+  });
+});
