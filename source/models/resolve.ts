@@ -1,0 +1,135 @@
+import path from "node:path";
+import { createOpenAI } from "@ai-sdk/openai";
+import { type LanguageModel, wrapLanguageModel } from "ai";
+import { ModelConfigError } from "./errors.js";
+import { createReplayModel } from "./replay.js";
+
+export { ModelConfigError } from "./errors.js";
+
+export const DEFAULT_MODEL_ID = "gpt-5.1";
+
+/** Key sent to OpenAI-compatible servers that need none (Ollama, llama.cpp, ...). */
+const PLACEHOLDER_KEY = "acai-no-key";
+
+export interface ResolveModelOptions {
+  /** `--model` / the `model` setting. */
+  spec?: string;
+  /** `--base-url` (wins over `OPENAI_BASE_URL`). */
+  baseUrl?: string;
+  env: Readonly<Record<string, string>>;
+  /** Replay files are relative to it. */
+  cwd: string;
+}
+
+export interface ResolvedModel {
+  model: LanguageModel;
+  /** What events, hooks and transcripts call the model: the model name (`gpt-5.1`), or `replay:FILE`. */
+  modelId: string;
+}
+
+/**
+ * Model specs:
+ *
+ * - `gpt-5.1`, `openai:gpt-5.1` — OpenAI. Without a base URL: the Responses API
+ *   at api.openai.com with `OPENAI_API_KEY`. With `--base-url` / `OPENAI_BASE_URL`
+ *   (Ollama, llama.cpp, vLLM, LM Studio, ...): the Chat Completions API, which
+ *   those servers implement (most lack `/responses`); the key is optional there.
+ * - `openai-chat:MODEL`, `openai-responses:MODEL` — force one API.
+ * - `replay:FILE` — the replay model (docs/replay.md), FILE relative to the project.
+ *
+ * Only the first colon separates the provider, so `openai:llama3.1:8b` works;
+ * with a base URL an unknown prefix is taken as part of the model name
+ * (`llama3.1:8b`).
+ */
+export function resolveModel(options: ResolveModelOptions): ResolvedModel {
+  const spec = (options.spec ?? "").trim() || `openai:${DEFAULT_MODEL_ID}`;
+  const baseUrl = normalizeBaseUrl(options.baseUrl ?? options.env.OPENAI_BASE_URL);
+  const { provider, id } = splitSpec(spec, baseUrl !== undefined);
+
+  switch (provider) {
+    case "replay": {
+      if (!id) {
+        throw new ModelConfigError(
+          "--model replay: needs a file, e.g. --model replay:examples/replay/demo.json (relative to the project directory).",
+        );
+      }
+      const file = path.resolve(options.cwd, id);
+      return { model: createReplayModel(file, { label: id }), modelId: `replay:${id}` };
+    }
+    case "openai":
+    case "openai-chat":
+    case "openai-responses": {
+      if (!id) {
+        throw new ModelConfigError(
+          `--model ${spec} names no model. Use e.g. --model openai:${DEFAULT_MODEL_ID}, or a model your server serves.`,
+        );
+      }
+      const apiKey = options.env.OPENAI_API_KEY?.trim() || undefined;
+      if (!apiKey && !baseUrl) {
+        throw new ModelConfigError(
+          `No model is configured: OPENAI_API_KEY is not set. Set OPENAI_API_KEY to use OpenAI (${spec}); or, for a local OpenAI-compatible server (Ollama, llama.cpp, vLLM, LM Studio), pass --base-url (or set OPENAI_BASE_URL), e.g. --base-url http://localhost:11434/v1 --model llama3.1; or run offline with a scripted model: --model replay:examples/replay/demo.json.`,
+        );
+      }
+      const openai = createOpenAI({
+        apiKey: apiKey ?? PLACEHOLDER_KEY,
+        ...(baseUrl ? { baseURL: baseUrl } : {}),
+      });
+      const api =
+        provider === "openai" ? (baseUrl ? "chat" : "responses") : provider.slice("openai-".length);
+      if (api === "chat") return { model: openai.chat(id), modelId: id };
+      const responses = openai.responses(id);
+      if (!baseUrl) return { model: responses, modelId: id };
+      // Other servers keep no response store: send full items instead of item references.
+      return {
+        model: wrapLanguageModel({
+          model: responses,
+          middleware: {
+            specificationVersion: "v4",
+            transformParams: async ({ params }) => ({
+              ...params,
+              providerOptions: {
+                ...params.providerOptions,
+                openai: { ...params.providerOptions?.openai, store: false },
+              },
+            }),
+          },
+        }),
+        modelId: id,
+      };
+    }
+    default:
+      throw new ModelConfigError(
+        `Unknown model provider "${provider}" in --model ${spec}. Use openai:MODEL (or just MODEL), openai-chat:MODEL, openai-responses:MODEL, or replay:FILE. For a local OpenAI-compatible server, also pass --base-url.`,
+      );
+  }
+}
+
+const PROVIDERS = new Set(["openai", "openai-chat", "openai-responses", "replay"]);
+
+function splitSpec(spec: string, hasBaseUrl: boolean): { provider: string; id: string } {
+  const colon = spec.indexOf(":");
+  if (colon < 0) return { provider: "openai", id: spec };
+  const provider = spec.slice(0, colon).toLowerCase();
+  const id = spec.slice(colon + 1).trim();
+  if (!PROVIDERS.has(provider) && hasBaseUrl) return { provider: "openai", id: spec };
+  return { provider, id };
+}
+
+function normalizeBaseUrl(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  if (!trimmed) return undefined;
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    throw new ModelConfigError(
+      `The base URL "${trimmed}" (from --base-url or OPENAI_BASE_URL) is not a URL. Use the server's OpenAI-compatible root, e.g. http://localhost:11434/v1.`,
+    );
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ModelConfigError(
+      `The base URL "${trimmed}" (from --base-url or OPENAI_BASE_URL) must start with http:// or https://, e.g. http://localhost:11434/v1.`,
+    );
+  }
+  return trimmed.replace(/\/+$/, "");
+}
