@@ -1,0 +1,149 @@
+import type { AgentEvent, Verdict } from "../../../source/agent/events.js";
+import type { InterceptedEvent } from "../../../source/hooks/activity.js";
+import type { AuditEntry, AuditSink } from "../../../source/hooks/audit.js";
+import type { HookDefinition } from "../../../source/hooks/definition.js";
+import { scriptHook, writeScript } from "../protocol/support.js";
+
+export interface FakeAgent {
+  run: AsyncGenerator<AgentEvent, void, Verdict | undefined>;
+  /** The verdict received after each yielded event, in order. */
+  verdicts: { type: AgentEvent["type"]; verdict: Verdict | undefined }[];
+  /** Set when the generator's finally block ran (completion or return()). */
+  closed: { value: boolean };
+}
+
+/**
+ * A stand-in for Agent.run(): yields the given events in order (a function
+ * entry is awaited between events) and records the verdicts it is resumed with.
+ */
+export function fakeAgent(script: (AgentEvent | (() => Promise<void>))[]): FakeAgent {
+  const verdicts: FakeAgent["verdicts"] = [];
+  const closed = { value: false };
+  async function* run(): AsyncGenerator<AgentEvent, void, Verdict | undefined> {
+    try {
+      for (const item of script) {
+        if (typeof item === "function") {
+          await item();
+          continue;
+        }
+        const verdict = yield item;
+        verdicts.push({ type: item.type, verdict });
+      }
+    } finally {
+      closed.value = true;
+    }
+  }
+  return { run: run(), verdicts, closed };
+}
+
+export async function collect(gen: AsyncGenerator<InterceptedEvent, void, undefined>) {
+  const events: InterceptedEvent[] = [];
+  for await (const event of gen) events.push(event);
+  return events;
+}
+
+export function memoryAudit(): AuditSink & { entries: AuditEntry[] } {
+  const entries: AuditEntry[] = [];
+  return { entries, write: (entry) => entries.push(entry) };
+}
+
+/** A hook that ignores stdin and prints `answer` (JSON) on stdout. */
+export async function answerHook(
+  dir: string,
+  name: string,
+  answer: unknown,
+  overrides: Partial<HookDefinition> = {},
+): Promise<HookDefinition> {
+  const body = `cat >/dev/null\necho '${JSON.stringify(answer).replaceAll("'", "'\\''")}'`;
+  const path = await writeScript(dir, name, body);
+  return scriptHook(path, { name, id: `user:executable:${path}`, ...overrides });
+}
+
+export async function bashHook(
+  dir: string,
+  name: string,
+  body: string,
+  overrides: Partial<HookDefinition> = {},
+): Promise<HookDefinition> {
+  const path = await writeScript(dir, name, body);
+  return scriptHook(path, { name, id: `user:executable:${path}`, ...overrides });
+}
+
+export const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
+
+export const ev = {
+  sessionStart: (): AgentEvent => ({
+    type: "session_start",
+    sessionId: "sess-1",
+    model: "m",
+    cwd: "/proj",
+    transcriptPath: "/t/sess-1.jsonl",
+    source: "startup",
+  }),
+  prompt: (prompt = "hello"): AgentEvent => ({ type: "user_prompt", turn: 1, prompt }),
+  request: (step = 1): AgentEvent => ({ type: "model_request", turn: 1, step, model: "m" }),
+  delta: (): AgentEvent => ({ type: "text_delta", turn: 1, step: 1, text: "hi" }),
+  response: (): AgentEvent => ({
+    type: "model_response",
+    turn: 1,
+    step: 1,
+    model: "m",
+    text: "",
+    toolCalls: [{ toolCallId: "c1", toolName: "Bash", input: { command: "ls" } }],
+    usage,
+    finishReason: "tool-calls",
+    durationMs: 3,
+  }),
+  toolStart: (input: unknown = { command: "ls" }): AgentEvent => ({
+    type: "tool_call_start",
+    turn: 1,
+    step: 1,
+    toolCallId: "c1",
+    toolName: "Bash",
+    input,
+  }),
+  toolEnd: (): AgentEvent => ({
+    type: "tool_call_end",
+    turn: 1,
+    step: 1,
+    toolCallId: "c1",
+    toolName: "Bash",
+    input: { command: "ls" },
+    output: "a.txt",
+    response: { stdout: "a.txt", stderr: "", exit_code: 0, interrupted: false },
+    durationMs: 2,
+  }),
+  toolError: (): AgentEvent => ({
+    type: "tool_call_error",
+    turn: 1,
+    step: 1,
+    toolCallId: "c1",
+    toolName: "Bash",
+    input: { command: "ls" },
+    error: "boom",
+    interrupted: false,
+    blocked: false,
+    durationMs: 2,
+  }),
+  stop: (): AgentEvent => ({
+    type: "stop_request",
+    turn: 1,
+    step: 2,
+    lastAssistantMessage: "done",
+    stopHookActive: false,
+    consecutiveBlocks: 0,
+  }),
+  turnEnd: (): AgentEvent => ({
+    type: "turn_end",
+    turn: 1,
+    stopReason: "end_turn",
+    text: "done",
+    usage,
+  }),
+  notification: (): AgentEvent => ({
+    type: "notification",
+    message: "waiting",
+    notificationType: "idle",
+  }),
+  sessionEnd: (): AgentEvent => ({ type: "session_end", reason: "completed" }),
+};
