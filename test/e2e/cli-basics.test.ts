@@ -1,0 +1,67 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type AcaiDirs, makeAcaiDirs, REPO_ROOT, runAcai } from "../support/run-acai.js";
+import { STACK_TRACE } from "./helpers.js";
+
+let dirs: AcaiDirs;
+beforeEach(async () => {
+  dirs = await makeAcaiDirs();
+});
+afterEach(async () => {
+  await dirs.cleanup();
+});
+
+describe("acai basics (built CLI)", () => {
+  it("--version prints package.json's version", async () => {
+    const pkg = JSON.parse(await readFile(path.join(REPO_ROOT, "package.json"), "utf8"));
+    const result = await runAcai({ args: ["--version"], dirs });
+    expect(result).toMatchObject({ exitCode: 0, stdout: `${pkg.version}\n`, stderr: "" });
+  });
+
+  it("--help lists the options and the exit codes", async () => {
+    const result = await runAcai({ args: ["--help"], dirs });
+    expect(result.exitCode).toBe(0);
+    for (const text of [
+      "-p, --print [prompt]",
+      "--output-format <format>",
+      "--max-steps <n>",
+      "--model <spec>",
+      "--base-url <url>",
+      "--yes",
+      "--trust-project-hooks",
+      "--no-project-hooks",
+      "Exit codes:",
+      "143  terminated (SIGTERM)",
+    ]) {
+      expect(result.stdout).toContain(text);
+    }
+  });
+
+  it("a bad flag exits 2 with a clear message and no stack trace", async () => {
+    const result = await runAcai({ args: ["-p", "hi", "--max-steps", "lots"], dirs });
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain(
+      "acai: error: option '--max-steps <n>' argument 'lots' is invalid. must be a whole number of at least 1.",
+    );
+    expect(result.stderr).not.toMatch(STACK_TRACE);
+    const unknown = await runAcai({ args: ["--frobnicate"], dirs });
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toContain("unknown option '--frobnicate'");
+  });
+
+  it("no prompt on an empty stdin exits 2 and says how to give one", async () => {
+    const result = await runAcai({ args: ["-p"], dirs });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toBe(
+      'acai: error: the prompt is empty: give one with -p "your prompt", or pipe it on stdin.\n',
+    );
+  });
+
+  it("acai hooks trust in a project without hooks says so", async () => {
+    const result = await runAcai({ args: ["hooks", "trust"], dirs });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe(`No project hooks in ${dirs.cwd}: nothing to trust.\n`);
+  });
+});
