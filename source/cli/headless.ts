@@ -18,7 +18,7 @@ const ABORT_GRACE_MS = 10_000;
 /** `acai -p`: one prompt through the one agent loop, printed in the chosen format. */
 export async function runHeadless(io: CliIo, options: MainOptions): Promise<number> {
   const started = Date.now();
-  const printer = createPrinter(options.outputFormat, io);
+  const printer = createPrinter(options.outputFormat, io, { verbose: options.verbose });
   const controller = new AbortController();
   let received: ReceivedSignal;
   const onSignal = (signal: "SIGINT" | "SIGTERM") => () => {

@@ -67,10 +67,11 @@ export interface Printer {
 export function createPrinter(
   format: OutputFormat,
   out: { stdout: Output; stderr: Output },
+  options: { verbose?: boolean } = {},
 ): Printer {
   switch (format) {
     case "text":
-      return new TextPrinter(out.stdout, out.stderr);
+      return new TextPrinter(out.stdout, out.stderr, options.verbose ?? false);
     case "json":
       return new JsonPrinter(out.stdout, out.stderr);
     case "stream-json":
@@ -89,10 +90,11 @@ class TextPrinter implements Printer {
   constructor(
     private readonly stdout: Output,
     private readonly stderr: Output,
+    private readonly verbose: boolean,
   ) {}
 
   event(event: InterceptedEvent): void {
-    const note = describeForHuman(event);
+    const note = describeForHuman(event) ?? (this.verbose ? describeVerbose(event) : undefined);
     if (note) this.note(note);
     if (event.type === "text_delta" && event.text.length > 0) {
       const stepKey = event.turn * 100_000 + event.step;
@@ -160,6 +162,25 @@ export function describeForHuman(event: InterceptedEvent): string | undefined {
     default:
       return undefined;
   }
+}
+
+/** Extra notes of `--verbose`: tool calls and every hook run. */
+export function describeVerbose(event: InterceptedEvent): string | undefined {
+  switch (event.type) {
+    case "tool_call_start":
+      return `tool ${event.toolName} ${clip(JSON.stringify(event.input) ?? "", 120)}`;
+    case "tool_call_error":
+      return `tool ${event.toolName} failed: ${clip(event.error, 200)}`;
+    case "hook_end":
+      return `hook ${event.hook.name} (${event.event}): ${event.outcome}${event.detail ? ` (${clip(event.detail, 200)})` : ""}, ${Math.round(event.durationMs)} ms`;
+    default:
+      return undefined;
+  }
+}
+
+function clip(text: string, max: number): string {
+  const line = text.replace(/\s+/g, " ");
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
 class JsonPrinter implements Printer {

@@ -17,6 +17,8 @@ export interface MainOptions {
   model: string | undefined;
   baseUrl: string | undefined;
   yes: boolean;
+  /** Text format: also show tool calls and every hook run on stderr. */
+  verbose: boolean;
   projectHooks: ProjectHooksMode;
 }
 
@@ -84,6 +86,7 @@ export function buildProgram(ctx: CommandContext, handlers: ProgramHandlers): Co
     .option("--model <spec>", "model: openai:MODEL or replay:FILE")
     .option("--base-url <url>", "OpenAI-compatible server (also OPENAI_BASE_URL)", parseBaseUrl)
     .option("-y, --yes", "approve hooks' `ask` answers (headless runs deny them otherwise)")
+    .option("--verbose", "text output: also show tool calls and hook runs on stderr")
     .addOption(
       new Option(
         "--trust-project-hooks",
@@ -109,6 +112,7 @@ export function buildProgram(ctx: CommandContext, handlers: ProgramHandlers): Co
         model: raw.model as string | undefined,
         baseUrl: raw.baseUrl as string | undefined,
         yes: raw.yes === true,
+        verbose: raw.verbose === true,
         projectHooks:
           raw.projectHooks === false
             ? "off"

@@ -57,13 +57,17 @@ const run: InterceptedEvent[] = [
   { type: "session_end", reason: "completed" },
 ];
 
-function render(format: OutputFormat, events: InterceptedEvent[], exitCode = 0) {
+function render(format: OutputFormat, events: InterceptedEvent[], exitCode = 0, verbose = false) {
   let out = "";
   let err = "";
-  const printer = createPrinter(format, {
-    stdout: { write: (c: string) => (out += c) },
-    stderr: { write: (c: string) => (err += c) },
-  });
+  const printer = createPrinter(
+    format,
+    {
+      stdout: { write: (c: string) => (out += c) },
+      stderr: { write: (c: string) => (err += c) },
+    },
+    { verbose },
+  );
   const tracker = new OutcomeTracker();
   for (const event of events) {
     tracker.observe(event);
@@ -79,6 +83,33 @@ describe("text printer", () => {
     expect(out).toBe("Writing the file.\nDone.\n");
     expect(err).toBe(
       "acai: hook guard blocked before_tool: no writes here\nacai: hook warning (guard): guard took 2 s\n",
+    );
+  });
+
+  it("--verbose also shows tool calls and every hook run", () => {
+    const events: InterceptedEvent[] = [
+      ...run.slice(0, 8),
+      {
+        type: "tool_call_start",
+        turn: 1,
+        step: 1,
+        toolCallId: "c1",
+        toolName: "Write",
+        input: { file_path: "a" },
+      },
+      { type: "hook_end", hook, event: "before_tool", outcome: "continue", durationMs: 12.4 },
+      ...run.slice(9),
+    ];
+    const { out, err } = render("text", events, 0, true);
+    expect(out).toBe("Writing the file.\nDone.\n");
+    expect(err).toBe(
+      [
+        'acai: tool Write {"file_path":"a"}',
+        "acai: hook guard (before_tool): continue, 12 ms",
+        "acai: hook guard blocked before_tool: no writes here",
+        "acai: hook warning (guard): guard took 2 s",
+        "",
+      ].join("\n"),
     );
   });
 

@@ -30,6 +30,7 @@ describe("acai argument parsing", () => {
       model: undefined,
       baseUrl: undefined,
       yes: false,
+      verbose: false,
       projectHooks: "require-trust",
     });
   });
@@ -46,6 +47,7 @@ describe("acai argument parsing", () => {
       "--base-url",
       "http://127.0.0.1:9/v1",
       "--yes",
+      "--verbose",
       "--no-project-hooks",
       "the prompt",
     ]);
@@ -57,6 +59,7 @@ describe("acai argument parsing", () => {
       model: "replay:x.json",
       baseUrl: "http://127.0.0.1:9/v1",
       yes: true,
+      verbose: true,
       projectHooks: "off",
     });
     expect((await parse(["-p", "x", "--trust-project-hooks"])).options?.projectHooks).toBe(
