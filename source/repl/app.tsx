@@ -79,6 +79,15 @@ export function App({ controller, color, now = Date.now }: AppProps) {
       return;
     }
     if (!promptActive) return;
+    // Keys typed faster than they are read arrive as one chunk: a CR inside it is Enter.
+    if (input.length > 1 && input.includes("\r") && !key.ctrl && !key.meta) {
+      const parts = input.split("\r");
+      parts.forEach((part, index) => {
+        if (part) onKey(part, { ...key, return: false });
+        if (index < parts.length - 1) onKey("\r", { ...key, return: true });
+      });
+      return;
+    }
     const result = applyKey(editorRef.current, input, key);
     switch (result.kind) {
       case "edit":

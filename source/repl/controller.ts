@@ -168,14 +168,15 @@ export class ReplController {
       previousModel = session.modelId;
       this.dispatch({ type: "session", model: session.modelId, sessionId: session.sessionId });
       for (const warning of session.warnings) this.#item({ kind: "warning", text: warning });
+      const queue = this.#openQueue();
       this.#set({ phase: "ready" });
       const initial = this.#initialPrompt;
       if (initial?.trim()) {
         this.#initialPrompt = undefined;
         this.submit(initial);
-        if (this.#o.exitAfterInitialPrompt) this.#queue?.close();
+        if (this.#o.exitAfterInitialPrompt) queue.close();
       }
-      const reason = await this.#runSession(session);
+      const reason = await this.#runSession(session, queue);
       this.#session = undefined;
       const restart = this.#restart;
       this.#restart = undefined;
@@ -201,7 +202,7 @@ export class ReplController {
     return code;
   }
 
-  async #runSession(session: PreparedSession): Promise<SessionEndReason | undefined> {
+  #openQueue(): PromptQueue<TurnInput> {
     const queue = new PromptQueue<TurnInput>({
       onTake: (item) => {
         this.#currentTurn = this.#turnAborts.get(item);
@@ -215,8 +216,15 @@ export class ReplController {
         this.#armIdle();
       },
     });
-    const sessionAbort = new AbortController();
     this.#queue = queue;
+    return queue;
+  }
+
+  async #runSession(
+    session: PreparedSession,
+    queue: PromptQueue<TurnInput>,
+  ): Promise<SessionEndReason | undefined> {
+    const sessionAbort = new AbortController();
     this.#sessionAbort = sessionAbort;
     let reason: SessionEndReason | undefined;
     try {
