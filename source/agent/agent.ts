@@ -169,6 +169,14 @@ class SessionRun {
   private async *end(
     reason: SessionEndReason,
   ): AsyncGenerator<AgentEvent, void, Verdict | undefined> {
+    const failure = this.transcript.error;
+    if (failure) {
+      yield* this.emit({
+        type: "warning",
+        message: `Could not write the transcript ${this.transcript.file}: ${failure.message}`,
+        source: "transcript",
+      });
+    }
     yield* this.emit({ type: "session_end", reason });
   }
 

@@ -12,18 +12,22 @@ export type TranscriptLine =
  * write failure is remembered and reported once, never thrown at the loop.
  */
 export class TranscriptWriter {
-  private readonly stream: WriteStream;
+  private readonly stream: WriteStream | undefined;
   private failure: Error | undefined;
 
   constructor(
     readonly file: string,
     private readonly now: () => number,
   ) {
-    mkdirSync(path.dirname(file), { recursive: true });
-    this.stream = createWriteStream(file, { flags: "a" });
-    this.stream.on("error", (error) => {
-      this.failure ??= error;
-    });
+    try {
+      mkdirSync(path.dirname(file), { recursive: true });
+      this.stream = createWriteStream(file, { flags: "a" });
+      this.stream.on("error", (error) => {
+        this.failure ??= error;
+      });
+    } catch (error) {
+      this.failure = error instanceof Error ? error : new Error(String(error));
+    }
   }
 
   /** The first write error, if any (e.g. the disk filled up). */
@@ -41,10 +45,11 @@ export class TranscriptWriter {
 
   /** Flushes and closes the file. Safe to call twice. */
   close(): Promise<void> {
-    if (this.stream.closed || this.stream.writableEnded) return Promise.resolve();
+    const stream = this.stream;
+    if (!stream || stream.closed || stream.writableEnded) return Promise.resolve();
     return new Promise((resolve) => {
-      this.stream.end(() => resolve());
-      this.stream.once("error", () => resolve());
+      stream.once("error", () => resolve());
+      stream.end(() => resolve());
     });
   }
 
@@ -53,7 +58,7 @@ export class TranscriptWriter {
   }
 
   private write(line: TranscriptLine): void {
-    if (this.failure || this.stream.writableEnded) return;
+    if (this.failure || !this.stream || this.stream.writableEnded) return;
     this.stream.write(`${JSON.stringify(line)}\n`);
   }
 }

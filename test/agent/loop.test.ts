@@ -185,3 +185,15 @@ describe.each<Api>(["chat", "responses"])("agent loop over the %s API", (api) =>
     ]);
   });
 });
+
+test("an unwritable transcript is a warning, not a crash", async () => {
+  server = await startFakeOpenAI([{ text: "still answers" }]);
+  const { writeFile } = await import("node:fs/promises");
+  await writeFile(`${dir}/not-a-dir`, "x");
+  const agent = makeAgent(server, "chat", dir, { transcriptPath: `${dir}/not-a-dir/t.jsonl` });
+  const events = await drive(agent, { prompts: prompts("hi") });
+  expect(ofType(events, "turn_end")[0]?.text).toBe("still answers");
+  const warning = ofType(events, "warning")[0];
+  expect(warning?.message).toContain("not-a-dir/t.jsonl");
+  expect(events.at(-1)).toEqual({ type: "session_end", reason: "completed" });
+});
