@@ -561,7 +561,10 @@ describe("REPL app (ink-testing-library, fake session)", () => {
     let release: () => void = () => {};
     const session = fakeSession({
       async *turn(ctx) {
-        if (ctx.turn === 1) await new Promise<void>((r) => (release = r));
+        if (ctx.turn === 1)
+          await new Promise<void>((r) => {
+            release = r;
+          });
         yield { type: "text_delta", turn: ctx.turn, step: 1, text: `done ${ctx.prompt}\n` };
         yield {
           type: "turn_end",

@@ -16,7 +16,10 @@ function run(
   start = 1000,
 ): ViewState {
   let at = start;
-  for (const event of events) state = reduce(state, { type: "event", event, at: (at += 10) });
+  for (const event of events) {
+    at += 10;
+    state = reduce(state, { type: "event", event, at });
+  }
   return state;
 }
 
