@@ -7,8 +7,12 @@ import type { Command } from "commander";
 import { CliError } from "../errors.js";
 import type { CommandContext } from "../program.js";
 import { registerHooksInit } from "./hooks-init.js";
+import { registerHooksList } from "./hooks-list.js";
+import { registerHooksTest } from "./hooks-test.js";
 
 export function registerHookToolkit(hooks: Command, ctx: CommandContext): void {
+  registerHooksList(hooks, ctx);
+  registerHooksTest(hooks, ctx);
   registerHooksInit(hooks, ctx);
 }
 

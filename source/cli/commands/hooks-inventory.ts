@@ -1,0 +1,253 @@
+/**
+ * Every hook acai can see for a project, for the toolkit commands (list, test,
+ * replay): user hooks and trusted project hooks as the session would load
+ * them; untrusted project hooks from what can be known WITHOUT running them
+ * (HOOK.md frontmatter, settings entries, describe metadata cached for the
+ * exact current content of an executable).
+ */
+import path from "node:path";
+import { type AcaiPaths, resolveAcaiPaths } from "../../config/paths.js";
+import { loadSettings, SettingsError } from "../../config/settings.js";
+import type {
+  BrokenHook,
+  HookDefinition,
+  HookScope,
+  HookSourceKind,
+} from "../../hooks/definition.js";
+import { compareHooks } from "../../hooks/match.js";
+import { MetadataCache } from "../../hooks/metadata-cache.js";
+import { type HookScan, loadHookRegistry, scanHookSources } from "../../hooks/registry.js";
+import {
+  type ExecutableCandidate,
+  executableDefinition,
+  loadExecutables,
+} from "../../hooks/sources/executables.js";
+import { hookMdDefinition } from "../../hooks/sources/hook-md.js";
+import { loadSettingsHooks } from "../../hooks/sources/settings.js";
+import { isProjectTrusted } from "../../hooks/trust.js";
+import type { ProcessRunner } from "../../process/types.js";
+import { UsageError } from "../errors.js";
+
+export type ProjectTrust = "no-project-hooks" | "trusted" | "untrusted";
+/** `user` hooks are always trusted; project hooks follow the project's trust record. */
+export type EntryTrust = "user" | "trusted" | "untrusted";
+
+export type HookEntry =
+  | { status: "ok"; hook: HookDefinition; trust: EntryTrust; fromCache?: boolean }
+  | { status: "broken"; broken: BrokenHook; trust: EntryTrust }
+  /** An untrusted project executable never described: nothing is known without running it. */
+  | { status: "unknown"; candidate: ExecutableCandidate; trust: EntryTrust };
+
+export interface Inventory {
+  paths: AcaiPaths;
+  projectDir: string;
+  scan: HookScan;
+  projectTrust: ProjectTrust;
+  /** True when project hooks were loaded as a session would (trusted, or the caller asked). */
+  projectLoaded: boolean;
+  entries: HookEntry[];
+  settingsWarnings: string[];
+}
+
+export interface InventoryOptions {
+  cwd: string;
+  env: Readonly<Record<string, string>>;
+  homeDir: string;
+  runner: ProcessRunner;
+  /** Load (and describe) project hooks even if untrusted: only on the user's explicit request. */
+  loadUntrustedProject?: boolean;
+  /** Leave project hooks out entirely (`--no-project-hooks`). */
+  skipProject?: boolean;
+}
+
+export function entryName(entry: HookEntry): string {
+  switch (entry.status) {
+    case "ok":
+      return entry.hook.name;
+    case "broken":
+      return entry.broken.name ?? path.basename(entry.broken.file);
+    case "unknown":
+      return path.basename(entry.candidate.path);
+    default:
+      return entry satisfies never;
+  }
+}
+
+export function entryFile(entry: HookEntry): string {
+  switch (entry.status) {
+    case "ok":
+      return entry.hook.file;
+    case "broken":
+      return entry.broken.file;
+    case "unknown":
+      return entry.candidate.path;
+    default:
+      return entry satisfies never;
+  }
+}
+
+export function entryScope(entry: HookEntry): HookScope {
+  switch (entry.status) {
+    case "ok":
+      return entry.hook.scope;
+    case "broken":
+      return entry.broken.scope;
+    case "unknown":
+      return entry.candidate.scope;
+    default:
+      return entry satisfies never;
+  }
+}
+
+export function entrySource(entry: HookEntry): HookSourceKind {
+  switch (entry.status) {
+    case "ok":
+      return entry.hook.sourceKind;
+    case "broken":
+      return entry.broken.sourceKind;
+    case "unknown":
+      return "executable";
+    default:
+      return entry satisfies never;
+  }
+}
+
+async function loadSettingsOrExplain(acaiHome: string, projectDir: string) {
+  try {
+    return await loadSettings({ acaiHome, projectDir });
+  } catch (error) {
+    if (error instanceof SettingsError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+export async function loadInventory(options: InventoryOptions): Promise<Inventory> {
+  const projectDir = path.resolve(options.cwd);
+  const paths = resolveAcaiPaths({ env: options.env, homeDir: options.homeDir, cwd: projectDir });
+  const settings = await loadSettingsOrExplain(paths.home, projectDir);
+  const scan = await scanHookSources({
+    projectDir,
+    acaiHome: paths.home,
+    homeDir: options.homeDir,
+    settingsFiles: settings.settingsFiles,
+  });
+  const projectTrust: ProjectTrust =
+    scan.projectFingerprint === null
+      ? "no-project-hooks"
+      : (await isProjectTrusted({
+            acaiHome: paths.home,
+            projectDir,
+            fingerprint: scan.projectFingerprint,
+          }))
+        ? "trusted"
+        : "untrusted";
+  const projectLoaded =
+    !options.skipProject &&
+    projectTrust !== "no-project-hooks" &&
+    (projectTrust === "trusted" || options.loadUntrustedProject === true);
+  const trustOf = (scope: HookScope): EntryTrust =>
+    scope === "user" ? "user" : projectTrust === "trusted" ? "trusted" : "untrusted";
+
+  const registry = await loadHookRegistry(scan, {
+    includeProject: projectLoaded,
+    runner: options.runner,
+    env: options.env,
+    acaiHome: paths.home,
+    projectDir,
+  });
+  const ok: HookEntry[] = registry.hooks.map((hook) => ({
+    status: "ok",
+    hook,
+    trust: trustOf(hook.scope),
+  }));
+  const broken: HookEntry[] = registry.broken.map((b) => ({
+    status: "broken",
+    broken: b,
+    trust: trustOf(b.scope),
+  }));
+  const unknown: HookEntry[] = [];
+  if (!projectLoaded && !options.skipProject) {
+    const known = knownWithoutRunning(scan, projectDir);
+    for (const item of known.hooks)
+      ok.push({
+        status: "ok",
+        hook: item.hook,
+        trust: trustOf("project"),
+        ...(item.fromCache ? { fromCache: true } : {}),
+      });
+    for (const b of known.broken)
+      broken.push({ status: "broken", broken: b, trust: trustOf("project") });
+    for (const candidate of known.unknown)
+      unknown.push({ status: "unknown", candidate, trust: trustOf("project") });
+  }
+  ok.sort((a, b) => (a.status === "ok" && b.status === "ok" ? compareHooks(a.hook, b.hook) : 0));
+  broken.sort((a, b) => entryFile(a).localeCompare(entryFile(b)));
+  unknown.sort((a, b) => entryFile(a).localeCompare(entryFile(b)));
+  return {
+    paths,
+    projectDir,
+    scan,
+    projectTrust,
+    projectLoaded,
+    entries: [...ok, ...unknown, ...broken],
+    settingsWarnings: settings.warnings,
+  };
+}
+
+/** Project hooks as far as they can be known without executing any project file. */
+function knownWithoutRunning(
+  scan: HookScan,
+  projectDir: string,
+): {
+  hooks: { hook: HookDefinition; fromCache: boolean }[];
+  broken: BrokenHook[];
+  unknown: ExecutableCandidate[];
+} {
+  const hooks: { hook: HookDefinition; fromCache: boolean }[] = [];
+  const broken: BrokenHook[] = scan.broken.filter((b) => b.scope === "project");
+  const unknown: ExecutableCandidate[] = [];
+  for (const candidate of scan.executables) {
+    if (candidate.scope !== "project") continue;
+    if (candidate.cachedMetadata === undefined) {
+      unknown.push(candidate);
+      continue;
+    }
+    const def = executableDefinition(candidate, candidate.cachedMetadata.metadata, projectDir);
+    if ("launch" in def) hooks.push({ hook: def, fromCache: true });
+    else broken.push(def);
+  }
+  for (const md of scan.hookMds) {
+    if (md.scope !== "project") continue;
+    const def = hookMdDefinition(md, projectDir);
+    if ("launch" in def) hooks.push({ hook: def, fromCache: false });
+    else broken.push(def);
+  }
+  const settings = loadSettingsHooks(
+    scan.settingsFiles.filter((file) => file.scope === "project"),
+    projectDir,
+  );
+  for (const hook of settings.hooks) hooks.push({ hook, fromCache: false });
+  broken.push(...settings.broken);
+  return { hooks, broken, unknown };
+}
+
+/** Runs describe for one executable (cache first): `acai hooks test` on a file the user named. */
+export async function describeOne(
+  candidate: ExecutableCandidate,
+  options: {
+    runner: ProcessRunner;
+    env: Readonly<Record<string, string>>;
+    projectDir: string;
+    acaiHome: string;
+  },
+): Promise<HookDefinition | BrokenHook> {
+  const cache = await MetadataCache.load(options.acaiHome);
+  const result = await loadExecutables([candidate], {
+    runner: options.runner,
+    env: options.env,
+    projectDir: options.projectDir,
+    cache,
+    now: Date.now,
+  });
+  return result.hooks[0] ?? (result.broken[0] as BrokenHook);
+}

@@ -1,0 +1,203 @@
+/** `acai hooks list [--json]`: every hook from every source, and why broken ones do not run. */
+import path from "node:path";
+import type { Command } from "commander";
+import type { HookDefinition, HookMatcher } from "../../hooks/definition.js";
+import { EXIT } from "../exit-codes.js";
+import type { CommandContext } from "../program.js";
+import type { HookEntry, Inventory } from "./hooks-inventory.js";
+import { runToolkitCommand } from "./hooks-toolkit.js";
+
+export interface ListedHook {
+  name: string;
+  status: "ok" | "broken" | "unknown";
+  scope: "user" | "project";
+  source: "executable" | "hook_md" | "settings";
+  file: string;
+  trust: "user" | "trusted" | "untrusted";
+  events?: string[];
+  matcher?: HookMatcher;
+  priority?: number;
+  timeout_ms?: number;
+  async?: boolean;
+  failure?: "open" | "closed";
+  env?: string[];
+  description?: string;
+  /** What runs: the executable, the HOOK.md script (with its interpreter) or the shell command. */
+  command?: string;
+  /** Broken: why it is not run. */
+  reason?: string;
+  note?: string;
+}
+
+function commandOf(hook: HookDefinition): string {
+  return [hook.launch.command, ...hook.launch.args].join(" ");
+}
+
+export function toListed(entry: HookEntry): ListedHook {
+  switch (entry.status) {
+    case "ok": {
+      const { hook } = entry;
+      return {
+        name: hook.name,
+        status: "ok",
+        scope: hook.scope,
+        source: hook.sourceKind,
+        file: hook.file,
+        trust: entry.trust,
+        events: hook.events,
+        matcher: hook.matcher,
+        priority: hook.priority,
+        timeout_ms: hook.timeoutMs,
+        async: hook.async,
+        failure: hook.failure,
+        env: hook.env,
+        ...(hook.description === undefined ? {} : { description: hook.description }),
+        command: commandOf(hook),
+        ...(entry.fromCache
+          ? { note: "metadata from the describe cache (untrusted: the file was not run)" }
+          : {}),
+      };
+    }
+    case "broken":
+      return {
+        name: entry.broken.name ?? path.basename(entry.broken.file),
+        status: "broken",
+        scope: entry.broken.scope,
+        source: entry.broken.sourceKind,
+        file: entry.broken.file,
+        trust: entry.trust,
+        reason: entry.broken.reason,
+      };
+    case "unknown":
+      return {
+        name: path.basename(entry.candidate.path),
+        status: "unknown",
+        scope: entry.candidate.scope,
+        source: "executable",
+        file: entry.candidate.path,
+        trust: entry.trust,
+        command: entry.candidate.path,
+        note: "not described yet: untrusted project executables are not run, not even to read their metadata",
+      };
+    default:
+      return entry satisfies never;
+  }
+}
+
+function shortPath(file: string, projectDir: string, homeDir: string): string {
+  const rel = path.relative(projectDir, file);
+  if (rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel)) return rel;
+  if (file.startsWith(`${homeDir}${path.sep}`)) return `~${file.slice(homeDir.length)}`;
+  return file;
+}
+
+function matcherText(matcher: HookMatcher | undefined): string {
+  const parts = Object.entries(matcher ?? {})
+    .filter(([, v]) => v !== undefined && v !== "")
+    .map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+  return parts.length > 0 ? parts.join(" ") : "(any)";
+}
+
+const SOURCE_LABEL = {
+  executable: "executable",
+  hook_md: "HOOK.md",
+  settings: "settings",
+} as const;
+
+function trustLine(inventory: Inventory): string {
+  switch (inventory.projectTrust) {
+    case "no-project-hooks":
+      return "no project hooks";
+    case "trusted":
+      return "project hooks trusted";
+    case "untrusted":
+      return "project hooks NOT trusted — they do not run until you review them and run `acai hooks trust`";
+    default:
+      return inventory.projectTrust satisfies never;
+  }
+}
+
+export function formatList(inventory: Inventory, homeDir: string): string {
+  const listed = inventory.entries.map(toListed);
+  const short = (file: string) => shortPath(file, inventory.projectDir, homeDir);
+  const out: string[] = [`Hooks for ${inventory.projectDir} (${trustLine(inventory)})`];
+  const section = (title: string) => out.push("", title);
+  const ok = listed.filter((h) => h.status === "ok");
+  const unknown = listed.filter((h) => h.status === "unknown");
+  const broken = listed.filter((h) => h.status === "broken");
+  if (listed.length === 0) {
+    section(
+      "No hooks. Put executables in .acai/hooks/ (try `acai hooks init my-hook`), HOOK.md folders in .agents/hooks/, or `hooks` in .acai/settings.json; see docs/hooks.md.",
+    );
+  }
+  if (ok.length > 0) section(`In run order (${ok.length}):`);
+  for (const hook of ok) {
+    const trust = hook.trust === "untrusted" ? "  [untrusted]" : "";
+    out.push(`  ${hook.name}  (${hook.scope} ${SOURCE_LABEL[hook.source]})${trust}`);
+    if (hook.description) out.push(`      ${hook.description}`);
+    out.push(`      events:  ${(hook.events ?? []).join(", ")}`);
+    out.push(`      matcher: ${matcherText(hook.matcher)}`);
+    out.push(
+      `      priority ${hook.priority} · timeout ${hook.timeout_ms} ms · failure ${hook.failure}${hook.async ? " · async" : ""}${hook.env && hook.env.length > 0 ? ` · env ${hook.env.join(",")}` : ""}`,
+    );
+    out.push(`      file:    ${short(hook.file)}`);
+    if (hook.source === "settings" && hook.command) out.push(`      command: ${hook.command}`);
+    if (hook.note) out.push(`      note:    ${hook.note}`);
+  }
+  if (unknown.length > 0) {
+    section(
+      `Not described yet (${unknown.length}) — untrusted executables are not run, not even for describe:`,
+    );
+    for (const hook of unknown) out.push(`  ? ${hook.name}  (${short(hook.file)})`);
+    out.push(
+      "  Review them, then `acai hooks trust`; or `acai hooks test <file> --event E` to try one.",
+    );
+  }
+  if (broken.length > 0) {
+    section(`Broken — not run (${broken.length}):`);
+    for (const hook of broken) {
+      out.push(
+        `  ✗ ${hook.name}  (${hook.scope} ${SOURCE_LABEL[hook.source]}, ${short(hook.file)})`,
+      );
+      out.push(`      ${hook.reason}`);
+    }
+  }
+  for (const warning of inventory.settingsWarnings) out.push("", `warning: ${warning}`);
+  return `${out.join("\n")}\n`;
+}
+
+export function registerHooksList(hooks: Command, ctx: CommandContext): void {
+  hooks
+    .command("list")
+    .description(
+      "list every hook from every source: events, matcher, order, limits, trust; broken ones with the reason",
+    )
+    .option("--json", "print JSON for scripts", false)
+    .action((raw: { json: boolean }) =>
+      runToolkitCommand(ctx, async () => {
+        const { io } = ctx;
+        const [{ loadInventory }, { runProcess }] = await Promise.all([
+          import("./hooks-inventory.js"),
+          import("../../process/runner.js"),
+        ]);
+        const inventory = await loadInventory({
+          cwd: io.cwd,
+          env: io.env,
+          homeDir: io.homeDir,
+          runner: runProcess,
+        });
+        if (raw.json) {
+          const data = {
+            project: inventory.projectDir,
+            project_trust: inventory.projectTrust,
+            hooks: inventory.entries.map(toListed),
+            warnings: inventory.settingsWarnings,
+          };
+          io.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+        } else {
+          io.stdout.write(formatList(inventory, io.homeDir));
+        }
+        return EXIT.ok;
+      }),
+    );
+}

@@ -1,0 +1,172 @@
+/**
+ * Realistic sample events for `acai hooks test`: the agent event a hook would
+ * see, built the way the loop builds it, so the payload comes from the same
+ * `buildPayload` the interceptor uses.
+ */
+import path from "node:path";
+import type { AgentEvent } from "../../agent/events.js";
+import { TOOL_ALIASES } from "../../hooks/aliases.js";
+import type { HookEventName } from "../../hooks/definition.js";
+
+export const SAMPLE_TOOLS = ["Bash", "Read", "Write", "Edit", "Glob", "Grep"] as const;
+
+export interface SampleArgs {
+  event: HookEventName;
+  toolName: string;
+  projectDir: string;
+  sessionId: string;
+  transcriptPath: string;
+  model: string;
+}
+
+export function sampleToolInput(toolName: string, projectDir: string): Record<string, unknown> {
+  const file = path.join(projectDir, "src", "example.ts");
+  switch (toolName) {
+    case "Bash":
+      return { command: "npm test", description: "Run the test suite" };
+    case "Read":
+      return { file_path: file };
+    case "Write":
+      return { file_path: file, content: 'export const greeting = "hello";\n' };
+    case "Edit":
+      return { file_path: file, old_string: '"hello"', new_string: '"hello, world"' };
+    case "Glob":
+      return { pattern: "src/**/*.ts" };
+    case "Grep":
+      return { pattern: "TODO", path: "src" };
+    default:
+      return {};
+  }
+}
+
+function sampleResponse(
+  toolName: string,
+  input: Record<string, unknown>,
+): { output: string; response: unknown } {
+  switch (toolName) {
+    case "Bash":
+      return {
+        output: "> test\n> vitest run\n\n Test Files  12 passed (12)\n      Tests  87 passed (87)",
+        response: {
+          stdout:
+            "> test\n> vitest run\n\n Test Files  12 passed (12)\n      Tests  87 passed (87)\n",
+          stderr: "",
+          exit_code: 0,
+          interrupted: false,
+        },
+      };
+    case "Write":
+      return {
+        output: `Wrote ${String(input.file_path)} (1 line)`,
+        response: { file_path: input.file_path, bytes: 33 },
+      };
+    case "Edit":
+      return {
+        output: `Edited ${String(input.file_path)} (1 replacement)`,
+        response: { file_path: input.file_path, replacements: 1 },
+      };
+    case "Read":
+      return {
+        output: '     1\texport const greeting = "hello";',
+        response: { file_path: input.file_path, lines: 1 },
+      };
+    default:
+      return { output: "src/example.ts", response: { output: "src/example.ts" } };
+  }
+}
+
+const USAGE = { inputTokens: 1843, outputTokens: 212, totalTokens: 2055 };
+
+/** The agent event behind `event`, with plausible values everywhere. */
+export function sampleAgentEvent(args: SampleArgs): AgentEvent {
+  const input = sampleToolInput(args.toolName, args.projectDir);
+  const call = { turn: 1, step: 2, toolCallId: "call_test_1", toolName: args.toolName, input };
+  switch (args.event) {
+    case "session_start":
+      return {
+        type: "session_start",
+        sessionId: args.sessionId,
+        model: args.model,
+        cwd: args.projectDir,
+        transcriptPath: args.transcriptPath,
+        source: "startup",
+      };
+    case "user_prompt":
+      return { type: "user_prompt", turn: 1, prompt: "Add a unit test for the greeting module" };
+    case "before_model":
+      return { type: "model_request", turn: 1, step: 1, model: args.model };
+    case "after_model":
+      return {
+        type: "model_response",
+        turn: 1,
+        step: 1,
+        model: args.model,
+        text: "I'll run the tests first.",
+        toolCalls: [{ toolCallId: "call_test_1", toolName: args.toolName, input }],
+        usage: USAGE,
+        finishReason: "tool-calls",
+        durationMs: 1840,
+      };
+    case "before_tool":
+      return { type: "tool_call_start", ...call };
+    case "after_tool":
+      return {
+        type: "tool_call_end",
+        ...call,
+        ...sampleResponse(args.toolName, input),
+        durationMs: 1260,
+      };
+    case "after_tool_failure":
+      return {
+        type: "tool_call_error",
+        ...call,
+        error:
+          args.toolName === "Bash"
+            ? "Command failed with exit code 1"
+            : `${args.toolName} failed: ENOENT: no such file or directory`,
+        interrupted: false,
+        blocked: false,
+        durationMs: 830,
+      };
+    case "before_stop":
+      return {
+        type: "stop_request",
+        turn: 1,
+        step: 3,
+        lastAssistantMessage: "I added tests for the greeting module; all 88 tests pass.",
+        stopHookActive: false,
+        consecutiveBlocks: 0,
+      };
+    case "after_agent":
+      return {
+        type: "turn_end",
+        turn: 1,
+        stopReason: "end_turn",
+        text: "I added tests for the greeting module; all 88 tests pass.",
+        usage: USAGE,
+      };
+    case "notification":
+      return {
+        type: "notification",
+        message: "acai is waiting for your input",
+        notificationType: "idle_prompt",
+      };
+    case "session_end":
+      return { type: "session_end", reason: "completed" };
+    default:
+      return args.event satisfies never;
+  }
+}
+
+/** The built-in a hook's tool matcher names first (other agents' spellings count), else Bash. */
+export function defaultToolFor(toolMatcher: string | undefined): string {
+  if (toolMatcher) {
+    for (const alternative of toolMatcher.split("|")) {
+      const name = alternative.replace(/^\^|\$$|[()]/g, "").trim();
+      for (const [builtin, aliases] of Object.entries(TOOL_ALIASES)) {
+        if (name === builtin || (aliases as readonly string[]).includes(name)) return builtin;
+      }
+    }
+  }
+  return "Bash";
+}

@@ -1,0 +1,500 @@
+/**
+ * `acai hooks test <name|path> --event E [--input JSON|@file] [--tool T] [--json]`
+ *
+ * Runs ONE hook against a sample event, exactly as a session would (same
+ * payload builder, same runner, same decoding), and shows everything: the
+ * stdin sent, exit code, stdout, stderr, duration, the decision and what acai
+ * would do with it. Exit status: 0 acai would go on, 2 it would block (or
+ * stop, or deny an `ask` headless), 1 the hook failed.
+ */
+import { randomUUID } from "node:crypto";
+import { readFile, realpath, stat } from "node:fs/promises";
+import path from "node:path";
+import type { Command } from "commander";
+import type { Decision } from "../../hooks/decision.js";
+import type { BrokenHook, HookDefinition, HookEventName } from "../../hooks/definition.js";
+import type { HookRunRecord } from "../../hooks/run.js";
+import type { ProcessRunner } from "../../process/types.js";
+import { CliError, UsageError } from "../errors.js";
+import { EXIT } from "../exit-codes.js";
+import type { CommandContext } from "../program.js";
+import { parseEventOption } from "./hooks-init.js";
+import type { HookEntry, Inventory } from "./hooks-inventory.js";
+import { runToolkitCommand } from "./hooks-toolkit.js";
+
+interface TestOptions {
+  event: HookEventName;
+  input?: string;
+  tool?: string;
+  json: boolean;
+}
+
+/** What `--input` says: inline JSON or `@file`; always an object merged over the sample payload. */
+async function readInputOption(
+  value: string | undefined,
+  cwd: string,
+): Promise<Record<string, unknown>> {
+  if (value === undefined) return {};
+  let text = value;
+  let where = "--input";
+  if (value.startsWith("@")) {
+    const file = path.resolve(cwd, value.slice(1));
+    where = `--input ${value}`;
+    try {
+      text = await readFile(file, "utf8");
+    } catch (error) {
+      throw new UsageError(
+        `${where}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
+      );
+    }
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(
+      `${where} is not valid JSON (${(error as Error).message}). Give an object such as '{"tool_input":{"command":"ls"}}' or @file.json.`,
+    );
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new UsageError(
+      `${where} must be a JSON object (fields of the payload to set), e.g. '{"prompt":"hi"}'.`,
+    );
+  }
+  return parsed as Record<string, unknown>;
+}
+
+interface Target {
+  hook: HookDefinition;
+  /** Not trusted (or outside every hook folder): the user asked explicitly. */
+  untrusted: boolean;
+  adHoc: boolean;
+}
+
+async function realOrResolved(file: string): Promise<string> {
+  try {
+    return await realpath(file);
+  } catch {
+    return path.resolve(file);
+  }
+}
+
+async function filesOf(entry: HookEntry): Promise<string[]> {
+  const files: string[] = [];
+  switch (entry.status) {
+    case "ok":
+      files.push(entry.hook.file);
+      if (entry.hook.sourceKind === "hook_md") {
+        files.push(path.dirname(entry.hook.file));
+        files.push(...entry.hook.launch.args, entry.hook.launch.command);
+      }
+      break;
+    case "broken":
+      files.push(entry.broken.file);
+      if (entry.broken.sourceKind === "hook_md") files.push(path.dirname(entry.broken.file));
+      break;
+    case "unknown":
+      files.push(entry.candidate.path);
+      break;
+    default:
+      return entry satisfies never;
+  }
+  return Promise.all(files.map(realOrResolved));
+}
+
+function brokenError(broken: BrokenHook): CliError {
+  return new CliError(
+    `hook ${broken.name ?? path.basename(broken.file)} (${broken.file}) is broken and would not run: ${broken.reason}`,
+    EXIT.error,
+  );
+}
+
+async function findTarget(
+  inventory: Inventory,
+  target: string,
+  event: HookEventName,
+  deps: { runner: ProcessRunner; env: Readonly<Record<string, string>>; cwd: string },
+): Promise<Target> {
+  const { describeOne } = await import("./hooks-inventory.js");
+  const describeOptions = {
+    runner: deps.runner,
+    env: deps.env,
+    projectDir: inventory.projectDir,
+    acaiHome: inventory.paths.home,
+  };
+  const describe = async (
+    entry: Extract<HookEntry, { status: "unknown" }>,
+  ): Promise<HookDefinition> => {
+    const result = await describeOne(entry.candidate, describeOptions);
+    if (!("launch" in result)) throw brokenError(result);
+    return result;
+  };
+
+  const asPath = path.resolve(deps.cwd, target);
+  const fileStats = await stat(asPath).catch(() => undefined);
+  if (fileStats !== undefined) {
+    const real = await realOrResolved(asPath);
+    for (const entry of inventory.entries) {
+      if (!(await filesOf(entry)).includes(real)) continue;
+      switch (entry.status) {
+        case "ok":
+          return { hook: entry.hook, untrusted: entry.trust === "untrusted", adHoc: false };
+        case "broken":
+          throw brokenError(entry.broken);
+        case "unknown":
+          return { hook: await describe(entry), untrusted: true, adHoc: false };
+        default:
+          return entry satisfies never;
+      }
+    }
+    if (!fileStats.isFile()) {
+      throw new UsageError(
+        `${target} is not a hook acai knows (run \`acai hooks list\`) nor an executable file.`,
+      );
+    }
+    if ((fileStats.mode & 0o111) === 0) {
+      throw new UsageError(`${target} is not executable; run \`chmod +x ${target}\` first.`);
+    }
+    const { scanFile } = await import("../../hooks/sources/files.js");
+    const scanned = await scanFile(real, fileStats);
+    const result = await describeOne({ ...scanned, scope: "project" }, describeOptions);
+    if (!("launch" in result)) throw brokenError(result);
+    return { hook: result, untrusted: true, adHoc: true };
+  }
+
+  const named = inventory.entries.filter(
+    (e): e is Extract<HookEntry, { status: "ok" }> => e.status === "ok" && e.hook.name === target,
+  );
+  const chosen = named.length > 1 ? named.filter((e) => e.hook.events.includes(event)) : named;
+  if (chosen.length > 1) {
+    const files = chosen.map((e) => `  ${e.hook.file}`).join("\n");
+    throw new UsageError(
+      `${chosen.length} hooks are named "${target}":\n${files}\nName one by its file instead.`,
+    );
+  }
+  const only = chosen[0] ?? named[0];
+  if (only) return { hook: only.hook, untrusted: only.trust === "untrusted", adHoc: false };
+  const broken = inventory.entries.find(
+    (e): e is Extract<HookEntry, { status: "broken" }> =>
+      e.status === "broken" && e.broken.name === target,
+  );
+  if (broken) throw brokenError(broken.broken);
+
+  // Untrusted executables never described: the file name first, then (the user asked) describe them.
+  const unknown = inventory.entries.filter(
+    (e): e is Extract<HookEntry, { status: "unknown" }> => e.status === "unknown",
+  );
+  const stem = (file: string) => path.basename(file).replace(/\.[^.]+$/, "");
+  const byFile = unknown.filter(
+    (e) => path.basename(e.candidate.path) === target || stem(e.candidate.path) === target,
+  );
+  for (const entry of [...byFile, ...unknown.filter((e) => !byFile.includes(e))]) {
+    const result = await describeOne(entry.candidate, describeOptions);
+    if ("launch" in result && (result.name === target || byFile.includes(entry))) {
+      return { hook: result, untrusted: true, adHoc: false };
+    }
+  }
+  throw new UsageError(
+    `no hook named "${target}". \`acai hooks list\` shows every hook; you can also give a file path.`,
+  );
+}
+
+/** After the failure policy and a modified input's validation: what the session would do. */
+async function effectiveDecision(
+  hook: HookDefinition,
+  record: HookRunRecord,
+  payload: Record<string, unknown>,
+): Promise<{ answered: Decision; effective: Decision; newInput?: unknown }> {
+  const { applyFailurePolicy, failed } = await import("../../hooks/decision.js");
+  let answered = record.decision;
+  let newInput: unknown;
+  if (
+    answered.action === "modify" &&
+    record.event === "before_tool" &&
+    (answered.input !== undefined || answered.inputPatch !== undefined)
+  ) {
+    const { applyMergePatch } = await import("../../hooks/merge-patch.js");
+    const { builtinTools } = await import("../../tools/registry.js");
+    let input = payload.tool_input;
+    if (answered.input !== undefined) input = answered.input;
+    if (answered.inputPatch !== undefined) input = applyMergePatch(input, answered.inputPatch);
+    const tool = builtinTools().find((t) => t.name === payload.tool_name);
+    const check = tool ? tool.validate(input) : { ok: true as const, value: input };
+    if (check.ok) newInput = input;
+    else
+      answered = failed(
+        `its new input for ${String(payload.tool_name)} is invalid: ${check.error}`,
+      );
+  }
+  return {
+    answered,
+    effective: applyFailurePolicy(hook, answered),
+    ...(newInput === undefined ? {} : { newInput }),
+  };
+}
+
+export function consequence(
+  event: HookEventName,
+  decision: Decision,
+  hook: HookDefinition,
+): string {
+  if (hook.async)
+    return "nothing it answers can block or modify: the hook is async (only its context is delivered)";
+  switch (decision.action) {
+    case "continue":
+      return decision.context ? "go on, adding the context for the model" : "go on";
+    case "modify":
+      return "go on with the modification";
+    case "skip":
+      return "go on without running the hooks after this one";
+    case "block":
+      switch (event) {
+        case "before_tool":
+          return "not run the tool; the reason goes to the model as the tool result";
+        case "after_tool":
+          return "give the reason to the model beside the tool result";
+        case "before_stop":
+          return "not stop: the reason becomes a user message and the agent goes on";
+        case "user_prompt":
+          return "drop the prompt and show the reason";
+        case "session_start":
+          return "refuse to start the session";
+        default:
+          return "end the turn and show the reason";
+      }
+    case "ask":
+      return "ask the user in the REPL; a headless run (acai -p) denies it unless --yes";
+    case "retry":
+      return event === "before_model"
+        ? `wait ${decision.retryAfterMs} ms and send the model request again`
+        : "ignore the retry (only before_model supports it)";
+    case "stop":
+      return "end the session after this event";
+    case "failed":
+      return "treat the hook as failed";
+    default:
+      return decision satisfies never;
+  }
+}
+
+function exitFor(answered: Decision, effective: Decision): number {
+  if (answered.action === "failed") return EXIT.error;
+  return effective.action === "block" || effective.action === "stop" || effective.action === "ask"
+    ? 2
+    : EXIT.ok;
+}
+
+function indent(text: string): string {
+  return text
+    .replace(/\n$/, "")
+    .split("\n")
+    .map((line) => `  ${line}`)
+    .join("\n");
+}
+
+function decisionLines(decision: Decision): string[] {
+  const lines = [`decision: ${decision.action}`];
+  if (decision.action === "failed") lines.push(`  error:   ${decision.error}`);
+  if (decision.reason !== undefined) lines.push(`  reason:  ${decision.reason}`);
+  if (decision.action === "modify") {
+    if (decision.input !== undefined) lines.push(`  input:   ${JSON.stringify(decision.input)}`);
+    if (decision.inputPatch !== undefined)
+      lines.push(`  input_patch: ${JSON.stringify(decision.inputPatch)}`);
+    if (decision.prompt !== undefined) lines.push(`  prompt:  ${JSON.stringify(decision.prompt)}`);
+    if (decision.output !== undefined) lines.push(`  output:  ${JSON.stringify(decision.output)}`);
+  }
+  if (decision.action === "retry") lines.push(`  retry_after_ms: ${decision.retryAfterMs}`);
+  if (decision.context !== undefined) lines.push(`  context: ${JSON.stringify(decision.context)}`);
+  if (decision.message !== undefined) lines.push(`  message: ${decision.message}`);
+  if (decision.log !== undefined) lines.push(`  log:     ${decision.log}`);
+  return lines;
+}
+
+export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
+  hooks
+    .command("test")
+    .description(
+      "run one hook against a sample event and show exactly what happens (exit 0 go on, 2 would block, 1 failed)",
+    )
+    .argument("<hook>", "hook name (as in `acai hooks list`) or file path")
+    .requiredOption("--event <event>", "event to send (acai or Claude Code name)", parseEventOption)
+    .option(
+      "--input <json>",
+      "payload fields to set, as JSON or @file (merged over a realistic sample)",
+    )
+    .option(
+      "--tool <name>",
+      "tool of a tool event (default: the one the hook's matcher names, else Bash)",
+    )
+    .option("--json", "print one JSON object", false)
+    .action((target: string, raw: TestOptions) =>
+      runToolkitCommand(ctx, async () => {
+        const { io } = ctx;
+        const [
+          { loadInventory },
+          { runProcess },
+          { runHookOnce },
+          { buildPayload },
+          samples,
+          { hookMatches },
+        ] = await Promise.all([
+          import("./hooks-inventory.js"),
+          import("../../process/runner.js"),
+          import("../../hooks/run.js"),
+          import("../../hooks/payload.js"),
+          import("./hooks-samples.js"),
+          import("../../hooks/match.js"),
+        ]);
+        const extra = await readInputOption(raw.input, io.cwd);
+        const inventory = await loadInventory({
+          cwd: io.cwd,
+          env: io.env,
+          homeDir: io.homeDir,
+          runner: runProcess,
+        });
+        const found = await findTarget(inventory, target, raw.event, {
+          runner: runProcess,
+          env: io.env,
+          cwd: io.cwd,
+        });
+        const { hook } = found;
+
+        const toolName =
+          raw.tool ??
+          (typeof extra.tool_name === "string"
+            ? extra.tool_name
+            : samples.defaultToolFor(hook.matcher.tool));
+        const sessionId = `hooks-test-${randomUUID()}`;
+        const agentEvent = samples.sampleAgentEvent({
+          event: raw.event,
+          toolName,
+          projectDir: inventory.projectDir,
+          sessionId,
+          transcriptPath: path.join(inventory.paths.transcriptsDir, `${sessionId}.jsonl`),
+          model: "openai:gpt-4.1",
+        });
+        const payload = {
+          ...buildPayload({
+            event: raw.event,
+            agentEvent,
+            session: {
+              sessionId,
+              transcriptPath: path.join(inventory.paths.transcriptsDir, `${sessionId}.jsonl`),
+              cwd: inventory.projectDir,
+            },
+            dialect: hook.dialect,
+            now: Date.now(),
+          }),
+          ...extra,
+        };
+
+        const notes: string[] = [];
+        if (found.untrusted) {
+          notes.push(
+            found.adHoc
+              ? "note: this file is not one of the hooks acai loads; running it anyway because you asked."
+              : "note: this project's hooks are not trusted; running this one hook anyway because you asked (trust is not recorded).",
+          );
+        }
+        if (!hook.events.includes(raw.event)) {
+          notes.push(
+            `note: ${hook.name} does not listen to ${raw.event} (its events: ${hook.events.join(", ")}); running it anyway.`,
+          );
+        } else {
+          let matched = true;
+          try {
+            matched = hookMatches(hook, {
+              event: raw.event,
+              ...(typeof payload.tool_name === "string" ? { toolName: payload.tool_name } : {}),
+              ...("tool_input" in payload ? { toolInput: payload.tool_input } : {}),
+              ...(typeof payload.source === "string" ? { source: payload.source } : {}),
+              ...(typeof payload.notification_type === "string"
+                ? { source: payload.notification_type }
+                : {}),
+              projectDir: inventory.projectDir,
+            });
+          } catch {
+            matched = true;
+          }
+          if (!matched)
+            notes.push(
+              "note: the hook's matcher does not select this sample, so a session would not run it; running it anyway.",
+            );
+        }
+
+        const record = await runHookOnce(hook, raw.event, payload, {
+          runner: runProcess,
+          env: io.env,
+          projectDir: inventory.projectDir,
+          sessionId,
+        });
+        const { answered, effective, newInput } = await effectiveDecision(hook, record, payload);
+        const exitCode = exitFor(answered, effective);
+
+        if (raw.json) {
+          io.stdout.write(
+            `${JSON.stringify(
+              {
+                hook: {
+                  name: hook.name,
+                  file: hook.file,
+                  scope: hook.scope,
+                  source: hook.sourceKind,
+                  failure: hook.failure,
+                  timeout_ms: hook.timeoutMs,
+                },
+                untrusted: found.untrusted,
+                notes,
+                event: raw.event,
+                stdin: record.stdin,
+                exit_code: record.exitCode,
+                signal: record.signal,
+                timed_out: record.timedOut,
+                killed_for_output: record.outputLimit,
+                duration_ms: Math.round(record.durationMs),
+                stdout: record.stdout,
+                stderr: record.stderr,
+                decision: answered,
+                effective,
+                ...(newInput === undefined ? {} : { new_input: newInput }),
+                would: consequence(raw.event, effective, hook),
+              },
+              null,
+              2,
+            )}\n`,
+          );
+          return exitCode;
+        }
+
+        const out: string[] = [
+          `Testing ${hook.name} (${hook.scope} ${hook.sourceKind}, ${hook.file}) on ${raw.event}${payload.tool_name !== undefined ? ` with tool ${String(payload.tool_name)}` : ""}`,
+          ...notes,
+          "",
+          `stdin sent (${hook.launch.viaShell ? `/bin/sh -c ${hook.launch.command}` : [hook.launch.command, ...hook.launch.args].join(" ")}):`,
+          indent(record.stdin),
+          "",
+          `exit code: ${record.exitCode ?? `none (${record.signal ?? "not started"})`} · ${Math.round(record.durationMs)} ms${record.timedOut ? ` · TIMED OUT after ${hook.timeoutMs} ms (process group killed)` : ""}${record.outputLimit ? " · killed: output cap passed" : ""}`,
+          record.stdout === ""
+            ? "stdout: (empty)"
+            : `stdout:\n${indent(record.stdout.slice(0, 8000))}${record.stdout.length > 8000 ? "\n  … (cut)" : ""}`,
+          record.stderr === ""
+            ? "stderr: (empty)"
+            : `stderr:\n${indent(record.stderr.slice(0, 8000))}${record.stderr.length > 8000 ? "\n  … (cut)" : ""}`,
+          "",
+          ...decisionLines(answered),
+        ];
+        if (newInput !== undefined)
+          out.push(`  new tool input (validated): ${JSON.stringify(newInput)}`);
+        if (answered.action === "failed") {
+          out.push(
+            hook.failure === "closed"
+              ? `failure policy "closed": acai would block — ${effective.reason ?? ""}`
+              : `failure policy "open": acai would warn and go on.`,
+          );
+        }
+        out.push(`acai would: ${consequence(raw.event, effective, hook)}.`);
+        io.stdout.write(`${out.join("\n")}\n`);
+        return exitCode;
+      }),
+    );
+}
