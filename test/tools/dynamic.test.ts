@@ -259,6 +259,29 @@ describe("dynamic tools", () => {
   });
 });
 
+describe("the repository's own example tool", () => {
+  it("loads .acai/tools/word-count and counts a file", async () => {
+    const repo = join(import.meta.dirname, "..", "..");
+    const { tools, warnings } = await loadTools({
+      projectDir: repo,
+      acaiHome,
+      runner: runProcess,
+      env: testEnv,
+    });
+    expect(warnings).toEqual([]);
+    const tool = named(tools, "word_count");
+    await writeFile(join(dir, "sample.txt"), "one two\nthree\n");
+    const result = expectOk(
+      await tool.execute({ path: join(dir, "sample.txt") }, contextFor(repo)),
+    );
+    expect(result.output).toBe("lines: 2\nwords: 3\nbytes: 14\n");
+    const missing = expectError(await tool.execute({ path: "no/such/file" }, contextFor(repo)));
+    expect(missing.error).toBe(
+      "Tool word_count failed with exit code 1:\nword_count: no such file: no/such/file",
+    );
+  });
+});
+
 describe("builtinTools", () => {
   it("gives every tool a JSON Schema object with properties and a description", () => {
     for (const tool of builtinTools()) {

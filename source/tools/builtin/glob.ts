@@ -1,7 +1,7 @@
 import { relative } from "node:path";
 import { z } from "zod";
 import { defineTool } from "../define.js";
-import { listFiles, mapLimit, statOrUndefined } from "../files.js";
+import { listFiles, mapSliced, mtimeOrZero, statOrUndefined } from "../files.js";
 import { plural, resolvePath } from "../text.js";
 import type { Tool } from "../types.js";
 
@@ -36,10 +36,11 @@ export function globTool(): Tool {
       // tinyglobby wants patterns relative to its cwd.
       const relativePattern = pattern.startsWith("/") ? relative(root, pattern) || "." : pattern;
       const files = await listFiles(root, relativePattern, context.signal);
-      const withTimes = await mapLimit(files, 64, async (file) => ({
-        file,
-        mtime: (await statOrUndefined(file))?.mtimeMs ?? 0,
-      }));
+      const withTimes = await mapSliced(
+        files,
+        (file) => ({ file, mtime: mtimeOrZero(file) }),
+        context.signal,
+      );
       withTimes.sort(
         (a, b) => b.mtime - a.mtime || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0),
       );

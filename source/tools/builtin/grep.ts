@@ -1,7 +1,7 @@
-import { readFile } from "node:fs/promises";
+import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
 import { z } from "zod";
 import { defineTool, errorText } from "../define.js";
-import { listFiles, mapLimit, statOrUndefined } from "../files.js";
+import { listFiles, mapSliced, statOrUndefined } from "../files.js";
 import {
   capForModel,
   looksBinary,
@@ -83,23 +83,44 @@ function fileFilter(globPattern: string | undefined): string {
   return globPattern.includes("/") ? globPattern : `**/${globPattern}`;
 }
 
-async function scanFile(
-  file: string,
-  regex: RegExp,
-  options: GrepInput,
-  signal: AbortSignal,
-): Promise<Scan> {
-  if (signal.aborted) return { kind: "none" };
-  const info = await statOrUndefined(file);
-  if (!info?.isFile()) return { kind: "none" };
-  if (info.size > GREP_MAX_FILE_BYTES) return { kind: "skipped" };
-  const buf = await readFile(file).catch(() => undefined);
-  if (!buf || looksBinary(buf)) return { kind: "none" };
-  const lines = splitLines(buf.toString("utf8"));
+/** Whole file, or why not: missing/unreadable, too big, binary. */
+function readSmallText(file: string): string | "skipped" | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch {
+    return undefined;
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) return undefined;
+    if (info.size > GREP_MAX_FILE_BYTES) return "skipped";
+    const buf = readFileSync(fd);
+    return looksBinary(buf) ? undefined : buf.toString("utf8");
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+interface Matchers {
+  /** Per line, as the results are defined. */
+  line: RegExp;
+  /** The same pattern with the `m` flag over the whole text: a cheap superset test to skip most files unsplit. */
+  whole: RegExp;
+}
+
+function scanFile(file: string, regex: Matchers, options: GrepInput): Scan {
+  const text = readSmallText(file);
+  if (text === undefined) return { kind: "none" };
+  if (text === "skipped") return { kind: "skipped" };
+  if (!regex.whole.test(text)) return { kind: "none" };
+  const lines = splitLines(text);
   const firstOnly = options.output_mode === "files_with_matches";
   const matches: number[] = [];
   for (let i = 0; i < lines.length; i++) {
-    if (regex.test(lines[i]!)) {
+    if (regex.line.test(lines[i]!)) {
       matches.push(i);
       if (firstOnly) break;
     }
@@ -149,9 +170,13 @@ export function grepTool(): Tool {
       "Results are sorted by path.",
     input,
     async execute(options, toolContext) {
-      let regex: RegExp;
+      let regex: Matchers;
       try {
-        regex = new RegExp(options.pattern, options["-i"] ? "i" : "");
+        const flags = options["-i"] ? "i" : "";
+        regex = {
+          line: new RegExp(options.pattern, flags),
+          whole: new RegExp(options.pattern, `${flags}m`),
+        };
       } catch (error) {
         return fail(`Invalid regular expression in pattern: ${errorText(error)}`);
       }
@@ -163,8 +188,10 @@ export function grepTool(): Tool {
         : [root];
 
       const mode = options.output_mode;
-      const scans = await mapLimit(files, 32, (file) =>
-        scanFile(file, regex, options, toolContext.signal),
+      const scans = await mapSliced(
+        files,
+        (file) => scanFile(file, regex, options),
+        toolContext.signal,
       );
       if (toolContext.signal.aborted)
         return { ok: false, error: "Grep was aborted", interrupted: true };
