@@ -21,6 +21,7 @@ import {
   fingerprintTree,
   MAX_FINGERPRINT_FILES,
   realpathOrSelf,
+  ScanReader,
   sha256,
 } from "./sources/files.js";
 import { findHookMds, type HookMdCandidate, hookMdDefinition } from "./sources/hook-md.js";
@@ -100,18 +101,20 @@ export async function scanHookSources(options: ScanOptions): Promise<HookScan> {
   ].filter((d): d is string => d !== undefined);
 
   const broken: BrokenHook[] = [];
+  const reader = new ScanReader();
+  // Read (never written) here so describeUntrusted can show known metadata without running anything.
+  const cacheLoad = MetadataCache.load(options.acaiHome);
   const [userExecutables, projectExecutables, ...mdLists] = await Promise.all([
-    findExecutables(dirs.userAcai, "user", broken),
+    findExecutables(reader, dirs.userAcai, "user", broken),
     projectHookDirs.includes(dirs.projectAcai)
-      ? findExecutables(dirs.projectAcai, "project", broken)
+      ? findExecutables(reader, dirs.projectAcai, "project", broken)
       : [],
-    findHookMds(dirs.userAcai, "user"),
-    findHookMds(dirs.userAgents, "user"),
-    ...projectHookDirs.map((dir) => findHookMds(dir, "project")),
+    findHookMds(reader, dirs.userAcai, "user"),
+    findHookMds(reader, dirs.userAgents, "user"),
+    ...projectHookDirs.map((dir) => findHookMds(reader, dir, "project")),
   ]);
   const hookMds = mdLists.flat();
-  // Read (never written) here so describeUntrusted can show known metadata without running anything.
-  const cache = await MetadataCache.load(options.acaiHome);
+  const cache = await cacheLoad;
   for (const candidate of projectExecutables) {
     const cached = cache.get(candidate);
     if (cached) candidate.cachedMetadata = cached;
@@ -130,7 +133,8 @@ export async function scanHookSources(options: ScanOptions): Promise<HookScan> {
   if (hasProjectHooks) {
     const parts: FingerprintPart[] = [];
     const budget = { files: MAX_FINGERPRINT_FILES };
-    for (const dir of projectHookDirs) await fingerprintTree(dir, projectDir, parts, budget);
+    for (const dir of projectHookDirs)
+      await fingerprintTree(reader, dir, projectDir, parts, budget);
     if (budget.files <= 0) parts.push({ key: "!", value: "file limit reached" });
     for (const file of settingsFiles) {
       if (file.scope !== "project") continue;

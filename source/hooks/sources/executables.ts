@@ -5,7 +5,7 @@ import type { BrokenHook, HookDefinition, HookScope } from "../definition.js";
 import { InvalidMatcherError, prepareHookMatcher } from "../match.js";
 import type { MetadataCache } from "../metadata-cache.js";
 import { ExecutableMetadataSchema, formatZodError } from "../schemas/metadata.js";
-import { listDir, type ScannedFile, scanFile, statOrUndefined } from "./files.js";
+import type { ScannedFile, ScanReader } from "./files.js";
 
 export interface ExecutableCandidate extends ScannedFile {
   scope: HookScope;
@@ -40,16 +40,17 @@ async function startsWithShebang(file: string): Promise<boolean> {
  * it is reported as broken instead of being silently ignored.
  */
 export async function findExecutables(
+  reader: ScanReader,
   dir: string,
   scope: HookScope,
   broken: BrokenHook[],
 ): Promise<ExecutableCandidate[]> {
   const found: ExecutableCandidate[] = [];
   await Promise.all(
-    (await listDir(dir)).map(async (entry) => {
+    (await reader.list(dir)).map(async (entry) => {
       if (isIgnoredName(entry.name) || entry.isDirectory()) return;
       const file = path.join(dir, entry.name);
-      const stats = await statOrUndefined(file);
+      const stats = await reader.stat(file);
       if (stats === undefined || !stats.isFile()) return;
       if ((stats.mode & 0o111) === 0) {
         if (await startsWithShebang(file)) {
@@ -63,7 +64,7 @@ export async function findExecutables(
         }
         return;
       }
-      const scanned = await scanFile(file, stats).catch(() => undefined);
+      const scanned = await reader.scan(file);
       if (scanned === undefined) {
         broken.push({
           file,

@@ -4,7 +4,7 @@ import { parse as parseYaml } from "yaml";
 import type { BrokenHook, HookDefinition, HookLaunch, HookScope } from "../definition.js";
 import { InvalidMatcherError, prepareHookMatcher } from "../match.js";
 import { formatZodError, HookMdFrontmatterSchema } from "../schemas/metadata.js";
-import { isExecutableMode, listDir, statOrUndefined } from "./files.js";
+import { isExecutableMode, type ScanReader } from "./files.js";
 
 export interface HookMdCandidate {
   scope: HookScope;
@@ -18,22 +18,27 @@ export interface HookMdCandidate {
 }
 
 /** Folders of `dir` that hold a HOOK.md. */
-export async function findHookMds(dir: string, scope: HookScope): Promise<HookMdCandidate[]> {
+export async function findHookMds(
+  reader: ScanReader,
+  dir: string,
+  scope: HookScope,
+): Promise<HookMdCandidate[]> {
   const found = await Promise.all(
-    (await listDir(dir)).map(async (entry): Promise<HookMdCandidate | undefined> => {
+    (await reader.list(dir)).map(async (entry): Promise<HookMdCandidate | undefined> => {
       if (entry.name.startsWith(".")) return undefined;
+      if (!entry.isDirectory() && !entry.isSymbolicLink()) return undefined;
       const hookDir = path.join(dir, entry.name);
-      const dirStats = await statOrUndefined(hookDir);
+      const dirStats = entry.isDirectory() ? entry : await reader.stat(hookDir);
       if (!dirStats?.isDirectory()) return undefined;
       const file = path.join(hookDir, "HOOK.md");
       const text = await readFile(file, "utf8").catch(() => undefined);
       if (text === undefined) return undefined;
       const candidate: HookMdCandidate = { scope, dir: hookDir, file, text };
       const scriptsDir = path.join(hookDir, "scripts");
-      for (const script of await listDir(scriptsDir)) {
+      for (const script of await reader.list(scriptsDir)) {
         if (!script.name.startsWith("run")) continue;
         const scriptPath = path.join(scriptsDir, script.name);
-        const stats = await statOrUndefined(scriptPath);
+        const stats = await reader.stat(scriptPath);
         if (!stats?.isFile()) continue;
         const head = await readFile(scriptPath, "utf8").catch(() => "");
         candidate.script = {
