@@ -90,7 +90,7 @@ test("a multi-step task with the built-in tools, a blocked Bash call and the mod
   // The fake server names calls call_<request>_<index>: the Bash calls came with request 2.
   const afterBash = toolOutputs(server.requests[2]?.body);
   // Failed calls go back as the provider's error result ({"error": "..."} over the OpenAI APIs).
-  expect(JSON.parse(afterBash.call_2_0 ?? "{}").error).toMatch(/exit code 3[^]*\b2\b[^]*err/);
+  expect(JSON.parse(afterBash.call_2_0 ?? "{}").error).toMatch(/exit code 3[\s\S]*\b2\b[\s\S]*err/);
   expect(afterBash.call_2_1).toContain("guard: rm -rf is not allowed");
   await access(path.join(dir, "notes"));
 });
