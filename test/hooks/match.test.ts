@@ -4,9 +4,12 @@ import type { HookDefinition, HookMatcher } from "../../source/hooks/definition.
 import {
   claudeMatcherToRegex,
   compareHooks,
+  createHookMatchIndex,
   hookMatches,
   InvalidMatcherError,
   indexHooksByEvent,
+  type MatchSubject,
+  matchingHooks,
   prepareHookMatcher,
 } from "../../source/hooks/match.js";
 
@@ -181,5 +184,43 @@ describe("indexHooksByEvent", () => {
     expect(index.get("after_tool")).toEqual([project]);
     expect(index.has("session_end")).toBe(false);
     expect([user, named].sort(compareHooks)).toEqual([named, user]);
+  });
+});
+
+describe("matchingHooks", () => {
+  it("selects exactly what indexHooksByEvent + hookMatches select, in the same order", () => {
+    const hooks = [
+      hook({ tool: "Bash", command: "rm" }, { priority: 900 }),
+      hook({ tool: "Write|Edit" }, { priority: 50 }),
+      hook({ tool: "Shell" }),
+      hook({ pattern: "secret" }),
+      hook({ path: "src/**" }, { scope: "project" }),
+      hook({}),
+      hook({ source: "resume" }),
+      hook({ tool: "Read" }, { events: ["after_tool"] }),
+    ];
+    const index = createHookMatchIndex(hooks);
+    const byEvent = indexHooksByEvent(hooks);
+    const subjects: MatchSubject[] = [
+      bash("rm -rf x"),
+      bash("ls secret"),
+      tool("Write", { file_path: "src/a.ts", content: "secret" }),
+      tool("Edit", { file_path: "lib/a.ts" }),
+      tool("Read", { file_path: "src/x" }),
+      { ...tool("Read", { file_path: "src/x" }), event: "after_tool" },
+      { event: "session_start", source: "resume" },
+      { event: "session_start", source: "startup" },
+      { event: "user_prompt" },
+      { event: "session_end" },
+    ];
+    for (let round = 0; round < 2; round++) {
+      for (const subject of subjects) {
+        const expected = (byEvent.get(subject.event) ?? []).filter((h) => hookMatches(h, subject));
+        expect(matchingHooks(index, subject)).toEqual(expected);
+      }
+    }
+    // source is ignored on tool events, so hooks[6] matches too.
+    const rest = [hooks[2], hooks[5], hooks[6]] as HookDefinition[];
+    expect(matchingHooks(index, bash("rm -rf x"))).toEqual([hooks[0], ...rest.sort(compareHooks)]);
   });
 });
