@@ -33,9 +33,16 @@ import {
   settleObserved,
   type ValidateToolInput,
 } from "./fold.js";
-import { hookMatches } from "./match.js";
+import { hookMatches, type MatchSubject } from "./match.js";
 import { buildPayload, type GateState, type SessionInfo } from "./payload.js";
-import { HOOK_EVENT_OF, indexHooks, matchSubject, OBSERVE_ONLY } from "./plan.js";
+import {
+  createCandidateFinder,
+  HOOK_EVENT_OF,
+  indexHooks,
+  matchedByKey,
+  matchSubject,
+  OBSERVE_ONLY,
+} from "./plan.js";
 import { type HookRunRecord, runHookOnce } from "./run.js";
 
 export const DEFAULT_SESSION_END_BUDGET_MS = 5000;
@@ -141,7 +148,7 @@ async function* intercept(
   };
 
   const warnedMatchers = new Set<string>();
-  const matches = (hook: HookDefinition, subject: Parameters<typeof hookMatches>[1]): boolean => {
+  const matches = (hook: HookDefinition, subject: MatchSubject): boolean => {
     try {
       return hookMatches(hook, subject);
     } catch (error) {
@@ -156,6 +163,8 @@ async function* intercept(
       return false;
     }
   };
+
+  const candidates = createCandidateFinder(index, matches);
 
   const runnerFor =
     (event: HookEventName, agentEvent: AgentEvent): RunHook =>
@@ -288,31 +297,46 @@ async function* intercept(
     }
   }
 
+  /** Which hooks this event starts; undefined when none (the hot path: no generator, no allocation past the subject). */
+  const select = (
+    agentEvent: AgentEvent,
+    event: HookEventName,
+  ):
+    | { subject: MatchSubject; asyncHooks: HookDefinition[]; sync: HookDefinition[] }
+    | undefined => {
+    const subject = matchSubject(event, agentEvent, {}, options.projectDir);
+    const hooks = candidates(subject);
+    if (hooks.length === 0) return undefined;
+    let asyncHooks: HookDefinition[] | undefined;
+    let sync: HookDefinition[] | undefined;
+    const check = (hook: HookDefinition): boolean => matchedByKey(hook) || matches(hook, subject);
+    // Sync candidates from the first one that matches: later ones are checked as the chain goes.
+    for (const hook of hooks) {
+      if (hook.async) {
+        if (!check(hook)) continue;
+        if (asyncHooks === undefined) asyncHooks = [hook];
+        else asyncHooks.push(hook);
+      } else if (sync !== undefined) sync.push(hook);
+      else if (check(hook)) sync = [hook];
+    }
+    if (asyncHooks === undefined && sync === undefined) return undefined;
+    return { subject, asyncHooks: asyncHooks ?? [], sync: sync ?? [] };
+  };
+
+  const carriedVerdict = (carried: string[]): Verdict | undefined =>
+    carried.length > 0 ? { action: "continue", context: carried } : undefined;
+
   async function* handle(
     agentEvent: AgentEvent,
     event: HookEventName,
+    selected: { subject: MatchSubject; asyncHooks: HookDefinition[]; sync: HookDefinition[] },
+    carried: string[],
   ): AsyncGenerator<HookActivityEvent, Verdict | undefined, undefined> {
-    const hooks = index.get(event);
-    if (event === "session_end") {
-      yield* sessionEnd(agentEvent, hooks ?? []);
-      return undefined;
-    }
-    if (stopAll.signal.aborted) return undefined;
-    const carried = event === "before_model" ? pendingContext.splice(0) : [];
-    if (hooks === undefined)
-      return carried.length > 0 ? { action: "continue", context: carried } : undefined;
-
-    const subject = matchSubject(event, agentEvent, {}, options.projectDir);
-    // Sync candidates from the first one that matches; an event no hook matches ends here.
-    const sync: HookDefinition[] = [];
-    for (const hook of hooks) {
-      if (hook.async) {
-        if (matches(hook, subject)) yield startAsync(hook, event, agentEvent);
-      } else if (sync.length > 0 || matches(hook, subject)) sync.push(hook);
-    }
+    const { subject, sync } = selected;
+    for (const hook of selected.asyncHooks) yield startAsync(hook, event, agentEvent);
     if (sync.length === 0) {
-      yield* pendingActivity.splice(0);
-      return carried.length > 0 ? { action: "continue", context: carried } : undefined;
+      if (pendingActivity.length > 0) yield* pendingActivity.splice(0);
+      return carriedVerdict(carried);
     }
     const run = runnerFor(event, agentEvent);
     const onRun = (
@@ -335,7 +359,7 @@ async function* intercept(
         onRun,
       });
       pendingContext.push(...observed.context);
-      yield* pendingActivity.splice(0);
+      if (pendingActivity.length > 0) yield* pendingActivity.splice(0);
       return undefined;
     }
 
@@ -365,7 +389,7 @@ async function* intercept(
     });
     const { verdict, warning } = toVerdict(event, agentEvent, result, carried);
     if (warning) yield warning;
-    yield* pendingActivity.splice(0);
+    if (pendingActivity.length > 0) yield* pendingActivity.splice(0);
     return verdict;
   }
 
@@ -386,7 +410,19 @@ async function* intercept(
         session.cwd = agentEvent.cwd;
         session.startedAt = now();
       }
-      verdict = yield* handle(agentEvent, event);
+      if (event === "session_end") {
+        yield* sessionEnd(agentEvent, index.get(event) ?? []);
+        continue;
+      }
+      // After an abort only session_end hooks still start.
+      if (stopAll.signal.aborted) continue;
+      const carried =
+        event === "before_model" && pendingContext.length > 0 ? pendingContext.splice(0) : [];
+      const selected = select(agentEvent, event);
+      verdict =
+        selected === undefined
+          ? carriedVerdict(carried)
+          : yield* handle(agentEvent, event, selected, carried);
     }
     if (pendingActivity.length > 0) yield* pendingActivity.splice(0);
   } finally {

@@ -4,7 +4,7 @@
  * order, so the same set of hooks always gives the same decision.
  */
 import type { AgentEvent, AgentEventType } from "../agent/events.js";
-import type { HookEventName } from "./definition.js";
+import type { HookDefinition, HookEventName } from "./definition.js";
 import type { MatchSubject } from "./match.js";
 import type { GateState } from "./payload.js";
 
@@ -64,4 +64,54 @@ function subjectOf(event: HookEventName, agentEvent: AgentEvent, state: GateStat
     default:
       return { event };
   }
+}
+
+/** A hook whose matchers look at nothing but the tool name or the source (no pattern, command, path). */
+function keyOnly(hook: HookDefinition): boolean {
+  const m = hook.matcher;
+  return m.pattern === undefined && m.command === undefined && m.path === undefined;
+}
+
+const MAX_KEYS_PER_EVENT = 256;
+
+export type Matches = (hook: HookDefinition, subject: MatchSubject) => boolean;
+
+/**
+ * Candidate hooks for an event, narrowed by a cache keyed by the subject's tool
+ * name (or source): hooks whose matchers only look at that name are decided
+ * once per name; the others stay candidates and are matched per event. An event
+ * that no hook can match costs a map lookup or two.
+ */
+export function createCandidateFinder(
+  index: ReadonlyMap<HookEventName, readonly HookDefinition[]>,
+  matches: Matches,
+): (subject: MatchSubject) => readonly HookDefinition[] {
+  const caches = new Map<HookEventName, Map<string, readonly HookDefinition[]>>();
+  const keyOnlyHooks = new WeakSet<HookDefinition>();
+  for (const list of index.values())
+    for (const hook of list) if (keyOnly(hook)) keyOnlyHooks.add(hook);
+  const none: readonly HookDefinition[] = [];
+  return (subject) => {
+    const hooks = index.get(subject.event);
+    if (hooks === undefined) return none;
+    const key = subject.toolName ?? subject.source ?? "";
+    let cache = caches.get(subject.event);
+    if (cache === undefined) {
+      cache = new Map();
+      caches.set(subject.event, cache);
+    }
+    let candidates = cache.get(key);
+    if (candidates === undefined) {
+      const keySubject: MatchSubject = { ...subject, toolInput: undefined };
+      candidates = hooks.filter((hook) => !keyOnlyHooks.has(hook) || matches(hook, keySubject));
+      if (cache.size >= MAX_KEYS_PER_EVENT) cache.clear();
+      cache.set(key, candidates);
+    }
+    return candidates;
+  };
+}
+
+/** Whether `hook`'s match was already decided by the candidate finder. */
+export function matchedByKey(hook: HookDefinition): boolean {
+  return keyOnly(hook);
 }

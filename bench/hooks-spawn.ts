@@ -1,0 +1,196 @@
+/**
+ * Cost of running one matched hook: a bash script that reads its stdin and
+ * answers JSON, run N=50 times through acai vs a bare `child_process.spawn` of
+ * the same script from Node (write the same payload, read stdout, wait for
+ * close). Runs are interleaved; prints the ratio of medians (target ≤ 1.2).
+ *
+ * Run (Node 24 strips the types itself; the bench uses the built code):
+ *   cd /work/main && export PATH="$PWD/node_modules/.bin:$PATH"
+ *   npx tsc -p tsconfig.json && node bench/hooks-spawn.ts
+ *
+ * "acai" is the whole path: one tool_call_start through the interceptor
+ * (match, payload, environment, process runner with its own process group,
+ * decode, fold, audit line to a temp ACAI_HOME). Printed for information, to
+ * show where time goes: the bare spawn with `detached: true` (the own process
+ * group acai needs to kill a hook's children), the process runner alone, and
+ * runHookOnce (payload + env + runner + decode).
+ */
+import { spawn } from "node:child_process";
+import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import type { AgentEvent, Verdict } from "../dist/agent/events.js";
+import type { HookDefinition } from "../dist/hooks/definition.js";
+import { buildHookEnvironment } from "../dist/hooks/environment.js";
+import { createHookInterceptor } from "../dist/hooks/interceptor.js";
+import { buildPayload } from "../dist/hooks/payload.js";
+import { runHookOnce } from "../dist/hooks/run.js";
+import { runProcess } from "../dist/process/runner.js";
+
+const N = 50;
+const root = await mkdtemp(path.join(os.tmpdir(), "acai-bench-spawn-"));
+const script = path.join(root, "answer.sh");
+await writeFile(
+  script,
+  `#!/bin/bash\ninput=$(cat)\nif [[ "$input" == *'"tool_name":"Bash"'* ]]; then echo '{"action":"continue","context":"seen"}'; else echo '{}'; fi\n`,
+);
+await chmod(script, 0o755);
+
+const hook: HookDefinition = {
+  id: `user:executable:${script}`,
+  name: "answer",
+  events: ["before_tool"],
+  matcher: { tool: "Bash" },
+  priority: 100,
+  timeoutMs: 30_000,
+  async: false,
+  failure: "open",
+  env: [],
+  scope: "user",
+  sourceKind: "executable",
+  file: script,
+  dialect: "acai",
+  launch: { command: script, args: [], viaShell: false },
+};
+const parentEnv: Record<string, string> = {};
+for (const [k, v] of Object.entries(process.env)) if (v !== undefined) parentEnv[k] = v;
+const toolStart: AgentEvent = {
+  type: "tool_call_start",
+  turn: 1,
+  step: 1,
+  toolCallId: "c1",
+  toolName: "Bash",
+  input: { command: "ls -la" },
+};
+const session = { sessionId: "bench", transcriptPath: path.join(root, "t.jsonl"), cwd: root };
+const payload = buildPayload({
+  event: "before_tool",
+  agentEvent: toolStart,
+  session,
+  dialect: "acai",
+  now: Date.now(),
+});
+const stdin = `${JSON.stringify(payload)}\n`;
+const env = buildHookEnvironment({
+  parentEnv,
+  hook,
+  projectDir: root,
+  sessionId: "bench",
+  event: "before_tool",
+});
+
+function bare(detached = false): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(script, [], { cwd: root, env, detached, stdio: ["pipe", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.stderr.resume();
+    child.on("error", reject);
+    child.on("close", () => {
+      if (!out.includes('"continue"')) reject(new Error(`bare run answered ${out}`));
+      else resolve(performance.now() - started);
+    });
+    child.stdin.end(stdin);
+  });
+}
+
+async function viaRunner(): Promise<number> {
+  const started = performance.now();
+  const result = await runProcess({ command: script, cwd: root, env, stdin, timeoutMs: 30_000 });
+  if (!result.stdout.includes('"continue"')) throw new Error(`runner answered ${result.stdout}`);
+  return performance.now() - started;
+}
+
+async function viaRunHookOnce(): Promise<number> {
+  const started = performance.now();
+  const record = await runHookOnce(hook, "before_tool", payload, {
+    runner: runProcess,
+    env: parentEnv,
+    projectDir: root,
+    sessionId: "bench",
+  });
+  if (record.decision.action !== "continue")
+    throw new Error(`runHookOnce: ${JSON.stringify(record.decision)}`);
+  return performance.now() - started;
+}
+
+async function* oneEvent(): AsyncGenerator<AgentEvent, void, Verdict | undefined> {
+  const verdict = yield toolStart;
+  if (verdict?.action !== "continue" || verdict.context?.[0] !== "seen") {
+    throw new Error(`interceptor verdict ${JSON.stringify(verdict)}`);
+  }
+}
+
+const intercept = createHookInterceptor({
+  hooks: [hook],
+  runner: runProcess,
+  env: parentEnv,
+  projectDir: root,
+  acaiHome: path.join(root, "acai-home"),
+});
+
+async function viaInterceptor(): Promise<number> {
+  const started = performance.now();
+  for await (const _ of intercept(oneEvent())) {
+    // drain
+  }
+  return performance.now() - started;
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
+
+try {
+  for (let i = 0; i < 5; i++) {
+    await bare();
+    await bare(true);
+    await viaRunner();
+    await viaRunHookOnce();
+    await viaInterceptor();
+  }
+  const times = {
+    bare: [] as number[],
+    detached: [] as number[],
+    runner: [] as number[],
+    run: [] as number[],
+    interceptor: [] as number[],
+  };
+  for (let i = 0; i < N; i++) {
+    // Rotate the order so drift spreads evenly.
+    const order = [
+      ["bare", () => bare(false)],
+      ["detached", () => bare(true)],
+      ["runner", viaRunner],
+      ["run", viaRunHookOnce],
+      ["interceptor", viaInterceptor],
+    ] as const;
+    for (let j = 0; j < order.length; j++) {
+      const [name, fn] = order[(i + j) % order.length]!;
+      times[name].push(await fn());
+    }
+  }
+  const b = median(times.bare);
+  const it = median(times.interceptor);
+  console.log(`hooks-spawn: N=${N} each, interleaved, node ${process.version}`);
+  const line = (label: string, values: number[]) =>
+    console.log(
+      `${label.padEnd(34)} median ${median(values).toFixed(2)} ms, mean ${mean(values).toFixed(2)} ms, ratio ${(median(values) / b).toFixed(3)}`,
+    );
+  line("bare spawn", times.bare);
+  line("bare spawn, detached (own group)", times.detached);
+  line("process runner alone", times.runner);
+  line("runHookOnce", times.run);
+  line("interceptor (one tool_call_start)", times.interceptor);
+  console.log(
+    `RESULT ratio ${(it / b).toFixed(3)} (target ≤ 1.2): ${it / b <= 1.2 ? "met" : "NOT met"}`,
+  );
+} finally {
+  await rm(root, { recursive: true, force: true });
+}
