@@ -89,7 +89,15 @@ export async function startRepl(input: ReplOptions | ReplStartOptions): Promise<
       color={colorEnabled(options.env)}
       {...(options.now ? { now: options.now } : {})}
     />,
-    { stdin, stdout, stderr, exitOnCtrlC: false, patchConsole: true },
+    // A terminal is interactive even when CI-looking variables are set.
+    {
+      stdin,
+      stdout,
+      stderr,
+      exitOnCtrlC: false,
+      patchConsole: true,
+      interactive: Boolean(stdout.isTTY),
+    },
   );
 
   let code: number;

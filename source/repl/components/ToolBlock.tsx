@@ -2,6 +2,7 @@ import { Box, Text } from "ink";
 import { firstLines, formatDuration, summarizeToolInput } from "../format.js";
 import type { ToolStatus, ToolView } from "../state.js";
 import { type ColorName, useTheme } from "../theme.js";
+import { Elapsed } from "./Elapsed.js";
 import { Spinner } from "./Spinner.js";
 
 const STATUS: Record<ToolStatus, { mark: string; label: string; color: ColorName }> = {
@@ -16,10 +17,12 @@ const OUTPUT_LINES = 4;
 
 /** One tool call: name, short input, status, duration, the first lines of its output. */
 export function ToolBlock({ tool, width }: { tool: ToolView; width: number }) {
-  const { c, now } = useTheme();
+  const { c } = useTheme();
   const status = STATUS[tool.status];
-  const duration = tool.durationMs ?? now() - tool.startedAt;
-  const meta = `${status.label} ${formatDuration(duration)} [${tool.seq}]`;
+  const running = tool.durationMs === undefined;
+  const meta = running
+    ? `${status.label} [${tool.seq}]`
+    : `${status.label} ${formatDuration(tool.durationMs ?? 0)} [${tool.seq}]`;
   const summary = summarizeToolInput(
     tool.toolName,
     tool.input,
@@ -41,6 +44,12 @@ export function ToolBlock({ tool, width }: { tool: ToolView; width: number }) {
         <Text color={c(status.color)} dimColor={tool.status === "ok"}>
           {meta}
         </Text>
+        {running ? (
+          <>
+            {" "}
+            <Elapsed since={tool.startedAt} />
+          </>
+        ) : null}
       </Text>
       {excerpt.lines.map((line, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: static lines of a finished block

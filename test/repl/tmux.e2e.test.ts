@@ -1,0 +1,279 @@
+/**
+ * The real `acai` (dist/cli/main.js) in a real terminal: tmux sessions of
+ * 100x30, keys sent with send-keys, the screen read with capture-pane. The
+ * model is the scripted fake OpenAI server.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { chmod, mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  type FakeOpenAIServer,
+  type FakeScript,
+  startFakeOpenAI,
+} from "../support/fake-openai-server.js";
+import { type AcaiDirs, CLI_PATH, makeAcaiDirs } from "../support/run-acai.js";
+
+const TMUX = "/usr/bin/tmux";
+const hasTmux = existsSync(TMUX);
+const built = existsSync(CLI_PATH);
+const skipReason = !hasTmux ? "tmux is not installed" : !built ? "dist/ is not built" : "";
+
+class Term {
+  readonly socket: string;
+  constructor(readonly name: string) {
+    this.socket = `acai-repl-${process.pid}-${name}-${Date.now()}`;
+  }
+  tmux(...args: string[]): string {
+    return execFileSync(TMUX, ["-L", this.socket, ...args], { encoding: "utf8" });
+  }
+  start(command: string, cwd: string): void {
+    this.tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", "t", "-c", cwd, command);
+  }
+  keys(...keys: string[]): void {
+    this.tmux("send-keys", "-t", "t", ...keys);
+  }
+  text(text: string): void {
+    this.tmux("send-keys", "-t", "t", "-l", text);
+  }
+  screen(): string {
+    try {
+      return this.tmux("capture-pane", "-p", "-t", "t", "-S", "-200");
+    } catch {
+      return "";
+    }
+  }
+  async see(what: string | RegExp, timeoutMs = 10_000): Promise<string> {
+    const start = Date.now();
+    for (;;) {
+      const screen = this.screen();
+      if (typeof what === "string" ? screen.includes(what) : what.test(screen)) return screen;
+      if (Date.now() - start > timeoutMs) {
+        throw new Error(`timed out waiting for ${String(what)}; screen:\n${screen}`);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  kill(): void {
+    spawnSync(TMUX, ["-L", this.socket, "kill-server"]);
+  }
+}
+
+let dirs: AcaiDirs;
+let server: FakeOpenAIServer | undefined;
+let term: Term | undefined;
+
+beforeEach(async () => {
+  dirs = await makeAcaiDirs("acai-repl-e2e-");
+});
+afterEach(async () => {
+  term?.kill();
+  term = undefined;
+  await server?.close();
+  server = undefined;
+  await dirs.cleanup();
+});
+
+function q(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Starts acai in tmux; the shell line prints the exit code when acai ends. */
+async function startAcai(script: FakeScript, extraArgs: string[] = []): Promise<Term> {
+  server = await startFakeOpenAI(script);
+  const env = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: dirs.home,
+    ACAI_HOME: dirs.acaiHome,
+    LANG: "C.UTF-8",
+    TERM: "xterm-256color",
+    NO_COLOR: "1",
+    OPENAI_API_KEY: "test-key",
+    OPENAI_BASE_URL: server.url,
+  };
+  const envArgs = Object.entries(env).map(([k, v]) => q(`${k}=${v}`));
+  const acai = [
+    "env",
+    "-i",
+    ...envArgs,
+    q(process.execPath),
+    q(CLI_PATH),
+    "--model",
+    "openai:fake-model",
+    "--base-url",
+    q(server.url),
+    ...extraArgs.map(q),
+  ].join(" ");
+  const t = new Term(String(Math.random()).slice(2, 8));
+  t.start(`sh -c ${q(`${acai}; echo "acai exited $?"; sleep 60`)}`, dirs.cwd);
+  term = t;
+  return t;
+}
+
+async function userSettingsHook(event: string, matcher: string | undefined, command: string) {
+  const file = path.join(dirs.acaiHome, "settings.json");
+  await writeFile(
+    file,
+    JSON.stringify({
+      hooks: {
+        [event]: [{ ...(matcher ? { matcher } : {}), hooks: [{ type: "command", command }] }],
+      },
+    }),
+  );
+}
+
+function processesMatching(marker: string): string[] {
+  const out = spawnSync("ps", ["-eo", "pid,args"], { encoding: "utf8" }).stdout ?? "";
+  return out.split("\n").filter((line) => line.includes(marker) && !line.includes("ps -eo"));
+}
+
+describe.skipIf(skipReason !== "")(`acai REPL in tmux ${skipReason}`, () => {
+  it("a prompt streams text and shows a tool block; Ctrl-D runs session_end hooks and exits 0", async () => {
+    const marker = path.join(dirs.root, "session-ended");
+    await userSettingsHook("SessionEnd", undefined, `touch ${q(marker)}`);
+    const t = await startAcai([
+      {
+        text: "Let me run it.",
+        toolCalls: [{ name: "Bash", input: { command: "echo tool-said-hi" } }],
+      },
+      { text: "All done: the tool said hi." },
+    ]);
+    await t.see("ask anything");
+    t.text("run the echo");
+    t.keys("Enter");
+    await t.see("All done: the tool said hi.");
+    const screen = t.screen();
+    expect(screen).toContain("Let me run it.");
+    expect(screen).toMatch(/✓ Bash echo tool-said-hi done \d+ms \[1\]/);
+    expect(screen).toContain("⎿ tool-said-hi");
+    expect(screen).toMatch(/fake-model · last turn/);
+    t.keys("C-d");
+    await t.see("acai exited 0");
+    expect(existsSync(marker)).toBe(true);
+  });
+
+  it("a hook blocks a command: the screen shows its name and reason", async () => {
+    const hook = path.join(dirs.root, "no-rm.sh");
+    await writeFile(hook, "#!/bin/sh\necho 'rm is not allowed here' >&2\nexit 2\n");
+    await chmod(hook, 0o755);
+    await userSettingsHook("PreToolUse", "Bash", hook);
+    const t = await startAcai([
+      { toolCalls: [{ name: "Bash", input: { command: "rm -rf build" } }] },
+      { text: "Understood, not deleting." },
+    ]);
+    await t.see("ask anything");
+    t.text("clean the build");
+    t.keys("Enter");
+    await t.see("Understood, not deleting.");
+    const screen = t.screen();
+    expect(screen).toMatch(/⚑ hook \S+ blocked before_tool: rm is not allowed here/);
+    expect(screen).toMatch(/⊘ Bash rm -rf build blocked/);
+  });
+
+  it("Esc during a slow model stream returns to the prompt and the session stays usable", async () => {
+    const t = await startAcai([
+      { text: "streaming slowly and then", hangMs: 30_000 },
+      { text: "second answer" },
+    ]);
+    await t.see("ask anything");
+    t.text("slow one");
+    t.keys("Enter");
+    await t.see("Esc aborts");
+    const started = Date.now();
+    t.keys("Escape");
+    await t.see("■ turn aborted", 5000);
+    expect(Date.now() - started).toBeLessThan(3000);
+    await t.see("ask anything");
+    t.text("again");
+    t.keys("Enter");
+    await t.see("second answer");
+    t.keys("C-c");
+    t.keys("C-c");
+    await t.see("acai exited 0");
+  });
+
+  // KNOWN GAP (not in source/repl): the interceptor kills running hooks only on the
+  // session signal, not on the turn's signal the REPL aborts on Esc, so Esc waits for
+  // the slow before_tool hook to finish. Remove `.fails` once the interceptor/session
+  // also stops hooks when the current turn is aborted.
+  it.fails("Esc during a slow hook returns to the prompt with no hook process left", async () => {
+    const hook = path.join(dirs.root, "slow-hook-e2e.sh");
+    // A duration unique to this run marks the hook's process in `ps`.
+    const sleeper = `sleep 29.${String(process.pid).padStart(6, "0")}${Date.now() % 1000}`;
+    await writeFile(hook, `#!/bin/sh\nexec ${sleeper}\n`);
+    await chmod(hook, 0o755);
+    await userSettingsHook("PreToolUse", "Bash", hook);
+    const t = await startAcai([
+      { toolCalls: [{ name: "Bash", input: { command: "echo x" } }] },
+      { text: "ok" },
+    ]);
+    await t.see("ask anything");
+    t.text("go");
+    t.keys("Enter");
+    await t.see(/hook \S+ before_tool/);
+    expect(processesMatching(sleeper).length).toBeGreaterThan(0);
+    try {
+      t.keys("Escape");
+      await t.see("ask anything", 3000);
+      await t.see("■ turn aborted", 3000);
+      expect(processesMatching(sleeper)).toEqual([]);
+    } finally {
+      // Whatever happened, leave no sleeping hook behind (only the ones this test started).
+      for (const line of processesMatching(sleeper)) {
+        const pid = Number.parseInt(line.trim().split(/\s+/)[0] ?? "", 10);
+        if (pid > 0) spawnSync("kill", ["-9", String(pid)]);
+      }
+    }
+  });
+
+  it("untrusted project hooks: the trust screen lists them; trusting runs them", async () => {
+    const marker = path.join(dirs.root, "project-hook-ran");
+    const settings = path.join(dirs.cwd, ".acai", "settings.json");
+    await mkdir(path.dirname(settings), { recursive: true });
+    await writeFile(
+      settings,
+      JSON.stringify({
+        hooks: {
+          UserPromptSubmit: [{ hooks: [{ type: "command", command: `touch ${q(marker)}` }] }],
+        },
+      }),
+    );
+    const t = await startAcai(() => ({ text: "answered" }));
+    const screen = await t.see("This project has hooks you have not trusted");
+    expect(screen).toContain("user_prompt");
+    expect(screen).toContain("touch");
+    t.keys("t");
+    await t.see("ask anything");
+    t.text("hi");
+    t.keys("Enter");
+    await t.see("answered");
+    expect(existsSync(marker)).toBe(true);
+    t.keys("C-d");
+    await t.see("acai exited 0");
+  });
+
+  it("untrusted project hooks: running without them shows the banner and runs none", async () => {
+    const marker = path.join(dirs.root, "project-hook-ran");
+    const settings = path.join(dirs.cwd, ".acai", "settings.json");
+    await mkdir(path.dirname(settings), { recursive: true });
+    await writeFile(
+      settings,
+      JSON.stringify({
+        hooks: {
+          UserPromptSubmit: [{ hooks: [{ type: "command", command: `touch ${q(marker)}` }] }],
+        },
+      }),
+    );
+    const t = await startAcai(() => ({ text: "answered" }));
+    await t.see("This project has hooks you have not trusted");
+    t.keys("n");
+    await t.see("Project hooks are OFF for this session");
+    t.text("hi");
+    t.keys("Enter");
+    await t.see("answered");
+    expect(existsSync(marker)).toBe(false);
+    t.keys("C-d");
+    await t.see("acai exited 0");
+  });
+});
