@@ -81,6 +81,7 @@ describe("executable hooks", () => {
       failure: "open",
       env: [],
       scope: "user",
+      file: notify,
     });
   });
 
