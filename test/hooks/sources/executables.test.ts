@@ -121,12 +121,11 @@ describe("executable hooks", () => {
       "#!/bin/sh\necho oops >&2\nexit 3\n",
       0o755,
     );
-    const hang = await writeFileIn(path.join(dir, "hang"), "#!/bin/sh\nexec sleep 30\n", 0o755);
-    const registry = await load(undefined, { describeTimeoutMs: 300 });
+    const registry = await load();
     expect(registry.hooks.map((h) => h.name)).toEqual(["good"]);
     const reasons = Object.fromEntries(registry.broken.map((b) => [b.file, b.reason]));
     expect(Object.keys(reasons).sort()).toEqual(
-      [badField, badRegex, crash, garbage, hang, typo, unknown].sort(),
+      [badField, badRegex, crash, garbage, typo, unknown].sort(),
     );
     expect(reasons[garbage]).toMatch(/did not print valid JSON/);
     expect(reasons[unknown]).toMatch(/unknown event "BeforeEverything"/);
@@ -134,10 +133,27 @@ describe("executable hooks", () => {
     expect(reasons[badField]).toMatch(/priority/);
     expect(reasons[typo]).toMatch(/tools/);
     expect(reasons[crash]).toMatch(/exited with code 3: oops/);
-    expect(reasons[hang]).toMatch(/did not finish within 300 ms/);
     expect(
       registry.broken.every((b) => b.sourceKind === "executable" && b.scope === "project"),
     ).toBe(true);
+  });
+
+  it("reports a describe that hangs, killed at the describe timeout", async () => {
+    const hang = await writeFileIn(
+      path.join(projectHooks(), "hang"),
+      "#!/bin/sh\nexec sleep 30\n",
+      0o755,
+    );
+    const started = Date.now();
+    const registry = await load(undefined, { describeTimeoutMs: 300 });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(registry.hooks).toEqual([]);
+    expect(registry.broken).toEqual([
+      expect.objectContaining({
+        file: hang,
+        reason: expect.stringMatching(/did not finish within 300 ms/),
+      }),
+    ]);
   });
 
   it("skips non-executable files and folders, but reports a #! script that lacks chmod +x", async () => {
