@@ -1,5 +1,4 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { registerHooksCommand } from "./commands/hooks.js";
 import { formatUnexpected } from "./errors.js";
 import { EXIT, EXIT_CODES_HELP } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
@@ -66,7 +65,38 @@ export interface ProgramHandlers {
   main(options: MainOptions, ctx: CommandContext): Promise<number>;
 }
 
-export function buildProgram(ctx: CommandContext, handlers: ProgramHandlers): Command {
+/** Root options that take a value (the next argument, unless given as `--opt=value`). */
+const VALUE_OPTIONS = new Set([
+  "-p",
+  "--print",
+  "--output-format",
+  "--max-steps",
+  "--model",
+  "--base-url",
+]);
+
+/** The first argument that is not an option or an option's value: a subcommand name or the prompt. */
+export function firstOperand(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? "";
+    if (arg === "--") return args[i + 1];
+    if (!arg.startsWith("-")) return arg;
+    if (VALUE_OPTIONS.has(arg)) {
+      const next = args[i + 1];
+      if (next !== undefined && !next.startsWith("-")) i++;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Builds the program. `acai hooks …` modules are loaded only when that command
+ * is asked for: `acai -p` start-up does not pay for them.
+ */
+export async function buildProgram(
+  ctx: CommandContext,
+  handlers: ProgramHandlers,
+): Promise<Command> {
   const program = new Command("acai");
   program
     .description("A terminal coding agent built around a hooks middleware.")
@@ -122,7 +152,14 @@ export function buildProgram(ctx: CommandContext, handlers: ProgramHandlers): Co
       };
       ctx.setExitCode(await handlers.main(options, ctx));
     });
-  registerHooksCommand(program, ctx);
+  const operand = firstOperand(ctx.io.argv.slice(2));
+  if (operand === "hooks" || operand === "help") {
+    const { registerHooksCommand } = await import("./commands/hooks.js");
+    registerHooksCommand(program, ctx);
+  } else {
+    // Listed in --help; never dispatched to, since the first operand is not "hooks".
+    program.command("hooks").description("inspect and manage hooks (see acai hooks --help)");
+  }
   return program;
 }
 
@@ -136,8 +173,8 @@ export async function runProgram(ctx: CommandContext, handlers: ProgramHandlers)
       ctx.setExitCode(value);
     },
   };
-  const program = buildProgram(context, handlers);
   try {
+    const program = await buildProgram(context, handlers);
     await program.parseAsync([...ctx.io.argv], { from: "node" });
     return code;
   } catch (error) {

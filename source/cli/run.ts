@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import { EXIT } from "./exit-codes.js";
@@ -30,30 +29,33 @@ async function main(options: MainOptions, ctx: CommandContext): Promise<number> 
   return startReplOrExplain(io, options);
 }
 
-const io: CliIo = {
-  argv: process.argv,
-  cwd: process.cwd(),
-  env: processEnv(),
-  homeDir: os.homedir(),
-  stdout: process.stdout,
-  stderr: process.stderr,
-  stdin: process.stdin,
-  stdinIsTTY: process.stdin.isTTY === true,
-  stdoutIsTTY: process.stdout.isTTY === true,
-  version: packageVersion(),
-  onSignal(signal, handler) {
-    process.on(signal, handler);
-    return () => process.off(signal, handler);
-  },
-  forceExit(code) {
-    process.exit(code);
-  },
-};
+/** Runs acai with the real process's I/O and sets its exit code. */
+export async function runFromProcess(): Promise<void> {
+  const io: CliIo = {
+    argv: process.argv,
+    cwd: process.cwd(),
+    env: processEnv(),
+    homeDir: os.homedir(),
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    stdinIsTTY: process.stdin.isTTY === true,
+    stdoutIsTTY: process.stdout.isTTY === true,
+    version: packageVersion(),
+    onSignal(signal, handler) {
+      process.on(signal, handler);
+      return () => process.off(signal, handler);
+    },
+    forceExit(code) {
+      process.exit(code);
+    },
+  };
 
-// A closed stdout (e.g. `acai -p ... | head -1`) must not crash with EPIPE.
-process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code === "EPIPE") process.exit(process.exitCode ?? EXIT.ok);
-});
+  // A closed stdout (e.g. `acai -p ... | head -1`) must not crash with EPIPE.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? EXIT.ok);
+  });
 
-const code = await runProgram({ io, setExitCode: () => {} }, { main });
-process.exitCode = code;
+  const code = await runProgram({ io, setExitCode: () => {} }, { main });
+  process.exitCode = code;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EXIT } from "../../source/cli/exit-codes.js";
-import { type MainOptions, runProgram } from "../../source/cli/program.js";
+import { firstOperand, type MainOptions, runProgram } from "../../source/cli/program.js";
 import { fakeIo } from "./fake-io.js";
 
 async function parse(argv: string[]) {
@@ -129,5 +129,20 @@ describe("acai argument parsing", () => {
       },
     );
     expect(io.err()).toMatch(/acai: error: Error: kaboom\n\s+at /);
+  });
+});
+
+describe("firstOperand (decides whether the hooks commands are loaded)", () => {
+  it.each([
+    [["hooks", "trust"], "hooks"],
+    [["--verbose", "hooks", "trust"], "hooks"],
+    [["-p", "hooks"], undefined],
+    [["-p", "--model", "m", "hooks"], "hooks"],
+    [["--model", "hooks", "-p", "x"], undefined],
+    [["--model=m", "hooks"], "hooks"],
+    [["-p", "x", "--", "hooks"], "hooks"],
+    [["--help"], undefined],
+  ])("%j → %s", (args, expected) => {
+    expect(firstOperand(args)).toBe(expected);
   });
 });

@@ -78,6 +78,8 @@ export function childEnv(options: RunAcaiOptions): Record<string, string> {
     LANG: "C.UTF-8",
     CI: "true",
     NO_COLOR: "1",
+    // One V8 code cache for the whole suite (acai would otherwise keep it in each temp ACAI_HOME).
+    NODE_COMPILE_CACHE: path.join(os.tmpdir(), "acai-test-node-compile-cache"),
     ...(options.baseUrl ? { OPENAI_BASE_URL: options.baseUrl, OPENAI_API_KEY: "test-key" } : {}),
     ...options.env,
   };
