@@ -8,11 +8,13 @@ import { CliError } from "../errors.js";
 import type { CommandContext } from "../program.js";
 import { registerHooksInit } from "./hooks-init.js";
 import { registerHooksList } from "./hooks-list.js";
+import { registerHooksReplay } from "./hooks-replay.js";
 import { registerHooksTest } from "./hooks-test.js";
 
 export function registerHookToolkit(hooks: Command, ctx: CommandContext): void {
   registerHooksList(hooks, ctx);
   registerHooksTest(hooks, ctx);
+  registerHooksReplay(hooks, ctx);
   registerHooksInit(hooks, ctx);
 }
 
