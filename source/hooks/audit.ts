@@ -3,7 +3,7 @@
  * file, `<ACAI_HOME>/logs/hooks-audit.jsonl` (one file is easy to tail and grep;
  * each line carries its session id).
  */
-import { appendFileSync, mkdirSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { Decision } from "./decision.js";
 import type { HookDefinition, HookEventName } from "./definition.js";
@@ -41,23 +41,33 @@ export interface AuditEntry {
 export interface AuditSink {
   /** Must be cheap; may throw (the interceptor reports it once and goes on). */
   write(entry: AuditEntry): void;
+  /** Called when the interceptor that opened the sink is done. */
+  close?(): void;
 }
 
 export function auditLogPath(acaiHome: string): string {
   return join(acaiHome, "logs", "hooks-audit.jsonl");
 }
 
-/** Appends a line per entry; the folder is created on the first write. */
+/**
+ * Appends a line per entry (O_APPEND: lines from concurrent sessions do not
+ * interleave). The folder is created and the file opened on the first write;
+ * the descriptor stays open until `close()`.
+ */
 export function createFileAuditSink(acaiHome: string): AuditSink {
   const path = auditLogPath(acaiHome);
-  let ready = false;
+  let fd: number | undefined;
   return {
     write(entry) {
-      if (!ready) {
+      if (fd === undefined) {
         mkdirSync(join(acaiHome, "logs"), { recursive: true });
-        ready = true;
+        fd = openSync(path, "a");
       }
-      appendFileSync(path, `${JSON.stringify(entry)}\n`);
+      writeSync(fd, `${JSON.stringify(entry)}\n`);
+    },
+    close() {
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
     },
   };
 }

@@ -8,13 +8,22 @@
  * 3. the hooks of the mapped event run; their `hook_start` / `hook_end` /
  *    `hook_warning` events are yielded as they happen;
  * 4. the agent is resumed with the folded verdict (`gen.next(verdict)`).
- * An event with no hooks costs a map lookup.
+ * An event no hook can match costs a map lookup or two (see plan.ts).
  *
+ * Gating events run their hooks in a chain (fold.ts). Observe-only events run
+ * theirs concurrently and the agent resumes when all are done; their context,
+ * and that of async hooks, goes into the next before_model verdict.
  * Async hooks start with the event (seeing its original input) and are not
- * waited for; their context is delivered with the next before_model verdict.
+ * waited for. `retry` is bounded per model request by `maxRetries`; past it
+ * the request goes ahead with a warning.
  * session_end hooks run even after an abort, within the session-end budget,
  * during which running async hooks may also finish; then the rest are killed.
- * After an abort, hooks of other events are no longer started.
+ * After an abort, hooks of other events are no longer started, and a chain cut
+ * by the abort answers block ("aborted"): a tool whose check did not finish
+ * does not run.
+ * Closing the generator early (consumer `return()`) kills every running hook
+ * and closes the agent's generator. Aborting is the way to stop a hook that is
+ * running: `return()` waits for the current step to end.
  */
 import type { AgentEvent, Verdict } from "../agent/events.js";
 import type { ProcessRunner } from "../process/types.js";
@@ -115,6 +124,8 @@ async function* intercept(
   const pendingContext: string[] = [];
   const retries = { key: "", count: 0 };
   let audit: AuditSink | undefined = options.audit;
+  /** The default file sink is this run's to close; an injected one is the caller's. */
+  let ownAudit: AuditSink | undefined;
   let auditFailed = false;
 
   const record = (
@@ -126,7 +137,10 @@ async function* intercept(
   ): void => {
     if (auditFailed) return;
     try {
-      audit ??= createFileAuditSink(options.acaiHome);
+      if (audit === undefined) {
+        ownAudit = createFileAuditSink(options.acaiHome);
+        audit = ownAudit;
+      }
       audit.write(
         auditEntry({
           time: now(),
@@ -430,6 +444,11 @@ async function* intercept(
     stopAll.abort();
     closing.abort();
     await Promise.all([...background].map((b) => b.done));
+    try {
+      ownAudit?.close?.();
+    } catch {
+      // Closing a log descriptor that failed is not worth a warning nobody will see.
+    }
     await run.return(undefined);
   }
 }
