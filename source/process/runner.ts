@@ -62,7 +62,11 @@ class Collector {
     this.onLimit = onLimit;
   }
 
+  /** Every byte that arrived, kept or not: lets the drain see whether output is still coming. */
+  received = 0;
+
   push(chunk: Buffer): void {
+    this.received += chunk.length;
     if (this.truncated) return;
     const room = this.cap - this.bytes;
     if (chunk.length <= room) {
@@ -265,8 +269,24 @@ function runOne(run: RunOptions, timing: Timing): Promise<RunResult> {
       timers.clear();
       if (openStreams === 0) return finish();
       // A grandchild may hold the pipes open: take what comes soon, then stop waiting.
-      later(timing.drainMs, finish);
+      later(timing.drainMs, finishAfterPendingReads);
     });
+
+    // Timers run before I/O polling in each loop turn, so after a busy event loop the
+    // drain timer can fire while the child's last output still sits unread in the pipe.
+    // Let the loop poll until a turn brings no new bytes (bounded), then finish.
+    const finishAfterPendingReads = (): void => {
+      let lastSeen = -1;
+      let turns = 0;
+      const turn = (): void => {
+        if (done) return;
+        const seen = out.received + err.received;
+        if (seen === lastSeen || turns++ >= 20) return finish();
+        lastSeen = seen;
+        setImmediate(turn);
+      };
+      setImmediate(turn);
+    };
 
     if (child.stdin) {
       child.stdin.on("error", () => {}); // EPIPE / ERR_STREAM_DESTROYED: the child stopped reading

@@ -70,6 +70,17 @@ describe("runProcess basics", () => {
     expect(result.durationMs).toBeGreaterThan(0);
   });
 
+  it("keeps output that is still unread when the drain window has already passed", async () => {
+    // drainMs 0: the drain timer can fire before the loop has read the pipes.
+    const eager = createProcessRunner({ drainMs: 0 });
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        eager({ command: "/bin/bash", args: ["-c", `printf 'line-${i}'`], cwd: dir, env }),
+      ),
+    );
+    expect(results.map((r) => r.stdout)).toEqual(results.map((_, i) => `line-${i}`));
+  });
+
   it("writes stdin then closes it", async () => {
     const result = await runProcess({ command: "cat", cwd: dir, env, stdin: "hello\nworld" });
     expect(result.stdout).toBe("hello\nworld");
