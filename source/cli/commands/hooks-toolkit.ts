@@ -6,8 +6,10 @@
 import type { Command } from "commander";
 import { CliError } from "../errors.js";
 import type { CommandContext } from "../program.js";
+import { registerHooksImport } from "./hooks-import.js";
 import { registerHooksInit } from "./hooks-init.js";
 import { registerHooksList } from "./hooks-list.js";
+import { registerHooksLog } from "./hooks-log.js";
 import { registerHooksReplay } from "./hooks-replay.js";
 import { registerHooksTest } from "./hooks-test.js";
 
@@ -15,6 +17,8 @@ export function registerHookToolkit(hooks: Command, ctx: CommandContext): void {
   registerHooksList(hooks, ctx);
   registerHooksTest(hooks, ctx);
   registerHooksReplay(hooks, ctx);
+  registerHooksLog(hooks, ctx);
+  registerHooksImport(hooks, ctx);
   registerHooksInit(hooks, ctx);
 }
 

@@ -1,0 +1,157 @@
+/** `acai hooks import --from claude [FILE] [--to FILE] [--dry-run]` */
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { type Command, Option } from "commander";
+import { CliError, UsageError } from "../errors.js";
+import { EXIT } from "../exit-codes.js";
+import type { CommandContext } from "../program.js";
+import { runToolkitCommand } from "./hooks-toolkit.js";
+
+interface ImportOptions {
+  from: "claude";
+  to?: string;
+  dryRun: boolean;
+}
+
+async function readJsonFile(
+  file: string,
+  what: string,
+): Promise<Record<string, unknown> | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new CliError(`cannot read ${what} ${file}: ${(error as Error).message}`, EXIT.error);
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      throw new Error("the top level is not an object");
+    }
+    return value as Record<string, unknown>;
+  } catch (error) {
+    throw new UsageError(
+      `${what} ${file} is not valid JSON (${(error as Error).message}); fix it first.`,
+    );
+  }
+}
+
+/** FILE, else the project's `.claude/settings.json`, else `~/.claude/settings.json`. */
+async function sourceFile(
+  given: string | undefined,
+  cwd: string,
+  homeDir: string,
+): Promise<string> {
+  if (given !== undefined) return path.resolve(cwd, given);
+  const candidates = [
+    path.join(cwd, ".claude", "settings.json"),
+    path.join(homeDir, ".claude", "settings.json"),
+  ];
+  for (const file of candidates) {
+    if (
+      await readFile(file).then(
+        () => true,
+        () => false,
+      )
+    )
+      return file;
+  }
+  throw new UsageError(
+    `no Claude Code settings found (looked for ${candidates.join(" and ")}); pass the file: acai hooks import --from claude path/to/settings.json`,
+  );
+}
+
+export function registerHooksImport(hooks: Command, ctx: CommandContext): void {
+  hooks
+    .command("import")
+    .description("convert another agent's hook settings into .acai/settings.json")
+    .addOption(
+      new Option("--from <agent>", "where the hooks come from")
+        .choices(["claude"])
+        .makeOptionMandatory(),
+    )
+    .argument(
+      "[file]",
+      "settings file (default: .claude/settings.json, else ~/.claude/settings.json)",
+    )
+    .option("--to <file>", "acai settings file to write (default: .acai/settings.json)")
+    .option("--dry-run", "print the result instead of writing it", false)
+    .action((file: string | undefined, raw: ImportOptions) =>
+      runToolkitCommand(ctx, async () => {
+        const { io } = ctx;
+        const { convertClaudeHooks, mergeIntoSettingsHooks } = await import(
+          "./hooks-import-claude.js"
+        );
+        const from = await sourceFile(file, io.cwd, io.homeDir);
+        const source = await readJsonFile(from, "Claude Code settings file");
+        if (source === undefined) throw new UsageError(`${from} does not exist.`);
+        const target = path.resolve(io.cwd, raw.to ?? path.join(".acai", "settings.json"));
+        const rel = (f: string) => {
+          const r = path.relative(io.cwd, f);
+          return r.startsWith("..") ? f : r;
+        };
+
+        const conversion = convertClaudeHooks(source.hooks);
+        const out: string[] = [`Importing Claude Code hooks from ${rel(from)} into ${rel(target)}`];
+        if (conversion.count === 0) {
+          out.push(
+            source.hooks === undefined
+              ? '  it has no "hooks" section: nothing to import.'
+              : "  no hook could be carried over.",
+          );
+        }
+        const existing = (await readJsonFile(target, "acai settings file")) ?? {};
+        const merged = mergeIntoSettingsHooks(existing.hooks, conversion.hooks);
+        for (const [event, groups] of Object.entries(conversion.hooks)) {
+          for (const group of groups ?? []) {
+            for (const entry of group.hooks) {
+              out.push(
+                `  + ${event}${group.matcher !== undefined ? ` [${group.matcher}]` : ""}: ${entry.command} (timeout ${entry.timeout} s)`,
+              );
+            }
+          }
+        }
+        if (conversion.changes.length > 0) {
+          out.push("Changed on the way:");
+          for (const change of conversion.changes) out.push(`  ~ ${change}`);
+        }
+        if (conversion.notes.length > 0) {
+          out.push("Worth knowing:");
+          for (const note of conversion.notes) out.push(`  ! ${note}`);
+        }
+        if (conversion.dropped.length > 0) {
+          out.push("Not carried over:");
+          for (const dropped of conversion.dropped) out.push(`  - ${dropped}`);
+        }
+        const settings = { ...existing, hooks: merged.hooks };
+        const text = `${JSON.stringify(settings, null, 2)}\n`;
+        if (raw.dryRun) {
+          out.push(`Dry run: ${rel(target)} would become:`, text.trimEnd());
+          io.stdout.write(`${out.join("\n")}\n`);
+          return EXIT.ok;
+        }
+        if (merged.added > 0) {
+          await mkdir(path.dirname(target), { recursive: true });
+          const temp = `${target}.${process.pid}.tmp`;
+          await writeFile(temp, text, "utf8");
+          await rename(temp, target);
+        }
+        out.push(
+          `${merged.added > 0 ? `Wrote ${rel(target)}` : `${rel(target)} unchanged`}: ${merged.added} hook(s) added${merged.skipped > 0 ? `, ${merged.skipped} already there` : ""}.`,
+        );
+        if (merged.added > 0) {
+          out.push(
+            "Commands run through /bin/sh -c with CLAUDE_PROJECT_DIR set, and Claude Code's JSON answers are understood, so they behave as before.",
+          );
+          if (!rel(target).startsWith("/")) {
+            out.push(
+              "The project's hook set changed: review it with `acai hooks list`, then `acai hooks trust`.",
+            );
+          }
+        }
+        io.stdout.write(`${out.join("\n")}\n`);
+        return EXIT.ok;
+      }),
+    );
+}
