@@ -156,7 +156,7 @@ export function App({ controller, color, now = Date.now }: AppProps) {
 }
 
 function placeholder(phase: string, busy: boolean): string {
-  if (phase === "starting") return "starting the session…";
+  if (phase === "starting") return "starting the session… (type ahead)";
   if (phase === "switching") return "starting a new session…";
   if (phase === "exiting") return "exiting…";
   if (busy) return "type to queue the next prompt · Esc aborts";

@@ -66,6 +66,8 @@ export class ReplController {
   #model: string | undefined;
   readonly #historyFile: string;
   #initialPrompt: string | undefined;
+  /** Prompts submitted while a session was starting. */
+  #early: string[] = [];
 
   constructor(options: ControllerOptions) {
     this.#o = options;
@@ -176,6 +178,7 @@ export class ReplController {
         this.submit(initial);
         if (this.#o.exitAfterInitialPrompt) queue.close();
       }
+      for (const line of this.#early.splice(0)) this.#push(queue, line, false);
       const reason = await this.#runSession(session, queue);
       this.#session = undefined;
       const restart = this.#restart;
@@ -280,9 +283,19 @@ export class ReplController {
     this.#remember(line);
     const queue = this.#queue;
     if (!queue || queue.closed) {
+      if (this.#state.phase === "starting" || this.#state.phase === "switching") {
+        // Typed before the session is ready: sent as soon as it is.
+        this.#early.push(line);
+        this.#item({ kind: "banner", tone: "dim", text: `queued: ${line.split("\n")[0] ?? ""}` });
+        return;
+      }
       this.#item({ kind: "error", text: "No session is running; the prompt was not sent." });
       return;
     }
+    this.#push(queue, line);
+  }
+
+  #push(queue: PromptQueue<TurnInput>, line: string, announce = true): void {
     const abort = new AbortController();
     const input: TurnInput = { prompt: line, signal: abort.signal };
     this.#turnAborts.set(input, abort);
@@ -290,7 +303,8 @@ export class ReplController {
     // Still in the map: the agent did not take it at once, a turn is running.
     if (this.#turnAborts.has(input)) {
       this.#set({ queued: queue.size });
-      this.#item({ kind: "banner", tone: "dim", text: `queued: ${line.split("\n")[0] ?? ""}` });
+      if (announce)
+        this.#item({ kind: "banner", tone: "dim", text: `queued: ${line.split("\n")[0] ?? ""}` });
     }
   }
 

@@ -1,14 +1,10 @@
 import { openSync } from "node:fs";
 import tty from "node:tty";
 import { render } from "ink";
-import type { ReplStartOptions } from "../cli/repl-entry.js";
 import { App } from "./app.js";
-import { isCliStart, replOptionsFromCli } from "./cli-adapter.js";
 import { ReplController } from "./controller.js";
 import { colorEnabled } from "./theme.js";
 import type { ReplOptions } from "./types.js";
-
-export type { ReplOptions } from "./types.js";
 
 /** Show the cursor, leave bracketed paste, raw mode and the kitty protocol: whatever state we die in. */
 const RESTORE = "\u001b[?25h\u001b[?2004l";
@@ -30,19 +26,10 @@ function openTerminal(): tty.ReadStream | undefined {
 }
 
 /**
- * The interactive session. Resolves the process exit code; the caller exits.
+ * Mounts the ink App and runs the session. Resolves the process exit code.
  * Piped stdin becomes the first prompt and keys are then read from /dev/tty.
  */
-export async function startRepl(input: ReplOptions | ReplStartOptions): Promise<number> {
-  let options: ReplOptions;
-  try {
-    options = isCliStart(input) ? await replOptionsFromCli(input) : input;
-  } catch (error) {
-    (process.stderr as NodeJS.WritableStream).write(
-      `acai: could not start the interactive session: ${error instanceof Error ? error.message : String(error)}\n`,
-    );
-    return 1;
-  }
+export async function mountRepl(options: ReplOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
   let stdin: NodeJS.ReadStream = options.stdin ?? process.stdin;

@@ -147,7 +147,7 @@ describe.skipIf(skipReason !== "")(`acai REPL in tmux ${skipReason}`, () => {
     expect(screen).toContain("Let me run it.");
     expect(screen).toMatch(/✓ Bash echo tool-said-hi done \d+ms \[1\]/);
     expect(screen).toContain("⎿ tool-said-hi");
-    expect(screen).toMatch(/fake-model · last turn/);
+    await t.see(/fake-model · last turn/);
     t.keys("C-d");
     await t.see("acai exited 0");
     expect(existsSync(marker)).toBe(true);
