@@ -5,9 +5,9 @@ import type { HookEventName } from "../../../source/hooks/definition.js";
 import { runHookOnce } from "../../../source/hooks/run.js";
 import {
   makeHook,
-  processesWith,
   runner,
   scriptHook,
+  survivorsOf,
   type TempDir,
   tempDir,
   uniqueMarker,
@@ -93,7 +93,7 @@ describe("runHookOnce with real scripts", () => {
     expect(record.decision).toEqual({ action: "failed", error: "timed out after 300 ms" });
     expect(record.timedOut).toBe(true);
     expect(performance.now() - started).toBeLessThan(5000);
-    expect(processesWith(marker)).toEqual([]);
+    expect(await survivorsOf(marker)).toEqual([]);
   });
 
   it("a grandchild holding stdout does not keep acai waiting, and does not survive", async () => {
@@ -102,7 +102,7 @@ describe("runHookOnce with real scripts", () => {
     const record = await run(`bash -c 'sleep 30; : ${marker}' & echo '{"action":"continue"}'`);
     expect(record.decision).toEqual({ action: "continue" });
     expect(performance.now() - started).toBeLessThan(5000);
-    expect(processesWith(marker)).toEqual([]);
+    expect(await survivorsOf(marker)).toEqual([]);
   });
 
   it("a hook that prints 50 MB is killed and failed", async () => {
@@ -191,6 +191,6 @@ describe("runHookOnce with real scripts", () => {
     expect(record.aborted).toBe(true);
     expect(record.decision).toEqual({ action: "failed", error: "aborted" });
     expect(performance.now() - started).toBeLessThan(3000);
-    expect(processesWith(marker)).toEqual([]);
+    expect(await survivorsOf(marker)).toEqual([]);
   });
 });

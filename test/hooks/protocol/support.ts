@@ -66,6 +66,20 @@ export function processesWith(marker: string): string[] {
   return out.split("\n").filter((line) => line.includes(marker) && !line.includes("ps -eo"));
 }
 
+/**
+ * Processes with `marker` still alive after up to `withinMs` (a SIGKILLed
+ * process needs to be scheduled once to die; on a loaded machine that is not
+ * instant). Empty when they are all gone.
+ */
+export async function survivorsOf(marker: string, withinMs = 2000): Promise<string[]> {
+  const deadline = performance.now() + withinMs;
+  for (;;) {
+    const alive = processesWith(marker);
+    if (alive.length === 0 || performance.now() > deadline) return alive;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 export function uniqueMarker(): string {
   return `acai-marker-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 }
