@@ -150,7 +150,7 @@ describe("runHookOnce with real scripts", () => {
         sourceKind: "settings",
         launch: {
           command:
-            'echo "$(pwd)|$ACAI_HOOK_EVENT|$ACAI_SESSION_ID|$HOOK_ACTION|$CLAUDE_PROJECT_DIR|${GITHUB_TOKEN:-none}|$KEPT_TOKEN" >&2; exit 3',
+            'echo "$(pwd)|$ACAI_HOOK_EVENT|$ACAI_SESSION_ID|$HOOK_ACTION|$CLAUDE_PROJECT_DIR|[$GITHUB_TOKEN]|$KEPT_TOKEN" >&2; exit 3',
           args: [],
           viaShell: true,
         },
@@ -170,9 +170,7 @@ describe("runHookOnce with real scripts", () => {
       },
     );
     expect(record.command).toBe("/bin/sh");
-    expect(record.stderr.trim()).toBe(
-      `${dir.path}|after_tool|sess-9|execute|${dir.path}|none|kept`,
-    );
+    expect(record.stderr.trim()).toBe(`${dir.path}|after_tool|sess-9|execute|${dir.path}|[]|kept`);
   });
 
   it("an abort kills the hook at once", async () => {
