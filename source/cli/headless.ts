@@ -1,8 +1,8 @@
 import { SettingsError } from "../config/settings.js";
 import type { InterceptedEvent } from "../hooks/activity.js";
-import { formatHookList } from "./commands/hooks.js";
 import { CliError, formatUnexpected, UsageError } from "./errors.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
+import { formatHookList } from "./hook-list.js";
 import { type CliIo, readAll } from "./io.js";
 import { exitCodeFor, OutcomeTracker, type ReceivedSignal } from "./outcome.js";
 import { createPrinter, type Printer } from "./print.js";

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { EXIT } from "../exit-codes.js";
+import { formatHookList } from "../hook-list.js";
 import type { CommandContext } from "../program.js";
-import type { UntrustedHookInfo } from "../session-types.js";
 import { registerHookToolkit } from "./hooks-toolkit.js";
 
 /**
@@ -42,18 +42,4 @@ export function registerHooksCommand(program: Command, ctx: CommandContext): Com
 
   registerHookToolkit(hooks, ctx);
   return hooks;
-}
-
-export function formatHookList(hooks: readonly UntrustedHookInfo[]): string {
-  return hooks
-    .map((hook) => {
-      const details = [
-        `events: ${hook.events.join(", ") || `(${hook.note ?? "unknown"})`}`,
-        hook.matcher ? `matcher: ${hook.matcher}` : undefined,
-        hook.command ? `command: ${hook.command}` : undefined,
-        hook.problem ? `problem: ${hook.problem}` : undefined,
-      ].filter(Boolean);
-      return `  - ${hook.name} (${hook.file})\n      ${details.join("\n      ")}`;
-    })
-    .join("\n");
 }
