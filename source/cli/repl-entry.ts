@@ -12,24 +12,15 @@ export interface ReplStartOptions {
   initialPrompt?: string;
 }
 
-type StartRepl = (options: ReplStartOptions) => Promise<number>;
-
 /** Loads the REPL (ink, React) only now, so that `acai -p` never pays for it. */
 export async function startReplOrExplain(io: CliIo, options: MainOptions): Promise<number> {
-  const specifier = "../repl/start.js";
-  let startRepl: StartRepl | undefined;
-  try {
-    const mod = (await import(specifier)) as { startRepl?: StartRepl };
-    startRepl = mod.startRepl;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND") throw error;
-  }
-  if (!startRepl) {
+  if (!io.stdoutIsTTY) {
     io.stderr.write(
-      'acai: the interactive REPL is not available in this build. Run a prompt headless instead: acai -p "your prompt" (see acai --help).\n',
+      'acai: the interactive REPL needs a terminal on stdout. Run a prompt headless instead: acai -p "your prompt" (see acai --help).\n',
     );
     return EXIT.usage;
   }
+  const { startRepl } = await import("../repl/start.js");
   return startRepl({
     cwd: io.cwd,
     env: io.env,
