@@ -60,8 +60,13 @@ export function createFileAuditSink(acaiHome: string): AuditSink {
   return {
     write(entry) {
       if (fd === undefined) {
-        mkdirSync(join(acaiHome, "logs"), { recursive: true });
-        fd = openSync(path, "a");
+        try {
+          fd = openSync(path, "a");
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+          mkdirSync(join(acaiHome, "logs"), { recursive: true });
+          fd = openSync(path, "a");
+        }
       }
       writeSync(fd, `${JSON.stringify(entry)}\n`);
     },
