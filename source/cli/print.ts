@@ -86,6 +86,8 @@ class TextPrinter implements Printer {
   private lastChar = "\n";
   private currentStep = -1;
   private wroteText = false;
+  /** A hook's block was already shown: the turn's "blocked" message would only repeat it. */
+  private shownHookBlock = false;
 
   constructor(
     private readonly stdout: Output,
@@ -95,6 +97,9 @@ class TextPrinter implements Printer {
 
   event(event: InterceptedEvent): void {
     const note = describeForHuman(event) ?? (this.verbose ? describeVerbose(event) : undefined);
+    if (event.type === "hook_end" && (event.outcome === "block" || event.outcome === "stop")) {
+      this.shownHookBlock = true;
+    }
     if (note) this.note(note);
     if (event.type === "text_delta" && event.text.length > 0) {
       const stepKey = event.turn * 100_000 + event.step;
@@ -118,7 +123,12 @@ class TextPrinter implements Printer {
       this.lastChar = "\n";
     }
     if (info.error) this.note(`error: ${info.error}`);
-    else if (info.exitCode !== 0 && outcome.stopMessage && outcome.errors.length === 0) {
+    else if (
+      info.exitCode !== 0 &&
+      outcome.stopMessage &&
+      outcome.errors.length === 0 &&
+      !this.shownHookBlock
+    ) {
       this.note(outcome.stopMessage);
     }
   }

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import os from "node:os";
+import { formatUnexpected } from "./errors.js";
 import { EXIT } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
 import { type CommandContext, type MainOptions, runProgram } from "./program.js";
@@ -50,6 +51,14 @@ export async function runFromProcess(): Promise<void> {
       process.exit(code);
     },
   };
+
+  // Last line of defence: whatever escapes the handlers still ends as one line, never a stack trace.
+  const crash = (error: unknown) => {
+    process.stderr.write(`acai: error: ${formatUnexpected(error, io.env.ACAI_DEBUG === "1")}\n`);
+    process.exit(EXIT.error);
+  };
+  process.on("uncaughtException", crash);
+  process.on("unhandledRejection", crash);
 
   // A closed stdout (e.g. `acai -p ... | head -1`) must not crash with EPIPE.
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {

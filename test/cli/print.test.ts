@@ -139,6 +139,36 @@ describe("text printer", () => {
       err: "acai: stopped: reached 3 steps\n",
     });
   });
+
+  it("a prompt blocked by a hook is reported once", () => {
+    const events: InterceptedEvent[] = [
+      { type: "user_prompt", turn: 1, prompt: "x" },
+      {
+        type: "hook_end",
+        hook,
+        event: "user_prompt",
+        outcome: "block",
+        detail: "closed",
+        durationMs: 1,
+      },
+      {
+        type: "turn_end",
+        turn: 1,
+        stopReason: "blocked",
+        text: "",
+        usage: usage(0),
+        message: "A hook blocked the prompt: closed",
+      },
+    ];
+    expect(render("text", events, 3)).toMatchObject({
+      out: "",
+      err: "acai: hook guard blocked user_prompt: closed\n",
+    });
+    // Without a hook_end (e.g. a gate of another consumer), the turn's message is shown.
+    expect(render("text", [events[0]!, events[2]!], 3).err).toBe(
+      "acai: A hook blocked the prompt: closed\n",
+    );
+  });
 });
 
 describe("json printers", () => {
