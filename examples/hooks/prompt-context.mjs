@@ -23,13 +23,20 @@ const cwd = process.env.ACAI_PROJECT_DIR || event.cwd;
 
 function git(...args) {
   try {
-    return execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    return execFileSync("git", args, {
+      cwd,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    });
   } catch {
     return null;
   }
 }
 
-const branch = git("rev-parse", "--abbrev-ref", "HEAD")?.trim();
+// symbolic-ref also works before the first commit; a detached HEAD falls back to the commit.
+const branch = (
+  git("symbolic-ref", "--short", "HEAD") ?? git("rev-parse", "--short", "HEAD")
+)?.trim();
 if (branch) {
   const dirty = (git("status", "--porcelain") ?? "").split("\n").filter(Boolean).length;
   console.log(
