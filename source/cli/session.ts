@@ -5,6 +5,7 @@ import type { RunInput } from "../agent/types.js";
 import { resolveAcaiPaths } from "../config/paths.js";
 import { loadSettings } from "../config/settings.js";
 import type { InterceptedEvent } from "../hooks/activity.js";
+import type { BrokenHook } from "../hooks/definition.js";
 import { createHookInterceptor } from "../hooks/interceptor.js";
 import {
   describeUntrusted,
@@ -47,22 +48,20 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
   const settings = loaded.settings;
   const runner = runProcess;
 
-  // Independent steps run together: start-up time matters for `acai -p`.
-  const [resolved, tools, scan] = await Promise.all([
-    resolveModel({
-      spec: flags.model ?? settings.model,
-      baseUrl: flags.baseUrl ?? settings.baseUrl,
-      env,
-      cwd,
-    }),
-    loadTools({ projectDir: cwd, acaiHome: paths.home, runner, env }),
-    scanHookSources({
-      projectDir: cwd,
-      acaiHome: paths.home,
-      homeDir,
-      settingsFiles: loaded.settingsFiles,
-    }),
-  ]);
+  // The model and the hook scan first (nothing of the project runs): a refusal for
+  // untrusted hooks must come before any project code — dynamic tools included — is run.
+  const resolved = resolveModel({
+    spec: flags.model ?? settings.model,
+    baseUrl: flags.baseUrl ?? settings.baseUrl,
+    env,
+    cwd,
+  });
+  const scan = await scanHookSources({
+    projectDir: cwd,
+    acaiHome: paths.home,
+    homeDir,
+    settingsFiles: loaded.settingsFiles,
+  });
 
   let includeProject = false;
   if (scan.projectFingerprint !== null) {
@@ -88,13 +87,17 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
     }
   }
 
-  const registry = await loadHookRegistry(scan, {
-    includeProject,
-    runner,
-    env,
-    acaiHome: paths.home,
-    projectDir: cwd,
-  });
+  // Independent steps run together: start-up time matters for `acai -p`.
+  const [tools, registry] = await Promise.all([
+    loadTools({ projectDir: cwd, acaiHome: paths.home, runner, env }),
+    loadHookRegistry(scan, {
+      includeProject,
+      runner,
+      env,
+      acaiHome: paths.home,
+      projectDir: cwd,
+    }),
+  ]);
 
   const sessionId = randomUUID();
   const transcriptPath = transcriptPathFor(paths.transcriptsDir, sessionId, new Date());
@@ -116,10 +119,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
   });
   const hookDefaults = settings.hookDefaults ?? {};
   const toolsByName = new Map(tools.tools.map((tool) => [tool.name, tool]));
-  const brokenWarnings = registry.broken.map(
-    (broken) =>
-      `hook ${broken.name ?? path.basename(broken.file)} (${broken.file}) is not loaded: ${broken.reason}`,
-  );
+  const brokenWarnings = registry.broken.map(brokenHookWarning);
 
   return {
     sessionId,
@@ -151,6 +151,15 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
       return intercept(agent.run(input));
     },
   };
+}
+
+/** "hook NAME (FILE) is not loaded: REASON", without repeating the name the reason may start with. */
+export function brokenHookWarning(broken: BrokenHook): string {
+  const name = broken.name ?? path.basename(broken.file);
+  const reason = broken.reason.startsWith(`${name}: `)
+    ? broken.reason.slice(name.length + 2)
+    : broken.reason;
+  return `hook ${name} (${broken.file}) is not loaded: ${reason}`;
 }
 
 /** Whether this project's hooks may run, without running anything. */

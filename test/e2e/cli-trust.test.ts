@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
@@ -47,6 +47,21 @@ describe("project hook trust in acai -p", () => {
     expect(result.stderr).toContain("--no-project-hooks");
     expect(existsSync(marker)).toBe(false);
     expect(server.requests).toHaveLength(0);
+  });
+
+  it("refuses before running any project code, dynamic tools' describe included", async () => {
+    const toolMarker = path.join(dirs.root, "tool-described");
+    const tool = path.join(dirs.cwd, ".acai", "tools", "probe");
+    await mkdir(path.dirname(tool), { recursive: true });
+    await writeFile(
+      tool,
+      `#!/bin/sh\ntouch '${toolMarker}'\necho '{"name":"probe","description":"d","input_schema":{"type":"object"}}'\n`,
+    );
+    await chmod(tool, 0o755);
+    expect((await run()).exitCode).toBe(4);
+    expect(existsSync(toolMarker)).toBe(false);
+    expect((await run("--no-project-hooks")).exitCode).toBe(0);
+    expect(existsSync(toolMarker)).toBe(true);
   });
 
   it("json output still ends with a result object carrying exit code 4", async () => {
