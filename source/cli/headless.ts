@@ -4,7 +4,7 @@ import { CliError, formatUnexpected, UsageError } from "./errors.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { formatHookList } from "./hook-list.js";
 import { type CliIo, readAll } from "./io.js";
-import { exitCodeFor, OutcomeTracker, type ReceivedSignal } from "./outcome.js";
+import { emptyOutcome, exitCodeFor, OutcomeTracker, type ReceivedSignal } from "./outcome.js";
 import { createPrinter, type Printer } from "./print.js";
 import type { MainOptions } from "./program.js";
 import { sessionFlags } from "./repl-entry.js";
@@ -133,24 +133,11 @@ function failBeforeRun(
   }
   // Machine formats still end with a result object; humans get the message on stderr too.
   io.stderr.write(`acai: error: ${message}\n`);
-  printer.finish(
-    {
-      text: "",
-      stopReason: undefined,
-      stopMessage: undefined,
-      usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-      numTurns: 0,
-      numSteps: 0,
-      errors: [],
-      refusedAtStart: false,
-      sessionEndReason: undefined,
-    },
-    {
-      sessionId: session?.sessionId ?? "",
-      model: session?.modelId ?? options.model ?? "",
-      durationMs,
-      exitCode,
-      error: message,
-    },
-  );
+  printer.finish(emptyOutcome(), {
+    sessionId: session?.sessionId ?? "",
+    model: session?.modelId ?? options.model ?? "",
+    durationMs,
+    exitCode,
+    error: message,
+  });
 }

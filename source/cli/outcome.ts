@@ -18,8 +18,9 @@ export interface RunOutcome {
   sessionEndReason: string | undefined;
 }
 
-export class OutcomeTracker {
-  private readonly state: RunOutcome = {
+/** The outcome of a run that never reached the loop. */
+export function emptyOutcome(): RunOutcome {
+  return {
     text: "",
     stopReason: undefined,
     stopMessage: undefined,
@@ -30,6 +31,10 @@ export class OutcomeTracker {
     refusedAtStart: false,
     sessionEndReason: undefined,
   };
+}
+
+export class OutcomeTracker {
+  private readonly state: RunOutcome = emptyOutcome();
   private sawTurn = false;
   private stepUsage: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
 

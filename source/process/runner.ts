@@ -281,7 +281,10 @@ function runOne(run: RunOptions, timing: Timing): Promise<RunResult> {
       const turn = (): void => {
         if (done) return;
         const seen = out.received + err.received;
-        if (seen === lastSeen || turns++ >= 20) return finish();
+        if (seen === lastSeen || turns++ >= 20) {
+          finish();
+          return;
+        }
         lastSeen = seen;
         setImmediate(turn);
       };

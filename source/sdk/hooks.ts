@@ -21,30 +21,17 @@
  * schemas, nothing else of acai.
  */
 import type { z } from "zod";
-import type { HookEventName } from "../hooks/definition.js";
+import type { HookEventName, HookMatcher } from "../hooks/definition.js";
 import { acaiAnswerSchema } from "../hooks/dialects/acai.js";
 import { ExecutableMetadataSchema, formatZodError } from "../hooks/schemas/metadata.js";
 import { type HookPayload, PAYLOAD_SCHEMAS } from "./payload-schemas.js";
 
-export type { HookEventName } from "../hooks/definition.js";
+export type { HookEventName, HookMatcher } from "../hooks/definition.js";
 export type { HookPayload, HookPayloads } from "./payload-schemas.js";
 export { HookPayloadSchema, PAYLOAD_SCHEMAS } from "./payload-schemas.js";
 
 /** The JSON answer (hooks.md §4). Every field is optional; returning nothing means continue. */
 export type HookAnswer = z.input<typeof acaiAnswerSchema>;
-
-export interface HookMatcher {
-  /** Regular expression matching the whole tool name, e.g. `"Edit|Write"`. */
-  tool?: string;
-  /** Regular expression searched in the tool input serialized as JSON. */
-  pattern?: string;
-  /** Regular expression searched in a Bash command. */
-  command?: string;
-  /** Glob matched against the tool's file path, relative to the project root. */
-  path?: string;
-  /** session_start source (`startup`/`resume`) or notification type. */
-  source?: string;
-}
 
 export interface HookMetadata<E extends HookEventName = HookEventName> {
   name: string;
