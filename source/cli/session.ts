@@ -14,6 +14,7 @@ import {
   type UntrustedHook,
 } from "../hooks/registry.js";
 import { isProjectTrusted, trustProject } from "../hooks/trust.js";
+import { trackTurnSignals } from "../hooks/turn-signal.js";
 import { resolveModel } from "../models/resolve.js";
 import { runProcess } from "../process/runner.js";
 import { loadTools } from "../tools/registry.js";
@@ -130,6 +131,8 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
     hooks: { loaded: registry.hooks, broken: registry.broken, projectHooksEnabled: includeProject },
     warnings: [...loaded.warnings, ...tools.warnings, ...brokenWarnings],
     run(input: RunInput): AsyncGenerator<InterceptedEvent, void, undefined> {
+      // The agent knows nothing of hooks: the interceptor learns the running turn from its prompts.
+      const turns = trackTurnSignals(input.prompts);
       const intercept = createHookInterceptor({
         hooks: registry.hooks,
         runner,
@@ -137,6 +140,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
         projectDir: cwd,
         acaiHome: paths.home,
         signal: input.signal,
+        turnSignal: turns.current,
         ...(options.askUser ? { askUser: options.askUser } : {}),
         assumeYes: flags.assumeYes ?? false,
         ...(hookDefaults.contextCapChars ? { contextCapChars: hookDefaults.contextCapChars } : {}),
@@ -148,7 +152,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
           return tool ? tool.validate(toolInput) : { ok: true, value: toolInput };
         },
       });
-      return intercept(agent.run(input));
+      return intercept(agent.run({ ...input, prompts: turns.prompts }));
     },
   };
 }

@@ -20,7 +20,9 @@
  * during which running async hooks may also finish; then the rest are killed.
  * After an abort, hooks of other events are no longer started, and a chain cut
  * by the abort answers block ("aborted"): a tool whose check did not finish
- * does not run.
+ * does not run. A turn abort (`turnSignal`) does the same within its turn,
+ * except that the observe-only events that follow it (after_tool_failure,
+ * after_agent) still run their hooks; async hooks are left to finish.
  * Closing the generator early (consumer `return()`) kills every running hook
  * and closes the agent's generator. Aborting is the way to stop a hook that is
  * running: `return()` waits for the current step to end.
@@ -68,6 +70,12 @@ export interface InterceptorOptions {
   acaiHome: string;
   /** Aborting kills every running hook at once. */
   signal?: AbortSignal;
+  /**
+   * The abort signal of the running turn (REPL Esc), see `trackTurnSignals`.
+   * Aborting it kills the hooks running for that turn and starts no further
+   * gating hooks in it; observe-only hooks still see how the turn ended.
+   */
+  turnSignal?: () => AbortSignal | undefined;
   /** Answers `ask`; without it `ask` is denied unless `assumeYes`. */
   askUser?: AskUser;
   assumeYes?: boolean;
@@ -179,6 +187,15 @@ async function* intercept(
   };
 
   const candidates = createCandidateFinder(index, matches);
+
+  let turnOf: { turn: AbortSignal; both: AbortSignal } | undefined;
+  /** What stops the sync hooks of an event: the session's abort, and the running turn's. */
+  const hookSignal = (event: HookEventName): AbortSignal => {
+    const turn = options.turnSignal?.();
+    if (turn === undefined || (turn.aborted && OBSERVE_ONLY.has(event))) return stopAll.signal;
+    if (turnOf?.turn !== turn) turnOf = { turn, both: AbortSignal.any([stopAll.signal, turn]) };
+    return turnOf.both;
+  };
 
   const runnerFor =
     (event: HookEventName, agentEvent: AgentEvent): RunHook =>
@@ -367,7 +384,7 @@ async function* intercept(
         hooks: sync,
         matches: (hook) => hook === sync[0] || matches(hook, subject),
         run,
-        signal: stopAll.signal,
+        signal: hookSignal(event),
         contextCapChars: cap,
         now,
         onRun,
@@ -391,7 +408,7 @@ async function* intercept(
             : subject,
         ),
       run,
-      signal: stopAll.signal,
+      signal: hookSignal(event),
       contextCapChars: cap,
       now,
       onRun,

@@ -193,11 +193,8 @@ describe.skipIf(skipReason !== "")(`acai REPL in tmux ${skipReason}`, () => {
     await t.see("acai exited 0");
   });
 
-  // KNOWN GAP (not in source/repl): the interceptor kills running hooks only on the
-  // session signal, not on the turn's signal the REPL aborts on Esc, so Esc waits for
-  // the slow before_tool hook to finish. Remove `.fails` once the interceptor/session
-  // also stops hooks when the current turn is aborted.
-  it.fails("Esc during a slow hook returns to the prompt with no hook process left", async () => {
+  // The session wraps the prompts to tell the interceptor the current turn's signal.
+  it("Esc during a slow hook returns to the prompt with no hook process left", async () => {
     const hook = path.join(dirs.root, "slow-hook-e2e.sh");
     // A duration unique to this run marks the hook's process in `ps`.
     const sleeper = `sleep 29.${String(process.pid).padStart(6, "0")}${Date.now() % 1000}`;
