@@ -1,6 +1,9 @@
 import type { RunInput } from "../agent/types.js";
-import type { AskUser, InterceptedEvent } from "../hooks/activity.js";
+import type { AskUser, HookActivityEvent, InterceptedEvent } from "../hooks/activity.js";
 import type { BrokenHook, HookDefinition } from "../hooks/definition.js";
+
+/** `notification_type` values acai sends (Claude Code's). */
+export type NotificationType = "idle_prompt" | "permission_prompt";
 
 /** How project hooks are treated for this session. */
 export type ProjectHooksMode =
@@ -56,4 +59,10 @@ export interface PreparedSession {
   warnings: string[];
   /** Drives Agent.run() through the hook interceptor: the one loop every mode uses. */
   run(input: RunInput): AsyncGenerator<InterceptedEvent, void, undefined>;
+  /**
+   * Runs the session's `notification` hooks now (the REPL's idle prompt) and
+   * resolves with their activity when they are done. Only while `run()` is
+   * going on; otherwise nothing runs. A hook's `ask` notifies by itself.
+   */
+  notify(message: string, notificationType: NotificationType): Promise<HookActivityEvent[]>;
 }

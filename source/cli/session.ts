@@ -6,7 +6,7 @@ import { resolveAcaiPaths } from "../config/paths.js";
 import { loadSettings } from "../config/settings.js";
 import type { InterceptedEvent } from "../hooks/activity.js";
 import type { BrokenHook } from "../hooks/definition.js";
-import { createHookInterceptor } from "../hooks/interceptor.js";
+import { createHookInterceptor, type HookInterceptor } from "../hooks/interceptor.js";
 import {
   describeUntrusted,
   loadHookRegistry,
@@ -121,6 +121,8 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
   const hookDefaults = settings.hookDefaults ?? {};
   const toolsByName = new Map(tools.tools.map((tool) => [tool.name, tool]));
   const brokenWarnings = registry.broken.map(brokenHookWarning);
+  /** The interceptor of the latest run, for `notify` (its notifier is idle once that run ends). */
+  let running: HookInterceptor | undefined;
 
   return {
     sessionId,
@@ -130,6 +132,8 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
     transcriptPath,
     hooks: { loaded: registry.hooks, broken: registry.broken, projectHooksEnabled: includeProject },
     warnings: [...loaded.warnings, ...tools.warnings, ...brokenWarnings],
+    notify: (message, notificationType) =>
+      running ? running.notify(message, notificationType) : Promise.resolve([]),
     run(input: RunInput): AsyncGenerator<InterceptedEvent, void, undefined> {
       // The agent knows nothing of hooks: the interceptor learns the running turn from its prompts.
       const turns = trackTurnSignals(input.prompts);
@@ -152,6 +156,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
           return tool ? tool.validate(toolInput) : { ok: true, value: toolInput };
         },
       });
+      running = intercept;
       return intercept(agent.run({ ...input, prompts: turns.prompts }));
     },
   };

@@ -15,7 +15,7 @@
  * generator's return value is the folded result.
  */
 import type { AgentEvent } from "../agent/events.js";
-import type { AskUser, HookActivityEvent, HookOutcome, HookRef } from "./activity.js";
+import type { AskRequest, AskUser, HookActivityEvent, HookOutcome, HookRef } from "./activity.js";
 import { applyFailurePolicy, type Decision, failed } from "./decision.js";
 import type { HookDefinition, HookEventName } from "./definition.js";
 import { applyMergePatch } from "./merge-patch.js";
@@ -63,6 +63,8 @@ export interface ChainOptions extends FoldOptions {
   validateToolInput?: ValidateToolInput;
   askUser?: AskUser;
   assumeYes?: boolean;
+  /** Told of every `ask` before it is answered, whoever answers it (the `notification` hooks). */
+  onAsk?: (request: AskRequest) => void;
 }
 
 export type ChainEnd =
@@ -197,6 +199,16 @@ async function resolveAsk(
   state: GateState,
 ): Promise<{ allowed: boolean; reason: string }> {
   const asked = decision.reason ?? `hook "${hook.name}" asks for confirmation`;
+  const ev = options.agentEvent;
+  const request: AskRequest = {
+    hook: hookRef(hook),
+    event: options.event,
+    reason: asked,
+    ...(ev.type === "tool_call_start"
+      ? { toolName: ev.toolName, toolInput: "toolInput" in state ? state.toolInput : ev.input }
+      : {}),
+  };
+  options.onAsk?.(request);
   if (options.assumeYes) return { allowed: true, reason: asked };
   if (!options.askUser) {
     return {
@@ -204,19 +216,8 @@ async function resolveAsk(
       reason: `${asked} — denied: no one can answer in a non-interactive run (use --yes to allow)`,
     };
   }
-  const ev = options.agentEvent;
   try {
-    const allowed = await options.askUser(
-      {
-        hook: hookRef(hook),
-        event: options.event,
-        reason: asked,
-        ...(ev.type === "tool_call_start"
-          ? { toolName: ev.toolName, toolInput: "toolInput" in state ? state.toolInput : ev.input }
-          : {}),
-      },
-      options.signal,
-    );
+    const allowed = await options.askUser(request, options.signal);
     return allowed
       ? { allowed: true, reason: asked }
       : { allowed: false, reason: `${asked} — denied by the user` };

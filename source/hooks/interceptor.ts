@@ -23,13 +23,16 @@
  * does not run. A turn abort (`turnSignal`) does the same within its turn,
  * except that the observe-only events that follow it (after_tool_failure,
  * after_agent) still run their hooks; async hooks are left to finish.
+ * `notification` hooks run when a hook answers `ask` (before it is answered,
+ * in every mode) and when the consumer calls `notify` (the REPL's idle prompt);
+ * they run beside the loop, as async hooks do.
  * Closing the generator early (consumer `return()`) kills every running hook
  * and closes the agent's generator. Aborting is the way to stop a hook that is
  * running: `return()` waits for the current step to end.
  */
 import type { AgentEvent, Verdict } from "../agent/events.js";
 import type { ProcessRunner } from "../process/types.js";
-import type { AskUser, HookActivityEvent, InterceptedEvent } from "./activity.js";
+import type { AskRequest, AskUser, HookActivityEvent, InterceptedEvent } from "./activity.js";
 import { type AuditSink, auditEntry, createFileAuditSink } from "./audit.js";
 import type { Decision } from "./decision.js";
 import type { HookDefinition, HookEventName } from "./definition.js";
@@ -94,13 +97,35 @@ export interface InterceptorOptions {
 }
 
 type AgentRun = AsyncGenerator<AgentEvent, void, Verdict | undefined>;
-export type HookInterceptor = (run: AgentRun) => AsyncGenerator<InterceptedEvent, void, undefined>;
+
+/** Runs the `notification` hooks now; resolves with their activity once they are done. */
+export type NotifyHooks = (
+  message: string,
+  notificationType: string,
+) => Promise<HookActivityEvent[]>;
+
+export interface HookInterceptor {
+  (run: AgentRun): AsyncGenerator<InterceptedEvent, void, undefined>;
+  /**
+   * For a notification between agent events (the REPL's idle prompt): runs
+   * within the run being intercepted (its session, audit and abort); with no
+   * run going on, nothing runs.
+   */
+  notify: NotifyHooks;
+}
 
 const SESSION_END = "session-end budget";
 
 export function createHookInterceptor(options: InterceptorOptions): HookInterceptor {
   const index = indexHooks(options.hooks);
-  return (run) => intercept(run, options, index);
+  let active: NotifyHooks | undefined;
+  const setActive = (notify: NotifyHooks | undefined): void => {
+    active = notify;
+  };
+  return Object.assign((run: AgentRun) => intercept(run, options, index, setActive), {
+    notify: (message: string, notificationType: string) =>
+      active ? active(message, notificationType) : Promise.resolve([]),
+  });
 }
 
 interface Background {
@@ -112,6 +137,7 @@ async function* intercept(
   run: AgentRun,
   options: InterceptorOptions,
   index: ReadonlyMap<HookEventName, readonly HookDefinition[]>,
+  setActive: (notify: NotifyHooks | undefined) => void,
 ): AsyncGenerator<InterceptedEvent, void, undefined> {
   const now = options.now ?? Date.now;
   const cap = options.contextCapChars ?? DEFAULT_CONTEXT_CAP_CHARS;
@@ -243,6 +269,76 @@ async function* intercept(
     background.add(entry);
     return { type: "hook_start", hook: hookRef(hook), event, startedAt: now() };
   };
+
+  /**
+   * Notification hooks run beside the loop, like async hooks: nobody waits for
+   * them (an ask is not held up), session end waits for them within its budget.
+   * Their activity goes to `into` as it happens.
+   */
+  const notifyInto = (
+    message: string,
+    notificationType: string,
+    into: HookActivityEvent[],
+  ): Promise<void> => {
+    if (stopAll.signal.aborted) return Promise.resolve();
+    const agentEvent: AgentEvent = { type: "notification", message, notificationType };
+    const subject = matchSubject("notification", agentEvent, {}, options.projectDir);
+    const hooks = candidates(subject).filter(
+      (hook) => matchedByKey(hook) || matches(hook, subject),
+    );
+    if (hooks.length === 0) return Promise.resolve();
+    const controller = new AbortController();
+    const kill = (): void => controller.abort();
+    stopAll.signal.addEventListener("abort", kill, { once: true });
+    const entry: Background = { controller, done: Promise.resolve() };
+    entry.done = (async () => {
+      const observers = runObservers({
+        event: "notification",
+        agentEvent,
+        hooks,
+        matches: () => true,
+        run: runnerFor("notification", agentEvent),
+        signal: controller.signal,
+        contextCapChars: cap,
+        now,
+        onRun: (hook, rec, answered, effective) => record(hook, rec, answered, effective),
+      });
+      for (;;) {
+        const step = await observers.next();
+        if (step.done) {
+          pendingContext.push(...step.value.context);
+          break;
+        }
+        into.push(step.value);
+      }
+    })()
+      .catch((error: unknown) => {
+        into.push({
+          type: "hook_warning",
+          message: `notification hooks could not run (${(error as Error).message})`,
+        });
+      })
+      .finally(() => {
+        stopAll.signal.removeEventListener("abort", kill);
+        background.delete(entry);
+      });
+    background.add(entry);
+    return entry.done;
+  };
+
+  const notifyAsk = (request: AskRequest): void => {
+    void notifyInto(
+      `Hook ${request.hook.name} asks: ${request.reason}`,
+      "permission_prompt",
+      pendingActivity,
+    );
+  };
+
+  setActive(async (message, notificationType) => {
+    const activity: HookActivityEvent[] = [];
+    await notifyInto(message, notificationType, activity);
+    return activity;
+  });
 
   const toVerdict = (
     event: HookEventName,
@@ -417,6 +513,7 @@ async function* intercept(
         : { validateToolInput: options.validateToolInput }),
       ...(options.askUser === undefined ? {} : { askUser: options.askUser }),
       ...(options.assumeYes === undefined ? {} : { assumeYes: options.assumeYes }),
+      onAsk: notifyAsk,
     });
     const { verdict, warning } = toVerdict(event, agentEvent, result, carried);
     if (warning) yield warning;
@@ -457,6 +554,7 @@ async function* intercept(
     }
     if (pendingActivity.length > 0) yield* pendingActivity.splice(0);
   } finally {
+    setActive(undefined);
     options.signal?.removeEventListener("abort", onAbort);
     stopAll.abort();
     closing.abort();

@@ -6,7 +6,7 @@ import { appendHistory, loadHistory } from "./history.js";
 import { buildHooksSnapshot } from "./hooks-snapshot.js";
 import { PromptQueue } from "./prompt-queue.js";
 import { type Action, initialViewState, type NewItem, reduce, type ViewState } from "./state.js";
-import type { ReplOptions, TurnInput } from "./types.js";
+import type { ReplNotification, ReplOptions, TurnInput } from "./types.js";
 
 export type Phase = "trust" | "starting" | "ready" | "switching" | "exiting" | "done";
 
@@ -480,13 +480,8 @@ export class ReplController {
       };
       signal.addEventListener("abort", onAbort, { once: true });
       this.#asks.push(pending);
-      if (this.#asks.length === 1) {
-        this.#set({ ask: request });
-        this.#notify({
-          message: `Hook ${request.hook.name} asks: ${request.reason}`,
-          notificationType: "permission_prompt",
-        });
-      }
+      // The interceptor has run the notification hooks for this ask already (every mode does).
+      if (this.#asks.length === 1) this.#set({ ask: request });
     });
 
   answer(allowed: boolean): void {
@@ -505,7 +500,7 @@ export class ReplController {
   // ── notifications ───────────────────────────────────────────────────────
   #armIdle(): void {
     this.#clearIdle();
-    if (!this.#o.notify || this.#exitRequested) return;
+    if (this.#exitRequested) return;
     const ms = this.#o.idleNotifyMs ?? 60_000;
     this.#idleTimer = setTimeout(() => {
       this.#idleTimer = undefined;
@@ -519,14 +514,22 @@ export class ReplController {
     this.#idleTimer = undefined;
   }
 
-  #notify(notification: {
-    message: string;
-    notificationType: "idle_prompt" | "permission_prompt";
-  }): void {
+  /** The session's notification hooks (or the injected `notify`); their activity is shown. */
+  #notify(notification: ReplNotification): void {
     const session = this.#session;
-    if (!session || !this.#o.notify) return;
+    if (!session) return;
+    const injected = this.#o.notify;
     Promise.resolve()
-      .then(() => this.#o.notify?.(session, notification))
+      .then(async () => {
+        if (injected) {
+          await injected(session, notification);
+          return;
+        }
+        const activity = await session.notify(notification.message, notification.notificationType);
+        // Shown only if the session is still the one the hooks ran for.
+        if (this.#session !== session) return;
+        for (const event of activity) this.dispatch({ type: "event", event, at: this.#now() });
+      })
       .catch((error: unknown) =>
         this.#item({ kind: "warning", text: `notification hooks failed: ${errorText(error)}` }),
       );

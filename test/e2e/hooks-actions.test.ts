@@ -2,8 +2,8 @@
  * Every row of the contract's event table (§2) and every action of §4, end to
  * end through `acai -p` against the scripted model server, for each of the
  * three hook sources (executables, HOOK.md folders, settings).
- * `notification` is emitted only by the REPL (waiting for input, asking
- * permission), so `acai -p` cannot show it; the REPL's tests cover it.
+ * `notification` fires here for the hook's `ask` (the idle prompt is the
+ * REPL's alone).
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -162,9 +162,13 @@ describe.each(SOURCE_KINDS)("hooks from %s sources, through acai -p", (kind) => 
 
     const seen = await payloads(dirs);
     const byEvent = (event: string) => seen.filter((p) => p.event === event);
-    for (const event of ALL_EVENTS.filter((e) => e !== "notification")) {
+    for (const event of ALL_EVENTS) {
       expect(byEvent(event).length, `${event} reached the hook`).toBeGreaterThan(0);
     }
+    expect(byEvent("notification")[0]).toMatchObject({
+      notification_type: "permission_prompt",
+      message: expect.stringContaining("ASK-REASON"),
+    });
     const dialectName = kind === "hook_md" ? "event_type" : "hook_event_name";
     expect(byEvent("before_tool")[0]).toMatchObject({
       [dialectName]: kind === "hook_md" ? "pre-tool-call" : "PreToolUse",

@@ -354,10 +354,9 @@ describe("REPL app (ink-testing-library, fake session)", () => {
     expect(answers).toEqual([true, false]);
     await t.see("✓ you allowed what hook guard asked: really delete 0?");
     await t.see("✗ you denied what hook guard asked: really delete 1?");
-    expect(notes.map((n) => n.notificationType)).toEqual([
-      "permission_prompt",
-      "permission_prompt",
-    ]);
+    // The interceptor notifies for an ask in every mode; the REPL adds none of its own.
+    expect(notes).toEqual([]);
+    expect(session.notified).toEqual([]);
   });
 
   it("an ask is withdrawn (denied) when its turn is aborted", async () => {
@@ -601,6 +600,36 @@ describe("REPL app (ink-testing-library, fake session)", () => {
     });
     await new Promise((r) => setTimeout(r, 200));
     expect(notes).toHaveLength(1);
+    t.controller.requestExit();
+    await t.exit;
+  });
+
+  it("without an injected notify, the idle notification runs the session's notification hooks and shows them", async () => {
+    const session = fakeSession({
+      notifyActivity: [
+        {
+          type: "hook_start",
+          hook: guardRef,
+          event: "notification",
+          startedAt: 0,
+        },
+        {
+          type: "hook_end",
+          hook: guardRef,
+          event: "notification",
+          outcome: "continue",
+          message: "desktop ping sent",
+          durationMs: 3,
+        },
+      ],
+    });
+    const t = await setup({ sessions: [session], options: { idleNotifyMs: 80 } });
+    await waitFor(() => session.notified.length === 1, "idle notification");
+    expect(session.notified[0]).toEqual({
+      message: "acai is waiting for your input",
+      notificationType: "idle_prompt",
+    });
+    await t.see("desktop ping sent");
     t.controller.requestExit();
     await t.exit;
   });

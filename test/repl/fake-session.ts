@@ -1,6 +1,6 @@
 import type { RunInput } from "../../source/agent/types.js";
 import type { PreparedSession } from "../../source/cli/session-types.js";
-import type { HookRef, InterceptedEvent } from "../../source/hooks/activity.js";
+import type { HookActivityEvent, HookRef, InterceptedEvent } from "../../source/hooks/activity.js";
 import type { HookDefinition } from "../../source/hooks/definition.js";
 
 export interface TurnContext {
@@ -19,10 +19,14 @@ export interface FakeSessionOptions {
   turn?: (ctx: TurnContext) => AsyncGenerator<InterceptedEvent, void, undefined>;
   /** What session_end hooks would yield. */
   end?: () => AsyncGenerator<InterceptedEvent, void, undefined>;
+  /** What the notification hooks would report to `notify` (default none). */
+  notifyActivity?: HookActivityEvent[];
 }
 
 export interface FakeSession extends PreparedSession {
   prompts: string[];
+  /** Calls of `notify`, in order. */
+  notified: { message: string; notificationType: string }[];
   /** Resolves when the prompt iterable finished and session_end was yielded. */
   finished: Promise<{ reason: string }>;
 }
@@ -88,6 +92,11 @@ export function fakeSession(options: FakeSessionOptions = {}): FakeSession {
     warnings: options.warnings ?? [],
     prompts,
     finished,
+    notified: [],
+    async notify(message, notificationType) {
+      session.notified.push({ message, notificationType });
+      return options.notifyActivity ?? [];
+    },
     async *run(input: RunInput) {
       yield {
         type: "session_start",

@@ -1,0 +1,116 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { AgentEvent } from "../../../source/agent/events.js";
+import type { AskRequest, InterceptedEvent } from "../../../source/hooks/activity.js";
+import {
+  createHookInterceptor,
+  type InterceptorOptions,
+} from "../../../source/hooks/interceptor.js";
+import { runner, type TempDir, tempDir } from "../protocol/support.js";
+import { answerHook, bashHook, ev, fakeAgent, memoryAudit } from "./support.js";
+
+let dir: TempDir;
+beforeEach(async () => {
+  dir = await tempDir("acai-notification-");
+});
+afterEach(async () => {
+  await dir.cleanup();
+});
+
+const base = (extra: Partial<InterceptorOptions>): InterceptorOptions => ({
+  hooks: [],
+  runner,
+  env: { PATH: process.env.PATH ?? "/usr/bin:/bin", OUT: dir.path },
+  projectDir: dir.path,
+  acaiHome: join(dir.path, "home"),
+  audit: memoryAudit(),
+  ...extra,
+});
+
+/** A notification hook that appends its payload to $OUT/notes.jsonl. */
+const recorder = () =>
+  bashHook(dir.path, "notifier", `cat >> "$OUT/notes.jsonl"; echo >> "$OUT/notes.jsonl"`, {
+    events: ["notification"],
+  });
+
+async function notes(): Promise<Record<string, unknown>[]> {
+  const text = await readFile(join(dir.path, "notes.jsonl"), "utf8").catch(() => "");
+  return text
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+describe("notification hooks", () => {
+  it("run when a hook asks, before the user answers, and their activity is shown", async () => {
+    const guard = await answerHook(dir.path, "guard", { action: "ask", reason: "sure?" });
+    const notifier = await recorder();
+    let seenWhenAsked: Record<string, unknown>[] | undefined;
+    const askUser = async (_request: AskRequest) => {
+      // The user takes a moment; the notification hook has started by now.
+      for (let i = 0; i < 100 && (await notes()).length === 0; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      seenWhenAsked = await notes();
+      return true;
+    };
+    const agent = fakeAgent([ev.sessionStart(), ev.toolStart(), ev.turnEnd()]);
+    const events: InterceptedEvent[] = [];
+    for await (const e of createHookInterceptor(base({ hooks: [guard, notifier], askUser }))(
+      agent.run,
+    ))
+      events.push(e);
+    expect(seenWhenAsked).toHaveLength(1);
+    expect(seenWhenAsked?.[0]).toMatchObject({
+      event: "notification",
+      notification_type: "permission_prompt",
+      message: "Hook guard asks: sure?",
+      session_id: "sess-1",
+    });
+    expect(agent.verdicts[1]?.verdict).toMatchObject({ action: "continue" });
+    expect(
+      events.some(
+        (e) => e.type === "hook_end" && e.hook.name === "notifier" && e.event === "notification",
+      ),
+    ).toBe(true);
+  });
+
+  it("run headless too, where the ask is denied", async () => {
+    const guard = await answerHook(dir.path, "guard", { action: "ask", reason: "sure?" });
+    const notifier = await recorder();
+    const agent = fakeAgent([ev.toolStart(), { type: "session_end", reason: "completed" }]);
+    for await (const _ of createHookInterceptor(base({ hooks: [guard, notifier] }))(agent.run)) {
+      // drain
+    }
+    expect(agent.verdicts[0]?.verdict).toMatchObject({ action: "block" });
+    expect(await notes()).toMatchObject([{ notification_type: "permission_prompt" }]);
+  });
+
+  it("notify() runs them during a run and resolves with their activity; no run, nothing runs", async () => {
+    const notifier = await recorder();
+    const intercept = createHookInterceptor(base({ hooks: [notifier] }));
+    expect(await intercept.notify("before any run", "idle_prompt")).toEqual([]);
+    let release: () => void = () => {};
+    const waiting = new Promise<void>((r) => {
+      release = r;
+    });
+    const script: (AgentEvent | (() => Promise<void>))[] = [ev.sessionStart(), () => waiting];
+    const agent = fakeAgent(script);
+    const drained = (async () => {
+      for await (const _ of intercept(agent.run)) {
+        // drain
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 20));
+    const activity = await intercept.notify("acai is waiting for your input", "idle_prompt");
+    expect(activity.map((a) => a.type)).toEqual(["hook_start", "hook_end"]);
+    expect(await notes()).toMatchObject([
+      { notification_type: "idle_prompt", message: "acai is waiting for your input" },
+    ]);
+    release();
+    await drained;
+    expect(await intercept.notify("after the run", "idle_prompt")).toEqual([]);
+    expect(await notes()).toHaveLength(1);
+  });
+});
