@@ -47,7 +47,7 @@ import {
   settleObserved,
   type ValidateToolInput,
 } from "./fold.js";
-import { hookMatches, type MatchSubject } from "./match.js";
+import { hookMatches, type MatchSubject, mayMatchByName } from "./match.js";
 import { buildPayload, type GateState, type SessionInfo } from "./payload.js";
 import {
   createCandidateFinder,
@@ -196,23 +196,26 @@ async function* intercept(
   };
 
   const warnedMatchers = new Set<string>();
-  const matches = (hook: HookDefinition, subject: MatchSubject): boolean => {
-    try {
-      return hookMatches(hook, subject);
-    } catch (error) {
-      if (!warnedMatchers.has(hook.id)) {
-        warnedMatchers.add(hook.id);
-        pendingActivity.push({
-          type: "hook_warning",
-          hook: hookRef(hook),
-          message: `hook "${hook.name}" (${hook.file}) has a matcher that cannot be evaluated (${(error as Error).message}); it is not run`,
-        });
+  /** A matcher that cannot be evaluated is warned about once and matches nothing. */
+  const guarded =
+    (test: (hook: HookDefinition, subject: MatchSubject) => boolean) =>
+    (hook: HookDefinition, subject: MatchSubject): boolean => {
+      try {
+        return test(hook, subject);
+      } catch (error) {
+        if (!warnedMatchers.has(hook.id)) {
+          warnedMatchers.add(hook.id);
+          pendingActivity.push({
+            type: "hook_warning",
+            hook: hookRef(hook),
+            message: `hook "${hook.name}" (${hook.file}) has a matcher that cannot be evaluated (${(error as Error).message}); it is not run`,
+          });
+        }
+        return false;
       }
-      return false;
-    }
-  };
-
-  const candidates = createCandidateFinder(index, matches);
+    };
+  const matches = guarded(hookMatches);
+  const candidates = createCandidateFinder(index, guarded(mayMatchByName));
 
   let turnOf: { turn: AbortSignal; both: AbortSignal } | undefined;
   /** What stops the sync hooks of an event: the session's abort, and the running turn's. */

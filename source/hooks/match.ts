@@ -210,6 +210,32 @@ export function hookMatches(hook: HookDefinition, subject: MatchSubject): boolea
   return true;
 }
 
+/**
+ * Whether the hook can match this subject whatever its tool input: the event,
+ * the tool name (`command` also needs Bash) or the source. When the hook has
+ * no `pattern`, `command` or `path` (`looksAtInput` false) this is the whole
+ * answer, the same as `hookMatches`.
+ */
+export function mayMatchByName(hook: HookDefinition, subject: MatchSubject): boolean {
+  if (!hook.events.includes(subject.event)) return false;
+  const compiled = compiledFor(hook);
+  if (TOOL_EVENTS.has(subject.event)) {
+    const toolName = subject.toolName ?? "";
+    if (compiled.tool && !testName(compiled.tool, toolName)) return false;
+    return !compiled.command || toolName === "Bash";
+  }
+  if (compiled.source && SOURCE_EVENTS.has(subject.event)) {
+    return testName(compiled.source, subject.source ?? "");
+  }
+  return true;
+}
+
+/** Whether the hook's matchers look at the tool input (`pattern`, `command`, `path`). */
+export function looksAtInput(hook: HookDefinition): boolean {
+  const m = hook.matcher;
+  return m.pattern !== undefined || m.command !== undefined || m.path !== undefined;
+}
+
 /** Run order: priority high→low, user before project, then name, then id. */
 export function compareHooks(a: HookDefinition, b: HookDefinition): number {
   if (a.priority !== b.priority) return b.priority - a.priority;
@@ -232,85 +258,6 @@ export function indexHooksByEvent(
   }
   for (const list of index.values()) list.sort(compareHooks);
   return index;
-}
-
-interface PlannedTool {
-  /** In run order, hooks whose name-level matchers pass; `compiled` when the input must still be tested. */
-  entries: { hook: HookDefinition; compiled?: CompiledMatcher }[];
-  /** Set when no entry tests the input: the answer itself. */
-  hooks?: readonly HookDefinition[];
-}
-
-/**
- * The hot path: hooks per event, plus per (event, tool name or source) the
- * hooks whose name-level matchers pass, computed once. Selecting the hooks for
- * an event whose tool no hook names costs two map lookups, however many hooks
- * are configured.
- */
-export interface HookMatchIndex {
-  readonly byEvent: ReadonlyMap<HookEventName, readonly HookDefinition[]>;
-  /** Per event, per tool name (tool events) or source (session_start, notification). */
-  readonly planned: Map<HookEventName, Map<string, PlannedTool>>;
-}
-
-const NO_HOOKS: readonly HookDefinition[] = Object.freeze([]);
-
-export function createHookMatchIndex(hooks: readonly HookDefinition[]): HookMatchIndex {
-  return { byEvent: indexHooksByEvent(hooks), planned: new Map() };
-}
-
-function plan(list: readonly HookDefinition[], event: HookEventName, key: string): PlannedTool {
-  const entries: PlannedTool["entries"] = [];
-  const isTool = TOOL_EVENTS.has(event);
-  for (const hook of list) {
-    const compiled = compiledFor(hook);
-    if (isTool) {
-      if (compiled.tool && !testName(compiled.tool, key)) continue;
-      if (compiled.command && key !== "Bash") continue;
-      const needsInput = compiled.pattern || compiled.command || compiled.path;
-      entries.push(needsInput ? { hook, compiled } : { hook });
-    } else if (!compiled.source || testName(compiled.source, key)) {
-      entries.push({ hook });
-    }
-  }
-  const planned: PlannedTool = { entries };
-  if (entries.every((entry) => entry.compiled === undefined)) {
-    planned.hooks = entries.map((entry) => entry.hook);
-  }
-  return planned;
-}
-
-/**
- * The hooks that match the subject, in run order; the same answer as
- * filtering `indexHooksByEvent(hooks).get(event)` with `hookMatches`.
- */
-export function matchingHooks(
-  index: HookMatchIndex,
-  subject: MatchSubject,
-): readonly HookDefinition[] {
-  const list = index.byEvent.get(subject.event);
-  if (list === undefined) return NO_HOOKS;
-  const isTool = TOOL_EVENTS.has(subject.event);
-  if (!isTool && !SOURCE_EVENTS.has(subject.event)) return list;
-  const key = (isTool ? subject.toolName : subject.source) ?? "";
-  let perKey = index.planned.get(subject.event);
-  if (perKey === undefined) {
-    perKey = new Map();
-    index.planned.set(subject.event, perKey);
-  }
-  let planned = perKey.get(key);
-  if (planned === undefined) {
-    if (perKey.size >= MEMO_LIMIT) perKey.clear();
-    planned = plan(list, subject.event, key);
-    perKey.set(key, planned);
-  }
-  if (planned.hooks !== undefined) return planned.hooks;
-  const result: HookDefinition[] = [];
-  for (const entry of planned.entries) {
-    if (entry.compiled === undefined || matchesTool(entry.compiled, subject))
-      result.push(entry.hook);
-  }
-  return result;
 }
 
 /**

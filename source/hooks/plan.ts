@@ -5,7 +5,7 @@
  */
 import type { AgentEvent, AgentEventType } from "../agent/events.js";
 import type { HookDefinition, HookEventName } from "./definition.js";
-import type { MatchSubject } from "./match.js";
+import { looksAtInput, type MatchSubject } from "./match.js";
 import type { GateState } from "./payload.js";
 
 /** Agent events that reach hooks; every other agent event passes through with no hook work. */
@@ -66,30 +66,23 @@ function subjectOf(event: HookEventName, agentEvent: AgentEvent, state: GateStat
   }
 }
 
-/** A hook whose matchers look at nothing but the tool name or the source (no pattern, command, path). */
-function keyOnly(hook: HookDefinition): boolean {
-  const m = hook.matcher;
-  return m.pattern === undefined && m.command === undefined && m.path === undefined;
-}
-
 const MAX_KEYS_PER_EVENT = 256;
 
-export type Matches = (hook: HookDefinition, subject: MatchSubject) => boolean;
+/** Name-level check (`mayMatchByName`), wrapped by the caller to report a bad matcher. */
+export type MatchesByName = (hook: HookDefinition, subject: MatchSubject) => boolean;
 
 /**
- * Candidate hooks for an event, narrowed by a cache keyed by the subject's tool
- * name (or source): hooks whose matchers only look at that name are decided
- * once per name; the others stay candidates and are matched per event. An event
- * that no hook can match costs a map lookup or two.
+ * Candidate hooks for an event, in run order, cached per event and tool name
+ * (or source): hooks whose name-level matchers fail are left out once per
+ * name; of the rest, those that do not look at the input are decided
+ * (`matchedByKey`) and the others are matched against each event's input. An
+ * event that no hook can match costs a map lookup or two.
  */
 export function createCandidateFinder(
   index: ReadonlyMap<HookEventName, readonly HookDefinition[]>,
-  matches: Matches,
+  byName: MatchesByName,
 ): (subject: MatchSubject) => readonly HookDefinition[] {
   const caches = new Map<HookEventName, Map<string, readonly HookDefinition[]>>();
-  const keyOnlyHooks = new WeakSet<HookDefinition>();
-  for (const list of index.values())
-    for (const hook of list) if (keyOnly(hook)) keyOnlyHooks.add(hook);
   const none: readonly HookDefinition[] = [];
   return (subject) => {
     const hooks = index.get(subject.event);
@@ -102,8 +95,7 @@ export function createCandidateFinder(
     }
     let candidates = cache.get(key);
     if (candidates === undefined) {
-      const keySubject: MatchSubject = { ...subject, toolInput: undefined };
-      candidates = hooks.filter((hook) => !keyOnlyHooks.has(hook) || matches(hook, keySubject));
+      candidates = hooks.filter((hook) => byName(hook, subject));
       if (cache.size >= MAX_KEYS_PER_EVENT) cache.clear();
       cache.set(key, candidates);
     }
@@ -111,7 +103,7 @@ export function createCandidateFinder(
   };
 }
 
-/** Whether `hook`'s match was already decided by the candidate finder. */
+/** Whether a candidate's match was already decided by the candidate finder. */
 export function matchedByKey(hook: HookDefinition): boolean {
-  return keyOnly(hook);
+  return !looksAtInput(hook);
 }

@@ -4,14 +4,14 @@ import type { HookDefinition, HookMatcher } from "../../source/hooks/definition.
 import {
   claudeMatcherToRegex,
   compareHooks,
-  createHookMatchIndex,
   hookMatches,
   InvalidMatcherError,
   indexHooksByEvent,
   type MatchSubject,
-  matchingHooks,
+  mayMatchByName,
   prepareHookMatcher,
 } from "../../source/hooks/match.js";
+import { createCandidateFinder, indexHooks, matchedByKey } from "../../source/hooks/plan.js";
 
 let counter = 0;
 function hook(matcher: HookMatcher, overrides: Partial<HookDefinition> = {}): HookDefinition {
@@ -187,8 +187,8 @@ describe("indexHooksByEvent", () => {
   });
 });
 
-describe("matchingHooks", () => {
-  it("selects exactly what indexHooksByEvent + hookMatches select, in the same order", () => {
+describe("createCandidateFinder (the interceptor's one match cache)", () => {
+  it("candidates then hookMatches select exactly what indexHooksByEvent + hookMatches select, in order", () => {
     const hooks = [
       hook({ tool: "Bash", command: "rm" }, { priority: 900 }),
       hook({ tool: "Write|Edit" }, { priority: 50 }),
@@ -199,8 +199,13 @@ describe("matchingHooks", () => {
       hook({ source: "resume" }),
       hook({ tool: "Read" }, { events: ["after_tool"] }),
     ];
-    const index = createHookMatchIndex(hooks);
     const byEvent = indexHooksByEvent(hooks);
+    let calls = 0;
+    const counted = (h: HookDefinition, subject: MatchSubject) => {
+      calls++;
+      return mayMatchByName(h, subject);
+    };
+    const candidates = createCandidateFinder(indexHooks(hooks), counted);
     const subjects: MatchSubject[] = [
       bash("rm -rf x"),
       bash("ls secret"),
@@ -213,14 +218,24 @@ describe("matchingHooks", () => {
       { event: "user_prompt" },
       { event: "session_end" },
     ];
-    for (let round = 0; round < 2; round++) {
-      for (const subject of subjects) {
-        const expected = (byEvent.get(subject.event) ?? []).filter((h) => hookMatches(h, subject));
-        expect(matchingHooks(index, subject)).toEqual(expected);
-      }
+    const select = (subject: MatchSubject) =>
+      candidates(subject).filter((h) => matchedByKey(h) || hookMatches(h, subject));
+    for (const subject of subjects) {
+      const expected = (byEvent.get(subject.event) ?? []).filter((h) => hookMatches(h, subject));
+      expect(select(subject)).toEqual(expected);
     }
+    // Second round: name-level decisions come from the cache, no matcher is called again.
+    calls = 0;
+    for (const subject of subjects) select(subject);
+    expect(calls).toBe(0);
+    // A tool no hook names: hooks naming other tools (and `command`, which needs Bash) are out.
+    expect(candidates(tool("Glob", { pattern: "*" }))).toEqual(
+      [hooks[3], hooks[4], hooks[5], hooks[6]].sort(compareHooks),
+    );
+    // Of those, only the ones that look at the input are left to decide per event.
+    expect(hooks.filter(matchedByKey)).toEqual([hooks[1], hooks[2], hooks[5], hooks[6], hooks[7]]);
     // source is ignored on tool events, so hooks[6] matches too.
     const rest = [hooks[2], hooks[5], hooks[6]] as HookDefinition[];
-    expect(matchingHooks(index, bash("rm -rf x"))).toEqual([hooks[0], ...rest.sort(compareHooks)]);
+    expect(select(bash("rm -rf x"))).toEqual([hooks[0], ...rest.sort(compareHooks)]);
   });
 });
