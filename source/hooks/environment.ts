@@ -22,14 +22,23 @@ export interface HookEnvironmentOptions {
   event: HookEventName;
 }
 
-export function buildHookEnvironment(options: HookEnvironmentOptions): Record<string, string> {
-  const allowed = new Set(options.hook.env);
+/** The environment minus secret-looking variables, except those named in `allowed`. */
+export function withoutSecrets(
+  parentEnv: Readonly<Record<string, string>>,
+  allowed: readonly string[] = [],
+): Record<string, string> {
+  const keep = new Set(allowed);
   const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(options.parentEnv)) {
+  for (const [name, value] of Object.entries(parentEnv)) {
     if (value === undefined) continue;
-    if (looksSecret(name) && !allowed.has(name)) continue;
+    if (looksSecret(name) && !keep.has(name)) continue;
     env[name] = value;
   }
+  return env;
+}
+
+export function buildHookEnvironment(options: HookEnvironmentOptions): Record<string, string> {
+  const env = withoutSecrets(options.parentEnv, options.hook.env);
   env.ACAI_PROJECT_DIR = options.projectDir;
   env.CLAUDE_PROJECT_DIR = options.projectDir;
   env.ACAI_SESSION_ID = options.sessionId;

@@ -2,6 +2,7 @@ import { open } from "node:fs/promises";
 import path from "node:path";
 import type { ProcessRunner, RunResult } from "../../process/types.js";
 import type { BrokenHook, HookDefinition, HookScope } from "../definition.js";
+import { withoutSecrets } from "../environment.js";
 import { InvalidMatcherError, prepareHookMatcher } from "../match.js";
 import type { MetadataCache } from "../metadata-cache.js";
 import { ExecutableMetadataSchema, formatZodError } from "../schemas/metadata.js";
@@ -81,15 +82,12 @@ export async function findExecutables(
   return found.sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
-const SECRET_NAME = /_(API_KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS)$/i;
-
 /** The describe step sees no secrets at all: the hook has not said which it needs yet. */
 export function describeEnv(
   env: Readonly<Record<string, string>>,
   projectDir: string,
 ): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env)) if (!SECRET_NAME.test(key)) result[key] = value;
+  const result = withoutSecrets(env);
   result.HOOK_ACTION = "describe";
   result.ACAI_PROJECT_DIR = projectDir;
   result.CLAUDE_PROJECT_DIR = projectDir;

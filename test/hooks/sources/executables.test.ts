@@ -33,7 +33,7 @@ async function load(runner = countingRunner().runner, extra: { describeTimeoutMs
   return loadHookRegistry(scan, {
     includeProject: true,
     runner,
-    env: { ...baseEnv, MY_API_KEY: "sk-secret", PLAIN: "visible" },
+    env: { ...baseEnv, MY_API_KEY: "sk-secret", TOKEN: "bare-token", PLAIN: "visible" },
     acaiHome: box.acaiHome,
     projectDir: box.projectDir,
     ...extra,
@@ -99,6 +99,8 @@ describe("executable hooks", () => {
     expect(dump).toContain(`ACAI_PROJECT_DIR=${box.projectDir}`);
     expect(dump).toContain("PLAIN=visible");
     expect(dump).not.toContain("sk-secret");
+    // The same rule as execute (environment.ts): a bare `TOKEN` is a secret too.
+    expect(dump).not.toContain("bare-token");
     expect(dump.trim().split("\n").at(-1)).toBe(box.projectDir);
   });
 
