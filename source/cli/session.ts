@@ -97,6 +97,9 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
       env,
       acaiHome: paths.home,
       projectDir: cwd,
+      ...(settings.hookDefaults?.timeoutMs !== undefined
+        ? { defaultTimeoutMs: settings.hookDefaults.timeoutMs }
+        : {}),
     }),
   ]);
 

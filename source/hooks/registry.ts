@@ -77,6 +77,8 @@ export interface LoadOptions {
   now?: () => number;
   describeConcurrency?: number;
   describeTimeoutMs?: number;
+  /** Timeout of hooks that set none (settings `hookDefaults.timeoutMs`; default 30 000). */
+  defaultTimeoutMs?: number;
 }
 
 function hookDirs(options: ScanOptions) {
@@ -182,6 +184,9 @@ export async function loadHookRegistry(
       ...(options.describeTimeoutMs !== undefined
         ? { describeTimeoutMs: options.describeTimeoutMs }
         : {}),
+      ...(options.defaultTimeoutMs !== undefined
+        ? { defaultTimeoutMs: options.defaultTimeoutMs }
+        : {}),
     },
   );
   const hooks: HookDefinition[] = [...executables.hooks];
@@ -191,13 +196,14 @@ export async function loadHookRegistry(
   ];
   for (const md of scan.hookMds) {
     if (!included(md.scope)) continue;
-    const result = hookMdDefinition(md, projectDir);
+    const result = hookMdDefinition(md, projectDir, options.defaultTimeoutMs);
     if ("launch" in result) hooks.push(result);
     else broken.push(result);
   }
   const settings = loadSettingsHooks(
     scan.settingsFiles.filter((file) => included(file.scope)),
     projectDir,
+    options.defaultTimeoutMs,
   );
   hooks.push(...settings.hooks);
   broken.push(...settings.broken);

@@ -1,5 +1,8 @@
+import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { brokenHookWarning, transcriptPathFor } from "../../source/cli/session.js";
+import { brokenHookWarning, prepareSession, transcriptPathFor } from "../../source/cli/session.js";
 
 describe("session helpers", () => {
   it("names a broken hook once", () => {
@@ -16,5 +19,39 @@ describe("session helpers", () => {
     expect(transcriptPathFor("/a/transcripts", "abc", new Date("2026-11-21T23:59:00Z"))).toBe(
       "/a/transcripts/2026-11-21-abc.jsonl",
     );
+  });
+});
+
+describe("prepareSession", () => {
+  it("applies hookDefaults.timeoutMs to hooks that set no timeout of their own", async () => {
+    const root = await realpath(await mkdtemp(path.join(os.tmpdir(), "acai-session-")));
+    try {
+      const acaiHome = path.join(root, "home", ".acai");
+      const cwd = path.join(root, "project");
+      await mkdir(acaiHome, { recursive: true });
+      await mkdir(cwd, { recursive: true });
+      const command = (line: string, timeout?: number) => ({
+        hooks: [{ type: "command", command: line, ...(timeout ? { timeout } : {}) }],
+      });
+      await writeFile(
+        path.join(acaiHome, "settings.json"),
+        JSON.stringify({
+          hookDefaults: { timeoutMs: 1234 },
+          hooks: { Stop: [command("true")], SessionEnd: [command("false", 7)] },
+        }),
+      );
+      const session = await prepareSession({
+        cwd,
+        env: { ACAI_HOME: acaiHome, OPENAI_API_KEY: "test-key" },
+        homeDir: path.join(root, "home"),
+        flags: { projectHooks: "require-trust", baseUrl: "http://127.0.0.1:9/v1" },
+      });
+      const timeouts = Object.fromEntries(
+        session.hooks.loaded.map((hook) => [hook.events[0], hook.timeoutMs]),
+      );
+      expect(timeouts).toEqual({ before_stop: 1234, session_end: 7000 });
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });

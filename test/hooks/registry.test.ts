@@ -245,3 +245,47 @@ describe("untrusted project hooks", () => {
     expect((await stat(file)).mode & 0o111).toBe(0);
   });
 });
+
+describe("default timeout", () => {
+  it("hooks of every source that set no timeout get defaultTimeoutMs; their own timeout wins", async () => {
+    await writeHook(projectHooks(), "plain", { events: ["session_start"] });
+    await writeHook(projectHooks(), "timed", { events: ["session_start"], timeout_ms: 2500 });
+    const md = path.join(box.projectDir, ".agents", "hooks", "md-hook");
+    await writeFileIn(
+      path.join(md, "HOOK.md"),
+      "---\nname: md-hook\ntrigger: pre-session\n---\n",
+    );
+    await writeFileIn(path.join(md, "scripts", "run.sh"), "#!/bin/sh\nexit 0\n", 0o755);
+    const settings: SettingsHookFile = {
+      path: path.join(box.projectDir, ".acai", "settings.json"),
+      scope: "project",
+      hooks: { SessionStart: [{ hooks: [{ type: "command", command: "true" }] }] },
+    };
+    const scanned = await scan([settings]);
+    const load = (defaultTimeoutMs?: number) =>
+      loadHookRegistry(scanned, {
+        includeProject: true,
+        runner: countingRunner().runner,
+        env: baseEnv,
+        acaiHome: box.acaiHome,
+        projectDir: box.projectDir,
+        ...(defaultTimeoutMs !== undefined ? { defaultTimeoutMs } : {}),
+      });
+    const timeouts = async (defaultTimeoutMs?: number) =>
+      Object.fromEntries(
+        (await load(defaultTimeoutMs)).hooks.map((h) => [`${h.sourceKind}:${h.name}`, h.timeoutMs]),
+      );
+    expect(await timeouts(4321)).toEqual({
+      "executable:plain": 4321,
+      "executable:timed": 2500,
+      "hook_md:md-hook": 4321,
+      "settings:true": 4321,
+    });
+    expect(await timeouts()).toEqual({
+      "executable:plain": 30_000,
+      "executable:timed": 2500,
+      "hook_md:md-hook": 30_000,
+      "settings:true": 30_000,
+    });
+  });
+});

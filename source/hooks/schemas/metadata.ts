@@ -82,6 +82,9 @@ export const MatcherSchema = z.strictObject({
 
 const PrioritySchema = z.int().min(0).max(1000);
 const TimeoutMsSchema = z.int().min(100).max(600_000);
+/** A hook that sets no timeout gets `hookDefaults.timeoutMs` from settings, else this. */
+export const DEFAULT_HOOK_TIMEOUT_MS = 30_000;
+const TIMEOUT_DEFAULT_NOTE = "Default 30000, or hookDefaults.timeoutMs from settings";
 const FailureSchema = z.enum(["open", "closed"]);
 const EnvListSchema = z.array(z.string().min(1));
 
@@ -92,7 +95,7 @@ export const ExecutableMetadataSchema = z.looseObject({
   events: z.array(EventNameSchema).min(1),
   matcher: MatcherSchema.default({}),
   priority: PrioritySchema.default(100).describe("0–1000, higher runs first"),
-  timeout_ms: TimeoutMsSchema.default(30_000),
+  timeout_ms: TimeoutMsSchema.optional().describe(TIMEOUT_DEFAULT_NOTE),
   async: z.boolean().default(false),
   failure: FailureSchema.default("open"),
   env: EnvListSchema.default([]).describe("Secret-looking variables this hook may receive"),
@@ -105,7 +108,7 @@ export const HookMdFrontmatterSchema = z.looseObject({
   description: z.string().optional(),
   trigger: AgentHooksEventNameSchema,
   matcher: z.looseObject(MatcherSchema.shape).default({}),
-  timeout: TimeoutMsSchema.default(30_000).describe("Milliseconds"),
+  timeout: TimeoutMsSchema.optional().describe(`Milliseconds. ${TIMEOUT_DEFAULT_NOTE}`),
   async: z.boolean().default(false),
   priority: PrioritySchema.default(100),
   failure: FailureSchema.default("open"),

@@ -18,7 +18,7 @@ export const SettingsHookEntrySchema = z.looseObject({
     .min(0.1)
     .max(600)
     .optional()
-    .describe("Seconds (0.1–600), as in Claude Code; default 30"),
+    .describe("Seconds (0.1–600), as in Claude Code; default 30, or hookDefaults.timeoutMs"),
   name: z.string().min(1).optional(),
   description: z.string().optional(),
   priority: z.int().min(0).max(1000).default(100),

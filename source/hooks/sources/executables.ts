@@ -5,7 +5,11 @@ import type { BrokenHook, HookDefinition, HookScope } from "../definition.js";
 import { withoutSecrets } from "../environment.js";
 import { InvalidMatcherError, prepareHookMatcher } from "../match.js";
 import type { MetadataCache } from "../metadata-cache.js";
-import { ExecutableMetadataSchema, formatZodError } from "../schemas/metadata.js";
+import {
+  DEFAULT_HOOK_TIMEOUT_MS,
+  ExecutableMetadataSchema,
+  formatZodError,
+} from "../schemas/metadata.js";
 import type { ScannedFile, ScanReader } from "./files.js";
 
 export interface ExecutableCandidate extends ScannedFile {
@@ -102,6 +106,8 @@ export interface LoadExecutablesOptions {
   now: () => number;
   concurrency?: number;
   describeTimeoutMs?: number;
+  /** For hooks whose metadata sets no `timeout_ms` (default 30 000). */
+  defaultTimeoutMs?: number;
 }
 
 type DescribeOutcome = { ok: true; metadata: unknown } | { ok: false; reason: string };
@@ -146,6 +152,7 @@ export function executableDefinition(
   candidate: ExecutableCandidate,
   metadata: unknown,
   projectDir: string,
+  defaultTimeoutMs = DEFAULT_HOOK_TIMEOUT_MS,
 ): HookDefinition | BrokenHook {
   const base = { file: candidate.path, scope: candidate.scope, sourceKind: "executable" as const };
   const parsed = ExecutableMetadataSchema.safeParse(metadata);
@@ -163,7 +170,7 @@ export function executableDefinition(
     events: [...new Set(meta.events)],
     matcher: meta.matcher,
     priority: meta.priority,
-    timeoutMs: meta.timeout_ms,
+    timeoutMs: meta.timeout_ms ?? defaultTimeoutMs,
     async: meta.async,
     failure: meta.failure,
     env: meta.env,
@@ -246,7 +253,12 @@ export async function loadExecutables(
       });
       return;
     }
-    const result = executableDefinition(candidate, outcome.metadata, options.projectDir);
+    const result = executableDefinition(
+      candidate,
+      outcome.metadata,
+      options.projectDir,
+      options.defaultTimeoutMs,
+    );
     if ("launch" in result) hooks.push(result);
     else broken.push(result);
   });

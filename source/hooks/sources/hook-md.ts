@@ -3,7 +3,11 @@ import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import type { BrokenHook, HookDefinition, HookLaunch, HookScope } from "../definition.js";
 import { InvalidMatcherError, prepareHookMatcher } from "../match.js";
-import { formatZodError, HookMdFrontmatterSchema } from "../schemas/metadata.js";
+import {
+  DEFAULT_HOOK_TIMEOUT_MS,
+  formatZodError,
+  HookMdFrontmatterSchema,
+} from "../schemas/metadata.js";
 import { isExecutableMode, type ScanReader } from "./files.js";
 
 export interface HookMdCandidate {
@@ -106,6 +110,7 @@ function scriptLaunch(script: NonNullable<HookMdCandidate["script"]>): HookLaunc
 export function hookMdDefinition(
   candidate: HookMdCandidate,
   projectDir: string,
+  defaultTimeoutMs = DEFAULT_HOOK_TIMEOUT_MS,
 ): HookDefinition | BrokenHook {
   const folderName = path.basename(candidate.dir);
   const base = { file: candidate.file, scope: candidate.scope, sourceKind: "hook_md" as const };
@@ -141,7 +146,7 @@ export function hookMdDefinition(
       ),
     ),
     priority: meta.priority,
-    timeoutMs: meta.timeout,
+    timeoutMs: meta.timeout ?? defaultTimeoutMs,
     async: meta.async,
     failure: meta.failure,
     env: meta.env,

@@ -6,7 +6,11 @@ import type {
   HookScope,
 } from "../definition.js";
 import { claudeMatcherToRegex, InvalidMatcherError, prepareHookMatcher } from "../match.js";
-import { formatZodError, normalizeEventName } from "../schemas/metadata.js";
+import {
+  DEFAULT_HOOK_TIMEOUT_MS,
+  formatZodError,
+  normalizeEventName,
+} from "../schemas/metadata.js";
 import {
   type SettingsHookEntry,
   SettingsHookEntrySchema,
@@ -151,6 +155,7 @@ function displayName(command: string): string {
 export function loadSettingsHooks(
   files: readonly SettingsHookFile[],
   projectDir: string,
+  defaultTimeoutMs = DEFAULT_HOOK_TIMEOUT_MS,
 ): { hooks: HookDefinition[]; broken: BrokenHook[] } {
   const hooks: HookDefinition[] = [];
   const broken: BrokenHook[] = [];
@@ -175,7 +180,8 @@ export function loadSettingsHooks(
         events: [item.event],
         matcher,
         priority: entry.priority,
-        timeoutMs: entry.timeout === undefined ? 30_000 : Math.round(entry.timeout * 1000),
+        timeoutMs:
+          entry.timeout === undefined ? defaultTimeoutMs : Math.round(entry.timeout * 1000),
         async: entry.async,
         failure: entry.failure,
         env: entry.env,
