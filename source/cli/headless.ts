@@ -110,12 +110,12 @@ function classify(error: unknown, debug: boolean): { code: ExitCode; message: st
 }
 
 export function untrustedMessage(error: UntrustedProjectHooksError): string {
-  return `${error.message} acai does not run project hooks nobody has trusted, and will not skip them silently:
+  return `${error.message} acai does not run project hooks and tools nobody has trusted, and will not skip them silently:
 ${formatHookList(error.untrusted)}
 To go on, do one of:
   acai hooks trust            review and trust this exact set (any change revokes it)
   --trust-project-hooks       run them for this run only
-  --no-project-hooks          run without this project's hooks`;
+  --no-project-hooks          run without this project's hooks and tools`;
 }
 
 function failBeforeRun(

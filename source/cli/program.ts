@@ -120,10 +120,10 @@ export async function buildProgram(
     .addOption(
       new Option(
         "--trust-project-hooks",
-        "run this project's hooks this time without recording trust",
+        "run this project's hooks and tools this time without recording trust",
       ).conflicts("projectHooks"),
     )
-    .option("--no-project-hooks", "do not run this project's hooks")
+    .option("--no-project-hooks", "do not run this project's hooks nor load its tools")
     .addHelpText("after", HELP_AFTER)
     .showHelpAfterError("(run acai --help for usage)")
     .allowExcessArguments(false)

@@ -9,10 +9,12 @@ export type NotificationType = "idle_prompt" | "permission_prompt";
 export type ProjectHooksMode =
   | "require-trust" // run them only if the current set is trusted (default)
   | "trust-once" // --trust-project-hooks: run them this time without recording trust
-  | "off"; // --no-project-hooks
+  | "off"; // --no-project-hooks: neither the project's hooks nor its dynamic tools
 
-/** What can be shown about an untrusted project hook without running it. */
+/** What can be shown about an untrusted project hook (or dynamic tool) without running it. */
 export interface UntrustedHookInfo {
+  /** Absent for hooks; `tool` for an executable in `<project>/.acai/tools/`. */
+  kind?: "tool";
   name: string;
   file: string;
   events: string[];

@@ -90,7 +90,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
 
   // Independent steps run together: start-up time matters for `acai -p`.
   const [tools, registry] = await Promise.all([
-    loadTools({ projectDir: cwd, acaiHome: paths.home, runner, env }),
+    loadTools({ projectDir: cwd, includeProject, acaiHome: paths.home, runner, env }),
     loadHookRegistry(scan, {
       includeProject,
       runner,
@@ -204,6 +204,7 @@ export async function checkProjectTrust(
 
 function toUntrustedInfo(hook: UntrustedHook): UntrustedHookInfo {
   return {
+    ...(hook.sourceKind === "tool" ? { kind: "tool" as const } : {}),
     name: hook.name,
     file: hook.file,
     events: hook.events,

@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { ProcessRunner } from "../process/types.js";
+import { executablesIn, projectToolsDir } from "../tools/dynamic.js";
 import type {
   BrokenHook,
   HookDefinition,
@@ -53,10 +54,13 @@ export interface HookScan {
   settingsFiles: SettingsHookFile[];
   /** Problems visible without running anything (a script missing `chmod +x`, ...). */
   broken: BrokenHook[];
+  /** Dynamic tools in `<project>/.acai/tools/`: project code too, trusted with the hooks. */
+  projectTools: string[];
   /**
-   * sha256 over every file under the project's `.acai/hooks/` and
-   * `.agents/hooks/` (relative path, executable bit, content) and the `hooks`
-   * sections of project settings files; null when the project has no hooks.
+   * sha256 over every file under the project's `.acai/hooks/`,
+   * `.agents/hooks/` and `.acai/tools/` (relative path, executable bit,
+   * content) and the `hooks` sections of project settings files; null when the
+   * project has no hooks and no tools.
    */
   projectFingerprint: string | null;
 }
@@ -87,6 +91,8 @@ function hookDirs(options: ScanOptions) {
     projectAgents: path.join(options.projectDir, ".agents", "hooks"),
     userAcai: path.join(options.acaiHome, "hooks"),
     userAgents: path.join(options.homeDir, ".config", "agents", "hooks"),
+    projectTools: projectToolsDir(options.projectDir),
+    userTools: path.join(options.acaiHome, "tools"),
   };
 }
 
@@ -94,18 +100,28 @@ export async function scanHookSources(options: ScanOptions): Promise<HookScan> {
   const projectDir = path.resolve(options.projectDir);
   const dirs = hookDirs({ ...options, projectDir });
   // Run from the home folder, the project's .acai/hooks is the user's own folder: it is user scope.
-  const [projectAcaiReal, userAcaiReal, projectAgentsReal, userAgentsReal] = await Promise.all(
-    [dirs.projectAcai, dirs.userAcai, dirs.projectAgents, dirs.userAgents].map(realpathOrSelf),
-  );
+  const [projectAcaiReal, userAcaiReal, projectAgentsReal, userAgentsReal, ...toolsReal] =
+    await Promise.all(
+      [
+        dirs.projectAcai,
+        dirs.userAcai,
+        dirs.projectAgents,
+        dirs.userAgents,
+        dirs.projectTools,
+        dirs.userTools,
+      ].map(realpathOrSelf),
+    );
   const projectHookDirs = [
     projectAcaiReal !== userAcaiReal ? dirs.projectAcai : undefined,
     projectAgentsReal !== userAgentsReal ? dirs.projectAgents : undefined,
   ].filter((d): d is string => d !== undefined);
+  const projectToolsOwn = toolsReal[0] !== toolsReal[1];
 
   const broken: BrokenHook[] = [];
   const reader = new ScanReader();
   // Read (never written) here so describeUntrusted can show known metadata without running anything.
   const cacheLoad = MetadataCache.load(options.acaiHome);
+  const toolsFound = projectToolsOwn ? executablesIn(dirs.projectTools) : Promise.resolve([]);
   const [userExecutables, projectExecutables, ...mdLists] = await Promise.all([
     findExecutables(reader, dirs.userAcai, "user", broken),
     projectHookDirs.includes(dirs.projectAcai)
@@ -116,6 +132,7 @@ export async function scanHookSources(options: ScanOptions): Promise<HookScan> {
     ...projectHookDirs.map((dir) => findHookMds(reader, dir, "project")),
   ]);
   const hookMds = mdLists.flat();
+  const projectTools = await toolsFound;
   const cache = await cacheLoad;
   for (const candidate of projectExecutables) {
     const cached = cache.get(candidate);
@@ -130,12 +147,13 @@ export async function scanHookSources(options: ScanOptions): Promise<HookScan> {
     projectExecutables.length > 0 ||
     hookMds.some((md) => md.scope === "project") ||
     settingsFiles.some((file) => file.scope === "project") ||
-    broken.some((b) => b.scope === "project");
+    broken.some((b) => b.scope === "project") ||
+    projectTools.length > 0;
   let projectFingerprint: string | null = null;
   if (hasProjectHooks) {
     const parts: FingerprintPart[] = [];
     const budget = { files: MAX_FINGERPRINT_FILES };
-    for (const dir of projectHookDirs)
+    for (const dir of [...projectHookDirs, ...(projectToolsOwn ? [dirs.projectTools] : [])])
       await fingerprintTree(reader, dir, projectDir, parts, budget);
     if (budget.files <= 0) parts.push({ key: "!", value: "file limit reached" });
     for (const file of settingsFiles) {
@@ -153,6 +171,7 @@ export async function scanHookSources(options: ScanOptions): Promise<HookScan> {
     hookMds,
     settingsFiles,
     broken,
+    projectTools,
     projectFingerprint,
   };
 }
@@ -212,9 +231,9 @@ export async function loadHookRegistry(
   return { hooks, broken };
 }
 
-/** What the trust prompt shows about a project hook, found without running it. */
+/** What the trust prompt shows about a project hook (or dynamic tool), found without running it. */
 export interface UntrustedHook {
-  sourceKind: HookSourceKind;
+  sourceKind: HookSourceKind | "tool";
   file: string;
   name: string;
   /** Empty when not known yet (an executable never described) or broken. */
@@ -295,6 +314,16 @@ export function describeUntrusted(scan: HookScan): UntrustedHook[] {
   }
   for (const bad of scan.broken) {
     if (bad.scope === "project") result.push(fromDefinition(bad, bad.file));
+  }
+  for (const file of scan.projectTools) {
+    result.push({
+      sourceKind: "tool",
+      file,
+      name: path.basename(file),
+      events: [],
+      command: file,
+      note: "a dynamic tool, not a hook: TOOL_ACTION=describe runs at start",
+    });
   }
   return result;
 }

@@ -56,7 +56,13 @@ export interface DynamicToolsResult {
 }
 
 /** Executable regular files (or links to them) directly in `dir`, sorted by name; none if `dir` is missing. */
-async function executablesIn(dir: string): Promise<string[]> {
+/** `<project>/.acai/tools/`: project code, covered by the project's trust. */
+export function projectToolsDir(projectDir: string): string {
+  return join(projectDir, ".acai", "tools");
+}
+
+/** The files of `dir` that are dynamic tools (executable, not hidden), sorted; none if it is missing. */
+export async function executablesIn(dir: string): Promise<string[]> {
   const names = await readdir(dir).catch(() => [] as string[]);
   const found: string[] = [];
   for (const name of names.sort()) {

@@ -6,7 +6,7 @@ import { globTool } from "./builtin/glob.js";
 import { grepTool } from "./builtin/grep.js";
 import { readTool } from "./builtin/read.js";
 import { writeTool } from "./builtin/write.js";
-import { loadDynamicTools } from "./dynamic.js";
+import { loadDynamicTools, projectToolsDir } from "./dynamic.js";
 import type { Tool } from "./types.js";
 
 export function builtinTools(): Tool[] {
@@ -15,22 +15,30 @@ export function builtinTools(): Tool[] {
 
 export interface LoadToolsOptions {
   projectDir: string;
+  /**
+   * Whether `<project>/.acai/tools/` is loaded: its describe step runs project
+   * code, so only when the project's hooks and tools are enabled and trusted.
+   */
+  includeProject: boolean;
   acaiHome: string;
   runner: ProcessRunner;
   env: Readonly<Record<string, string>>;
 }
 
 /**
- * Built-ins plus the dynamic tools of `<project>/.acai/tools/` and
- * `<ACAI_HOME>/tools/` (project first: on a name clash the project's wins).
- * A dynamic tool never shadows a built-in.
+ * Built-ins plus the dynamic tools of `<project>/.acai/tools/` (if included)
+ * and `<ACAI_HOME>/tools/` (project first: on a name clash the project's
+ * wins). A dynamic tool never shadows a built-in.
  */
 export async function loadTools(
   options: LoadToolsOptions,
 ): Promise<{ tools: Tool[]; warnings: string[] }> {
   const builtins = builtinTools();
   const dynamic = await loadDynamicTools({
-    dirs: [join(options.projectDir, ".acai", "tools"), join(options.acaiHome, "tools")],
+    dirs: [
+      ...(options.includeProject ? [projectToolsDir(options.projectDir)] : []),
+      join(options.acaiHome, "tools"),
+    ],
     projectDir: options.projectDir,
     runner: options.runner,
     env: options.env,

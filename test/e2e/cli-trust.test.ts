@@ -20,6 +20,19 @@ async function writeProjectHook(command: string): Promise<void> {
   );
 }
 
+/** A project dynamic tool that leaves a file behind when it is described; returns that file. */
+async function writeProjectTool(): Promise<string> {
+  const toolMarker = path.join(dirs.root, "tool-described");
+  const tool = path.join(dirs.cwd, ".acai", "tools", "probe");
+  await mkdir(path.dirname(tool), { recursive: true });
+  await writeFile(
+    tool,
+    `#!/bin/sh\ntouch '${toolMarker}'\necho '{"name":"probe","description":"d","input_schema":{"type":"object"}}'\n`,
+  );
+  await chmod(tool, 0o755);
+  return toolMarker;
+}
+
 beforeEach(async () => {
   dirs = await makeAcaiDirs();
   marker = path.join(dirs.root, "hook-ran");
@@ -49,19 +62,38 @@ describe("project hook trust in acai -p", () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it("refuses before running any project code, dynamic tools' describe included", async () => {
-    const toolMarker = path.join(dirs.root, "tool-described");
-    const tool = path.join(dirs.cwd, ".acai", "tools", "probe");
-    await mkdir(path.dirname(tool), { recursive: true });
-    await writeFile(
-      tool,
-      `#!/bin/sh\ntouch '${toolMarker}'\necho '{"name":"probe","description":"d","input_schema":{"type":"object"}}'\n`,
-    );
-    await chmod(tool, 0o755);
+  it("refuses before running any project code, dynamic tools' describe included; --no-project-hooks leaves the tools out too", async () => {
+    const toolMarker = await writeProjectTool();
     expect((await run()).exitCode).toBe(4);
     expect(existsSync(toolMarker)).toBe(false);
     expect((await run("--no-project-hooks")).exitCode).toBe(0);
+    expect(existsSync(toolMarker)).toBe(false);
+    expect(existsSync(marker)).toBe(false);
+    expect((await run("--trust-project-hooks")).exitCode).toBe(0);
     expect(existsSync(toolMarker)).toBe(true);
+  });
+
+  it("a project with only a dynamic tool is refused (exit 4) and its describe never runs; trusting loads it", async () => {
+    await rm(path.join(dirs.cwd, ".acai", "settings.json"));
+    const toolMarker = await writeProjectTool();
+    const refused = await run();
+    expect(refused.exitCode).toBe(4);
+    expect(refused.stderr).toContain(`This project has 1 untrusted tool in ${dirs.cwd}`);
+    expect(refused.stderr).toContain("probe");
+    expect(refused.stderr).toContain("project hooks and tools");
+    expect(refused.stderr).toContain(
+      "--no-project-hooks          run without this project's hooks and tools",
+    );
+    expect(existsSync(toolMarker)).toBe(false);
+    expect(server.requests).toHaveLength(0);
+    const trusted = await runAcai({ args: ["hooks", "trust"], dirs });
+    expect(trusted.exitCode, trusted.stderr).toBe(0);
+    expect(existsSync(toolMarker)).toBe(false);
+    const ran = await run();
+    expect(ran.exitCode, ran.stderr).toBe(0);
+    expect(existsSync(toolMarker)).toBe(true);
+    const tools = JSON.stringify(server.requests[0]?.body ?? {});
+    expect(tools).toContain("probe");
   });
 
   it("json output still ends with a result object carrying exit code 4", async () => {

@@ -105,6 +105,40 @@ describe("project fingerprint", () => {
     await record(settings({ Stop: [{ hooks: [{ type: "command", command: "make lint" }] }] }));
   });
 
+  it("covers the project's dynamic tools: a tool alone needs trust, and editing it revokes trust", async () => {
+    const toolsDir = path.join(box.projectDir, ".acai", "tools");
+    await writeFileIn(path.join(toolsDir, "notes.md"), "not a tool");
+    expect(await fingerprint()).toBeNull();
+    const tool = await writeFileIn(
+      path.join(toolsDir, "probe"),
+      `#!/bin/sh\necho probe >> '${box.marker}'\n`,
+      0o755,
+    );
+    const scanned = await scan();
+    const first = scanned.projectFingerprint;
+    expect(first).toMatch(/^[0-9a-f]{64}$/);
+    expect(scanned.projectTools).toEqual([tool]);
+    expect(describeUntrusted(scanned)).toEqual([
+      expect.objectContaining({ sourceKind: "tool", name: "probe", file: tool, events: [] }),
+    ]);
+    await writeFile(tool, "#!/bin/sh\necho changed\n");
+    expect(await fingerprint()).not.toBe(first);
+    // Nothing was run to learn all this.
+    expect(await markerText()).toBe("");
+  });
+
+  it("takes the project's .acai/tools for the user's own when the project is the home folder", async () => {
+    await writeFileIn(path.join(box.acaiHome, "tools", "mine"), "#!/bin/sh\n", 0o755);
+    const fromHome = await scanHookSources({
+      projectDir: box.homeDir,
+      acaiHome: box.acaiHome,
+      homeDir: box.homeDir,
+      settingsFiles: [],
+    });
+    expect(fromHome.projectTools).toEqual([]);
+    expect(fromHome.projectFingerprint).toBeNull();
+  });
+
   it("does not depend on where the project lives", async () => {
     await writeHook(projectHooks(), "guard", { events: ["before_tool"] });
     const first = await fingerprint();
@@ -251,10 +285,7 @@ describe("default timeout", () => {
     await writeHook(projectHooks(), "plain", { events: ["session_start"] });
     await writeHook(projectHooks(), "timed", { events: ["session_start"], timeout_ms: 2500 });
     const md = path.join(box.projectDir, ".agents", "hooks", "md-hook");
-    await writeFileIn(
-      path.join(md, "HOOK.md"),
-      "---\nname: md-hook\ntrigger: pre-session\n---\n",
-    );
+    await writeFileIn(path.join(md, "HOOK.md"), "---\nname: md-hook\ntrigger: pre-session\n---\n");
     await writeFileIn(path.join(md, "scripts", "run.sh"), "#!/bin/sh\nexit 0\n", 0o755);
     const settings: SettingsHookFile = {
       path: path.join(box.projectDir, ".acai", "settings.json"),

@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { chmod, mkdir, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runProcess } from "../../source/process/runner.js";
@@ -50,7 +51,8 @@ ${body}
 
 const projectTools = () => join(project, ".acai", "tools");
 const userTools = () => join(acaiHome, "tools");
-const load = () => loadTools({ projectDir: project, acaiHome, runner: runProcess, env: testEnv });
+const load = (includeProject = true) =>
+  loadTools({ projectDir: project, includeProject, acaiHome, runner: runProcess, env: testEnv });
 const named = (tools: Tool[], name: string) => {
   const tool = tools.find((t) => t.name === name);
   if (!tool) throw new Error(`no tool ${name} in ${tools.map((t) => t.name).join(", ")}`);
@@ -221,6 +223,31 @@ describe("dynamic tools", () => {
     ]);
   });
 
+  it("leaves the project's tools out, without running them, when the project is not included", async () => {
+    const marker = join(dir, "project-tool-described");
+    await script(
+      projectTools(),
+      "probe",
+      JSON.stringify({ name: "probe", description: "project" }),
+      "",
+    );
+    await writeFile(
+      join(projectTools(), "probe"),
+      (await readFile(join(projectTools(), "probe"), "utf8")).replace(
+        "#!/bin/bash\n",
+        `#!/bin/bash\ntouch '${marker}'\n`,
+      ),
+    );
+    await script(userTools(), "mine", JSON.stringify({ name: "mine", description: "user" }), "");
+    const { tools, warnings } = await load(false);
+    expect(tools.map((t) => t.name)).toContain("mine");
+    expect(tools.map((t) => t.name)).not.toContain("probe");
+    expect(warnings).toEqual([]);
+    expect(existsSync(marker)).toBe(false);
+    expect((await load(true)).tools.map((t) => t.name)).toContain("probe");
+    expect(existsSync(marker)).toBe(true);
+  });
+
   it("describes tools in parallel", async () => {
     for (let i = 0; i < 4; i++) {
       await script(
@@ -250,6 +277,7 @@ describe("dynamic tools", () => {
   it("loads nothing, without warnings, when the tool directories do not exist", async () => {
     const { tools, warnings } = await loadTools({
       projectDir: join(dir, "elsewhere"),
+      includeProject: true,
       acaiHome: join(dir, "nohome"),
       runner: runProcess,
       env: testEnv,
@@ -264,6 +292,7 @@ describe("the repository's own example tool", () => {
     const repo = join(import.meta.dirname, "..", "..");
     const { tools, warnings } = await loadTools({
       projectDir: repo,
+      includeProject: true,
       acaiHome,
       runner: runProcess,
       env: testEnv,
