@@ -144,7 +144,7 @@ class SessionRun {
       while (true) {
         const next = await unlessAborted(Promise.resolve(prompts.next()), signal);
         if (signal.aborted || next === undefined) return yield* this.end("aborted");
-        if (next.done) return yield* this.end("completed");
+        if (next.done) return yield* this.end(input.endReason?.() ?? "completed");
         turn++;
         const turnSignal = anySignal([signal, next.value.signal]);
         const state: TurnState = { turn, text: "", usage: ZERO_USAGE };

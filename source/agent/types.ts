@@ -1,6 +1,7 @@
 import type { LanguageModel } from "ai";
 import type { ProcessRunner } from "../process/types.js";
 import type { Tool } from "../tools/types.js";
+import type { SessionEndReason } from "./events.js";
 
 export interface AgentOptions {
   model: LanguageModel;
@@ -39,5 +40,10 @@ export interface RunInput {
   prompts: Iterable<TurnInput> | AsyncIterable<TurnInput>;
   /** Aborts the whole session: running model stream and tools, then `session_end` "aborted". */
   signal?: AbortSignal;
+  /**
+   * The `session_end` reason when the prompts run out (default "completed"),
+   * asked at that moment: the REPL says "user_exit" after Ctrl-D or /exit.
+   */
+  endReason?: () => SessionEndReason;
   source?: "startup" | "resume";
 }

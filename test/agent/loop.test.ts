@@ -197,3 +197,20 @@ test("an unwritable transcript is a warning, not a crash", async () => {
   expect(warning?.message).toContain("not-a-dir/t.jsonl");
   expect(events.at(-1)).toEqual({ type: "session_end", reason: "completed" });
 });
+
+test("session_end gives the caller's endReason when the prompts run out, asked at that moment", async () => {
+  server = await startFakeOpenAI([{ text: "one" }, { text: "two" }]);
+  const agent = makeAgent(server, "chat", dir);
+  let left = false;
+  const events = await drive(
+    agent,
+    { prompts: prompts("hi"), endReason: () => (left ? "user_exit" : "completed") },
+    (event) => {
+      if (event.type === "turn_end") left = true;
+      return undefined;
+    },
+  );
+  expect(events.at(-1)).toEqual({ type: "session_end", reason: "user_exit" });
+  const plain = await drive(makeAgent(server, "chat", dir), { prompts: prompts("again") });
+  expect(plain.at(-1)).toEqual({ type: "session_end", reason: "completed" });
+});
