@@ -32,8 +32,11 @@ function io(env: Record<string, string>, stdin: string) {
   return { io: value, out };
 }
 
-function payloadFor(event: HookEventName, toolName = "Bash"): Record<string, unknown> {
-  const agentEvent = sampleAgentEvent({
+async function payloadFor(
+  event: HookEventName,
+  toolName = "Bash",
+): Promise<Record<string, unknown>> {
+  const agentEvent = await sampleAgentEvent({
     event,
     toolName,
     projectDir: "/tmp/project",
@@ -73,7 +76,7 @@ describe("acai/hooks typed helper", () => {
   });
 
   it("validates stdin, calls the handler and prints its answer", async () => {
-    const payload = payloadFor("before_tool");
+    const payload = await payloadFor("before_tool");
     payload.tool_input = { command: "sleep 1 # é", timeout: 600_000 };
     const { io: hookIo, out } = io({ HOOK_ACTION: "execute" }, JSON.stringify(payload));
     expect(await runHook(timeoutHook, hookIo)).toBe(0);
@@ -82,7 +85,7 @@ describe("acai/hooks typed helper", () => {
   });
 
   it("prints nothing when the handler returns nothing (continue)", async () => {
-    const payload = payloadFor("before_tool");
+    const payload = await payloadFor("before_tool");
     payload.tool_input = { command: "ls", timeout: 1000 };
     const { io: hookIo, out } = io({}, JSON.stringify(payload));
     expect(await runHook(timeoutHook, hookIo)).toBe(0);
@@ -94,26 +97,26 @@ describe("acai/hooks typed helper", () => {
       { hook: timeoutHook, stdin: "not json", message: /bash-timeout: stdin is not JSON/ },
       {
         hook: timeoutHook,
-        stdin: JSON.stringify(payloadFor("user_prompt")),
+        stdin: JSON.stringify(await payloadFor("user_prompt")),
         message: /received event "user_prompt", but this hook only handles before_tool/,
       },
       {
         hook: timeoutHook,
-        stdin: JSON.stringify({ ...payloadFor("before_tool"), tool_name: 42 }),
+        stdin: JSON.stringify({ ...(await payloadFor("before_tool")), tool_name: 42 }),
         message: /invalid before_tool payload on stdin: tool_name/,
       },
       {
         hook: createHook({ name: "thrower", events: ["before_tool"] }, () => {
           throw new Error("boom");
         }),
-        stdin: JSON.stringify(payloadFor("before_tool")),
+        stdin: JSON.stringify(await payloadFor("before_tool")),
         message: /thrower: handler threw: boom/,
       },
       {
         hook: createHook({ name: "bad-answer", events: ["before_tool"] }, () => ({
           action: "explode" as "block",
         })),
-        stdin: JSON.stringify(payloadFor("before_tool")),
+        stdin: JSON.stringify(await payloadFor("before_tool")),
         message: /bad-answer" returned an invalid answer: action/,
       },
     ];
@@ -137,10 +140,10 @@ describe("acai/hooks typed helper", () => {
 });
 
 describe("payload schemas", () => {
-  it("accept what acai actually sends for every event, and declare every field it sends", () => {
+  it("accept what acai actually sends for every event, and declare every field it sends", async () => {
     for (const event of HOOK_EVENTS) {
       for (const tool of ["Bash", "Write", "my_dynamic_tool"]) {
-        const payload = payloadFor(event, tool);
+        const payload = await payloadFor(event, tool);
         const schema = PAYLOAD_SCHEMAS[event];
         const parsed = schema.safeParse(payload);
         expect(parsed.success, `${event}/${tool}: ${parsed.error?.message}`).toBe(true);

@@ -1,12 +1,14 @@
 /**
  * Realistic sample events for `acai hooks test`: the agent event a hook would
  * see, built the way the loop builds it, so the payload comes from the same
- * `buildPayload` the interceptor uses.
+ * `buildPayload` the interceptor uses; an `after_tool` result is what the real
+ * built-in returns for the sample input (see hooks-sample-tools.ts).
  */
 import path from "node:path";
 import type { AgentEvent } from "../../agent/events.js";
 import { TOOL_ALIASES } from "../../hooks/aliases.js";
 import type { HookEventName } from "../../hooks/definition.js";
+import { SAMPLE_FILE, sampleToolResult } from "./hooks-sample-tools.js";
 
 export const SAMPLE_TOOLS = ["Bash", "Read", "Write", "Edit", "Glob", "Grep"] as const;
 
@@ -20,7 +22,7 @@ export interface SampleArgs {
 }
 
 export function sampleToolInput(toolName: string, projectDir: string): Record<string, unknown> {
-  const file = path.join(projectDir, "src", "example.ts");
+  const file = path.join(projectDir, SAMPLE_FILE);
   switch (toolName) {
     case "Bash":
       return { command: "npm test", description: "Run the test suite" };
@@ -39,46 +41,10 @@ export function sampleToolInput(toolName: string, projectDir: string): Record<st
   }
 }
 
-function sampleResponse(
-  toolName: string,
-  input: Record<string, unknown>,
-): { output: string; response: unknown } {
-  switch (toolName) {
-    case "Bash":
-      return {
-        output: "> test\n> vitest run\n\n Test Files  12 passed (12)\n      Tests  87 passed (87)",
-        response: {
-          stdout:
-            "> test\n> vitest run\n\n Test Files  12 passed (12)\n      Tests  87 passed (87)\n",
-          stderr: "",
-          exit_code: 0,
-          interrupted: false,
-        },
-      };
-    case "Write":
-      return {
-        output: `Wrote ${String(input.file_path)} (1 line)`,
-        response: { file_path: input.file_path, bytes: 33 },
-      };
-    case "Edit":
-      return {
-        output: `Edited ${String(input.file_path)} (1 replacement)`,
-        response: { file_path: input.file_path, replacements: 1 },
-      };
-    case "Read":
-      return {
-        output: '     1\texport const greeting = "hello";',
-        response: { file_path: input.file_path, lines: 1 },
-      };
-    default:
-      return { output: "src/example.ts", response: { output: "src/example.ts" } };
-  }
-}
-
 const USAGE = { inputTokens: 1843, outputTokens: 212, totalTokens: 2055 };
 
 /** The agent event behind `event`, with plausible values everywhere. */
-export function sampleAgentEvent(args: SampleArgs): AgentEvent {
+export async function sampleAgentEvent(args: SampleArgs): Promise<AgentEvent> {
   const input = sampleToolInput(args.toolName, args.projectDir);
   const call = { turn: 1, step: 2, toolCallId: "call_test_1", toolName: args.toolName, input };
   switch (args.event) {
@@ -113,7 +79,7 @@ export function sampleAgentEvent(args: SampleArgs): AgentEvent {
       return {
         type: "tool_call_end",
         ...call,
-        ...sampleResponse(args.toolName, input),
+        ...(await sampleToolResult(args.toolName, input, args.projectDir)),
         durationMs: 1260,
       };
     case "after_tool_failure":

@@ -365,7 +365,7 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
             ? extra.tool_name
             : samples.defaultToolFor(hook.matcher.tool));
         const sessionId = `hooks-test-${randomUUID()}`;
-        const agentEvent = samples.sampleAgentEvent({
+        const agentEvent = await samples.sampleAgentEvent({
           event: raw.event,
           toolName,
           projectDir: inventory.projectDir,
