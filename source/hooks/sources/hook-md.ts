@@ -1,6 +1,5 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { parse as parseYaml } from "yaml";
 import type { BrokenHook, HookDefinition, HookLaunch, HookScope } from "../definition.js";
 import { InvalidMatcherError, prepareHookMatcher } from "../match.js";
 import {
@@ -17,6 +16,8 @@ export interface HookMdCandidate {
   /** Absolute path of its HOOK.md. */
   file: string;
   text: string;
+  /** Its frontmatter, parsed while scanning (the YAML parser loads only when a HOOK.md exists). */
+  frontmatter: FrontmatterResult;
   /** First `scripts/run*` file, if any. */
   script?: { path: string; executable: boolean; firstLine: string };
 }
@@ -37,7 +38,8 @@ export async function findHookMds(
       const file = path.join(hookDir, "HOOK.md");
       const text = await readFile(file, "utf8").catch(() => undefined);
       if (text === undefined) return undefined;
-      const candidate: HookMdCandidate = { scope, dir: hookDir, file, text };
+      const frontmatter = await readFrontmatter(text);
+      const candidate: HookMdCandidate = { scope, dir: hookDir, file, text, frontmatter };
       const scriptsDir = path.join(hookDir, "scripts");
       for (const script of await reader.list(scriptsDir)) {
         if (!script.name.startsWith("run")) continue;
@@ -60,16 +62,25 @@ export async function findHookMds(
 
 export type FrontmatterResult = { ok: true; data: unknown } | { ok: false; reason: string };
 
+let yamlParse: Promise<(text: string) => unknown> | undefined;
+
+/** The `yaml` package, imported on first use: most projects have no HOOK.md (start-up time). */
+function loadYaml(): Promise<(text: string) => unknown> {
+  yamlParse ??= import("yaml").then((yaml) => (text: string) => yaml.parse(text) as unknown);
+  return yamlParse;
+}
+
 /** The YAML between the leading `---` lines of a HOOK.md. */
-export function readFrontmatter(text: string): FrontmatterResult {
+export async function readFrontmatter(text: string): Promise<FrontmatterResult> {
   const match = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
   if (!match)
     return {
       ok: false,
       reason: "HOOK.md has no YAML frontmatter (a block between --- lines at the top)",
     };
+  const parse = await loadYaml();
   try {
-    return { ok: true, data: parseYaml(match[1] ?? "") as unknown };
+    return { ok: true, data: parse(match[1] ?? "") };
   } catch (error) {
     const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
     return { ok: false, reason: `invalid YAML frontmatter: ${message}` };
@@ -114,7 +125,7 @@ export function hookMdDefinition(
 ): HookDefinition | BrokenHook {
   const folderName = path.basename(candidate.dir);
   const base = { file: candidate.file, scope: candidate.scope, sourceKind: "hook_md" as const };
-  const front = readFrontmatter(candidate.text);
+  const front = candidate.frontmatter;
   if (!front.ok) return { ...base, name: folderName, reason: front.reason };
   const parsed = HookMdFrontmatterSchema.safeParse(front.data ?? {});
   if (!parsed.success) {

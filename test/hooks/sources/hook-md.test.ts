@@ -179,11 +179,15 @@ describe("HOOK.md hooks", () => {
     expect(reasons[noFront]).toMatch(/no YAML frontmatter/);
   });
 
-  it("parses frontmatter with CRLF line endings and nothing after the closing fence", () => {
-    expect(readFrontmatter("---\r\ntrigger: Stop\r\n---")).toEqual({
+  it("parses frontmatter with CRLF line endings and nothing after the closing fence", async () => {
+    expect(await readFrontmatter("---\r\ntrigger: Stop\r\n---")).toEqual({
       ok: true,
       data: { trigger: "Stop" },
     });
-    expect(readFrontmatter("trigger: Stop\n")).toMatchObject({ ok: false });
+    expect(await readFrontmatter("trigger: Stop\n")).toMatchObject({ ok: false });
+    expect(await readFrontmatter("---\ntrigger: [Stop\n---\n")).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("invalid YAML frontmatter"),
+    });
   });
 });
