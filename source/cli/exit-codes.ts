@@ -3,7 +3,7 @@ export const EXIT = {
   ok: 0,
   /** Provider, model or runtime error (401, refused connection, missing key, ...). */
   error: 1,
-  /** Bad flags, no prompt, or a bad settings file. */
+  /** Bad flags, no prompt, a bad settings file or a bad OPENAI_BASE_URL. */
   usage: 2,
   /** A hook blocked or stopped the run (session_start, user_prompt, model gates, stop action, stop-gate limit). */
   hookBlocked: 3,
@@ -18,7 +18,7 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 export const EXIT_CODES_HELP = `Exit codes:
   0    the run finished (also when --max-steps was reached; see stop_reason)
   1    provider, model or runtime error
-  2    bad flags, no prompt, or a bad settings file
+  2    bad flags, no prompt, a bad settings file or OPENAI_BASE_URL
   3    a hook blocked or stopped the run
   4    untrusted project hooks: nothing was run
   130  interrupted (SIGINT)

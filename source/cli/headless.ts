@@ -1,5 +1,6 @@
 import { SettingsError } from "../config/settings.js";
 import type { InterceptedEvent } from "../hooks/activity.js";
+import { ModelConfigError } from "../models/errors.js";
 import { CliError, formatUnexpected, UsageError } from "./errors.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { formatHookList } from "./hook-list.js";
@@ -103,8 +104,8 @@ function classify(error: unknown, debug: boolean): { code: ExitCode; message: st
   if (error instanceof SettingsError) return { code: EXIT.usage, message: error.message };
   if (error instanceof CliError) return { code: error.exitCode, message: error.message };
   // Model configuration errors are written for the user (no key, bad spec, missing replay file).
-  if (error instanceof Error && error.name === "ModelConfigError") {
-    return { code: EXIT.error, message: error.message };
+  if (error instanceof ModelConfigError) {
+    return { code: error.badInput ? EXIT.usage : EXIT.error, message: error.message };
   }
   return { code: EXIT.error, message: formatUnexpected(error, debug) };
 }

@@ -1,4 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { BASE_URL_REQUIREMENT, isHttpUrl } from "../config/base-url.js";
 import { formatUnexpected } from "./errors.js";
 import { EXIT, EXIT_CODES_HELP } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
@@ -52,12 +53,7 @@ function parseMaxSteps(value: string): number {
 }
 
 function parseBaseUrl(value: string): string {
-  try {
-    const url = new URL(value);
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("protocol");
-  } catch {
-    throw new InvalidArgumentError("must be an http(s) URL, e.g. http://localhost:11434/v1.");
-  }
+  if (!isHttpUrl(value)) throw new InvalidArgumentError(`${BASE_URL_REQUIREMENT}.`);
   return value;
 }
 

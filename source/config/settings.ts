@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { BaseUrlSchema } from "./base-url.js";
 import { parseJsonWithLocation } from "./json-error.js";
 import { resolveProjectPaths } from "./paths.js";
 
@@ -20,7 +21,7 @@ export const SettingsSchema = z.object({
   /** Model spec, e.g. `openai:gpt-5.1` or `replay:path/to/scenario.json`. */
   model: z.string().min(1).optional(),
   /** OpenAI-compatible server, e.g. `http://localhost:11434/v1`. */
-  baseUrl: z.url().optional(),
+  baseUrl: BaseUrlSchema.optional(),
   maxSteps: z.int().min(1).max(10_000).optional(),
   /** Claude Code–shaped hook configuration; validated per hook by the hooks registry. */
   hooks: z.unknown().optional(),

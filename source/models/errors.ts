@@ -5,4 +5,10 @@
  */
 export class ModelConfigError extends Error {
   override readonly name = "ModelConfigError";
+  /** A bad value the user gave (e.g. `OPENAI_BASE_URL`): a usage error (exit 2), not a runtime one. */
+  readonly badInput: boolean;
+  constructor(message: string, options: { badInput?: boolean } = {}) {
+    super(message);
+    this.badInput = options.badInput ?? false;
+  }
 }

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { createOpenAI } from "@ai-sdk/openai";
 import { type LanguageModel, wrapLanguageModel } from "ai";
+import { BASE_URL_REQUIREMENT, isHttpUrl } from "../config/base-url.js";
 import { ModelConfigError } from "./errors.js";
 import { createReplayModel } from "./replay.js";
 
@@ -43,7 +44,7 @@ export interface ResolvedModel {
  */
 export function resolveModel(options: ResolveModelOptions): ResolvedModel {
   const spec = (options.spec ?? "").trim() || `openai:${DEFAULT_MODEL_ID}`;
-  const baseUrl = normalizeBaseUrl(options.baseUrl ?? options.env.OPENAI_BASE_URL);
+  const baseUrl = normalizeBaseUrl(options.baseUrl, options.env.OPENAI_BASE_URL);
   const { provider, id } = splitSpec(spec, baseUrl !== undefined);
 
   switch (provider) {
@@ -115,21 +116,19 @@ function splitSpec(spec: string, hasBaseUrl: boolean): { provider: string; id: s
   return { provider, id };
 }
 
-function normalizeBaseUrl(value: string | undefined): string | undefined {
-  const trimmed = value?.trim();
+/** `--base-url` / the `baseUrl` setting (checked where they are read), else `OPENAI_BASE_URL`. */
+function normalizeBaseUrl(option: string | undefined, env: string | undefined): string | undefined {
+  const fromOption = option?.trim() || undefined;
+  const trimmed = fromOption ?? (env?.trim() || undefined);
   if (!trimmed) return undefined;
-  let url: URL;
-  try {
-    url = new URL(trimmed);
-  } catch {
-    throw new ModelConfigError(
-      `The base URL "${trimmed}" (from --base-url or OPENAI_BASE_URL) is not a URL. Use the server's OpenAI-compatible root, e.g. http://localhost:11434/v1.`,
-    );
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ModelConfigError(
-      `The base URL "${trimmed}" (from --base-url or OPENAI_BASE_URL) must start with http:// or https://, e.g. http://localhost:11434/v1.`,
-    );
+  if (!isHttpUrl(trimmed)) {
+    const source = fromOption ? "The base URL" : "OPENAI_BASE_URL";
+    const fix = fromOption
+      ? "Fix --base-url or the baseUrl setting."
+      : "Fix or unset OPENAI_BASE_URL.";
+    throw new ModelConfigError(`${source} "${trimmed}" ${BASE_URL_REQUIREMENT}. ${fix}`, {
+      badInput: true,
+    });
   }
   return trimmed.replace(/\/+$/, "");
 }

@@ -173,9 +173,14 @@ describe("loadSettings", () => {
     expect(parseSettingsText("f", '\uFEFF{"maxSteps": 4}').settings).toEqual({ maxSteps: 4 });
   });
 
-  it("validates baseUrl as a URL", () => {
-    expect(() => parseSettingsText("f.json", '{"baseUrl": "not a url"}')).toThrow(
-      /field "baseUrl" is invalid/,
+  it("validates baseUrl as an http(s) URL, naming the file and the field", () => {
+    for (const bad of ["not a url", "ftp://x", "localhost:11434"]) {
+      expect(() => parseSettingsText("f.json", JSON.stringify({ baseUrl: bad }))).toThrow(
+        /^Settings file f\.json: field "baseUrl" is invalid: must be an http\(s\) URL/,
+      );
+    }
+    expect(parseSettingsText("f.json", '{"baseUrl": "https://h/v1"}').settings.baseUrl).toBe(
+      "https://h/v1",
     );
   });
 });

@@ -104,6 +104,41 @@ describe("acai -p errors", () => {
     );
   });
 
+  it("a bad base URL is a usage error (exit 2) naming its source: flag, settings field, env var", async () => {
+    const file = path.join(dirs.cwd, ".acai", "settings.json");
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, JSON.stringify({ baseUrl: "ftp://x" }));
+    const fromSettings = await runAcai({ args: ["-p", "hi", "--model", "openai:x"], dirs });
+    expect(fromSettings.exitCode).toBe(2);
+    expect(fromSettings.stderr).toBe(
+      `acai: error: Settings file ${file}: field "baseUrl" is invalid: must be an http(s) URL, e.g. http://localhost:11434/v1 (got "ftp://x"). Fix or remove "baseUrl".\n`,
+    );
+    await writeFile(file, "{}");
+
+    const fromEnv = await runAcai({
+      args: ["-p", "hi", "--model", "openai:x", "--output-format", "json"],
+      dirs,
+      env: { OPENAI_BASE_URL: "notaurl" },
+    });
+    expect(fromEnv.exitCode).toBe(2);
+    expect(fromEnv.stderr).toContain(
+      'acai: error: OPENAI_BASE_URL "notaurl" must be an http(s) URL, e.g. http://localhost:11434/v1. Fix or unset OPENAI_BASE_URL.',
+    );
+    expect(jsonLines(fromEnv.stdout)[0]).toMatchObject({ type: "result", exit_code: 2 });
+
+    const fromFlag = await runAcai({
+      args: ["-p", "hi", "--model", "openai:x", "--base-url", "ftp://x"],
+      dirs,
+    });
+    expect(fromFlag.exitCode).toBe(2);
+    expect(fromFlag.stderr).toContain(
+      "acai: error: option '--base-url <url>' argument 'ftp://x' is invalid. must be an http(s) URL, e.g. http://localhost:11434/v1.",
+    );
+    for (const result of [fromSettings, fromEnv, fromFlag]) {
+      expect(result.stderr).not.toMatch(STACK_TRACE);
+    }
+  });
+
   it("settings give the model and base URL", async () => {
     server = await startFakeOpenAI([{ text: "configured" }]);
     await writeFile(

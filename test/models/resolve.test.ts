@@ -114,8 +114,21 @@ describe("resolveModel", () => {
       "names no model",
     );
     expect(configError({ baseUrl: "localhost:11434", env: {}, cwd: dir })).toMatch(
-      /must start with http/,
+      /The base URL "localhost:11434" must be an http\(s\) URL/,
     );
-    expect(configError({ baseUrl: "not a url", env: {}, cwd: dir })).toContain("is not a URL");
+    expect(configError({ baseUrl: "not a url", env: {}, cwd: dir })).toContain(
+      "must be an http(s) URL",
+    );
+    // The environment variable is named when it is the source, and flagged as the user's bad input.
+    const fromEnv = (() => {
+      try {
+        resolveModel({ spec: "replay:s.json", env: { OPENAI_BASE_URL: "ftp://x" }, cwd: dir });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(fromEnv).toBeInstanceOf(ModelConfigError);
+    expect((fromEnv as ModelConfigError).message).toMatch(/^OPENAI_BASE_URL "ftp:\/\/x" must be/);
+    expect((fromEnv as ModelConfigError).badInput).toBe(true);
   });
 });
