@@ -3,7 +3,8 @@ import { BASE_URL_REQUIREMENT, isHttpUrl } from "../config/base-url.js";
 import { formatUnexpected } from "./errors.js";
 import { EXIT, EXIT_CODES_HELP } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
-import { OUTPUT_FORMATS, type OutputFormat } from "./print.js";
+import { emptyOutcome } from "./outcome.js";
+import { OUTPUT_FORMATS, type OutputFormat, resultObject } from "./print.js";
 import type { ProjectHooksMode } from "./session-types.js";
 
 /** Options of the root command, parsed and checked. */
@@ -159,8 +160,42 @@ export async function buildProgram(
   return program;
 }
 
+/** The value of a root option in `args` (`--name value` or `--name=value`), the last one given. */
+function optionValue(args: readonly string[], name: string): string | undefined {
+  let value: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? "";
+    if (arg === "--") break;
+    if (arg === name) value = args[i + 1];
+    else if (arg.startsWith(`${name}=`)) value = arg.slice(name.length + 1);
+  }
+  return value;
+}
+
+/**
+ * A usage error of the root command: commander has printed it on stderr. When
+ * a machine format was asked for (and is itself valid), stdout still ends with
+ * the `result` object, as for every other failure before the run.
+ */
+function writeUsageResult(io: CliIo, message: string, durationMs: number): void {
+  const args = io.argv.slice(2);
+  const operand = firstOperand(args);
+  if (operand === "hooks" || operand === "help") return;
+  const format = optionValue(args, "--output-format");
+  if (format !== "json" && format !== "stream-json") return;
+  const result = resultObject(emptyOutcome(), {
+    sessionId: "",
+    model: optionValue(args, "--model") ?? "",
+    durationMs,
+    exitCode: EXIT.usage,
+    error: message.trim(),
+  });
+  io.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
 /** Parses argv and runs the chosen command. Never throws; returns the exit code. */
 export async function runProgram(ctx: CommandContext, handlers: ProgramHandlers): Promise<number> {
+  const started = Date.now();
   let code: number = EXIT.ok;
   const context: CommandContext = {
     io: ctx.io,
@@ -177,6 +212,7 @@ export async function runProgram(ctx: CommandContext, handlers: ProgramHandlers)
     if (error instanceof CommanderError) {
       if (error.code === "commander.helpDisplayed" || error.code === "commander.version")
         return EXIT.ok;
+      writeUsageResult(ctx.io, error.message.replace(/^error: /, ""), Date.now() - started);
       return EXIT.usage;
     }
     const debug = ctx.io.env.ACAI_DEBUG === "1";

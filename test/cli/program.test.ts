@@ -91,6 +91,43 @@ describe("acai argument parsing", () => {
     expect(err).not.toMatch(/\n\s+at /);
   });
 
+  it("with a machine format, a usage error still ends stdout with the result object", async () => {
+    const bad = await parse(["-p", "hi", "--output-format", "json", "--max-steps", "0"]);
+    expect(bad.code).toBe(EXIT.usage);
+    expect(bad.err).toContain("--max-steps <n>' argument '0' is invalid");
+    expect(bad.out.endsWith("\n")).toBe(true);
+    expect(JSON.parse(bad.out)).toMatchObject({
+      type: "result",
+      is_error: true,
+      exit_code: 2,
+      stop_reason: null,
+      error: expect.stringMatching(/^option '--max-steps <n>' argument '0' is invalid/),
+    });
+
+    const unknown = await parse([
+      "--output-format=stream-json",
+      "--model",
+      "m",
+      "-p",
+      "x",
+      "--bogus",
+    ]);
+    expect(unknown.code).toBe(EXIT.usage);
+    const lines = unknown.out.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] ?? "")).toMatchObject({
+      type: "result",
+      exit_code: 2,
+      model: "m",
+      error: "unknown option '--bogus'",
+    });
+
+    // Text, an invalid format itself, and the hooks commands: stdout stays empty.
+    expect((await parse(["-p", "x", "--max-steps", "0"])).out).toBe("");
+    expect((await parse(["-p", "x", "--output-format", "yaml"])).out).toBe("");
+    expect((await parse(["hooks", "list", "--bogus", "--output-format", "json"])).out).toBe("");
+  });
+
   it("prints help with the exit codes, and the version", async () => {
     const help = await parse(["--help"]);
     expect(help.code).toBe(0);

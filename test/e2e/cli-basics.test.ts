@@ -51,6 +51,22 @@ describe("acai basics (built CLI)", () => {
     expect(unknown.stderr).toContain("unknown option '--frobnicate'");
   });
 
+  it("--output-format json: a bad or unknown flag still ends stdout with a result object", async () => {
+    for (const args of [
+      ["-p", "hi", "--output-format", "json", "--max-steps", "0"],
+      ["-p", "hi", "--output-format", "json", "--frobnicate"],
+    ]) {
+      const result = await runAcai({ args, dirs });
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toMatch(/^acai: error: /);
+      const lines = result.stdout.trim().split("\n");
+      expect(lines).toHaveLength(1);
+      const res = JSON.parse(lines[0] ?? "");
+      expect(res).toMatchObject({ type: "result", is_error: true, exit_code: 2 });
+      expect(res.error).toMatch(/--max-steps|--frobnicate/);
+    }
+  });
+
   it("no prompt on an empty stdin exits 2 and says how to give one", async () => {
     const result = await runAcai({ args: ["-p"], dirs });
     expect(result.exitCode).toBe(2);
