@@ -1,4 +1,5 @@
 import type { InterceptedEvent } from "../hooks/activity.js";
+import { EXIT } from "./exit-codes.js";
 import type { Output } from "./io.js";
 import type { RunOutcome } from "./outcome.js";
 
@@ -31,7 +32,11 @@ export interface ResultObject {
 }
 
 export function resultObject(outcome: RunOutcome, info: ResultInfo): ResultObject {
-  const error = info.error ?? errorText(outcome);
+  const error =
+    info.error ??
+    signalError(info.exitCode) ??
+    errorText(outcome) ??
+    fallbackError(info.exitCode, outcome);
   return {
     type: "result",
     is_error: info.exitCode !== 0,
@@ -50,6 +55,19 @@ export function resultObject(outcome: RunOutcome, info: ResultInfo): ResultObjec
     duration_ms: info.durationMs,
     ...(error && info.exitCode !== 0 ? { error } : {}),
   };
+}
+
+function signalError(exitCode: number): string | undefined {
+  if (exitCode === EXIT.sigint) return "interrupted by SIGINT";
+  if (exitCode === EXIT.sigterm) return "interrupted by SIGTERM";
+  return undefined;
+}
+
+/** `error` is documented to be present whenever `is_error` is: say at least why the run ended. */
+function fallbackError(exitCode: number, outcome: RunOutcome): string {
+  return outcome.stopReason
+    ? `the run ended with stop_reason ${outcome.stopReason} (exit ${exitCode})`
+    : `the run ended with exit code ${exitCode}`;
 }
 
 function errorText(outcome: RunOutcome): string | undefined {

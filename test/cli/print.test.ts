@@ -250,6 +250,19 @@ describe("exit codes", () => {
     expect(exitCodeFor(outcomeOf([]), undefined)).toBe(EXIT.error);
   });
 
+  it("an error result always has an error: signals say which", () => {
+    for (const [code, error] of [
+      [EXIT.sigint, "interrupted by SIGINT"],
+      [EXIT.sigterm, "interrupted by SIGTERM"],
+    ] as const) {
+      const result = JSON.parse(render("json", end("aborted"), code).out);
+      expect(result).toMatchObject({ is_error: true, exit_code: code, error });
+    }
+    const silent = JSON.parse(render("json", end("error"), EXIT.error).out);
+    expect(silent).toMatchObject({ is_error: true, error: expect.stringContaining("error") });
+    expect(JSON.parse(render("json", end("end_turn"), 0).out).error).toBeUndefined();
+  });
+
   it("a session_start block is exit 3", () => {
     const events: InterceptedEvent[] = [
       {

@@ -49,7 +49,12 @@ describe("acai -p under signals", () => {
     expect(result.stderr).not.toMatch(STACK_TRACE);
     const lines = jsonLines(result.stdout);
     expect(lines.at(-2)).toMatchObject({ type: "session_end", reason: "aborted" });
-    expect(lines.at(-1)).toMatchObject({ type: "result", exit_code: 143, is_error: true });
+    expect(lines.at(-1)).toMatchObject({
+      type: "result",
+      exit_code: 143,
+      is_error: true,
+      error: "interrupted by SIGTERM",
+    });
   });
 
   it("SIGINT while a Bash tool runs kills the tool's process group and exits 130", async () => {
