@@ -2,7 +2,7 @@
 // TypeScript example, written with the typed helper `acai/hooks`.
 // before_tool on Bash: caps the command's timeout at 2 minutes by patching the
 // tool input (a JSON Merge Patch: only `timeout` changes, the command stays).
-// Run it with Node >= 23.6 (type stripping), or compile it with tsc.
+// Run it with Node >= 22.18 or >= 23.6 (type stripping), or compile it with tsc.
 import { defineHook, isTool } from "acai/hooks";
 
 const LIMIT_MS = 120_000;

@@ -1,7 +1,7 @@
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type AcaiDirs, acai, tempProject } from "./helpers.js";
+import { type AcaiDirs, acai, tempProject, writeExecutable } from "./helpers.js";
 
 let dirs: AcaiDirs | undefined;
 afterEach(async () => {
@@ -66,6 +66,77 @@ describe("acai hooks init", () => {
     expect(listed.hooks.map((h) => [h.name, h.status]).sort()).toEqual(
       LANGS.map(({ lang }) => [`my-${lang}`, "ok"]).sort(),
     );
+  });
+
+  it("--lang ts warns when the node on PATH cannot run TypeScript; hooks test then quotes the real error", async () => {
+    const project = await tempProject();
+    dirs = project;
+    const bin = path.join(project.root, "fake-bin");
+    // A `node` that reports a version and, asked to run a file, fails like Node 20 on a .ts file.
+    const fakeNode = (version: string) =>
+      writeExecutable(
+        path.join(bin, "node"),
+        `#!/bin/sh
+if [ "$1" = "-p" ]; then echo "${version} /opt/old/bin/node"; exit 0; fi
+cat >&2 <<'EOF'
+node:internal/modules/esm/get_format:189
+  throw new ERR_UNKNOWN_FILE_EXTENSION(ext, filepath);
+        ^
+
+TypeError [ERR_UNKNOWN_FILE_EXTENSION]: Unknown file extension ".mts" for the hook
+    at Object.getFileProtocolModuleFormat [as file:] (node:internal/modules/esm/get_format:189:9) {
+  code: 'ERR_UNKNOWN_FILE_EXTENSION'
+}
+
+Node.js ${version}
+EOF
+exit 1
+`,
+      );
+    const env = { PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}` };
+
+    await fakeNode("v20.11.1");
+    const old = await acai(project, ["hooks", "init", "typed", "--lang", "ts"], { env });
+    expect(old.exitCode).toBe(0);
+    expect(old.stderr).toContain(
+      "acai: warning: the `node` on your PATH is v20.11.1 (/opt/old/bin/node), which cannot run TypeScript: .acai/hooks/typed.mts",
+    );
+    expect(old.stderr).toContain("needs Node >= 22.18 (or >= 23.6)");
+    expect(old.stderr).toContain("--lang node");
+    expect(old.stderr).not.toContain("--experimental-strip-types");
+
+    const tested = await acai(
+      project,
+      ["hooks", "test", ".acai/hooks/typed.mts", "--event", "before_tool"],
+      { env },
+    );
+    expect(tested.exitCode).toBe(1);
+    expect(tested.stderr).toContain(
+      'its error output says: TypeError [ERR_UNKNOWN_FILE_EXTENSION]: Unknown file extension ".mts"',
+    );
+    // By name too: the file is found and its failure shown, not "no hook named".
+    const byName = await acai(project, ["hooks", "test", "typed", "--event", "before_tool"], {
+      env,
+    });
+    expect(byName.exitCode).toBe(1);
+    expect(byName.stderr).toContain("is broken and would not run");
+    expect(byName.stderr).toContain(
+      "its error output says: TypeError [ERR_UNKNOWN_FILE_EXTENSION]",
+    );
+
+    await fakeNode("v22.12.0");
+    const flagged = await acai(project, ["hooks", "init", "t2", "--lang", "ts"], { env });
+    expect(flagged.stderr).toContain("#!/usr/bin/env -S node --experimental-strip-types");
+
+    await fakeNode("v22.18.0");
+    const fine = await acai(project, ["hooks", "init", "t3", "--lang", "ts"], { env });
+    expect(fine).toMatchObject({ exitCode: 0, stderr: "" });
+
+    const none = await acai(project, ["hooks", "init", "t4", "--lang", "ts"], {
+      env: { PATH: path.join(project.root, "empty") },
+    });
+    expect(none.exitCode).toBe(0);
+    expect(none.stderr).toContain("no working `node` found on your PATH");
   });
 
   it("refuses to overwrite, rejects bad names and unknown events", async () => {

@@ -264,8 +264,8 @@ function typescript(args: TemplateArgs): string {
 ${header(args, "//")}
 //
 // Written with the typed helper: it implements describe/execute, validates stdin
-// and prints the answer you return (return nothing to continue). Needs Node >= 23.6
-// on PATH (it runs TypeScript directly), or compile it with tsc.
+// and prints the answer you return (return nothing to continue). Needs Node >= 22.18
+// (or >= 23.6) first on PATH (it runs TypeScript directly), or compile it with tsc.
 ${
   local
     ? `// acai is not a dependency of this project, so the helper is imported from the

@@ -105,6 +105,15 @@ export function registerHooksInit(hooks: Command, ctx: CommandContext): void {
         const { io } = ctx;
         const { file } = await initHook(io.cwd, name, raw);
         const rel = path.relative(io.cwd, file);
+        if (raw.lang === "ts") {
+          const [{ findNodeOnPath, typeScriptNodeWarning }, { runProcess }] = await Promise.all([
+            import("./hooks-init-node.js"),
+            import("../../process/runner.js"),
+          ]);
+          const node = await findNodeOnPath({ runner: runProcess, env: io.env, cwd: io.cwd });
+          const warning = typeScriptNodeWarning(node, rel);
+          if (warning) io.stderr.write(`acai: warning: ${warning}\n`);
+        }
         io.stdout.write(
           `Wrote ${rel} (${raw.lang}, on ${raw.event}).\n` +
             `Try it:  acai hooks test ${rel} --event ${raw.event}\n` +

@@ -3,6 +3,7 @@ import { open, stat } from "node:fs/promises";
 import type { Command } from "commander";
 import { InvalidArgumentError } from "commander";
 import type { AuditEntry } from "../../hooks/audit.js";
+import { meaningfulErrorLine } from "../../process/error-output.js";
 import { EXIT } from "../exit-codes.js";
 import type { CommandContext } from "../program.js";
 import { runToolkitCommand } from "./hooks-toolkit.js";
@@ -68,9 +69,8 @@ export function formatAuditEntry(entry: AuditEntry): string {
   const detail = entry.error ?? entry.reason;
   if (detail) line += `\n    ${oneLine(detail, 200)}`;
   if (entry.log) line += `\n    log: ${oneLine(entry.log, 200)}`;
-  if (entry.decision === "failed" && entry.stderr && entry.stderr.trim() !== detail?.trim()) {
-    line += `\n    stderr: ${oneLine(entry.stderr, 200)}`;
-  }
+  const stderr = entry.decision === "failed" ? meaningfulErrorLine(entry.stderr ?? "", 200) : "";
+  if (stderr !== "" && !detail?.includes(stderr)) line += `\n    stderr: ${stderr}`;
   return line;
 }
 

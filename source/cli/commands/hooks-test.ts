@@ -14,6 +14,7 @@ import type { Command } from "commander";
 import type { Decision } from "../../hooks/decision.js";
 import type { BrokenHook, HookDefinition, HookEventName } from "../../hooks/definition.js";
 import type { HookRunRecord } from "../../hooks/run.js";
+import { meaningfulErrorLine } from "../../process/error-output.js";
 import type { ProcessRunner } from "../../process/types.js";
 import { CliError, UsageError } from "../errors.js";
 import { EXIT } from "../exit-codes.js";
@@ -102,9 +103,29 @@ async function filesOf(entry: HookEntry): Promise<string[]> {
   return Promise.all(files.map(realOrResolved));
 }
 
-function brokenError(broken: BrokenHook): CliError {
+type StderrOf = (file: string) => string | undefined;
+
+/** A runner that remembers each run's error output, to quote a failed describe's meaningful line. */
+function recordingRunner(runner: ProcessRunner): { runner: ProcessRunner; stderrOf: StderrOf } {
+  const stderrByFile = new Map<string, string>();
+  return {
+    runner: async (options) => {
+      const result = await runner(options);
+      for (const part of [options.command, ...(options.args ?? [])]) {
+        stderrByFile.set(part, result.stderr);
+      }
+      return result;
+    },
+    stderrOf: (file) => stderrByFile.get(file),
+  };
+}
+
+function brokenError(broken: BrokenHook, stderrOf: StderrOf): CliError {
+  const cause = meaningfulErrorLine(stderrOf(broken.file) ?? "");
+  const detail =
+    cause !== "" && !broken.reason.includes(cause) ? `\n  its error output says: ${cause}` : "";
   return new CliError(
-    `hook ${broken.name ?? path.basename(broken.file)} (${broken.file}) is broken and would not run: ${broken.reason}`,
+    `hook ${broken.name ?? path.basename(broken.file)} (${broken.file}) is broken and would not run: ${broken.reason}${detail}`,
     EXIT.error,
   );
 }
@@ -113,7 +134,12 @@ async function findTarget(
   inventory: Inventory,
   target: string,
   event: HookEventName,
-  deps: { runner: ProcessRunner; env: Readonly<Record<string, string>>; cwd: string },
+  deps: {
+    runner: ProcessRunner;
+    env: Readonly<Record<string, string>>;
+    cwd: string;
+    stderrOf: StderrOf;
+  },
 ): Promise<Target> {
   const { describeOne } = await import("./hooks-inventory.js");
   const describeOptions = {
@@ -126,7 +152,7 @@ async function findTarget(
     entry: Extract<HookEntry, { status: "unknown" }>,
   ): Promise<HookDefinition> => {
     const result = await describeOne(entry.candidate, describeOptions);
-    if (!("launch" in result)) throw brokenError(result);
+    if (!("launch" in result)) throw brokenError(result, deps.stderrOf);
     return result;
   };
 
@@ -140,7 +166,7 @@ async function findTarget(
         case "ok":
           return { hook: entry.hook, untrusted: entry.trust === "untrusted", adHoc: false };
         case "broken":
-          throw brokenError(entry.broken);
+          throw brokenError(entry.broken, deps.stderrOf);
         case "unknown":
           return { hook: await describe(entry), untrusted: true, adHoc: false };
         default:
@@ -158,7 +184,7 @@ async function findTarget(
     const { scanFile } = await import("../../hooks/sources/files.js");
     const scanned = await scanFile(real, fileStats);
     const result = await describeOne({ ...scanned, scope: "project" }, describeOptions);
-    if (!("launch" in result)) throw brokenError(result);
+    if (!("launch" in result)) throw brokenError(result, deps.stderrOf);
     return { hook: result, untrusted: true, adHoc: true };
   }
 
@@ -178,7 +204,7 @@ async function findTarget(
     (e): e is Extract<HookEntry, { status: "broken" }> =>
       e.status === "broken" && e.broken.name === target,
   );
-  if (broken) throw brokenError(broken.broken);
+  if (broken) throw brokenError(broken.broken, deps.stderrOf);
 
   // Untrusted executables never described: the file name first, then (the user asked) describe them.
   const unknown = inventory.entries.filter(
@@ -193,6 +219,8 @@ async function findTarget(
     if ("launch" in result && (result.name === target || byFile.includes(entry))) {
       return { hook: result, untrusted: true, adHoc: false };
     }
+    // The file is named like the target but cannot describe itself: say why, not "no hook".
+    if (!("launch" in result) && byFile.includes(entry)) throw brokenError(result, deps.stderrOf);
   }
   throw new UsageError(
     `no hook named "${target}". \`acai hooks list\` shows every hook; you can also give a file path.`,
@@ -346,16 +374,18 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
           import("../../hooks/match.js"),
         ]);
         const extra = await readInputOption(raw.input, io.cwd);
+        const describing = recordingRunner(runProcess);
         const inventory = await loadInventory({
           cwd: io.cwd,
           env: io.env,
           homeDir: io.homeDir,
-          runner: runProcess,
+          runner: describing.runner,
         });
         const found = await findTarget(inventory, target, raw.event, {
-          runner: runProcess,
+          runner: describing.runner,
           env: io.env,
           cwd: io.cwd,
+          stderrOf: describing.stderrOf,
         });
         const { hook } = found;
 
@@ -486,6 +516,9 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
         if (newInput !== undefined)
           out.push(`  new tool input (validated): ${JSON.stringify(newInput)}`);
         if (answered.action === "failed") {
+          const cause = meaningfulErrorLine(record.stderr);
+          if (cause !== "" && !answered.error.includes(cause))
+            out.push(`  its error output says: ${cause}`);
           out.push(
             hook.failure === "closed"
               ? `failure policy "closed": acai would block — ${effective.reason ?? ""}`
