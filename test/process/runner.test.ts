@@ -197,7 +197,9 @@ describe("hostile children", () => {
     expect(result.stdout.length).toBe(1024 * 1024);
     expect(result.stdout).toMatch(/^a+$/);
     expect(result.stderr).toBe("end\n");
-    expect(grown).toBeLessThan(64 * 1024 * 1024);
+    // Keeping the whole stream would hold at least 100 MB of Buffers; chunks read and
+    // dropped before the GC runs account for the rest of the growth seen under load.
+    expect(grown).toBeLessThan(96 * 1024 * 1024);
   });
 
   it("kills the group when output passes the cap with onOutputLimit kill", async () => {
