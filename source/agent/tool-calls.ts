@@ -85,8 +85,8 @@ export async function* runToolCalls(
     }
     const checked = tool.validate(call.input);
     if (!checked.ok) {
-      const error = `Invalid input for ${tool.name}: ${checked.error}`;
-      yield* ctx.emit(fail(call, call.input, error));
+      // Tools name themselves in their validation errors ("Invalid input for Read: …").
+      yield* ctx.emit(fail(call, call.input, checked.error));
       continue;
     }
     let input = checked.value;

@@ -7,6 +7,7 @@ import { Agent } from "../../source/agent/agent.js";
 import type { AgentEvent, Verdict } from "../../source/agent/events.js";
 import type { AgentOptions, RunInput } from "../../source/agent/types.js";
 import type { ProcessRunner } from "../../source/process/types.js";
+import { formatZodError } from "../../source/tools/define.js";
 import type { Tool } from "../../source/tools/types.js";
 import type { FakeOpenAIServer } from "../support/fake-openai-server.js";
 
@@ -35,12 +36,7 @@ function zodTool<S extends z.ZodType>(
       const parsed = schema.safeParse(input);
       return parsed.success
         ? { ok: true, value: parsed.data }
-        : {
-            ok: false,
-            error: parsed.error.issues
-              .map((i) => `${i.path.join(".") || "input"}: ${i.message}`)
-              .join("; "),
-          };
+        : { ok: false, error: formatZodError(name, parsed.error) };
     },
     execute: (input, context) => run(input as z.infer<S>, context.signal),
   };

@@ -95,6 +95,17 @@ test("a multi-step task with the built-in tools, a blocked Bash call and the mod
   await access(path.join(dir, "notes"));
 });
 
+test("an invalid input is reported once, prefixed once", async () => {
+  server = await startFakeOpenAI([
+    { toolCalls: [{ name: "Read", input: { file_path: "a.txt", offset: 0 } }] },
+    { text: "ok" },
+  ]);
+  const events = await drive(agent(server), { prompts: prompts("read it") });
+  const error = ofType(events, "tool_call_error")[0]?.error ?? "";
+  expect(error).toMatch(/^Invalid input for Read: offset: /);
+  expect(error.match(/Invalid input for/g)).toHaveLength(1);
+});
+
 test("aborting a running Bash command kills it and ends the session at once", async () => {
   server = await startFakeOpenAI([
     { toolCalls: [{ name: "Bash", input: { command: "sleep 30; echo finished > done.txt" } }] },
