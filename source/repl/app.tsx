@@ -134,7 +134,7 @@ export function App({ controller, color, now = Date.now }: AppProps) {
         <TrustScreen hooks={ui.trust} onChoose={(choice) => void controller.chooseTrust(choice)} />
       ) : (
         <Box flexDirection="column">
-          <LiveArea view={ui.view} width={width} />
+          <LiveArea view={ui.view} width={width} ask={ui.ask} />
           {ui.ask ? <AskPrompt request={ui.ask} width={width} /> : null}
           {ui.phase === "done" ? null : (
             <Box marginTop={1}>

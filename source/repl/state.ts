@@ -405,3 +405,29 @@ export function reduce(state: ViewState, action: Action): ViewState {
       return action satisfies never;
   }
 }
+
+/**
+ * What the newest running tool is really waiting for. The agent announces a
+ * call before its `before_tool` hooks run (and before a hook's `ask` is
+ * answered): until then the tool has not started, so its block says so.
+ */
+export function toolGate(
+  view: Pick<ViewState, "tools" | "hooks">,
+  ask: { hook: HookRef; event: HookEventName } | null,
+): { toolCallId: string; label: string } | undefined {
+  const tool = view.tools.findLast((t) => t.status === "running");
+  if (!tool) return undefined;
+  if (ask?.event === "before_tool") {
+    return {
+      toolCallId: tool.toolCallId,
+      label: `waiting for your answer (hook ${ask.hook.name})`,
+    };
+  }
+  const gating = view.hooks.filter((h) => h.event === "before_tool");
+  if (gating.length === 0) return undefined;
+  const names = gating.map((h) => h.hook.name).join(", ");
+  return {
+    toolCallId: tool.toolCallId,
+    label: `waiting for ${gating.length === 1 ? "hook" : "hooks"} ${names}`,
+  };
+}

@@ -359,6 +359,63 @@ describe("REPL app (ink-testing-library, fake session)", () => {
     expect(session.notified).toEqual([]);
   });
 
+  it("a tool gated by a before_tool hook or its ask says what it waits for, not 'running'", async () => {
+    let askUser: AskUser | undefined;
+    let release: (() => void) | undefined;
+    const hookDone = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const session = fakeSession({
+      async *turn(ctx) {
+        const call = { turn: ctx.turn, step: 1, toolCallId: "c1", toolName: "Bash" };
+        yield { type: "tool_call_start", ...call, input: { command: "echo first" } };
+        yield { type: "hook_start", hook: guardRef, event: "before_tool", startedAt: Date.now() };
+        await hookDone;
+        yield {
+          type: "hook_end",
+          hook: guardRef,
+          event: "before_tool",
+          outcome: "ask",
+          durationMs: 5,
+        };
+        await askUser?.(
+          { hook: guardRef, event: "before_tool", reason: "run it?", toolName: "Bash" },
+          ctx.signal ?? new AbortController().signal,
+        );
+        yield {
+          type: "tool_call_end",
+          ...call,
+          input: {},
+          output: "first",
+          response: {},
+          durationMs: 3,
+        };
+        yield {
+          type: "turn_end",
+          turn: ctx.turn,
+          stopReason: "end_turn",
+          text: "",
+          usage: usage(),
+        };
+      },
+    });
+    const t = await setup({
+      options: {
+        prepare: async (o) => {
+          askUser = o.askUser;
+          return session;
+        },
+      },
+    });
+    await t.type("go\r");
+    await t.see("waiting for hook guard [1]");
+    expect(t.frame()).not.toContain("running [1]");
+    release?.();
+    await t.see("waiting for your answer (hook guard) [1]");
+    await t.type("y");
+    await t.see("ask anything");
+  });
+
   it("an ask is withdrawn (denied) when its turn is aborted", async () => {
     let askUser: AskUser | undefined;
     let answer: boolean | undefined;
@@ -442,7 +499,10 @@ describe("REPL app (ink-testing-library, fake session)", () => {
     let trusted = 0;
     const trust: ProjectTrustState = {
       status: "untrusted",
-      untrusted: [{ name: "fmt", file: "/p/.acai/hooks/fmt", events: ["after_tool"] }],
+      // An executable never described: its events are unknown, and the screen says so.
+      untrusted: [
+        { name: "fmt", file: "/p/.acai/hooks/fmt", events: [], note: "not described yet" },
+      ],
       trust: async () => {
         trusted++;
       },
@@ -463,6 +523,7 @@ describe("REPL app (ink-testing-library, fake session)", () => {
     const ui = render(<App controller={controller} color={false} />);
     const exit = controller.run();
     await waitFor(() => ui.lastFrame()?.includes("Run without project hooks"), "trust screen");
+    expect(ui.lastFrame()).toContain("fmt on (not described yet)");
     ui.stdin.write("\u001b[B");
     await new Promise((r) => setTimeout(r, 50));
     ui.stdin.write("\r");

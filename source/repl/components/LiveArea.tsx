@@ -1,16 +1,31 @@
 import { Box, Text } from "ink";
-import type { ViewState } from "../state.js";
+import type { AskRequest } from "../../hooks/activity.js";
+import { toolGate, type ViewState } from "../state.js";
 import { Elapsed } from "./Elapsed.js";
 import { Spinner } from "./Spinner.js";
 import { ToolBlock } from "./ToolBlock.js";
 
 /** What is still moving: the open line of streamed text, running tools, running hooks. */
-export function LiveArea({ view, width }: { view: ViewState; width: number }) {
+export function LiveArea({
+  view,
+  width,
+  ask = null,
+}: {
+  view: ViewState;
+  width: number;
+  ask?: AskRequest | null;
+}) {
+  const gate = toolGate(view, ask);
   return (
     <Box flexDirection="column">
       {view.stream?.text ? <Text wrap="wrap">{view.stream.text}</Text> : null}
       {view.tools.map((tool) => (
-        <ToolBlock key={tool.toolCallId} tool={tool} width={width} />
+        <ToolBlock
+          key={tool.toolCallId}
+          tool={tool}
+          width={width}
+          {...(gate?.toolCallId === tool.toolCallId ? { waitingFor: gate.label } : {})}
+        />
       ))}
       {view.hooks.map((running) => (
         <Text key={running.key} wrap="truncate-end">

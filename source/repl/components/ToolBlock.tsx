@@ -15,13 +15,25 @@ const STATUS: Record<ToolStatus, { mark: string; label: string; color: ColorName
 
 const OUTPUT_LINES = 4;
 
-/** One tool call: name, short input, status, duration, the first lines of its output. */
-export function ToolBlock({ tool, width }: { tool: ToolView; width: number }) {
+/**
+ * One tool call: name, short input, status, duration, the first lines of its
+ * output. `waitingFor` replaces "running" while the call is not started yet
+ * (a before_tool hook runs, or a hook's question waits for the user).
+ */
+export function ToolBlock({
+  tool,
+  width,
+  waitingFor,
+}: {
+  tool: ToolView;
+  width: number;
+  waitingFor?: string;
+}) {
   const { c } = useTheme();
   const status = STATUS[tool.status];
   const running = tool.durationMs === undefined;
   const meta = running
-    ? `${status.label} [${tool.seq}]`
+    ? `${tool.status === "running" && waitingFor ? waitingFor : status.label} [${tool.seq}]`
     : `${status.label} ${formatDuration(tool.durationMs ?? 0)} [${tool.seq}]`;
   const summary = summarizeToolInput(
     tool.toolName,

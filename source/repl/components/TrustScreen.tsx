@@ -1,5 +1,6 @@
 import { Box, Text, useInput } from "ink";
 import { useState } from "react";
+import { hookEventsLabel } from "../../cli/hook-list.js";
 import type { UntrustedHookInfo } from "../../cli/session-types.js";
 import { useTheme } from "../theme.js";
 
@@ -44,13 +45,19 @@ export function TrustScreen({
       {hooks.map((hook) => (
         <Box key={`${hook.file}:${hook.name}`} flexDirection="column" marginTop={1}>
           <Text wrap="wrap">
-            <Text bold>{hook.name}</Text> <Text dimColor>on {hook.events.join(", ")}</Text>
+            <Text bold>{hook.name}</Text> <Text dimColor>on {hookEventsLabel(hook)}</Text>
             {hook.matcher ? <Text dimColor> · matcher {hook.matcher}</Text> : null}
           </Text>
           <Text wrap="truncate-start" dimColor>
             {"  "}
             {hook.file}
           </Text>
+          {hook.problem ? (
+            <Text wrap="wrap" color={c("red")}>
+              {"  problem: "}
+              {hook.problem}
+            </Text>
+          ) : null}
           {hook.command ? (
             <Text wrap="wrap">
               {"  $ "}
