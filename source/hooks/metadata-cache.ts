@@ -6,7 +6,9 @@ import { z } from "zod";
 /**
  * Describe results of executable hooks, in `<ACAI_HOME>/cache/hook-metadata.json`.
  * An entry is used only when path, size, mtime and sha256 of the file all
- * match, so a warm start spawns nothing and any edit re-describes.
+ * match, so a warm start spawns nothing and any edit re-describes. Failed
+ * describes are kept too (with their reason): a hook that hangs would
+ * otherwise cost the describe timeout on every start.
  */
 export interface FileIdentity {
   path: string;
@@ -20,10 +22,14 @@ const CacheEntrySchema = z.object({
   mtimeMs: z.number(),
   sha256: z.string(),
   /** Raw describe output (validated again on every load). */
-  metadata: z.unknown(),
+  metadata: z.unknown().optional(),
+  /** Set when describe failed (crash, timeout, not JSON): why; `metadata` is then absent. */
+  failure: z.string().optional(),
   describedAt: z.number(),
 });
 type CacheEntry = z.infer<typeof CacheEntrySchema>;
+
+export type CachedDescribe = { ok: true; metadata: unknown } | { ok: false; reason: string };
 
 const CacheFileSchema = z.object({
   version: z.literal(1),
@@ -60,8 +66,8 @@ export class MetadataCache {
     return new MetadataCache(file, entries);
   }
 
-  /** The cached describe output for exactly this file content, if any. */
-  get(identity: FileIdentity): { metadata: unknown } | undefined {
+  /** The cached describe result (output or failure) for exactly this file content, if any. */
+  lookup(identity: FileIdentity): CachedDescribe | undefined {
     const entry = this.entries.get(identity.path);
     if (
       entry === undefined ||
@@ -71,16 +77,34 @@ export class MetadataCache {
     ) {
       return undefined;
     }
-    return { metadata: entry.metadata };
+    if (entry.failure !== undefined) return { ok: false, reason: entry.failure };
+    return { ok: true, metadata: entry.metadata };
+  }
+
+  /** The cached describe output for exactly this file content, if it described successfully. */
+  get(identity: FileIdentity): { metadata: unknown } | undefined {
+    const cached = this.lookup(identity);
+    return cached?.ok ? { metadata: cached.metadata } : undefined;
   }
 
   set(identity: FileIdentity, metadata: unknown, now: number): void {
+    this.store(identity, { metadata, describedAt: now });
+  }
+
+  /** Remembers that describe failed for this exact content, and why. */
+  setFailure(identity: FileIdentity, reason: string, now: number): void {
+    this.store(identity, { metadata: undefined, failure: reason, describedAt: now });
+  }
+
+  private store(
+    identity: FileIdentity,
+    result: Pick<CacheEntry, "metadata" | "failure" | "describedAt">,
+  ): void {
     this.entries.set(identity.path, {
       size: identity.size,
       mtimeMs: identity.mtimeMs,
       sha256: identity.sha256,
-      metadata,
-      describedAt: now,
+      ...result,
     });
     this.dirty = true;
   }

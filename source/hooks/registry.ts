@@ -11,6 +11,7 @@ import type {
 import { compareHooks } from "./match.js";
 import { MetadataCache } from "./metadata-cache.js";
 import {
+  CACHED_FAILURE_NOTE,
   type ExecutableCandidate,
   executableDefinition,
   findExecutables,
@@ -135,8 +136,9 @@ export async function scanHookSources(options: ScanOptions): Promise<HookScan> {
   const projectTools = await toolsFound;
   const cache = await cacheLoad;
   for (const candidate of projectExecutables) {
-    const cached = cache.get(candidate);
-    if (cached) candidate.cachedMetadata = cached;
+    const cached = cache.lookup(candidate);
+    if (cached?.ok) candidate.cachedMetadata = { metadata: cached.metadata };
+    else if (cached !== undefined) candidate.cachedFailure = cached.reason;
   }
   const executables = [...userExecutables, ...projectExecutables];
   const settingsFiles = [...options.settingsFiles]
@@ -284,7 +286,9 @@ export function describeUntrusted(scan: HookScan): UntrustedHook[] {
         name: path.basename(candidate.path),
         events: [],
         command: candidate.path,
-        note: "not described yet",
+        ...(candidate.cachedFailure !== undefined
+          ? { problem: `${candidate.cachedFailure} ${CACHED_FAILURE_NOTE}` }
+          : { note: "not described yet" }),
       });
       continue;
     }

@@ -4,7 +4,7 @@ import type { ProcessRunner, RunResult } from "../../process/types.js";
 import type { BrokenHook, HookDefinition, HookScope } from "../definition.js";
 import { withoutSecrets } from "../environment.js";
 import { InvalidMatcherError, prepareHookMatcher } from "../match.js";
-import type { MetadataCache } from "../metadata-cache.js";
+import type { CachedDescribe, MetadataCache } from "../metadata-cache.js";
 import {
   DEFAULT_HOOK_TIMEOUT_MS,
   ExecutableMetadataSchema,
@@ -16,11 +16,15 @@ export interface ExecutableCandidate extends ScannedFile {
   scope: HookScope;
   /** Set by the scan for project hooks: the cached describe output for this exact content. */
   cachedMetadata?: { metadata: unknown };
+  /** Set by the scan for project hooks whose describe failed for this exact content: why. */
+  cachedFailure?: string;
 }
 
 export const DESCRIBE_TIMEOUT_MS = 5000;
 export const DESCRIBE_CONCURRENCY = 8;
 const DESCRIBE_OUTPUT_CAP = 256 * 1024;
+/** Appended to a describe failure served from the cache, so the user knows how to retry. */
+export const CACHED_FAILURE_NOTE = "(cached; edit or touch the file to describe it again)";
 
 /** Hidden files and editor backups (`guard~`) are never hooks. */
 function isIgnoredName(name: string): boolean {
@@ -110,7 +114,7 @@ export interface LoadExecutablesOptions {
   defaultTimeoutMs?: number;
 }
 
-type DescribeOutcome = { ok: true; metadata: unknown } | { ok: false; reason: string };
+type DescribeOutcome = CachedDescribe;
 
 function firstLine(text: string): string {
   const line = text.trim().split("\n")[0] ?? "";
@@ -220,8 +224,10 @@ export async function loadExecutables(
     candidates,
     options.concurrency ?? DESCRIBE_CONCURRENCY,
     async (candidate) => {
-      const cached = options.cache.get(candidate);
-      if (cached) return { ok: true, metadata: cached.metadata } satisfies DescribeOutcome;
+      const cached = options.cache.lookup(candidate);
+      if (cached?.ok) return cached;
+      if (cached !== undefined)
+        return { ok: false, reason: `${cached.reason} ${CACHED_FAILURE_NOTE}` };
       const result = await options.runner({
         command: candidate.path,
         args: [],
@@ -234,8 +240,10 @@ export async function loadExecutables(
         killGraceMs: 500,
       });
       const outcome = interpretDescribe(result, timeoutMs);
-      // Only describe output that parsed is cached: timeouts and crashes may be transient.
+      // Failures are cached too (against the file's identity): a hook that hangs would
+      // otherwise cost the describe timeout on every start. Editing (or touching) the file retries.
       if (outcome.ok) options.cache.set(candidate, outcome.metadata, options.now());
+      else options.cache.setFailure(candidate, outcome.reason, options.now());
       return outcome;
     },
   );

@@ -2,7 +2,11 @@ import { readFile, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { metadataCachePath } from "../../../source/hooks/metadata-cache.js";
-import { loadHookRegistry, scanHookSources } from "../../../source/hooks/registry.js";
+import {
+  describeUntrusted,
+  loadHookRegistry,
+  scanHookSources,
+} from "../../../source/hooks/registry.js";
 import {
   baseEnv,
   countingRunner,
@@ -206,14 +210,63 @@ describe("executable hooks", () => {
     expect(reloaded.hooks.find((h) => h.file === target)?.priority).toBe(7);
   });
 
-  it("does not cache failed describes", async () => {
-    await writeFileIn(path.join(projectHooks(), "crash"), "#!/bin/sh\nexit 1\n", 0o755);
+  it("caches failed describes against the file identity: reported each load, re-described only after an edit", async () => {
+    const dir = projectHooks();
+    const crash = await writeFileIn(
+      path.join(dir, "crash"),
+      "#!/bin/sh\necho broken >&2\nexit 1\n",
+      0o755,
+    );
+    const garbage = await writeHook(dir, "garbage", "not json");
+    const hang = await writeFileIn(path.join(dir, "hang"), "#!/bin/sh\nexec sleep 30\n", 0o755);
     const first = countingRunner();
-    await load(first.runner);
+    const cold = await load(first.runner, { describeTimeoutMs: 300 });
+    expect(first.calls).toHaveLength(3);
+    const coldReasons = Object.fromEntries(cold.broken.map((b) => [b.file, b.reason]));
+    expect(coldReasons[crash]).toBe("HOOK_ACTION=describe exited with code 1: broken");
+    expect(coldReasons[hang]).toMatch(/did not finish within 300 ms$/);
+
     const second = countingRunner();
-    const registry = await load(second.runner);
-    expect(second.calls).toHaveLength(1);
-    expect(registry.broken).toHaveLength(1);
+    const warm = await load(second.runner, { describeTimeoutMs: 300 });
+    expect(second.calls).toHaveLength(0);
+    expect(warm.hooks).toEqual([]);
+    const warmReasons = Object.fromEntries(warm.broken.map((b) => [b.file, b.reason]));
+    expect(Object.keys(warmReasons).sort()).toEqual([crash, garbage, hang].sort());
+    expect(warmReasons[crash]).toBe(
+      "HOOK_ACTION=describe exited with code 1: broken (cached; edit or touch the file to describe it again)",
+    );
+    expect(warmReasons[garbage]).toMatch(/did not print valid JSON: not json \(cached;/);
+    expect(warmReasons[hang]).toMatch(/did not finish within 300 ms \(cached;/);
+
+    // Fixing the file re-describes it (and only it).
+    await writeHook(dir, "crash", { events: ["before_tool"] });
+    const third = countingRunner();
+    const fixed = await load(third.runner, { describeTimeoutMs: 300 });
+    expect(third.calls.map((c) => c.command)).toEqual([crash]);
+    expect(fixed.hooks.map((h) => h.file)).toEqual([crash]);
+    expect(fixed.broken.map((b) => b.file).sort()).toEqual([garbage, hang].sort());
+  });
+
+  it("shows a cached describe failure as the problem of an untrusted project hook", async () => {
+    const crash = await writeFileIn(
+      path.join(projectHooks(), "crash"),
+      "#!/bin/sh\nexit 1\n",
+      0o755,
+    );
+    await load();
+    const scan = await scanHookSources({
+      projectDir: box.projectDir,
+      acaiHome: box.acaiHome,
+      homeDir: box.homeDir,
+      settingsFiles: [],
+    });
+    expect(describeUntrusted(scan)).toEqual([
+      expect.objectContaining({
+        file: crash,
+        problem:
+          "HOOK_ACTION=describe exited with code 1 (cached; edit or touch the file to describe it again)",
+      }),
+    ]);
   });
 
   it("describes in parallel with a bounded concurrency", async () => {
