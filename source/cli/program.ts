@@ -37,8 +37,10 @@ Examples:
   acai -p "hi" --model replay:examples/replay/demo.json   offline, scripted model
   acai hooks trust                                 trust this project's hooks
 
-Models: --model openai:MODEL (needs OPENAI_API_KEY, or --base-url / OPENAI_BASE_URL
-for an OpenAI-compatible server such as Ollama or vLLM), or --model replay:FILE.
+Models: --model openai:MODEL or just MODEL (needs OPENAI_API_KEY, or --base-url /
+OPENAI_BASE_URL for an OpenAI-compatible server such as Ollama or vLLM; the
+Responses API at OpenAI, Chat Completions with a base URL), openai-chat:MODEL or
+openai-responses:MODEL to force one API, or replay:FILE (a scripted, offline model).
 
 Environment: ACAI_HOME (default ~/.acai), OPENAI_API_KEY, OPENAI_BASE_URL, ACAI_DEBUG=1.
 
@@ -110,7 +112,10 @@ export async function buildProgram(
         .default("text"),
     )
     .option("--max-steps <n>", "maximum model requests per turn", parseMaxSteps)
-    .option("--model <spec>", "model: openai:MODEL or replay:FILE")
+    .option(
+      "--model <spec>",
+      "model: openai:MODEL (or just MODEL), openai-chat:MODEL, openai-responses:MODEL, or replay:FILE",
+    )
     .option("--base-url <url>", "OpenAI-compatible server (also OPENAI_BASE_URL)", parseBaseUrl)
     .option("-y, --yes", "approve hooks' `ask` answers (headless runs deny them otherwise)")
     .option("--verbose", "text output: also show tool calls and hook runs on stderr")

@@ -36,6 +36,19 @@ describe("acai basics (built CLI)", () => {
     ]) {
       expect(result.stdout).toContain(text);
     }
+    // --model's own line names every kind of spec.
+    const modelHelp = result.stdout
+      .slice(result.stdout.indexOf("--model <spec>"), result.stdout.indexOf("--base-url <url>"))
+      .replace(/\s+/g, " ");
+    for (const spec of [
+      "openai:MODEL",
+      "just MODEL",
+      "openai-chat:MODEL",
+      "openai-responses:MODEL",
+      "replay:FILE",
+    ]) {
+      expect(modelHelp).toContain(spec);
+    }
   });
 
   it("a bad flag exits 2 with a clear message and no stack trace", async () => {
