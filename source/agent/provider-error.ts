@@ -15,15 +15,12 @@ export function describeProviderError(error: unknown): string {
 
   if (APICallError.isInstance(inner)) {
     const server = serverMessage(inner);
-    const where = origin(inner.url);
     const detail = server ? ` (server said: ${server})` : "";
     const status = inner.statusCode;
     if (status === undefined) {
-      const code = networkCode(inner);
-      if (code) {
-        return `could not reach the model server at ${where} (${code})${retried}: is it running? check --base-url / OPENAI_BASE_URL and your network`;
-      }
-      return `the model request to ${where} failed${retried}: ${oneLine(inner.message)}`;
+      // No HTTP response at all: the connection failed (refused, unknown host, a port fetch refuses, …).
+      const reason = networkCode(inner) ?? connectionReason(inner.message);
+      return `could not reach the model server at ${inner.url || "its URL"} (${reason})${retried}: is a server running at that address? Check --base-url / OPENAI_BASE_URL (or baseUrl in the settings) and your network`;
     }
     switch (status) {
       case 401:
@@ -99,12 +96,10 @@ function networkCode(error: unknown): string | undefined {
   return undefined;
 }
 
-function origin(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
-  }
+/** The AI SDK says "Cannot connect to API: bad port"; keep what follows the colon. */
+function connectionReason(message: string): string {
+  const reason = oneLine(message.replace(/^Cannot connect to API:\s*/i, ""));
+  return truncate(reason || "connection failed", 120);
 }
 
 function oneLine(text: string): string {

@@ -69,6 +69,20 @@ describe("acai -p errors", () => {
     expect(result.stderr).not.toMatch(STACK_TRACE);
   });
 
+  it("a connection fetch refuses outright (bad port) names the URL and what to check", async () => {
+    const result = await runAcai({
+      args: ["-p", "hi", "--model", "openai:x", "--base-url", "http://127.0.0.1:9/v1"],
+      dirs,
+      timeoutMs: 30_000,
+    });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toMatch(
+      /^acai: error: could not reach the model server at http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions \(bad port\)/,
+    );
+    expect(result.stderr).toContain("Check --base-url / OPENAI_BASE_URL");
+    expect(result.stderr).not.toContain("Cannot connect to API");
+  });
+
   it("no key and no base URL: the one-paragraph message, exit 1", async () => {
     const result = await runAcai({
       args: ["-p", "hi", "--model", "openai:gpt-5.1"],
