@@ -84,8 +84,12 @@ function matcherNotes(event: HookEventName, matcher: string, where: string): str
   if (TOOL_EVENTS.has(event)) {
     const lacking = names.filter((n) => CLAUDE_ONLY_TOOLS.has(n) || n.startsWith("mcp__"));
     if (lacking.length > 0) {
+      const rest = names.filter((n) => !lacking.includes(n));
+      const missing = `${lacking.join(", ")}, which ${lacking.length === 1 ? "does" : "do"} not exist in acai`;
       notes.push(
-        `${where}: matcher ${JSON.stringify(matcher)} names ${lacking.join(", ")}, which acai does not have; kept, but those never fire`,
+        rest.length > 0
+          ? `${where}: matcher ${JSON.stringify(matcher)} names ${missing}; kept as written: the rest of the matcher (${rest.join("|")}) still applies`
+          : `${where}: matcher ${JSON.stringify(matcher)} names only ${missing}; kept as written, but this entry never fires in acai`,
       );
     }
   } else if (event === "session_start") {
