@@ -38,6 +38,7 @@ interface TurnState {
  * - `tool_call_end`: `continue.output` replaces the output; block → the reason is appended.
  * - `stop_request`: block → the reason becomes a user message and the turn goes on.
  * - any gate: stop → the turn ends "hook_stop", then the session ends "hook_stop".
+ * - `turn_end` (after_agent): stop → the session ends "hook_stop" (the turn is already over).
  * - any event: `context` strings reach the model with the next request (see `History`).
  *
  * Provider errors become an `error` event and `turn_end` "error"; nothing is thrown.
@@ -149,7 +150,7 @@ class SessionRun {
         const turnSignal = anySignal([signal, next.value.signal]);
         const state: TurnState = { turn, text: "", usage: ZERO_USAGE };
         const outcome = yield* this.turn(state, next.value, turnSignal);
-        yield* this.emit({
+        const endVerdict = yield* this.emit({
           type: "turn_end",
           turn,
           stopReason: outcome.stopReason,
@@ -158,7 +159,8 @@ class SessionRun {
           ...(outcome.message !== undefined ? { message: outcome.message } : {}),
         });
         if (signal.aborted) return yield* this.end("aborted");
-        if (outcome.stopReason === "hook_stop") return yield* this.end("hook_stop");
+        if (outcome.stopReason === "hook_stop" || endVerdict?.action === "stop")
+          return yield* this.end("hook_stop");
       }
     } finally {
       // Not awaited: an async generator's return() waits for a pending next() that may never settle.

@@ -68,6 +68,10 @@ export class OutcomeTracker {
         ) {
           if (!this.sawTurn) s.refusedAtStart = true;
         }
+        // Only honoured stops are reported as "stop" on an observe-only event (after_agent).
+        if (event.event === "after_agent" && event.outcome === "stop") {
+          s.stopMessage = `hook ${event.hook.name} stopped the session after the turn${event.detail ? `: ${event.detail}` : ""}`;
+        }
         return;
       case "session_end":
         s.sessionEndReason = event.reason;
@@ -110,7 +114,8 @@ export function exitCodeFor(outcome: RunOutcome, signal: ReceivedSignal): ExitCo
   switch (reason) {
     case "end_turn":
     case "max_steps":
-      return EXIT.ok;
+      // An after_agent hook's stop ends the session after a turn that itself went well.
+      return outcome.sessionEndReason === "hook_stop" ? EXIT.hookBlocked : EXIT.ok;
     case "blocked":
     case "hook_stop":
     case "stop_hook_limit":

@@ -8,7 +8,8 @@
  * `skip` ends it and goes on; context is collected from every hook that ran.
  *
  * Observe-only events (`runObservers`): all matching hooks run at once; they can
- * add context; blocks, modifications and the like are ignored.
+ * add context; blocks, modifications and the like are ignored with a warning,
+ * except a `stop` on `after_agent`, which ends the session (see `ObservedMode`).
  *
  * Both are generators of activity events (`hook_start`, `hook_end`,
  * `hook_warning`) so the consumer sees hooks at work as it happens; the
@@ -320,12 +321,38 @@ export async function* runChain(
   return { end: { kind: "continue" }, state, context };
 }
 
+/**
+ * How an observed answer is taken. Observe-only events and async hooks can
+ * only observe: a block, stop, modify, ask or retry is ignored with a warning
+ * (never shown as if it had acted). The one exception is `stop` from a sync
+ * `after_agent` hook (`canStop`): the turn is over, ending the session is
+ * meaningful, so it is honoured.
+ */
+export interface ObservedMode {
+  kind: "observe" | "async";
+  canStop?: boolean;
+}
+
+const IGNORED_WHEN_OBSERVED: ReadonlySet<Decision["action"]> = new Set([
+  "block",
+  "stop",
+  "modify",
+  "ask",
+  "retry",
+]);
+
+function ignoredWhenObserved(decision: Decision, mode: ObservedMode): boolean {
+  if (decision.action === "stop" && mode.canStop) return false;
+  return IGNORED_WHEN_OBSERVED.has(decision.action);
+}
+
 /** What an observed (observe-only or async) run leaves: activity to show and capped context. */
 export function settleObserved(
   hook: HookDefinition,
   event: HookEventName,
   record: HookRunRecord,
   cap: number,
+  mode: ObservedMode = { kind: "observe" },
 ): { activity: HookActivityEvent[]; context?: string } {
   const decision = record.decision;
   const notes: HookActivityEvent[] = [];
@@ -334,28 +361,55 @@ export function settleObserved(
   if (decision.action === "failed" && !record.aborted) {
     notes.push(warning(hook, `hook "${hook.name}" failed: ${decision.error}`));
   }
+  let outcome = outcomeOf(decision, record);
+  if (ignoredWhenObserved(decision, mode)) {
+    outcome = "continue";
+    const why =
+      mode.kind === "async"
+        ? "async hooks cannot block, stop or modify"
+        : `${event} is an observe-only event${event === "after_agent" ? " (only stop is honoured there)" : ""}`;
+    notes.push(
+      warning(
+        hook,
+        `hook "${hook.name}" answered ${decision.action}${decision.reason ? ` (${decision.reason})` : ""}: ${decision.action} is ignored on ${event}; ${why}`,
+      ),
+    );
+  }
   const detail = decision.action === "failed" ? decision.error : decision.reason;
   const activity = [
-    endEvent(hook, event, outcomeOf(decision, record), record.durationMs, detail, decision.message),
+    endEvent(hook, event, outcome, record.durationMs, detail, decision.message),
     ...notes,
   ];
   return found[0] === undefined ? { activity } : { activity, context: found[0] };
 }
 
-/** The effect of an observed answer: only failures and plain continue exist there. */
-export function observedEffect(decision: Decision): Decision {
-  return decision.action === "failed" ? decision : { action: "continue" };
+/** The effect of an observed answer: failures, plain continue, and a `stop` where `canStop`. */
+export function observedEffect(
+  decision: Decision,
+  mode: ObservedMode = { kind: "observe" },
+): Decision {
+  if (decision.action === "failed") return decision;
+  if (decision.action === "stop" && mode.canStop) return decision;
+  return { action: "continue" };
 }
 
 export interface ObserveResult {
   /** In plan order, whatever order the hooks finished in. */
   context: string[];
+  /** Only with `canStop`: the first hook (in plan order) that answered stop. */
+  stop?: { reason: string; hook: HookRef };
 }
 
-/** Observe-only events: every matching hook at once; only context and warnings come out. */
+export interface ObserveOptions extends FoldOptions {
+  /** `after_agent`: a `stop` answer is honoured (see `ObservedMode`). */
+  canStop?: boolean;
+}
+
+/** Observe-only events: every matching hook at once; only context, warnings (and a `stop` where `canStop`) come out. */
 export async function* runObservers(
-  options: FoldOptions,
+  options: ObserveOptions,
 ): AsyncGenerator<HookActivityEvent, ObserveResult, undefined> {
+  const mode: ObservedMode = { kind: "observe", canStop: options.canStop ?? false };
   const hooks = options.hooks.filter((hook) => options.matches(hook, {}));
   const pending = new Map<number, Promise<{ index: number; record: HookRunRecord }>>();
   for (const [index, hook] of hooks.entries()) {
@@ -372,14 +426,26 @@ export async function* runObservers(
     );
   }
   const contexts: (string | undefined)[] = [];
+  const stops: (ObserveResult["stop"] | undefined)[] = [];
   while (pending.size > 0) {
     const { index, record } = await Promise.race(pending.values());
     pending.delete(index);
     const hook = hooks[index]!;
-    const settled = settleObserved(hook, options.event, record, options.contextCapChars);
+    const settled = settleObserved(hook, options.event, record, options.contextCapChars, mode);
     contexts[index] = settled.context;
-    options.onRun?.(hook, record, record.decision, observedEffect(record.decision));
+    const effective = observedEffect(record.decision, mode);
+    if (effective.action === "stop") {
+      stops[index] = {
+        reason: effective.reason ?? `hook "${hook.name}" ended the session`,
+        hook: hookRef(hook),
+      };
+    }
+    options.onRun?.(hook, record, record.decision, effective);
     yield* settled.activity;
   }
-  return { context: contexts.filter((c): c is string => c !== undefined) };
+  const stop = stops.find((s) => s !== undefined);
+  return {
+    context: contexts.filter((c): c is string => c !== undefined),
+    ...(stop === undefined ? {} : { stop }),
+  };
 }

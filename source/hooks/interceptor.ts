@@ -12,7 +12,9 @@
  *
  * Gating events run their hooks in a chain (fold.ts). Observe-only events run
  * theirs concurrently and the agent resumes when all are done; their context,
- * and that of async hooks, goes into the next before_model verdict.
+ * and that of async hooks, goes into the next before_model verdict. Their other
+ * answers are ignored with a warning, except `stop` on after_agent, which is
+ * passed on (the agent then ends the session "hook_stop").
  * Async hooks start with the event (seeing its original input) and are not
  * waited for. `retry` is bounded per model request by `maxRetries`; past it
  * the request goes ahead with a warning.
@@ -257,7 +259,7 @@ async function* intercept(
     entry.done = runnerFor(event, agentEvent)(hook, {}, controller.signal).then((rec) => {
       stopAll.signal.removeEventListener("abort", kill);
       background.delete(entry);
-      const settled = settleObserved(hook, event, rec, cap);
+      const settled = settleObserved(hook, event, rec, cap, { kind: "async" });
       if (settled.context !== undefined) pendingContext.push(settled.context);
       if (controller.signal.reason === SESSION_END) {
         pendingActivity.push({
@@ -487,10 +489,12 @@ async function* intercept(
         contextCapChars: cap,
         now,
         onRun,
+        // The turn is over: ending the session there is meaningful (the agent ends it "hook_stop").
+        canStop: event === "after_agent",
       });
       pendingContext.push(...observed.context);
       if (pendingActivity.length > 0) yield* pendingActivity.splice(0);
-      return undefined;
+      return observed.stop ? { action: "stop", reason: observed.stop.reason } : undefined;
     }
 
     const result = yield* runChain({

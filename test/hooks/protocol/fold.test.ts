@@ -424,6 +424,84 @@ describe("runObservers", () => {
       .filter((e) => e.type === "hook_end")
       .map((e) => (e.type === "hook_end" ? e.hook.name : ""));
     expect(ends).toEqual(["fast", "broken", "slow"]);
-    expect(activity.filter((e) => e.type === "hook_warning")).toHaveLength(1);
+    const warnings = activity.flatMap((e) => (e.type === "hook_warning" ? [e.message] : []));
+    expect(warnings).toEqual([
+      'hook "fast" answered block: block is ignored on after_tool_failure; after_tool_failure is an observe-only event',
+      'hook "broken" failed: exited with 1',
+      'hook "slow" answered block: block is ignored on after_tool_failure; after_tool_failure is an observe-only event',
+    ]);
+    // An ignored answer is never shown as if it had acted.
+    expect(activity.filter((e) => e.type === "hook_end" && e.outcome === "block")).toEqual([]);
+    expect(result.stop).toBeUndefined();
+  });
+
+  function observe(event: HookEventName, answers: Record<string, Decision>, canStop?: boolean) {
+    const hooks = Object.keys(answers).map((name) => makeHook({ name }));
+    const onRun: { name: string; effective: Decision }[] = [];
+    return drive<ObserveResult>(
+      runObservers({
+        event,
+        agentEvent: { type: "notification", message: "m", notificationType: "t" },
+        hooks,
+        matches: () => true,
+        run: async (hook) => fakeRecord(answers[hook.name] ?? { action: "continue" }),
+        signal: new AbortController().signal,
+        contextCapChars: 100,
+        now: () => 0,
+        onRun: (hook, _record, _answered, effective) => onRun.push({ name: hook.name, effective }),
+        ...(canStop === undefined ? {} : { canStop }),
+      }),
+    ).then((r) => ({ ...r, onRun }));
+  }
+
+  it("honours stop where canStop (after_agent): the first stopping hook in plan order", async () => {
+    const { result, activity, onRun } = await observe(
+      "after_agent",
+      {
+        quiet: { action: "continue" },
+        first: { action: "stop", reason: "budget spent" },
+        second: { action: "stop", reason: "later" },
+      },
+      true,
+    );
+    expect(result.stop).toMatchObject({ reason: "budget spent", hook: { name: "first" } });
+    expect(
+      activity.flatMap((e) => (e.type === "hook_end" && e.outcome === "stop" ? [e.hook.name] : [])),
+    ).toEqual(["first", "second"]);
+    expect(activity.filter((e) => e.type === "hook_warning")).toEqual([]);
+    expect(onRun.find((r) => r.name === "first")?.effective).toMatchObject({ action: "stop" });
+  });
+
+  it("ignores stop elsewhere with a warning, and never reports it as a stop", async () => {
+    const { result, activity, onRun } = await observe("session_end", {
+      stopper: { action: "stop", reason: "enough" },
+    });
+    expect(result.stop).toBeUndefined();
+    expect(activity).toContainEqual(
+      expect.objectContaining({ type: "hook_end", outcome: "continue", detail: "enough" }),
+    );
+    expect(activity).toContainEqual({
+      type: "hook_warning",
+      hook: expect.objectContaining({ name: "stopper" }),
+      message:
+        'hook "stopper" answered stop (enough): stop is ignored on session_end; session_end is an observe-only event',
+    });
+    expect(onRun[0]?.effective).toEqual({ action: "continue" });
+  });
+
+  it("after_agent still ignores block and modify (only stop is honoured there)", async () => {
+    const { result, activity } = await observe(
+      "after_agent",
+      { blocker: { action: "block", reason: "no" } },
+      true,
+    );
+    expect(result.stop).toBeUndefined();
+    expect(activity).toContainEqual(
+      expect.objectContaining({
+        type: "hook_warning",
+        message:
+          'hook "blocker" answered block (no): block is ignored on after_agent; after_agent is an observe-only event (only stop is honoured there)',
+      }),
+    );
   });
 });
