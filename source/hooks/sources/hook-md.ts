@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { open, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { BrokenHook, HookDefinition, HookLaunch, HookScope } from "../definition.js";
 import { InvalidMatcherError, prepareHookMatcher } from "../match.js";
@@ -19,7 +19,13 @@ export interface HookMdCandidate {
   /** Its frontmatter, parsed while scanning (the YAML parser loads only when a HOOK.md exists). */
   frontmatter: FrontmatterResult;
   /** First `scripts/run*` file, if any. */
-  script?: { path: string; executable: boolean; firstLine: string };
+  script?: {
+    path: string;
+    executable: boolean;
+    firstLine: string;
+    /** Its first bytes hold a NUL: a compiled program, run directly when executable. */
+    binary?: boolean;
+  };
 }
 
 /** Folders of `dir` that hold a HOOK.md. */
@@ -46,11 +52,12 @@ export async function findHookMds(
         const scriptPath = path.join(scriptsDir, script.name);
         const stats = await reader.stat(scriptPath);
         if (!stats?.isFile()) continue;
-        const head = await readFile(scriptPath, "utf8").catch(() => "");
+        const head = await readHead(scriptPath, 512);
         candidate.script = {
           path: scriptPath,
           executable: isExecutableMode(stats),
-          firstLine: head.slice(0, 512).split("\n")[0] ?? "",
+          firstLine: head.toString("utf8").split("\n")[0] ?? "",
+          binary: head.includes(0),
         };
         break;
       }
@@ -58,6 +65,18 @@ export async function findHookMds(
     }),
   );
   return found.filter((c): c is HookMdCandidate => c !== undefined);
+}
+
+async function readHead(file: string, bytes: number): Promise<Buffer> {
+  const handle = await open(file, "r").catch(() => undefined);
+  if (handle === undefined) return Buffer.alloc(0);
+  try {
+    const buffer = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
 }
 
 export type FrontmatterResult = { ok: true; data: unknown } | { ok: false; reason: string };
@@ -94,28 +113,38 @@ const INTERPRETERS: Readonly<Record<string, string>> = {
   ".js": "node",
   ".mjs": "node",
   ".cjs": "node",
+  ".ts": "node",
+  ".mts": "node",
   ".rb": "ruby",
   ".pl": "perl",
 };
 
 /**
- * How to start the script without a shell: directly when executable,
- * otherwise through its `#!` line or, failing that, the interpreter its
- * extension names.
+ * How to start the script without a shell. A script with a `#!` line runs
+ * directly when executable, otherwise through that line. A script without one
+ * runs through the interpreter its extension names, even when executable:
+ * spawned directly, it would fall back to `/bin/sh`, which reads Python as
+ * shell (and sh's exit 2 would count as a block). A compiled program (NUL
+ * bytes in its head) runs directly when executable. Anything else is broken.
  */
 function scriptLaunch(script: NonNullable<HookMdCandidate["script"]>): HookLaunch | string {
-  if (script.executable) return { command: script.path, args: [], viaShell: false };
   if (script.firstLine.startsWith("#!")) {
+    if (script.executable) return { command: script.path, args: [], viaShell: false };
     const [interpreter, ...rest] = script.firstLine.slice(2).trim().split(/\s+/);
     if (interpreter) {
       // Like the kernel: everything after the interpreter is one argument.
       const args = rest.length > 0 ? [rest.join(" "), script.path] : [script.path];
       return { command: interpreter, args, viaShell: false };
     }
+    return `${script.path} has an empty #! line; name an interpreter (e.g. #!/usr/bin/env bash)`;
   }
   const interpreter = INTERPRETERS[path.extname(script.path)];
   if (interpreter) return { command: interpreter, args: [script.path], viaShell: false };
-  return `${script.path} is not executable and has no #! line; run \`chmod +x ${script.path}\``;
+  if (script.binary && script.executable) {
+    return { command: script.path, args: [], viaShell: false };
+  }
+  const known = Object.keys(INTERPRETERS).join(" ");
+  return `${script.path} has no #! line and an unknown extension, so acai cannot tell how to run it; add a #! line (e.g. #!/usr/bin/env python3) or use one of the extensions ${known}`;
 }
 
 export function hookMdDefinition(

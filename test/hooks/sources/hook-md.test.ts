@@ -1,7 +1,11 @@
+import { chmod, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { HookDefinition } from "../../../source/hooks/definition.js";
 import { loadHookRegistry, scanHookSources } from "../../../source/hooks/registry.js";
+import { runHookOnce } from "../../../source/hooks/run.js";
 import { readFrontmatter } from "../../../source/hooks/sources/hook-md.js";
+import { runProcess } from "../../../source/process/runner.js";
 import { baseEnv, countingRunner, makeSandbox, type Sandbox, writeFileIn } from "./helpers.js";
 
 let box: Sandbox;
@@ -134,8 +138,83 @@ describe("HOOK.md hooks", () => {
       viaShell: false,
     });
     expect(registry.broken).toEqual([
-      expect.objectContaining({ file: bare, reason: expect.stringContaining("chmod +x") }),
+      expect.objectContaining({
+        file: bare,
+        reason: expect.stringContaining("has no #! line and an unknown extension"),
+      }),
     ]);
+  });
+
+  it("runs an executable script without #! through the interpreter of its extension, not /bin/sh", async () => {
+    const dir = path.join(box.projectDir, ".agents", "hooks");
+    // Python that sh would misread: sh fails on it and its exit 2 would count as a block.
+    const python = [
+      "import json, sys",
+      "event = json.load(sys.stdin)",
+      "if event['tool_input']['command'] == 'rm -rf /':",
+      "    print(json.dumps({'decision': 'deny', 'reason': 'python says no'}))",
+      "sys.exit(0)",
+      "",
+    ].join("\n");
+    await hookMd(path.join(dir, "py"), "trigger: before_tool", {
+      name: "run.py",
+      mode: 0o755,
+      body: python,
+    });
+    await hookMd(path.join(dir, "js"), "trigger: before_tool", {
+      name: "run.mjs",
+      mode: 0o755,
+      body: "process.stdout.write(JSON.stringify({ action: 'block', reason: 'node says no' }));\n",
+    });
+    const unknown = await hookMd(path.join(dir, "unknown"), "trigger: before_tool", {
+      name: "run.txt",
+      mode: 0o755,
+      body: "echo hi\n",
+    });
+    const registry = await load();
+    expect(registry.broken).toEqual([
+      expect.objectContaining({
+        file: unknown,
+        reason: expect.stringMatching(/run\.txt has no #! line and an unknown extension/),
+      }),
+    ]);
+    const byName = new Map(registry.hooks.map((h) => [h.name, h]));
+    const py = byName.get("py");
+    expect(py?.launch).toEqual({
+      command: "python3",
+      args: [path.join(dir, "py", "scripts", "run.py")],
+      viaShell: false,
+    });
+    const run = (hook: HookDefinition, command: string) =>
+      runHookOnce(
+        hook,
+        "before_tool",
+        { event: "before_tool", tool_name: "Bash", tool_input: { command } },
+        { runner: runProcess, env: baseEnv, projectDir: box.projectDir, sessionId: "s" },
+      );
+    const denied = await run(py as HookDefinition, "rm -rf /");
+    expect(denied.stderr).toBe("");
+    expect(denied.exitCode).toBe(0);
+    expect(denied.decision).toMatchObject({ action: "block", reason: "python says no" });
+    expect((await run(py as HookDefinition, "ls")).decision).toMatchObject({
+      action: "continue",
+    });
+    const js = await run(byName.get("js") as HookDefinition, "ls");
+    expect(js.decision).toMatchObject({ action: "block", reason: "node says no" });
+  });
+
+  it("runs an executable compiled program (no #!, no extension) directly", async () => {
+    const dir = path.join(box.projectDir, ".agents", "hooks", "bin");
+    await hookMd(dir, "trigger: before_tool");
+    // The head of an ELF file: a NUL byte marks a compiled program (it is not run here).
+    const elf = Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    const target = path.join(dir, "scripts", "run");
+    await mkdir(path.dirname(target), { recursive: true });
+    await writeFile(target, elf);
+    await chmod(target, 0o755);
+    const registry = await load();
+    expect(registry.broken).toEqual([]);
+    expect(registry.hooks[0]?.launch).toEqual({ command: target, args: [], viaShell: false });
   });
 
   it("reports a missing script, bad YAML, unknown trigger, unsupported event and bad regex; others load", async () => {
