@@ -101,9 +101,29 @@ export async function readFrontmatter(text: string): Promise<FrontmatterResult> 
   try {
     return { ok: true, data: parse(match[1] ?? "") };
   } catch (error) {
-    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
-    return { ok: false, reason: `invalid YAML frontmatter: ${message}` };
+    return { ok: false, reason: `invalid YAML frontmatter: ${describeYamlError(error, text)}` };
   }
+}
+
+const SNIPPET_MAX = 80;
+
+/**
+ * The parser's first line with the position in HOOK.md itself (the frontmatter
+ * starts on line 2) instead of its dangling "at line L, column C:", then the
+ * offending line, quoted so that a tab shows (`"\tname: x"`).
+ */
+function describeYamlError(error: unknown, text: string): string {
+  if (!(error instanceof Error)) return String(error);
+  const first = error.message.split("\n")[0] ?? "";
+  const pos = (error as { linePos?: readonly { line: number; col: number }[] }).linePos?.[0];
+  if (pos === undefined) return first.replace(/:\s*$/, "");
+  const message = first.replace(/\s*at line \d+, column \d+:?\s*$/, "");
+  const fileLine = pos.line + 1;
+  const source = text.replace(/^\uFEFF/, "").split(/\r?\n/)[fileLine - 1];
+  const where = `HOOK.md line ${fileLine}, column ${pos.col}`;
+  if (source === undefined || source.trim() === "") return `${message} (${where})`;
+  const snippet = source.length > SNIPPET_MAX ? `${source.slice(0, SNIPPET_MAX)}…` : source;
+  return `${message} (${where}: ${JSON.stringify(snippet)})`;
 }
 
 const INTERPRETERS: Readonly<Record<string, string>> = {

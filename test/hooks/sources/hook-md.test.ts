@@ -1,7 +1,8 @@
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { HookDefinition } from "../../../source/hooks/definition.js";
+import { brokenHookWarning } from "../../../source/cli/session.js";
+import type { BrokenHook, HookDefinition } from "../../../source/hooks/definition.js";
 import { loadHookRegistry, scanHookSources } from "../../../source/hooks/registry.js";
 import { runHookOnce } from "../../../source/hooks/run.js";
 import { readFrontmatter } from "../../../source/hooks/sources/hook-md.js";
@@ -268,5 +269,40 @@ describe("HOOK.md hooks", () => {
       ok: false,
       reason: expect.stringContaining("invalid YAML frontmatter"),
     });
+  });
+
+  it("says what is wrong with the YAML, where in HOOK.md, and shows the line (not a dangling 'column 1:')", async () => {
+    expect(await readFrontmatter("---\nname: x\nmatcher:\n\ttool: Bash\n---\n")).toEqual({
+      ok: false,
+      reason:
+        'invalid YAML frontmatter: Tabs are not allowed as indentation (HOOK.md line 4, column 1: "\\ttool: Bash")',
+    });
+    expect(await readFrontmatter('---\ntrigger: before_tool\nname: "open\n---\n')).toEqual({
+      ok: false,
+      reason: expect.stringMatching(
+        /^invalid YAML frontmatter: Missing closing "quote \(HOOK\.md line 3, column \d+: "name: \\"open"\)$/,
+      ),
+    });
+    const long = `trigger: [${"x, ".repeat(60)}`;
+    const cut = await readFrontmatter(`---\n${long}\n---\n`);
+    expect(cut.ok).toBe(false);
+    if (!cut.ok) {
+      expect(cut.reason).toContain(`(HOOK.md line 2, column`);
+      expect(cut.reason).toContain(`${long.slice(0, 80)}…`);
+      expect(cut.reason).not.toMatch(/:\s*$/);
+    }
+  });
+
+  it("names the HOOK.md and the YAML problem in the broken-hook warning", async () => {
+    const dir = path.join(box.projectDir, ".acai", "hooks", "tabs");
+    const file = await hookMd(dir, "trigger: before_tool\nmatcher:\n\ttool: Bash", {
+      name: "run.sh",
+      mode: 0o755,
+    });
+    const registry = await load();
+    expect(registry.broken).toHaveLength(1);
+    expect(brokenHookWarning(registry.broken[0] as BrokenHook)).toBe(
+      `hook tabs (${file}) is not loaded: invalid YAML frontmatter: Tabs are not allowed as indentation (HOOK.md line 4, column 1: "\\ttool: Bash")`,
+    );
   });
 });
