@@ -3,7 +3,7 @@ import path from "node:path";
 import { Agent } from "../agent/agent.js";
 import type { RunInput } from "../agent/types.js";
 import { resolveAcaiPaths } from "../config/paths.js";
-import { loadSettings } from "../config/settings.js";
+import { type LoadedSettings, loadSettings, SettingsError } from "../config/settings.js";
 import type { InterceptedEvent } from "../hooks/activity.js";
 import type { BrokenHook } from "../hooks/definition.js";
 import { createHookInterceptor, type HookInterceptor } from "../hooks/interceptor.js";
@@ -13,6 +13,7 @@ import {
   scanHookSources,
   type UntrustedHook,
 } from "../hooks/registry.js";
+import { settingsHooksTypeError } from "../hooks/sources/settings.js";
 import { isProjectTrusted, trustProject } from "../hooks/trust.js";
 import { trackTurnSignals } from "../hooks/turn-signal.js";
 import { resolveModel } from "../models/resolve.js";
@@ -25,6 +26,20 @@ import type {
   ProjectTrustState,
   UntrustedHookInfo,
 } from "./session-types.js";
+
+/**
+ * Loads the settings files; a `hooks` field that is not an object is a bad
+ * settings file (SettingsError: exit 2, naming the file and the field), as the
+ * loader does for other fields, rather than a broken (and untrusted) hook.
+ */
+async function loadCheckedSettings(acaiHome: string, projectDir: string): Promise<LoadedSettings> {
+  const loaded = await loadSettings({ acaiHome, projectDir });
+  for (const file of loaded.settingsFiles) {
+    const problem = settingsHooksTypeError(file);
+    if (problem !== undefined) throw new SettingsError(file.path, problem);
+  }
+  return loaded;
+}
 
 export interface CheckProjectTrustOptions {
   cwd: string;
@@ -45,7 +60,7 @@ export function transcriptPathFor(transcriptsDir: string, sessionId: string, now
 export async function prepareSession(options: PrepareSessionOptions): Promise<PreparedSession> {
   const { cwd, env, homeDir, flags } = options;
   const paths = resolveAcaiPaths({ env, homeDir, cwd });
-  const loaded = await loadSettings({ acaiHome: paths.home, projectDir: cwd });
+  const loaded = await loadCheckedSettings(paths.home, cwd);
   const settings = loaded.settings;
   const runner = runProcess;
 
@@ -179,7 +194,7 @@ export async function checkProjectTrust(
   options: CheckProjectTrustOptions,
 ): Promise<ProjectTrustState> {
   const paths = resolveAcaiPaths({ env: options.env, homeDir: options.homeDir, cwd: options.cwd });
-  const loaded = await loadSettings({ acaiHome: paths.home, projectDir: options.cwd });
+  const loaded = await loadCheckedSettings(paths.home, options.cwd);
   const scan = await scanHookSources({
     projectDir: options.cwd,
     acaiHome: paths.home,

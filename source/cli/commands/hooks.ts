@@ -1,8 +1,9 @@
 import type { Command } from "commander";
+import { UsageError } from "../errors.js";
 import { EXIT } from "../exit-codes.js";
 import { formatHookList } from "../hook-list.js";
 import type { CommandContext } from "../program.js";
-import { registerHookToolkit } from "./hooks-toolkit.js";
+import { registerHookToolkit, runToolkitCommand } from "./hooks-toolkit.js";
 
 /**
  * `acai hooks …`. Each subcommand lazy-loads what it needs so that `acai -p`
@@ -17,28 +18,40 @@ export function registerHooksCommand(program: Command, ctx: CommandContext): Com
   hooks
     .command("trust")
     .description("trust the current set of this project's hooks (any change revokes it)")
-    .action(async () => {
-      const { checkProjectTrust } = await import("../session.js");
-      const { io } = ctx;
-      const state = await checkProjectTrust({ cwd: io.cwd, env: io.env, homeDir: io.homeDir });
-      switch (state.status) {
-        case "no-project-hooks":
-          io.stdout.write(`No project hooks in ${io.cwd}: nothing to trust.\n`);
-          break;
-        case "trusted":
-          io.stdout.write(`Already trusted: the project hooks in ${io.cwd} have not changed.\n`);
-          break;
-        case "untrusted":
-          await state.trust();
-          io.stdout.write(
-            `Trusted ${state.untrusted.length} project hook${state.untrusted.length === 1 ? "" : "s"} in ${io.cwd}:\n${formatHookList(state.untrusted)}\nAny change to these files or settings revokes the trust.\n`,
-          );
-          break;
-        default:
-          return state.status satisfies never;
-      }
-      ctx.setExitCode(EXIT.ok);
-    });
+    .action(() =>
+      runToolkitCommand(ctx, async () => {
+        const [{ checkProjectTrust }, { SettingsError }] = await Promise.all([
+          import("../session.js"),
+          import("../../config/settings.js"),
+        ]);
+        const { io } = ctx;
+        const state = await checkProjectTrust({
+          cwd: io.cwd,
+          env: io.env,
+          homeDir: io.homeDir,
+        }).catch((error: unknown) => {
+          // A bad settings file is a usage error (exit 2), as for `acai -p`.
+          throw error instanceof SettingsError ? new UsageError(error.message) : error;
+        });
+        switch (state.status) {
+          case "no-project-hooks":
+            io.stdout.write(`No project hooks in ${io.cwd}: nothing to trust.\n`);
+            break;
+          case "trusted":
+            io.stdout.write(`Already trusted: the project hooks in ${io.cwd} have not changed.\n`);
+            break;
+          case "untrusted":
+            await state.trust();
+            io.stdout.write(
+              `Trusted ${state.untrusted.length} project hook${state.untrusted.length === 1 ? "" : "s"} in ${io.cwd}:\n${formatHookList(state.untrusted)}\nAny change to these files or settings revokes the trust.\n`,
+            );
+            break;
+          default:
+            return state.status satisfies never;
+        }
+        return EXIT.ok;
+      }),
+    );
 
   registerHookToolkit(hooks, ctx);
   return hooks;

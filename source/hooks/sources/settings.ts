@@ -43,6 +43,19 @@ export function hasSettingsHooks(hooks: unknown): boolean {
   return true;
 }
 
+/**
+ * Why a settings file's `hooks` field as a whole has the wrong type (a number,
+ * a string, an array…), or undefined when it is absent or an object. That is a
+ * bad settings file, like any other field of the wrong type, not a broken hook.
+ */
+export function settingsHooksTypeError(file: { path: string; hooks: unknown }): string | undefined {
+  const hooks = file.hooks;
+  if (hooks === undefined || hooks === null || isPlainObject(hooks)) return undefined;
+  const got = Array.isArray(hooks) ? "an array" : `${typeof hooks} ${JSON.stringify(hooks)}`;
+  const shown = got.length > 70 ? `${got.slice(0, 67)}...` : got;
+  return `Settings file ${file.path}: field "hooks" is invalid: expected an object keyed by event name, e.g. {"PreToolUse": [...]} (got ${shown}). Fix or remove "hooks".`;
+}
+
 const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set([
   "before_tool",
   "after_tool",
