@@ -1,14 +1,20 @@
 import type { UntrustedHookInfo } from "./session-types.js";
 
-const plural = (n: number, word: string): string => `${n} untrusted ${word}${n === 1 ? "" : "s"}`;
-
-/** "1 untrusted hook", "2 untrusted tools", "1 untrusted hook and 1 untrusted tool". */
-function untrustedCount(untrusted: readonly UntrustedHookInfo[]): string {
-  const tools = untrusted.filter((item) => item.kind === "tool").length;
-  const hooks = untrusted.length - tools;
-  if (tools === 0) return plural(hooks, "hook");
-  if (hooks === 0) return plural(tools, "tool");
-  return `${plural(hooks, "hook")} and ${plural(tools, "tool")}`;
+/**
+ * The project's hooks and dynamic tools, counted by kind, each word after
+ * `qualifier`: "1 untrusted hook", "2 project tools", "1 project hook and 1 project tool".
+ */
+export function countHooksAndTools(
+  items: readonly Pick<UntrustedHookInfo, "kind">[],
+  qualifier: string,
+): string {
+  const count = (n: number, word: string): string =>
+    `${n} ${qualifier} ${word}${n === 1 ? "" : "s"}`;
+  const tools = items.filter((item) => item.kind === "tool").length;
+  const hooks = items.length - tools;
+  if (tools === 0) return count(hooks, "hook");
+  if (hooks === 0) return count(tools, "tool");
+  return `${count(hooks, "hook")} and ${count(tools, "tool")}`;
 }
 
 /** `prepareSession` with `projectHooks: "require-trust"` in a project whose hook set is not trusted. */
@@ -18,6 +24,6 @@ export class UntrustedProjectHooksError extends Error {
     readonly projectDir: string,
     readonly untrusted: UntrustedHookInfo[],
   ) {
-    super(`This project has ${untrustedCount(untrusted)} in ${projectDir}.`);
+    super(`This project has ${countHooksAndTools(untrusted, "untrusted")} in ${projectDir}.`);
   }
 }

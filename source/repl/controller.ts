@@ -137,13 +137,13 @@ export class ReplController {
       this.#item({
         kind: "banner",
         tone: "warn",
-        text: "Project hooks are OFF for this session (not trusted). Run `acai hooks trust` to enable them.",
+        text: "Project hooks and tools are off for this session (not trusted). Run `acai hooks trust` to enable them.",
       });
     } else if (mode === "off" && trust.status === "trusted") {
       this.#item({
         kind: "banner",
         tone: "warn",
-        text: "Project hooks are OFF (--no-project-hooks).",
+        text: "Project hooks and tools are off (--no-project-hooks).",
       });
     }
 

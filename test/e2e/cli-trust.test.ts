@@ -96,6 +96,25 @@ describe("project hook trust in acai -p", () => {
     expect(tools).toContain("probe");
   });
 
+  it("acai hooks trust counts hooks and tools by kind", async () => {
+    await writeProjectTool();
+    const refused = await run();
+    expect(refused.stderr).toContain(
+      `This project has 1 untrusted hook and 1 untrusted tool in ${dirs.cwd}`,
+    );
+    const trust = await runAcai({ args: ["hooks", "trust"], dirs });
+    expect(trust.exitCode, trust.stderr).toBe(0);
+    expect(trust.stdout).toContain(`Trusted 1 project hook and 1 project tool in ${dirs.cwd}:`);
+    const again = await runAcai({ args: ["hooks", "trust"], dirs });
+    expect(again.stdout).toBe(
+      `Already trusted: the project hooks and tools in ${dirs.cwd} have not changed.\n`,
+    );
+
+    await rm(path.join(dirs.cwd, ".acai", "settings.json"));
+    const toolOnly = await runAcai({ args: ["hooks", "trust"], dirs });
+    expect(toolOnly.stdout).toContain(`Trusted 1 project tool in ${dirs.cwd}:`);
+  });
+
   it("json output still ends with a result object carrying exit code 4", async () => {
     const result = await run("--output-format", "json");
     expect(result.exitCode).toBe(4);

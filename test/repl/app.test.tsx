@@ -531,7 +531,7 @@ describe("REPL app (ink-testing-library, fake session)", () => {
     expect(prepared[0]?.projectHooks).toBe("off");
     expect(trusted).toBe(0);
     await waitFor(
-      () => ui.lastFrame()?.includes("Project hooks are OFF for this session"),
+      () => ui.lastFrame()?.includes("Project hooks and tools are off for this session"),
       "banner",
     );
     controller.requestExit();

@@ -265,7 +265,7 @@ describe.skipIf(skipReason !== "")(`acai REPL in tmux ${skipReason}`, () => {
     const t = await startAcai(() => ({ text: "answered" }));
     await t.see("This project has hooks you have not trusted");
     t.keys("n");
-    await t.see("Project hooks are OFF for this session");
+    await t.see("Project hooks and tools are off for this session");
     t.text("hi");
     t.keys("Enter");
     await t.see("answered");

@@ -17,13 +17,15 @@ export function registerHooksCommand(program: Command, ctx: CommandContext): Com
 
   hooks
     .command("trust")
-    .description("trust the current set of this project's hooks (any change revokes it)")
+    .description("trust the current set of this project's hooks and tools (any change revokes it)")
     .action(() =>
       runToolkitCommand(ctx, async () => {
-        const [{ checkProjectTrust }, { SettingsError }] = await Promise.all([
-          import("../session.js"),
-          import("../../config/settings.js"),
-        ]);
+        const [{ checkProjectTrust }, { countHooksAndTools }, { SettingsError }] =
+          await Promise.all([
+            import("../session.js"),
+            import("../session-errors.js"),
+            import("../../config/settings.js"),
+          ]);
         const { io } = ctx;
         const state = await checkProjectTrust({
           cwd: io.cwd,
@@ -38,12 +40,14 @@ export function registerHooksCommand(program: Command, ctx: CommandContext): Com
             io.stdout.write(`No project hooks in ${io.cwd}: nothing to trust.\n`);
             break;
           case "trusted":
-            io.stdout.write(`Already trusted: the project hooks in ${io.cwd} have not changed.\n`);
+            io.stdout.write(
+              `Already trusted: the project hooks and tools in ${io.cwd} have not changed.\n`,
+            );
             break;
           case "untrusted":
             await state.trust();
             io.stdout.write(
-              `Trusted ${state.untrusted.length} project hook${state.untrusted.length === 1 ? "" : "s"} in ${io.cwd}:\n${formatHookList(state.untrusted)}\nAny change to these files or settings revokes the trust.\n`,
+              `Trusted ${countHooksAndTools(state.untrusted, "project")} in ${io.cwd}:\n${formatHookList(state.untrusted)}\nAny change to these files or settings revokes the trust.\n`,
             );
             break;
           default:
