@@ -231,7 +231,14 @@ export class ReplController {
     this.#sessionAbort = sessionAbort;
     let reason: SessionEndReason | undefined;
     try {
-      for await (const event of session.run({ prompts: queue, signal: sessionAbort.signal })) {
+      const events = session.run({
+        prompts: queue,
+        signal: sessionAbort.signal,
+        // Asked when the prompts run out: the user left (Ctrl-D, /exit, Ctrl-C twice) or
+        // started another session (/clear, /model); otherwise the input simply ended.
+        endReason: () => (this.#exitRequested || this.#restart ? "user_exit" : "completed"),
+      });
+      for await (const event of events) {
         this.dispatch({ type: "event", event, at: this.#now() });
         if (event.type === "session_end") reason = event.reason;
       }

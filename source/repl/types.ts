@@ -34,8 +34,9 @@ export interface ReplOptions {
   /** Submitted as the first turn (piped stdin). */
   initialPrompt?: string;
   /**
-   * Fires the `notification` hooks of a session: the REPL calls it when the
-   * prompt has been idle for `idleNotifyMs` and when a hook `ask` waits on the user.
+   * Replaces `session.notify` for the idle prompt: the REPL calls it when the
+   * prompt has been idle for `idleNotifyMs`. (Asks are not notified here: the
+   * interceptor fires the `notification` hooks itself on every hook `ask`.)
    */
   notify?: (session: PreparedSession, notification: ReplNotification) => Promise<void> | void;
   /** Default 60 000. */

@@ -116,7 +116,8 @@ export function fakeSession(options: FakeSessionOptions = {}): FakeSession {
         yield* options.turn ? options.turn(ctx) : endTurn(ctx, `echo: ${t.prompt}`);
       }
       if (options.end) yield* options.end();
-      const reason = input.signal?.aborted ? "aborted" : "user_exit";
+      // As the agent does: the caller's endReason when the prompts run out.
+      const reason = input.signal?.aborted ? "aborted" : (input.endReason?.() ?? "completed");
       yield { type: "session_end", reason };
       finish({ reason });
     },
