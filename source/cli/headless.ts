@@ -54,6 +54,9 @@ export async function runHeadless(io: CliIo, options: MainOptions): Promise<numb
     const events: AsyncGenerator<InterceptedEvent, void, undefined> = prepared.run({
       prompts: [{ prompt }],
       signal: controller.signal,
+      // Asked once the turn is over (its turn_end already observed): a session_end hook
+      // can tell a run that failed (provider error) from one that completed.
+      endReason: () => (tracker.outcome.stopReason === "error" ? "error" : "completed"),
     });
     for await (const event of events) {
       tracker.observe(event);
