@@ -2,6 +2,8 @@
  * Runs one hook for one event through the ProcessRunner and decodes what it
  * did (exit code, stdout, stderr) into a Decision (hooks.md §3–§5).
  */
+
+import { meaningfulErrorLine } from "../process/error-output.js";
 import type { ProcessRunner, RunResult } from "../process/types.js";
 import { type Decision, failed } from "./decision.js";
 import type { HookDefinition, HookEventName } from "./definition.js";
@@ -133,11 +135,6 @@ export function formatBytes(bytes: number): string {
   return `${bytes} bytes`;
 }
 
-function firstLine(text: string): string {
-  const line = text.split("\n").find((l) => l.trim() !== "") ?? "";
-  return line.trim().slice(0, 300);
-}
-
 function isJsonAnswer(stdout: string): boolean {
   return stdout.trimStart().startsWith("{");
 }
@@ -168,7 +165,7 @@ export function decodeRunResult(
     return reason === "" ? { action: "block" } : { action: "block", reason };
   }
   if (result.exitCode !== 0) {
-    const detail = stderr === "" ? " (no error output)" : `: ${firstLine(stderr)}`;
+    const detail = stderr === "" ? " (no error output)" : `: ${meaningfulErrorLine(stderr)}`;
     return failed(`exited with ${result.exitCode}${detail}`);
   }
   const stdout = result.stdout.trim();

@@ -1,6 +1,7 @@
 import { readdir, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
+import { meaningfulErrorLine } from "../process/error-output.js";
 import type { ProcessRunner, RunResult } from "../process/types.js";
 import { checkJsonInput } from "./json-input.js";
 import { capForModel } from "./text.js";
@@ -74,17 +75,12 @@ export async function executablesIn(dir: string): Promise<string[]> {
   return found;
 }
 
-function firstLine(text: string): string {
-  const line = text.trim().split("\n")[0] ?? "";
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
-}
-
 function describeFailure(result: RunResult): string | undefined {
   if (result.spawnError) return result.spawnError;
   if (result.timedOut) return `describe timed out after ${DESCRIBE_TIMEOUT_MS} ms`;
   if (result.truncated.stdout) return `describe printed more than ${DESCRIBE_MAX_BYTES} bytes`;
   if (result.exitCode !== 0) {
-    const detail = firstLine(result.stderr) || firstLine(result.stdout);
+    const detail = meaningfulErrorLine(result.stderr) || meaningfulErrorLine(result.stdout);
     const how = result.signal
       ? `was killed by ${result.signal}`
       : `exited with code ${result.exitCode}`;
@@ -116,7 +112,9 @@ async function describeTool(
   try {
     json = JSON.parse(result.stdout);
   } catch {
-    return warn(`describe did not print JSON (got "${firstLine(result.stdout) || "nothing"}")`);
+    return warn(
+      `describe did not print JSON (got "${meaningfulErrorLine(result.stdout) || "nothing"}")`,
+    );
   }
   const parsed = metadataSchema.safeParse(json);
   if (!parsed.success) {

@@ -1,5 +1,6 @@
 import { open } from "node:fs/promises";
 import path from "node:path";
+import { meaningfulErrorLine } from "../../process/error-output.js";
 import type { ProcessRunner, RunResult } from "../../process/types.js";
 import type { BrokenHook, HookDefinition, HookScope } from "../definition.js";
 import { withoutSecrets } from "../environment.js";
@@ -116,11 +117,6 @@ export interface LoadExecutablesOptions {
 
 type DescribeOutcome = CachedDescribe;
 
-function firstLine(text: string): string {
-  const line = text.trim().split("\n")[0] ?? "";
-  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
-}
-
 function interpretDescribe(result: RunResult, timeoutMs: number): DescribeOutcome {
   if (result.spawnError !== undefined)
     return { ok: false, reason: `could not be started: ${result.spawnError}` };
@@ -135,7 +131,7 @@ function interpretDescribe(result: RunResult, timeoutMs: number): DescribeOutcom
       result.exitCode === null
         ? `was killed by ${result.signal ?? "a signal"}`
         : `exited with code ${result.exitCode}`;
-    const stderr = firstLine(result.stderr);
+    const stderr = meaningfulErrorLine(result.stderr);
     return { ok: false, reason: `HOOK_ACTION=describe ${how}${stderr ? `: ${stderr}` : ""}` };
   }
   const text = result.stdout.trim();
@@ -146,7 +142,7 @@ function interpretDescribe(result: RunResult, timeoutMs: number): DescribeOutcom
   } catch {
     return {
       ok: false,
-      reason: `HOOK_ACTION=describe did not print valid JSON: ${firstLine(text)}`,
+      reason: `HOOK_ACTION=describe did not print valid JSON: ${meaningfulErrorLine(text)}`,
     };
   }
 }

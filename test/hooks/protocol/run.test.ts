@@ -84,6 +84,16 @@ describe("runHookOnce with real scripts", () => {
     expect(record.decision).toEqual({ action: "failed", error: "exited with 7: first problem" });
   });
 
+  it("a crash reports the line that states the error, not the stack trace around it", async () => {
+    const record = await run(
+      "printf 'node:internal/modules/esm/get_format:189\\n  throw err;\\n\\nTypeError [ERR_UNKNOWN_FILE_EXTENSION]: Unknown file extension \".ts\"\\n    at x (node:internal/y:1:2)\\n' >&2; exit 1",
+    );
+    expect(record.decision).toEqual({
+      action: "failed",
+      error: 'exited with 1: TypeError [ERR_UNKNOWN_FILE_EXTENSION]: Unknown file extension ".ts"',
+    });
+  });
+
   it("a hook that hangs is killed at its timeout, with its grandchild", async () => {
     const marker = uniqueMarker();
     const started = performance.now();
