@@ -10,6 +10,9 @@
  * Run (Node 24 strips the types itself; the bench uses the built code):
  *   cd /work/main && export PATH="$PWD/node_modules/.bin:$PATH"
  *   npx tsc -p tsconfig.json && node bench/repl.ts
+ * Options: --runs N (start-up runs, default 5); --startup-only;
+ *   --compare DIR: alternate runs of this build and of DIR/dist/cli/main.js
+ *   (e.g. a copy of an older dist/ with a node_modules link), same conditions.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { EventEmitter } from "node:events";
@@ -30,86 +33,117 @@ import { ReplController } from "../dist/repl/controller.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CLI = path.join(ROOT, "dist", "cli", "main.js");
+const args = process.argv.slice(2);
+const flag = (name: string) => {
+  const i = args.indexOf(name);
+  return i === -1 ? undefined : (args[i + 1] ?? "");
+};
+const RUNS = Number.parseInt(flag("--runs") ?? "5", 10);
+const COMPARE = flag("--compare");
 const TMUX = "/usr/bin/tmux";
 const TOKENS = 5000;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+interface StartupRun {
+  /** Until the prompt line is drawn and takes keys (type-ahead). */
+  input: number;
+  /** Until the session is ready ("ask anything"). */
+  ready: number;
+}
+
+/** One start of `acai` in a fresh tmux server; polls the screen every 2 ms. */
+async function startOnce(
+  cli: string,
+  root: string,
+  home: string,
+  acaiHome: string,
+  i: number,
+): Promise<StartupRun> {
+  const socket = `acai-bench-repl-${process.pid}-${i}`;
+  const cmd = [
+    "env",
+    "-i",
+    `PATH=${process.env.PATH ?? "/usr/bin:/bin"}`,
+    `HOME=${home}`,
+    `ACAI_HOME=${acaiHome}`,
+    "TERM=xterm-256color",
+    "NO_COLOR=1",
+    "OPENAI_API_KEY=bench",
+    process.execPath,
+    cli,
+    "--model",
+    "openai:bench-model",
+    "--base-url",
+    "http://127.0.0.1:9/v1",
+  ].join(" ");
+  const started = performance.now();
+  execFileSync(TMUX, ["-L", socket, "new-session", "-d", "-x", "100", "-y", "30", "-c", root, cmd]);
+  let ready: number | undefined;
+  let typeAhead: number | undefined;
+  try {
+    while (performance.now() - started < 10_000) {
+      const screen = spawnSync(TMUX, ["-L", socket, "capture-pane", "-p"], {
+        encoding: "utf8",
+      }).stdout;
+      if (typeAhead === undefined && screen?.includes("› "))
+        typeAhead = performance.now() - started;
+      if (screen?.includes("ask anything")) {
+        ready = performance.now() - started;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 2));
+    }
+  } finally {
+    spawnSync(TMUX, ["-L", socket, "kill-server"]);
+  }
+  if (ready === undefined) throw new Error(`the prompt never appeared (${cli})`);
+  return { input: typeAhead ?? ready, ready };
+}
+
+const fmt = (xs: number[]) =>
+  `median ${median(xs).toFixed(0)} ms [${xs.map((t) => t.toFixed(0)).join(", ")}]`;
 
 async function startupToPrompt(): Promise<void> {
   if (!existsSync(TMUX) || !existsSync(CLI)) {
     console.log("start-up: skipped (needs /usr/bin/tmux and a built dist/)");
     return;
   }
+  const clis = COMPARE ? [CLI, path.resolve(COMPARE, "dist", "cli", "main.js")] : [CLI];
   const root = await mkdtemp(path.join(os.tmpdir(), "acai-bench-repl-"));
   const home = path.join(root, "home");
-  const acaiHome = path.join(root, "acai-home");
-  await Promise.all([mkdir(home), mkdir(acaiHome)]);
-  const times: number[] = [];
-  const firstInput: number[] = [];
+  await mkdir(home);
+  const results = clis.map(() => [] as StartupRun[]);
   try {
-    for (let i = 0; i < 5; i++) {
-      const socket = `acai-bench-repl-${process.pid}-${i}`;
-      const cmd = [
-        "env",
-        "-i",
-        `PATH=${process.env.PATH ?? "/usr/bin:/bin"}`,
-        `HOME=${home}`,
-        `ACAI_HOME=${acaiHome}`,
-        "TERM=xterm-256color",
-        "NO_COLOR=1",
-        "OPENAI_API_KEY=bench",
-        process.execPath,
-        CLI,
-        "--model",
-        "openai:bench-model",
-        "--base-url",
-        "http://127.0.0.1:9/v1",
-      ].join(" ");
-      const started = performance.now();
-      execFileSync(TMUX, [
-        "-L",
-        socket,
-        "new-session",
-        "-d",
-        "-x",
-        "100",
-        "-y",
-        "30",
-        "-c",
-        root,
-        cmd,
-      ]);
-      let seen = false;
-      let typeAhead: number | undefined;
-      while (performance.now() - started < 10_000) {
-        const screen = spawnSync(TMUX, ["-L", socket, "capture-pane", "-p"], {
-          encoding: "utf8",
-        }).stdout;
-        if (typeAhead === undefined && screen?.includes("› "))
-          typeAhead = performance.now() - started;
-        if (screen?.includes("ask anything")) {
-          seen = true;
-          break;
-        }
-        await new Promise((r) => setTimeout(r, 2));
+    // A cold run first for each build (its own ACAI_HOME fills the code cache); not counted.
+    const homes = await Promise.all(
+      clis.map(async (cli, k) => {
+        const acaiHome = path.join(root, `acai-home-${k}`);
+        await mkdir(acaiHome);
+        await startOnce(cli, root, home, acaiHome, 1000 + k);
+        return acaiHome;
+      }),
+    );
+    for (let i = 0; i < RUNS; i++) {
+      for (let k = 0; k < clis.length; k++) {
+        results[k]?.push(
+          await startOnce(clis[k] ?? CLI, root, home, homes[k] ?? root, i * clis.length + k),
+        );
       }
-      const elapsed = performance.now() - started;
-      firstInput.push(typeAhead ?? elapsed);
-      spawnSync(TMUX, ["-L", socket, "kill-server"]);
-      if (!seen) throw new Error("the prompt never appeared");
-      times.push(elapsed);
     }
   } finally {
     await rm(root, { recursive: true, force: true });
   }
-  console.log(
-    `start-up, prompt accepts input (type-ahead while the session loads): median ${median(firstInput).toFixed(0)} ms ` +
-      `[${firstInput.map((t) => t.toFixed(0)).join(", ")}] (target < 500 ms)`,
-  );
-  console.log(
-    `start-up, session ready ("ask anything"): median ${median(times).toFixed(0)} ms ` +
-      `[${times.map((t) => t.toFixed(0)).join(", ")}]`,
-  );
+  clis.forEach((cli, k) => {
+    const runs = results[k] ?? [];
+    const label = clis.length > 1 ? ` (${path.relative(process.cwd(), cli) || cli})` : "";
+    console.log(
+      `start-up${label}, prompt accepts input (type-ahead while the session loads): ${fmt(runs.map((r) => r.input))} (target < 500 ms)`,
+    );
+    console.log(
+      `start-up${label}, session ready ("ask anything"): ${fmt(runs.map((r) => r.ready))}`,
+    );
+  });
 }
 
 /** A TTY-like sink: ink renders in interactive mode, output is counted and dropped. */
@@ -263,5 +297,5 @@ async function renderCost(): Promise<void> {
 }
 
 await startupToPrompt();
-await renderCost();
+if (!args.includes("--startup-only")) await renderCost();
 process.exit(0);

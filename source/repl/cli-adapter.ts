@@ -2,22 +2,29 @@ import type { ReplStartOptions } from "../cli/repl-entry.js";
 import { resolveAcaiPaths } from "../config/paths.js";
 import type { ReplOptions } from "./types.js";
 
-/** Turns what `acai` (no `-p`) hands over into the REPL's injected dependencies. */
-export async function replOptionsFromCli(start: ReplStartOptions): Promise<ReplOptions> {
-  const { checkProjectTrust, prepareSession } = await import("../cli/session.js");
+/**
+ * Turns what `acai` (no `-p`) hands over into the REPL's injected dependencies.
+ * Nothing heavy happens here: the session modules load, and the trust check
+ * runs, only when the controller asks — after the first frame is on screen.
+ */
+export function replOptionsFromCli(start: ReplStartOptions): ReplOptions {
   const { cwd, env, homeDir, flags } = start;
   const paths = resolveAcaiPaths({ env, homeDir, cwd });
-  const trust = await checkProjectTrust({ cwd, env, homeDir });
+  let sessionModule: Promise<typeof import("../cli/session.js")> | undefined;
+  const session = () => {
+    sessionModule ??= import("../cli/session.js");
+    return sessionModule;
+  };
   return {
-    prepare: ({ askUser, projectHooks, model }) =>
-      prepareSession({
+    prepare: async ({ askUser, projectHooks, model }) =>
+      (await session()).prepareSession({
         cwd,
         env,
         homeDir,
         flags: { ...flags, projectHooks, ...(model ? { model } : {}) },
         askUser,
       }),
-    trust,
+    trust: async () => (await session()).checkProjectTrust({ cwd, env, homeDir }),
     projectHooks: flags.projectHooks,
     acaiHome: paths.home,
     historyFile: paths.replHistoryFile,

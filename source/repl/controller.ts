@@ -1,5 +1,10 @@
 import type { SessionEndReason } from "../agent/events.js";
-import type { PreparedSession, ProjectHooksMode, UntrustedHookInfo } from "../cli/session-types.js";
+import type {
+  PreparedSession,
+  ProjectHooksMode,
+  ProjectTrustState,
+  UntrustedHookInfo,
+} from "../cli/session-types.js";
 import type { AskRequest, AskUser } from "../hooks/activity.js";
 import { COMMAND_HELP, type Command, KEY_HELP, parseCommand } from "./commands.js";
 import { appendHistory, loadHistory } from "./history.js";
@@ -63,6 +68,7 @@ export class ReplController {
   #restart: { model?: string; clear: boolean } | undefined;
   #exitRequested = false;
   #trustChoice: ((mode: ProjectHooksMode) => void) | undefined;
+  #trust: ProjectTrustState | undefined;
   #model: string | undefined;
   readonly #historyFile: string;
   #initialPrompt: string | undefined;
@@ -123,7 +129,14 @@ export class ReplController {
   async run(): Promise<number> {
     this.#set({ history: await loadHistory(this.#historyFile) });
     let mode = this.#o.projectHooks;
-    const trust = this.#o.trust;
+    let trust: ProjectTrustState;
+    try {
+      trust = typeof this.#o.trust === "function" ? await this.#o.trust() : this.#o.trust;
+    } catch (error) {
+      this.#item({ kind: "error", text: `Could not start a session: ${errorText(error)}` });
+      return this.#finish(1);
+    }
+    this.#trust = trust;
     if (mode === "require-trust" && trust.status === "untrusted" && trust.untrusted.length > 0) {
       mode = await new Promise<ProjectHooksMode>((resolve) => {
         this.#trustChoice = resolve;
@@ -149,6 +162,8 @@ export class ReplController {
 
     let previousModel: string | undefined;
     for (;;) {
+      // Ctrl-D while the UI came up: nothing started, nothing to end.
+      if (this.#exitRequested) return this.#finish(0);
       this.#set({ phase: "starting" });
       let session: PreparedSession;
       try {
@@ -171,14 +186,19 @@ export class ReplController {
       this.dispatch({ type: "session", model: session.modelId, sessionId: session.sessionId });
       for (const warning of session.warnings) this.#item({ kind: "warning", text: warning });
       const queue = this.#openQueue();
-      this.#set({ phase: "ready" });
-      const initial = this.#initialPrompt;
-      if (initial?.trim()) {
-        this.#initialPrompt = undefined;
-        this.submit(initial);
-        if (this.#o.exitAfterInitialPrompt) queue.close();
+      if (this.#exitRequested) {
+        // Asked to exit while the session was being prepared: end it at once (session_end runs).
+        queue.close(true);
+      } else {
+        this.#set({ phase: "ready" });
+        const initial = this.#initialPrompt;
+        if (initial?.trim()) {
+          this.#initialPrompt = undefined;
+          this.submit(initial);
+          if (this.#o.exitAfterInitialPrompt) queue.close();
+        }
+        for (const line of this.#early.splice(0)) this.#push(queue, line, false);
       }
-      for (const line of this.#early.splice(0)) this.#push(queue, line, false);
       const reason = await this.#runSession(session, queue);
       this.#session = undefined;
       const restart = this.#restart;
@@ -265,7 +285,7 @@ export class ReplController {
       resolve("off");
       return Promise.resolve();
     }
-    return this.#o.trust.trust().then(
+    return (this.#trust?.trust() ?? Promise.resolve()).then(
       () => resolve("require-trust"),
       (error: unknown) => {
         this.#item({

@@ -93,6 +93,9 @@ export async function mountRepl(options: ReplOptions): Promise<number> {
       () => undefined,
       (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
     );
+    // The first frame is on screen and raw mode is on (a passive effect) before the
+    // controller loads the session modules, which keep the event loop busy for a while.
+    await instance.waitUntilRenderFlush().catch(() => undefined); // a crash is reported below
     const outcome = await Promise.race([
       controller.run().then((exitCode) => ({ exitCode })),
       crashed.then((error) => ({ error })),

@@ -25,7 +25,8 @@ export interface PrepareForRepl {
 export interface ReplOptions {
   /** Builds a session (hooks loaded, agent ready). Called again by `/clear` and `/model <spec>`. */
   prepare: (options: PrepareForRepl) => Promise<PreparedSession>;
-  trust: ProjectTrustState;
+  /** The project's trust state, or how to find it (run after the first frame is drawn). */
+  trust: ProjectTrustState | (() => Promise<ProjectTrustState>);
   /** From the flags: `require-trust` shows the trust screen when the project set is untrusted. */
   projectHooks: ProjectHooksMode;
   acaiHome: string;

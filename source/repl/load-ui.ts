@@ -1,0 +1,61 @@
+import module from "node:module";
+
+/**
+ * Loads the REPL's UI modules (ink, React, yoga) for the first frame, minus two
+ * costs that have nothing to do with drawing a prompt (measured in bench/repl.ts):
+ *
+ * - ink imports `throttle` from the `es-toolkit/compat` barrel, which loads
+ *   ~1,300 modules (~100 ms warm). A resolve hook points that one import at
+ *   the package's own `es-toolkit/compat/throttle` entry.
+ * - yoga's Emscripten loader fetches its wasm from a `data:` URL when `fetch`
+ *   exists, which loads undici (~45 ms); without `fetch` it decodes the same
+ *   bytes itself. `fetch` is hidden only while the UI modules evaluate.
+ */
+export async function loadUi(): Promise<typeof import("./mount.js")> {
+  installInkResolveShortcut();
+  const restoreFetch = hideFetch();
+  try {
+    return await import("./mount.js");
+  } finally {
+    restoreFetch();
+  }
+}
+
+let installed = false;
+
+/** Idempotent; a Node without `module.registerHooks` just loads the whole barrel. */
+export function installInkResolveShortcut(): void {
+  if (installed || typeof module.registerHooks !== "function") return;
+  installed = true;
+  module.registerHooks({
+    resolve(specifier, context, next) {
+      if (specifier !== "es-toolkit/compat" || !isInk(context.parentURL)) {
+        return next(specifier, context);
+      }
+      try {
+        const entry = next("es-toolkit/compat/throttle", context);
+        return { url: throttleShim(entry.url), format: "module", shortCircuit: true };
+      } catch {
+        return next(specifier, context);
+      }
+    },
+  });
+}
+
+function isInk(parentURL: string | undefined): boolean {
+  return parentURL !== undefined && /\/node_modules\/ink\/build\//.test(parentURL);
+}
+
+/** ink imports `{ throttle }`; the package's per-function entry exports it as default. */
+export function throttleShim(entryUrl: string): string {
+  return `data:text/javascript,export{default as throttle}from${encodeURIComponent(JSON.stringify(entryUrl))};`;
+}
+
+function hideFetch(): () => void {
+  const descriptor = Object.getOwnPropertyDescriptor(globalThis, "fetch");
+  if (!descriptor?.configurable) return () => {};
+  Reflect.deleteProperty(globalThis, "fetch");
+  return () => {
+    Object.defineProperty(globalThis, "fetch", descriptor);
+  };
+}
