@@ -23,13 +23,17 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { render } from "ink";
-import { createElement } from "react";
 import type { RunInput } from "../dist/agent/types.js";
 import type { PreparedSession } from "../dist/cli/session-types.js";
 import type { InterceptedEvent } from "../dist/hooks/activity.js";
-import { App } from "../dist/repl/app.js";
-import { ReplController } from "../dist/repl/controller.js";
+import { loadUi } from "../dist/repl/load-ui.js";
+
+// The UI as `acai` loads it (React's production build); ink and React then come from the module cache.
+await loadUi();
+const { render } = await import("ink");
+const { createElement } = await import("react");
+const { App } = await import("../dist/repl/app.js");
+const { ReplController } = await import("../dist/repl/controller.js");
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CLI = path.join(ROOT, "dist", "cli", "main.js");

@@ -7,7 +7,6 @@ import type {
 } from "../cli/session-types.js";
 import type { AskRequest, AskUser } from "../hooks/activity.js";
 import { COMMAND_HELP, type Command, KEY_HELP, parseCommand } from "./commands.js";
-import { appendHistory, loadHistory } from "./history.js";
 import { buildHooksSnapshot } from "./hooks-snapshot.js";
 import { PromptQueue } from "./prompt-queue.js";
 import { type Action, initialViewState, type NewItem, reduce, type ViewState } from "./state.js";
@@ -127,7 +126,7 @@ export class ReplController {
   // ── lifecycle ───────────────────────────────────────────────────────────
   /** Runs trust screen, sessions (several, with /clear and /model) and exit. Resolves the exit code. */
   async run(): Promise<number> {
-    this.#set({ history: await loadHistory(this.#historyFile) });
+    this.#set({ history: await (await historyModule()).loadHistory(this.#historyFile) });
     let mode = this.#o.projectHooks;
     let trust: ProjectTrustState;
     try {
@@ -338,9 +337,11 @@ export class ReplController {
   #remember(line: string): void {
     const history = this.#state.history;
     if (history[history.length - 1] !== line) this.#set({ history: [...history, line] });
-    void appendHistory(this.#historyFile, line, { now: this.#now() }).then((error) => {
-      if (error) this.#item({ kind: "warning", text: error });
-    });
+    void historyModule()
+      .then(({ appendHistory }) => appendHistory(this.#historyFile, line, { now: this.#now() }))
+      .then((error) => {
+        if (error) this.#item({ kind: "warning", text: error });
+      });
   }
 
   #command(command: Command): void {
@@ -561,6 +562,13 @@ export class ReplController {
         this.#item({ kind: "warning", text: `notification hooks failed: ${errorText(error)}` }),
       );
   }
+}
+
+// zod (for history lines) is not needed for the first frame.
+let history: Promise<typeof import("./history.js")> | undefined;
+function historyModule(): Promise<typeof import("./history.js")> {
+  history ??= import("./history.js");
+  return history;
 }
 
 function errorText(error: unknown): string {
