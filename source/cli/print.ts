@@ -161,8 +161,8 @@ class TextPrinter implements Printer {
   }
 }
 
-/** The one-line stderr note for an event in text mode, or nothing. */
-export function describeForHuman(event: InterceptedEvent): string | undefined {
+/** Warnings and errors raised during the run: shown on stderr in every format but stream-json. */
+export function describeProblem(event: InterceptedEvent): string | undefined {
   switch (event.type) {
     case "warning":
       return `warning: ${event.message}`;
@@ -170,6 +170,18 @@ export function describeForHuman(event: InterceptedEvent): string | undefined {
       return `error: ${event.message}`;
     case "hook_warning":
       return `hook warning${event.hook ? ` (${event.hook.name})` : ""}: ${event.message}`;
+    default:
+      return undefined;
+  }
+}
+
+/** The one-line stderr note for an event in text mode, or nothing. */
+export function describeForHuman(event: InterceptedEvent): string | undefined {
+  switch (event.type) {
+    case "warning":
+    case "error":
+    case "hook_warning":
+      return describeProblem(event);
     case "hook_end": {
       const parts: string[] = [];
       if (event.outcome === "block" || event.outcome === "stop") {
@@ -217,7 +229,11 @@ class JsonPrinter implements Printer {
     private readonly stderr: Output,
   ) {}
 
-  event(): void {}
+  /** stdout holds only the result object; warnings and errors raised during the run go to stderr. */
+  event(event: InterceptedEvent): void {
+    const note = describeProblem(event);
+    if (note) this.stderr.write(`acai: ${note}\n`);
+  }
 
   warning(message: string): void {
     this.stderr.write(`acai: warning: ${message}\n`);

@@ -172,9 +172,9 @@ describe("text printer", () => {
 });
 
 describe("json printers", () => {
-  it("json prints one result object", () => {
+  it("json prints one result object; warnings of the run still go to stderr", () => {
     const { out, err } = render("json", run);
-    expect(err).toBe("");
+    expect(err).toBe("acai: hook warning (guard): guard took 2 s\n");
     const lines = out.trim().split("\n");
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0] ?? "")).toEqual({
