@@ -25,6 +25,18 @@ export function replOptionsFromCli(start: ReplStartOptions): ReplOptions {
         askUser,
       }),
     trust: async () => (await session()).checkProjectTrust({ cwd, env, homeDir }),
+    // The base URL in effect, as the session resolves it: flag, then setting, then OPENAI_BASE_URL.
+    pricing: async (prepared) => {
+      const [{ openAiPrice }, { loadSettings }] = await Promise.all([
+        import("../models/pricing.js"),
+        import("../config/settings.js"),
+      ]);
+      const baseUrl =
+        flags.baseUrl ??
+        (await loadSettings({ acaiHome: paths.home, projectDir: cwd })).settings.baseUrl ??
+        env.OPENAI_BASE_URL;
+      return openAiPrice({ modelId: prepared.modelId, baseUrl });
+    },
     projectHooks: flags.projectHooks,
     acaiHome: paths.home,
     historyFile: paths.replHistoryFile,

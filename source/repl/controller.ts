@@ -6,6 +6,7 @@ import type {
   UntrustedHookInfo,
 } from "../cli/session-types.js";
 import type { AskRequest, AskUser } from "../hooks/activity.js";
+import type { ModelPrice } from "../models/pricing.js";
 import { COMMAND_HELP, type Command, KEY_HELP, parseCommand } from "./commands.js";
 import { buildHooksSnapshot } from "./hooks-snapshot.js";
 import { PromptQueue } from "./prompt-queue.js";
@@ -182,7 +183,13 @@ export class ReplController {
       }
       this.#session = session;
       previousModel = session.modelId;
-      this.dispatch({ type: "session", model: session.modelId, sessionId: session.sessionId });
+      const price = await this.#price(session);
+      this.dispatch({
+        type: "session",
+        model: session.modelId,
+        sessionId: session.sessionId,
+        ...(price ? { price } : {}),
+      });
       for (const warning of session.warnings) this.#item({ kind: "warning", text: warning });
       const queue = this.#openQueue();
       if (this.#exitRequested) {
@@ -213,6 +220,14 @@ export class ReplController {
       if (this.#exitRequested) return this.#finish(reason === "error" ? 1 : 0);
       // The session ended by itself: a hook stopped it or the loop failed.
       return this.#finish(reason === "completed" || reason === "user_exit" ? 0 : 1);
+    }
+  }
+
+  async #price(session: PreparedSession): Promise<ModelPrice | undefined> {
+    try {
+      return (await this.#o.pricing?.(session)) ?? undefined;
+    } catch {
+      return undefined; // Cost is a nicety: without a price the status line shows none.
     }
   }
 

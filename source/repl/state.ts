@@ -1,6 +1,7 @@
 import type { StopReason, Usage } from "../agent/events.js";
 import type { HookOutcome, HookRef, InterceptedEvent } from "../hooks/activity.js";
 import type { HookEventName } from "../hooks/definition.js";
+import { costUsd, type ModelPrice } from "../models/pricing.js";
 import { splitFinishedLines } from "./format.js";
 import type { HooksSnapshot } from "./hooks-snapshot.js";
 
@@ -66,6 +67,7 @@ export type Item =
       message?: string;
       usage: Usage;
       elapsedMs: number;
+      costUsd?: number;
     }
   | { kind: "notice"; id: number; title?: string; lines: string[] }
   | { kind: "detail"; id: number; title: string; text: string }
@@ -99,8 +101,12 @@ export interface ViewState {
   hooks: RunningHook[];
   turn: TurnView | null;
   totals: Usage;
-  lastTurn?: { usage: Usage; elapsedMs: number; stopReason: StopReason };
+  /** USD spent in this session; null once a turn ran on a model without a known price. */
+  sessionCostUsd: number | null;
+  lastTurn?: { usage: Usage; elapsedMs: number; stopReason: StopReason; costUsd?: number };
   model: string;
+  /** The session model's price; absent for local servers, replay and unknown models. */
+  price?: ModelPrice;
   sessionId?: string;
   hookLast: Record<string, HookLast>;
   toolSeq: number;
@@ -111,7 +117,7 @@ export interface ViewState {
 export type Action =
   | { type: "event"; event: InterceptedEvent; at: number }
   | { type: "item"; item: NewItem }
-  | { type: "session"; model: string; sessionId?: string }
+  | { type: "session"; model: string; sessionId?: string; price?: ModelPrice }
   | { type: "aborting" }
   | { type: "clear" };
 
@@ -127,6 +133,7 @@ export function initialViewState(model = ""): ViewState {
     hooks: [],
     turn: null,
     totals: ZERO_USAGE,
+    sessionCostUsd: 0,
     model,
     hookLast: {},
     toolSeq: 0,
@@ -295,11 +302,19 @@ function reduceEvent(state: ViewState, event: InterceptedEvent, at: number): Vie
       }
       const elapsedMs = next.turn ? at - next.turn.startedAt : 0;
       const usage = event.usage;
+      const cost = next.price ? costUsd(usage, next.price) : undefined;
       next = {
         ...next,
         turn: null,
         totals: addUsage(next.totals, usage),
-        lastTurn: { usage, elapsedMs, stopReason: event.stopReason },
+        sessionCostUsd:
+          cost === undefined || next.sessionCostUsd === null ? null : next.sessionCostUsd + cost,
+        lastTurn: {
+          usage,
+          elapsedMs,
+          stopReason: event.stopReason,
+          ...(cost !== undefined ? { costUsd: cost } : {}),
+        },
       };
       if (event.stopReason === "end_turn") return next;
       return push(next, {
@@ -307,6 +322,7 @@ function reduceEvent(state: ViewState, event: InterceptedEvent, at: number): Vie
         stopReason: event.stopReason,
         usage,
         elapsedMs,
+        ...(cost !== undefined ? { costUsd: cost } : {}),
         ...(event.message ? { message: event.message } : {}),
       });
     }
@@ -380,9 +396,11 @@ export function reduce(state: ViewState, action: Action): ViewState {
       return reduceEvent(state, action.event, action.at);
     case "item":
       return push(flushStream(state), action.item);
-    case "session":
+    case "session": {
+      const { price: _previous, ...rest } = state;
       return {
-        ...state,
+        ...rest,
+        ...(action.price ? { price: action.price } : {}),
         model: action.model,
         ...(action.sessionId ? { sessionId: action.sessionId } : {}),
         hooks: [],
@@ -390,6 +408,7 @@ export function reduce(state: ViewState, action: Action): ViewState {
         turn: null,
         stream: null,
       };
+    }
     case "aborting":
       return state.turn ? { ...state, turn: { ...state.turn, aborting: true } } : state;
     case "clear":
@@ -400,6 +419,7 @@ export function reduce(state: ViewState, action: Action): ViewState {
         toolSeq: state.toolSeq,
         hookLast: state.hookLast,
         ...(state.sessionId ? { sessionId: state.sessionId } : {}),
+        ...(state.price ? { price: state.price } : {}),
       };
     default:
       return action satisfies never;

@@ -1,5 +1,6 @@
 import type { PreparedSession, ProjectHooksMode, ProjectTrustState } from "../cli/session-types.js";
 import type { AskUser } from "../hooks/activity.js";
+import type { ModelPrice } from "../models/pricing.js";
 
 /** One submitted prompt. Aborting `signal` ends that turn only. */
 export interface TurnInput {
@@ -27,6 +28,8 @@ export interface ReplOptions {
   prepare: (options: PrepareForRepl) => Promise<PreparedSession>;
   /** The project's trust state, or how to find it (run after the first frame is drawn). */
   trust: ProjectTrustState | (() => Promise<ProjectTrustState>);
+  /** The price of a prepared session's model, for the cost in the status line; none: no cost shown. */
+  pricing?: (session: PreparedSession) => Promise<ModelPrice | undefined> | ModelPrice | undefined;
   /** From the flags: `require-trust` shows the trust screen when the project set is untrusted. */
   projectHooks: ProjectHooksMode;
   acaiHome: string;

@@ -1,4 +1,5 @@
 import { Box, Text } from "ink";
+import { formatUsd } from "../../models/pricing.js";
 import { formatDuration, formatTokens } from "../format.js";
 import type { Item, Tone } from "../state.js";
 import { type ColorName, useTheme } from "../theme.js";
@@ -67,7 +68,8 @@ export function ItemView({ item, width }: { item: Item; width: number }) {
           ■ {STOP_TEXT[item.stopReason] ?? item.stopReason}
           {item.message ? `: ${item.message}` : ""}{" "}
           <Text dimColor>
-            ({formatDuration(item.elapsedMs)}, {formatTokens(item.usage.totalTokens)} tok)
+            ({formatDuration(item.elapsedMs)}, {formatTokens(item.usage.totalTokens)} tok
+            {item.costUsd !== undefined ? `, ${formatUsd(item.costUsd)}` : ""})
           </Text>
         </Text>
       );

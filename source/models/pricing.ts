@@ -1,0 +1,67 @@
+import type { Usage } from "../agent/events.js";
+
+/** USD per million tokens. */
+export interface ModelPrice {
+  inputPerMTok: number;
+  outputPerMTok: number;
+}
+
+/**
+ * OpenAI list prices (standard tier, uncached input) for the models people
+ * commonly run acai with. Exact names only: a dated snapshot can cost
+ * something else (gpt-4o-2024-05-13 did), and no cost beats a wrong one.
+ */
+const OPENAI_PRICES: Readonly<Record<string, ModelPrice>> = {
+  "gpt-5.1": { inputPerMTok: 1.25, outputPerMTok: 10 },
+  "gpt-5": { inputPerMTok: 1.25, outputPerMTok: 10 },
+  "gpt-5-mini": { inputPerMTok: 0.25, outputPerMTok: 2 },
+  "gpt-5-nano": { inputPerMTok: 0.05, outputPerMTok: 0.4 },
+  "gpt-4.1": { inputPerMTok: 2, outputPerMTok: 8 },
+  "gpt-4.1-mini": { inputPerMTok: 0.4, outputPerMTok: 1.6 },
+  "gpt-4.1-nano": { inputPerMTok: 0.1, outputPerMTok: 0.4 },
+  "gpt-4o": { inputPerMTok: 2.5, outputPerMTok: 10 },
+  "gpt-4o-mini": { inputPerMTok: 0.15, outputPerMTok: 0.6 },
+  o3: { inputPerMTok: 2, outputPerMTok: 8 },
+  "o4-mini": { inputPerMTok: 1.1, outputPerMTok: 4.4 },
+};
+
+export interface PriceQuery {
+  /** The session's model id (`gpt-5.1`; `replay:FILE` has no price). */
+  modelId: string;
+  /** The base URL in effect (flag, setting or OPENAI_BASE_URL), if any. */
+  baseUrl?: string | undefined;
+}
+
+/**
+ * The price of a model, or undefined when acai cannot know it: a model not in
+ * the table, a replay model, or any server other than OpenAI's own (a local
+ * server may call its model `gpt-4o` and charge nothing).
+ */
+export function openAiPrice({ modelId, baseUrl }: PriceQuery): ModelPrice | undefined {
+  if (!isOpenAiEndpoint(baseUrl)) return undefined;
+  const id = modelId.trim().toLowerCase();
+  return Object.hasOwn(OPENAI_PRICES, id) ? OPENAI_PRICES[id] : undefined;
+}
+
+function isOpenAiEndpoint(baseUrl: string | undefined): boolean {
+  const value = baseUrl?.trim();
+  if (!value) return true;
+  try {
+    return new URL(value).hostname === "api.openai.com";
+  } catch {
+    return false;
+  }
+}
+
+/** What `usage` cost at `price`, in USD. */
+export function costUsd(usage: Usage, price: ModelPrice): number {
+  return (usage.inputTokens * price.inputPerMTok + usage.outputTokens * price.outputPerMTok) / 1e6;
+}
+
+/** `$0.0123` below a dollar (4 decimals), `$1.23` from a dollar on; `<$0.0001` for a sliver. */
+export function formatUsd(usd: number): string {
+  if (!Number.isFinite(usd) || usd <= 0) return "$0.00";
+  if (usd < 0.0001) return "<$0.0001";
+  const small = usd.toFixed(4);
+  return small.startsWith("0.") ? `$${small}` : `$${usd.toFixed(2)}`;
+}
