@@ -12,6 +12,7 @@ import { sessionFlags } from "./repl-entry.js";
 import { prepareSession } from "./session.js";
 import { UntrustedProjectHooksError } from "./session-errors.js";
 import type { PreparedSession } from "./session-types.js";
+import { stripControls } from "./terminal-text.js";
 
 /** After an abort, how long the run may take to wind down (session_end hooks) before acai exits anyway. */
 const ABORT_GRACE_MS = 10_000;
@@ -19,7 +20,10 @@ const ABORT_GRACE_MS = 10_000;
 /** `acai -p`: one prompt through the one agent loop, printed in the chosen format. */
 export async function runHeadless(io: CliIo, options: MainOptions): Promise<number> {
   const started = Date.now();
-  const printer = createPrinter(options.outputFormat, io, { verbose: options.verbose });
+  const printer = createPrinter(options.outputFormat, io, {
+    verbose: options.verbose,
+    stdoutIsTTY: io.stdoutIsTTY,
+  });
   const controller = new AbortController();
   let received: ReceivedSignal;
   const onSignal = (signal: "SIGINT" | "SIGTERM") => () => {
@@ -131,12 +135,10 @@ function failBeforeRun(
   session: PreparedSession | undefined,
   durationMs: number,
 ): void {
-  if (options.outputFormat === "text") {
-    io.stderr.write(`acai: error: ${message}\n`);
-    return;
-  }
+  // The message may name project files (untrusted hooks): no control characters on the terminal.
+  io.stderr.write(`acai: error: ${stripControls(message)}\n`);
+  if (options.outputFormat === "text") return;
   // Machine formats still end with a result object; humans get the message on stderr too.
-  io.stderr.write(`acai: error: ${message}\n`);
   printer.finish(emptyOutcome(), {
     sessionId: session?.sessionId ?? "",
     model: session?.modelId ?? options.model ?? "",

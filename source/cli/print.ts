@@ -2,6 +2,7 @@ import type { InterceptedEvent } from "../hooks/activity.js";
 import { EXIT } from "./exit-codes.js";
 import type { Output } from "./io.js";
 import type { RunOutcome } from "./outcome.js";
+import { ControlStripper, stripControls } from "./terminal-text.js";
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -85,11 +86,16 @@ export interface Printer {
 export function createPrinter(
   format: OutputFormat,
   out: { stdout: Output; stderr: Output },
-  options: { verbose?: boolean } = {},
+  options: { verbose?: boolean; stdoutIsTTY?: boolean } = {},
 ): Printer {
   switch (format) {
     case "text":
-      return new TextPrinter(out.stdout, out.stderr, options.verbose ?? false);
+      return new TextPrinter(
+        out.stdout,
+        out.stderr,
+        options.verbose ?? false,
+        options.stdoutIsTTY ?? false,
+      );
     case "json":
       return new JsonPrinter(out.stdout, out.stderr);
     case "stream-json":
@@ -99,19 +105,28 @@ export function createPrinter(
   }
 }
 
-/** Assistant text to stdout as it streams; everything else, concise, to stderr. */
+/**
+ * Assistant text to stdout as it streams; everything else, concise, to stderr.
+ * Nothing of tools, hooks or tool inputs reaches the terminal with its control
+ * characters (`stripControls`); the assistant's text is filtered likewise when
+ * stdout is a terminal, and kept byte for byte when it is a pipe or a file.
+ */
 class TextPrinter implements Printer {
   private lastChar = "\n";
   private currentStep = -1;
   private wroteText = false;
   /** A hook's block was already shown: the turn's "blocked" message would only repeat it. */
   private shownHookBlock = false;
+  private readonly modelText: ControlStripper | undefined;
 
   constructor(
     private readonly stdout: Output,
     private readonly stderr: Output,
     private readonly verbose: boolean,
-  ) {}
+    stdoutIsTTY: boolean,
+  ) {
+    this.modelText = stdoutIsTTY ? new ControlStripper() : undefined;
+  }
 
   event(event: InterceptedEvent): void {
     const note = describeForHuman(event) ?? (this.verbose ? describeVerbose(event) : undefined);
@@ -120,14 +135,16 @@ class TextPrinter implements Printer {
     }
     if (note) this.note(note);
     if (event.type === "text_delta" && event.text.length > 0) {
+      const text = this.modelText ? this.modelText.push(event.text) : event.text;
+      if (text.length === 0) return;
       const stepKey = event.turn * 100_000 + event.step;
       if (this.wroteText && stepKey !== this.currentStep && this.lastChar !== "\n") {
         this.stdout.write("\n");
       }
       this.currentStep = stepKey;
       this.wroteText = true;
-      this.stdout.write(event.text);
-      this.lastChar = event.text.at(-1) ?? this.lastChar;
+      this.stdout.write(text);
+      this.lastChar = text.at(-1) ?? this.lastChar;
     }
   }
 
@@ -157,7 +174,7 @@ class TextPrinter implements Printer {
       this.stdout.write("\n");
       this.lastChar = "\n";
     }
-    this.stderr.write(`acai: ${text}\n`);
+    this.stderr.write(`acai: ${stripControls(text)}\n`);
   }
 }
 
@@ -232,11 +249,11 @@ class JsonPrinter implements Printer {
   /** stdout holds only the result object; warnings and errors raised during the run go to stderr. */
   event(event: InterceptedEvent): void {
     const note = describeProblem(event);
-    if (note) this.stderr.write(`acai: ${note}\n`);
+    if (note) this.stderr.write(`acai: ${stripControls(note)}\n`);
   }
 
   warning(message: string): void {
-    this.stderr.write(`acai: warning: ${message}\n`);
+    this.stderr.write(`acai: warning: ${stripControls(message)}\n`);
   }
 
   finish(outcome: RunOutcome, info: ResultInfo): void {

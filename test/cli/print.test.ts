@@ -57,7 +57,13 @@ const run: InterceptedEvent[] = [
   { type: "session_end", reason: "completed" },
 ];
 
-function render(format: OutputFormat, events: InterceptedEvent[], exitCode = 0, verbose = false) {
+function render(
+  format: OutputFormat,
+  events: InterceptedEvent[],
+  exitCode = 0,
+  verbose = false,
+  stdoutIsTTY = false,
+) {
   let out = "";
   let err = "";
   const printer = createPrinter(
@@ -66,7 +72,7 @@ function render(format: OutputFormat, events: InterceptedEvent[], exitCode = 0, 
       stdout: { write: (c: string) => (out += c) },
       stderr: { write: (c: string) => (err += c) },
     },
-    { verbose },
+    { verbose, stdoutIsTTY },
   );
   const tracker = new OutcomeTracker();
   for (const event of events) {
@@ -167,6 +173,73 @@ describe("text printer", () => {
     // Without a hook_end (e.g. a gate of another consumer), the turn's message is shown.
     expect(render("text", [events[0]!, events[2]!], 3).err).toBe(
       "acai: A hook blocked the prompt: closed\n",
+    );
+  });
+});
+
+describe("terminal escapes from tools, hooks and models", () => {
+  const hostile = "\x1b]0;PWNED\x07\x1b[31mred\x1b[0m\r";
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+  const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+  it("never reach stderr: tool errors, tool inputs, hook details, messages and warnings", () => {
+    const events: InterceptedEvent[] = [
+      {
+        type: "tool_call_start",
+        turn: 1,
+        step: 1,
+        toolCallId: "c1",
+        toolName: "Bash",
+        input: { command: hostile },
+      },
+      {
+        type: "tool_call_error",
+        turn: 1,
+        step: 1,
+        toolCallId: "c1",
+        toolName: "Bash",
+        input: {},
+        error: `exit 1. Output:\n${hostile}`,
+        interrupted: false,
+        blocked: false,
+        durationMs: 1,
+      },
+      {
+        type: "hook_end",
+        hook,
+        event: "before_tool",
+        outcome: "block",
+        detail: hostile,
+        message: hostile,
+        durationMs: 1,
+      },
+      { type: "hook_warning", hook, message: hostile },
+      { type: "warning", message: hostile },
+      { type: "error", message: hostile },
+    ];
+    for (const format of ["text", "json"] as const) {
+      const { err } = render(format, events, 0, true);
+      expect(err).toContain("red");
+      expect(err, format).not.toMatch(CONTROL);
+      expect(
+        err
+          .split("\n")
+          .filter(Boolean)
+          .every((l) => l.startsWith("acai: ")),
+      ).toBe(true);
+    }
+    expect(render("text", events, 0, true).err).toContain("tool Bash failed: exit 1. Output: red");
+  });
+
+  it("the assistant's text loses them on a terminal, split across deltas, and keeps them in a pipe", () => {
+    const events: InterceptedEvent[] = [
+      { type: "text_delta", turn: 1, step: 1, text: "see \x1b]0;PW" },
+      { type: "text_delta", turn: 1, step: 1, text: "NED\x07\x1b[31mred" },
+      { type: "text_delta", turn: 1, step: 1, text: "\x1b[0m!" },
+    ];
+    expect(render("text", events, 0, false, true).out).toBe("see red!\n");
+    expect(render("text", events, 0, false, false).out).toBe(
+      "see \x1b]0;PWNED\x07\x1b[31mred\x1b[0m!\n",
     );
   });
 });
