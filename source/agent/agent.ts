@@ -23,6 +23,8 @@ interface TurnState {
   turn: number;
   text: string;
   usage: Usage;
+  /** The last step started. */
+  steps: number;
 }
 
 /**
@@ -148,7 +150,7 @@ class SessionRun {
         if (next.done) return yield* this.end(input.endReason?.() ?? "completed");
         turn++;
         const turnSignal = anySignal([signal, next.value.signal]);
-        const state: TurnState = { turn, text: "", usage: ZERO_USAGE };
+        const state: TurnState = { turn, text: "", usage: ZERO_USAGE, steps: 0 };
         const outcome = yield* this.turn(state, next.value, turnSignal);
         const endVerdict = yield* this.emit({
           type: "turn_end",
@@ -157,6 +159,7 @@ class SessionRun {
           text: state.text,
           usage: state.usage,
           ...(outcome.message !== undefined ? { message: outcome.message } : {}),
+          steps: state.steps,
         });
         if (signal.aborted) return yield* this.end("aborted");
         if (outcome.stopReason === "hook_stop" || endVerdict?.action === "stop")
@@ -217,6 +220,7 @@ class SessionRun {
           message: `Stopped after ${this.maxSteps} model requests (--max-steps).`,
         };
       }
+      state.steps = step;
       yield* this.emit({ type: "step_start", turn, step });
       const gate = yield* this.requestGate(turn, step, signal);
       if (gate) return gate;

@@ -111,6 +111,8 @@ export type AgentEvent =
       usage: Usage;
       /** Human-readable explanation for blocked/limit/error stops. */
       message?: string;
+      /** Model steps the turn started (its last `step`); 0 when the prompt was blocked. */
+      steps?: number;
     }
   | { type: "notification"; message: string; notificationType: string }
   | { type: "warning"; message: string; source?: string }

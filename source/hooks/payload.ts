@@ -184,7 +184,10 @@ function agentHooksExtras(args: PayloadArgs): Payload {
         final_message: { role: "assistant", content: ev.lastAssistantMessage },
       };
     case "turn_end":
-      return { final_message: { role: "assistant", content: ev.text } };
+      return {
+        ...(ev.steps === undefined ? {} : { step_count: ev.steps }),
+        final_message: { role: "assistant", content: ev.text },
+      };
     case "session_end":
       return {
         exit_reason: ev.reason,

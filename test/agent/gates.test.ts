@@ -62,7 +62,8 @@ describe.each<Api>(["chat", "responses"])("gates over the %s API", (api) => {
       },
     );
     const ends = ofType(events, "turn_end");
-    expect(ends[0]).toMatchObject({ turn: 1, stopReason: "blocked" });
+    expect(ends[0]).toMatchObject({ turn: 1, stopReason: "blocked", steps: 0 });
+    expect(ends[1]).toMatchObject({ turn: 2, stopReason: "end_turn", steps: 1 });
     expect(ends[0]?.message).toContain("contains a secret");
     expect(ofType(events, "turn_start").map((e) => [e.turn, e.prompt])).toEqual([
       [2, "rewritten prompt"],

@@ -141,7 +141,7 @@ describe.each<Api>(["chat", "responses"])("agent loop over the %s API", (api) =>
       prompts: prompts("loop forever", "second prompt"),
     });
     const ends = ofType(events, "turn_end");
-    expect(ends[0]).toMatchObject({ stopReason: "max_steps" });
+    expect(ends[0]).toMatchObject({ stopReason: "max_steps", steps: 3 });
     expect(ends[0]?.message).toContain("3");
     expect(ofType(events, "model_request").filter((e) => e.turn === 1)).toHaveLength(3);
     // The second turn's first request carries the whole, consistent history.

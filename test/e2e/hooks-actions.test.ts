@@ -196,6 +196,16 @@ describe.each(SOURCE_KINDS)("hooks from %s sources, through acai -p", (kind) => 
     });
     expect(byEvent("before_stop").map((p) => p.stop_hook_active)).toEqual([false, true]);
     expect(byEvent("after_agent")[0]).toMatchObject({ stop_reason: "end_turn" });
+    if (kind === "hook_md") {
+      // The Agent Hooks extras of before_stop and after_agent: one model request per step.
+      const steps = server.requests.length;
+      expect(byEvent("before_stop").at(-1)).toMatchObject({ step_count: steps });
+      expect(byEvent("after_agent")[0]).toMatchObject({
+        stop_reason: "end_turn",
+        step_count: steps,
+        final_message: { role: "assistant", content: expect.any(String) },
+      });
+    }
     expect(byEvent("session_end")[0]).toMatchObject(
       kind === "hook_md" ? { exit_reason: "completed" } : { reason: "completed" },
     );

@@ -204,6 +204,19 @@ describe("stdin payloads", () => {
       step_count: 3,
       final_message: { role: "assistant", content: "done" },
     });
+    const afterAgent = buildPayload({
+      event: "after_agent",
+      agentEvent: { ...(rows[8]![1] as Extract<AgentEvent, { type: "turn_end" }>), steps: 3 },
+      session,
+      dialect: "agenthooks",
+      now,
+    });
+    expect(afterAgent).toMatchObject({
+      event_type: "post-agent-turn",
+      stop_reason: "end_turn",
+      step_count: 3,
+      final_message: { role: "assistant", content: "done" },
+    });
     const end = buildPayload({
       event: "session_end",
       agentEvent: rows[10]![1],
