@@ -1,5 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { BASE_URL_REQUIREMENT, isHttpUrl } from "../config/base-url.js";
+import { MAX_STEPS_MAX, MAX_STEPS_MIN, MAX_STEPS_REQUIREMENT } from "../config/max-steps.js";
 import { formatUnexpected } from "./errors.js";
 import { EXIT, EXIT_CODES_HELP } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
@@ -49,8 +50,8 @@ ${EXIT_CODES_HELP}
 
 function parseMaxSteps(value: string): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1) {
-    throw new InvalidArgumentError("must be a whole number of at least 1.");
+  if (!/^\d+$/.test(value.trim()) || n < MAX_STEPS_MIN || n > MAX_STEPS_MAX) {
+    throw new InvalidArgumentError(`${MAX_STEPS_REQUIREMENT}.`);
   }
   return n;
 }

@@ -3,6 +3,7 @@ import path from "node:path";
 import { z } from "zod";
 import { BaseUrlSchema } from "./base-url.js";
 import { parseJsonWithLocation } from "./json-error.js";
+import { MAX_STEPS_MAX, MAX_STEPS_MIN } from "./max-steps.js";
 import { resolveProjectPaths } from "./paths.js";
 
 export const HookDefaultsSchema = z.object({
@@ -22,7 +23,7 @@ export const SettingsSchema = z.object({
   model: z.string().min(1).optional(),
   /** OpenAI-compatible server, e.g. `http://localhost:11434/v1`. */
   baseUrl: BaseUrlSchema.optional(),
-  maxSteps: z.int().min(1).max(10_000).optional(),
+  maxSteps: z.int().min(MAX_STEPS_MIN).max(MAX_STEPS_MAX).optional(),
   /** Claude Code–shaped hook configuration; validated per hook by the hooks registry. */
   hooks: z.unknown().optional(),
   hookDefaults: HookDefaultsSchema.optional(),

@@ -65,6 +65,8 @@ describe("acai argument parsing", () => {
     expect((await parse(["-p", "x", "--trust-project-hooks"])).options?.projectHooks).toBe(
       "trust-once",
     );
+    // The largest value the maxSteps setting accepts too (config/max-steps.ts).
+    expect((await parse(["-p", "x", "--max-steps", "10000"])).options?.maxSteps).toBe(10_000);
   });
 
   it.each([
@@ -77,6 +79,7 @@ describe("acai argument parsing", () => {
       /--max-steps <n>' argument '0' is invalid. must be a whole number/,
     ],
     [["--max-steps", "2.5", "-p", "x"], /must be a whole number/],
+    [["--max-steps", "10001", "-p", "x"], /must be a whole number from 1 to 10000/],
     [["--base-url", "localhost:11434", "-p", "x"], /must be an http\(s\) URL/],
     [["--bogus"], /unknown option '--bogus'/],
     [["-p", "x", "--trust-project-hooks", "--no-project-hooks"], /cannot be used with/],

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type AcaiDirs, makeAcaiDirs, REPO_ROOT, runAcai } from "../support/run-acai.js";
@@ -55,13 +55,29 @@ describe("acai basics (built CLI)", () => {
     const result = await runAcai({ args: ["-p", "hi", "--max-steps", "lots"], dirs });
     expect(result.exitCode).toBe(2);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toContain(
-      "acai: error: option '--max-steps <n>' argument 'lots' is invalid. must be a whole number of at least 1.",
+    // The error line, then where to look (docs/cli.md says so).
+    expect(result.stderr).toBe(
+      "acai: error: option '--max-steps <n>' argument 'lots' is invalid. must be a whole number from 1 to 10000.\n(run acai --help for usage)\n",
     );
     expect(result.stderr).not.toMatch(STACK_TRACE);
     const unknown = await runAcai({ args: ["--frobnicate"], dirs });
     expect(unknown.exitCode).toBe(2);
     expect(unknown.stderr).toContain("unknown option '--frobnicate'");
+  });
+
+  it("--max-steps and the maxSteps setting share one limit: 10001 is refused by both", async () => {
+    const flag = await runAcai({ args: ["-p", "hi", "--max-steps", "10001"], dirs });
+    expect(flag.exitCode).toBe(2);
+    expect(flag.stderr).toContain(
+      "acai: error: option '--max-steps <n>' argument '10001' is invalid. must be a whole number from 1 to 10000.",
+    );
+    const file = path.join(dirs.acaiHome, "settings.json");
+    await writeFile(file, JSON.stringify({ maxSteps: 10001 }));
+    const setting = await runAcai({ args: ["-p", "hi", "--model", "openai:x"], dirs });
+    expect(setting.exitCode).toBe(2);
+    expect(setting.stderr).toMatch(
+      new RegExp(`^acai: error: Settings file ${file}: field "maxSteps" is invalid: .*10000`),
+    );
   });
 
   it("--output-format json: a bad or unknown flag still ends stdout with a result object", async () => {

@@ -43,12 +43,14 @@ const AGENT_HOOKS_EVENT_SPELLINGS = [
   ...new Set<string>([...ACAI_EVENT_SPELLINGS, ...Object.keys(AGENT_HOOKS_EVENT_NAMES)]),
 ] as [string, ...string[]];
 
-function unknownEventMessage(input: unknown): string {
-  return `unknown event ${JSON.stringify(input)}; use one of ${HOOK_EVENTS.join(", ")} (or the Claude Code names: ${HOOK_EVENTS.map(
-    (e) => CLAUDE_EVENT_NAMES[e],
-  )
-    .filter((n) => !CANONICAL.has(n))
-    .join(", ")})`;
+function unknownEventMessage(input: unknown, agentHooks = false): string {
+  const claude = HOOK_EVENTS.map((e) => CLAUDE_EVENT_NAMES[e]).filter((n) => !CANONICAL.has(n));
+  const spec = agentHooks
+    ? `, or the Agent Hooks names: ${Object.keys(AGENT_HOOKS_EVENT_NAMES)
+        .filter((n) => !CANONICAL.has(n))
+        .join(", ")}`
+    : "";
+  return `unknown event ${JSON.stringify(input)}; use one of ${HOOK_EVENTS.join(", ")} (or the Claude Code names: ${claude.join(", ")}${spec})`;
 }
 
 /** An event name in either spelling; parses to the canonical name. */
@@ -58,7 +60,7 @@ export const EventNameSchema = z
 
 /** HOOK.md triggers also accept the Agent Hooks spec names (`pre-tool-call`, ...). */
 export const AgentHooksEventNameSchema = z
-  .enum(AGENT_HOOKS_EVENT_SPELLINGS, { error: (issue) => unknownEventMessage(issue.input) })
+  .enum(AGENT_HOOKS_EVENT_SPELLINGS, { error: (issue) => unknownEventMessage(issue.input, true) })
   .transform((name) => normalizeAgentHooksEventName(name) as HookEventName);
 
 export const MatcherSchema = z.strictObject({

@@ -190,7 +190,7 @@ export function hookMdDefinition(
     return {
       ...base,
       name,
-      reason: `no script: expected an executable ${path.join(candidate.dir, "scripts", "run*")}`,
+      reason: `no script: add a file named run* to ${path.join(candidate.dir, "scripts")} (e.g. run.sh); it runs through its #! line or its extension (${Object.keys(INTERPRETERS).join(" ")}), or directly if it is an executable program`,
     };
   }
   const launch = scriptLaunch(candidate.script);

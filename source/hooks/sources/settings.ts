@@ -138,7 +138,9 @@ export function parseSettingsHooks(file: SettingsHookFile): {
         const location = `${groupWhere}.hooks[${entryIndex}]`;
         const parsed = SettingsHookEntrySchema.safeParse(entry);
         if (!parsed.success) {
-          fail(location, formatZodError(parsed.error));
+          // An unsupported type ("prompt", "agent") says all there is to say: its other fields are moot.
+          const wrongType = parsed.error.issues.find((issue) => issue.path[0] === "type");
+          fail(location, wrongType ? wrongType.message : formatZodError(parsed.error));
           return;
         }
         items.push({
