@@ -127,11 +127,16 @@ export function App({ controller, color, now = Date.now }: AppProps) {
 
   return (
     <ThemeContext.Provider value={theme}>
-      <Static key={ui.view.epoch} items={ui.view.items}>
+      {/* Without a width the absolute <Static> box lays rows out wider than the terminal. */}
+      <Static key={ui.view.epoch} items={ui.view.items} style={{ width }}>
         {renderItem}
       </Static>
       {ui.phase === "trust" && ui.trust ? (
-        <TrustScreen hooks={ui.trust} onChoose={(choice) => void controller.chooseTrust(choice)} />
+        <TrustScreen
+          hooks={ui.trust}
+          width={width}
+          onChoose={(choice) => void controller.chooseTrust(choice)}
+        />
       ) : (
         <Box flexDirection="column">
           <LiveArea view={ui.view} width={width} ask={ui.ask} />
@@ -140,13 +145,14 @@ export function App({ controller, color, now = Date.now }: AppProps) {
             <Box marginTop={1}>
               <PromptInput
                 editor={editor}
+                width={width}
                 active={promptActive}
                 placeholder={placeholder(ui.phase, ui.busy)}
               />
             </Box>
           )}
           {ui.phase === "done" ? null : (
-            <StatusLine view={ui.view} busy={ui.busy} queued={ui.queued} />
+            <StatusLine view={ui.view} busy={ui.busy} queued={ui.queued} width={width} />
           )}
           {ui.hint && ui.phase !== "done" ? <Text dimColor>{ui.hint}</Text> : null}
         </Box>

@@ -365,7 +365,8 @@ export class ReplController {
         this.#item({
           kind: "notice",
           title: "Commands",
-          lines: [...COMMAND_HELP, ...KEY_HELP].map(([k, v]) => `${k.padEnd(14)} ${v}`),
+          lines: [],
+          table: [...COMMAND_HELP, ...KEY_HELP],
         });
         return;
       case "hooks": {
@@ -376,7 +377,11 @@ export class ReplController {
         }
         this.#item({
           kind: "hooks",
-          snapshot: buildHooksSnapshot(session.hooks, this.#state.view.hookLast),
+          snapshot: buildHooksSnapshot(
+            session.hooks,
+            this.#state.view.hookLast,
+            this.#trust?.status !== "no-project-hooks",
+          ),
         });
         return;
       }

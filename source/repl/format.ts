@@ -83,3 +83,47 @@ export function splitFinishedLines(text: string): { done: string | undefined; re
   if (cut === -1) return { done: undefined, rest: text };
   return { done: text.slice(0, cut), rest: text.slice(cut + 1) };
 }
+
+/** The model as the status line names it: a replay file by its file name only. */
+export function modelLabel(model: string): string {
+  if (!model.startsWith("replay:")) return model;
+  const file = model.slice("replay:".length);
+  return `replay:${file.slice(file.lastIndexOf("/") + 1) || file}`;
+}
+
+/**
+ * Word-wraps plain text to `width` columns. Ink's own wrap keeps the space it
+ * breaks at, so wrapped rows start with a blank; here the break eats it. Each
+ * line keeps its leading indent on its first row; words longer than a row are
+ * cut. Counts UTF-16 units, so wide characters may still need ink's wrap.
+ */
+export function wrapWords(text: string, width: number): string {
+  const w = Math.max(1, Math.floor(width));
+  return text
+    .split("\n")
+    .map((line) => wrapLine(line, w))
+    .join("\n");
+}
+
+function wrapLine(line: string, w: number): string {
+  if (line.length <= w) return line;
+  const rows: string[] = [];
+  let row = "";
+  for (const [, space = "", word = ""] of line.matchAll(/(\s*)(\S+)/g)) {
+    const lead = row === "" && rows.length === 0 ? space : row === "" ? "" : space;
+    if (row.length + lead.length + word.length <= w) {
+      row += lead + word;
+      continue;
+    }
+    if (row.trim() !== "") rows.push(row);
+    row = "";
+    let rest = word;
+    while (rest.length > w) {
+      rows.push(rest.slice(0, w));
+      rest = rest.slice(w);
+    }
+    row = rest;
+  }
+  if (row !== "") rows.push(row);
+  return rows.join("\n");
+}

@@ -26,6 +26,8 @@ export interface HooksSnapshot {
   rows: HookRow[];
   broken: BrokenRow[];
   projectHooksEnabled: boolean;
+  /** The project has hooks or tools of its own (else "off" would say nothing true). */
+  projectHooksExist: boolean;
 }
 
 interface LastDecision {
@@ -45,9 +47,11 @@ export function describeMatcher(matcher: Record<string, string | undefined>): st
 export function buildHooksSnapshot(
   hooks: PreparedSession["hooks"],
   last: Readonly<Record<string, LastDecision>>,
+  projectHooksExist = true,
 ): HooksSnapshot {
   return {
     projectHooksEnabled: hooks.projectHooksEnabled,
+    projectHooksExist,
     rows: hooks.loaded.map((hook) => {
       const decision = last[hook.id];
       return {

@@ -69,7 +69,14 @@ export type Item =
       elapsedMs: number;
       costUsd?: number;
     }
-  | { kind: "notice"; id: number; title?: string; lines: string[] }
+  | {
+      kind: "notice";
+      id: number;
+      title?: string;
+      lines: string[];
+      /** Key / description rows, descriptions wrapping under their own column. */
+      table?: ReadonlyArray<readonly [string, string]>;
+    }
   | { kind: "detail"; id: number; title: string; text: string }
   | { kind: "ask"; id: number; name: string; reason: string; allowed: boolean }
   | { kind: "hooks"; id: number; snapshot: HooksSnapshot };

@@ -523,7 +523,7 @@ describe("REPL app (ink-testing-library, fake session)", () => {
     const ui = render(<App controller={controller} color={false} />);
     const exit = controller.run();
     await waitFor(() => ui.lastFrame()?.includes("Run without project hooks"), "trust screen");
-    expect(ui.lastFrame()).toContain("fmt on (not described yet)");
+    expect(ui.lastFrame()).toContain("fmt (not described yet)");
     ui.stdin.write("\u001b[B");
     await new Promise((r) => setTimeout(r, 50));
     ui.stdin.write("\r");

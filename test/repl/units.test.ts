@@ -5,7 +5,13 @@ import type { Key } from "ink";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseCommand } from "../../source/repl/commands.js";
 import { applyKey, type EditorState, editorOf, insertText } from "../../source/repl/editor.js";
-import { firstLines, formatDuration, summarizeToolInput } from "../../source/repl/format.js";
+import {
+  firstLines,
+  formatDuration,
+  modelLabel,
+  summarizeToolInput,
+  wrapWords,
+} from "../../source/repl/format.js";
 import { appendHistory, loadHistory } from "../../source/repl/history.js";
 import { PromptQueue } from "../../source/repl/prompt-queue.js";
 
@@ -169,5 +175,34 @@ describe("commands and formatting", () => {
     expect(formatDuration(450)).toBe("450ms");
     expect(formatDuration(1500)).toBe("1.5s");
     expect(formatDuration(61_000)).toBe("1m01s");
+  });
+});
+
+describe("wrapWords", () => {
+  it("breaks at spaces without leaving a blank at the start of a row", () => {
+    expect(wrapWords("aaaa bbbb cc", 4)).toBe("aaaa\nbbbb\ncc");
+    expect(wrapWords("They run as programs on your machine at points of the agent loop.", 36)).toBe(
+      "They run as programs on your machine\nat points of the agent loop.",
+    );
+  });
+
+  it("keeps explicit newlines, short lines and a line's leading indent", () => {
+    expect(wrapWords("one\n\n  two", 10)).toBe("one\n\n  two");
+    expect(wrapWords("  indented code line", 10)).toBe("  indented\ncode line");
+  });
+
+  it("cuts a word longer than a row", () => {
+    expect(wrapWords("see /a/very/long/path/name here", 10)).toBe(
+      "see\n/a/very/lo\nng/path/na\nme here",
+    );
+    expect(wrapWords("x", 0)).toBe("x");
+  });
+});
+
+describe("modelLabel", () => {
+  it("names a replay model by its file name; other models as they are", () => {
+    expect(modelLabel("replay:examples/replay/demo.json")).toBe("replay:demo.json");
+    expect(modelLabel("gpt-5.1")).toBe("gpt-5.1");
+    expect(modelLabel("llama3.1:8b")).toBe("llama3.1:8b");
   });
 });

@@ -1,6 +1,6 @@
-import { Text } from "ink";
+import { Box, Text } from "ink";
 import type { HookOutcome } from "../../hooks/activity.js";
-import { formatDuration } from "../format.js";
+import { formatDuration, wrapWords } from "../format.js";
 import type { Item } from "../state.js";
 import { type ColorName, useTheme } from "../theme.js";
 
@@ -17,18 +17,47 @@ const OUTCOME: Record<HookOutcome, { verb: string; color: ColorName }> = {
   aborted: { verb: "was aborted", color: "yellow" },
 };
 
-/** One line per notable hook decision: who, what, on which event, why. */
-export function HookLine({ item }: { item: Extract<Item, { kind: "hook" }> }) {
+/**
+ * One line per notable hook decision: who, what, on which event, why. When the
+ * reason does not fit after the header it goes below it, indented and wrapped.
+ */
+export function HookLine({
+  item,
+  width = 80,
+}: {
+  item: Extract<Item, { kind: "hook" }>;
+  width?: number;
+}) {
   const { c } = useTheme();
   const o = OUTCOME[item.outcome];
+  const duration = ` (${formatDuration(item.durationMs)})`;
+  const header = `⚑ hook ${item.name} ${o.verb} ${item.event}`;
+  const inline =
+    item.detail !== undefined &&
+    !item.detail.includes("\n") &&
+    header.length + 2 + item.detail.length + duration.length <= width;
+  const below = [item.detail && !inline ? item.detail : undefined, item.message]
+    .filter((text): text is string => Boolean(text))
+    .map((text) => indent(wrapWords(text, width - 2)));
   return (
-    <Text wrap="wrap">
-      <Text color={c(o.color)}>⚑ hook </Text>
-      <Text bold>{item.name}</Text> <Text color={c(o.color)}>{o.verb}</Text>{" "}
-      <Text dimColor>{item.event}</Text>
-      {item.detail ? `: ${item.detail}` : ""}
-      <Text dimColor> ({formatDuration(item.durationMs)})</Text>
-      {item.message ? `\n  ${item.message}` : ""}
-    </Text>
+    <Box flexDirection="column">
+      <Text wrap="wrap">
+        <Text color={c(o.color)}>⚑ hook </Text>
+        <Text bold>{item.name}</Text> <Text color={c(o.color)}>{o.verb}</Text>{" "}
+        <Text dimColor>{item.event}</Text>
+        {inline ? `: ${item.detail}` : ""}
+        <Text dimColor>{duration}</Text>
+      </Text>
+      {below.map((text, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: detail, then message
+        <Text key={index} wrap="wrap">
+          {text}
+        </Text>
+      ))}
+    </Box>
   );
+}
+
+function indent(text: string): string {
+  return text.replace(/^/gm, "  ");
 }

@@ -11,7 +11,12 @@ export function HooksPanel({ snapshot }: { snapshot: HooksSnapshot }) {
       <Text bold>
         Hooks ({snapshot.rows.length} loaded
         {snapshot.broken.length ? `, ${snapshot.broken.length} broken` : ""}
-        {snapshot.projectHooksEnabled ? "" : ", project hooks off"})
+        {snapshot.projectHooksEnabled
+          ? ""
+          : snapshot.projectHooksExist
+            ? ", project hooks off"
+            : ", none in this project"}
+        )
       </Text>
       {snapshot.rows.length === 0 ? <Text dimColor> no hooks loaded</Text> : null}
       {snapshot.rows.map((row) => (

@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
 import { formatUsd } from "../../models/pricing.js";
-import { formatDuration, formatTokens } from "../format.js";
+import { formatDuration, formatTokens, wrapWords } from "../format.js";
 import type { Item, Tone } from "../state.js";
 import { type ColorName, useTheme } from "../theme.js";
 import { HookLine } from "./HookLine.js";
@@ -13,6 +13,8 @@ const TONE: Record<Tone, ColorName | undefined> = {
   error: "red",
   dim: undefined,
 };
+
+const TABLE_KEY_WIDTH = 15;
 
 const STOP_TEXT: Record<string, string> = {
   aborted: "turn aborted",
@@ -30,36 +32,36 @@ export function ItemView({ item, width }: { item: Item; width: number }) {
     case "banner":
       return (
         <Text color={c(TONE[item.tone] ?? "gray")} dimColor={item.tone === "dim"} wrap="wrap">
-          {item.tone === "dim" ? "" : "▌ "}
-          {item.text}
+          {wrapWords(`${item.tone === "dim" ? "" : "▌ "}${item.text}`, width)}
         </Text>
       );
     case "user":
       return (
         <Box marginTop={1}>
-          <Text color={c("blue")} bold>
-            {"› "}
-          </Text>
-          <Text wrap="wrap">{item.text}</Text>
+          <Box flexShrink={0}>
+            <Text color={c("blue")} bold>
+              {"› "}
+            </Text>
+          </Box>
+          <Text wrap="wrap">{wrapWords(item.text, width - 2)}</Text>
         </Box>
       );
     case "assistant":
-      return <Text wrap="wrap">{item.text}</Text>;
+      return <Text wrap="wrap">{wrapWords(item.text, width)}</Text>;
     case "tool":
       return <ToolBlock tool={item.tool} width={width} />;
     case "hook":
-      return <HookLine item={item} />;
+      return <HookLine item={item} width={width} />;
     case "warning":
       return (
         <Text color={c("yellow")} wrap="wrap">
-          ⚠ {item.source ? `${item.source}: ` : ""}
-          {item.text}
+          {wrapWords(`⚠ ${item.source ? `${item.source}: ` : ""}${item.text}`, width)}
         </Text>
       );
     case "error":
       return (
         <Text color={c("red")} wrap="wrap">
-          ✗ {item.text}
+          {wrapWords(`✗ ${item.text}`, width)}
         </Text>
       );
     case "turn":
@@ -80,8 +82,16 @@ export function ItemView({ item, width }: { item: Item; width: number }) {
           {item.lines.map((line, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: fixed lines
             <Text key={index} wrap="wrap">
-              {line}
+              {wrapWords(line, width)}
             </Text>
+          ))}
+          {item.table?.map(([key, text]) => (
+            <Box key={key}>
+              <Box width={TABLE_KEY_WIDTH} flexShrink={0}>
+                <Text>{key}</Text>
+              </Box>
+              <Text wrap="wrap">{wrapWords(text, width - TABLE_KEY_WIDTH)}</Text>
+            </Box>
           ))}
         </Box>
       );
@@ -89,7 +99,7 @@ export function ItemView({ item, width }: { item: Item; width: number }) {
       return (
         <Box flexDirection="column">
           <Text bold>{item.title}</Text>
-          <Text wrap="wrap">{item.text}</Text>
+          <Text wrap="wrap">{wrapWords(item.text, width)}</Text>
         </Box>
       );
     case "ask":

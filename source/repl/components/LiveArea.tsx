@@ -1,5 +1,6 @@
 import { Box, Text } from "ink";
 import type { AskRequest } from "../../hooks/activity.js";
+import { wrapWords } from "../format.js";
 import { toolGate, type ViewState } from "../state.js";
 import { Elapsed } from "./Elapsed.js";
 import { Spinner } from "./Spinner.js";
@@ -18,7 +19,7 @@ export function LiveArea({
   const gate = toolGate(view, ask);
   return (
     <Box flexDirection="column">
-      {view.stream?.text ? <Text wrap="wrap">{view.stream.text}</Text> : null}
+      {view.stream?.text ? <Text wrap="wrap">{wrapWords(view.stream.text, width)}</Text> : null}
       {view.tools.map((tool) => (
         <ToolBlock
           key={tool.toolCallId}

@@ -2,70 +2,114 @@ import { Box, Text } from "ink";
 import type { EditorState } from "../editor.js";
 import { useTheme } from "../theme.js";
 
-const MAX_VISIBLE_LINES = 8;
+const MAX_VISIBLE_ROWS = 8;
+const MARKER_WIDTH = 2;
 
-/** The prompt being typed, with its cursor. Long input shows only the lines around the cursor. */
+/** One screen row of the input: part of a logical line, maybe holding the cursor. */
+export interface InputRow {
+  text: string;
+  /** Column of the cursor in this row, if it is here. */
+  cursor?: number;
+  /** The first row of the input (gets the `›` marker). */
+  first: boolean;
+}
+
+/**
+ * Cuts the input into rows of at most `width` columns, like a terminal line
+ * editor: hard breaks at the width (no word wrap, so the cursor maps one to one),
+ * a row of its own for the cursor when it sits just past a full row.
+ */
+export function inputRows(editor: EditorState, width: number): InputRow[] {
+  const w = Math.max(1, width);
+  const rows: InputRow[] = [];
+  let offset = 0;
+  for (const line of editor.value.split("\n")) {
+    const len = line.length;
+    const p =
+      editor.cursor >= offset && editor.cursor <= offset + len ? editor.cursor - offset : -1;
+    let start = 0;
+    let lastFull = false;
+    do {
+      let end = Math.min(len, start + w);
+      // Never split a surrogate pair.
+      if (end < len && end > start + 1 && isHighSurrogate(line.charCodeAt(end - 1))) end--;
+      lastFull = end - start >= w;
+      const row: InputRow = { text: line.slice(start, end), first: rows.length === 0 };
+      if (p >= start && (p < end || (p === len && !lastFull))) row.cursor = p - start;
+      rows.push(row);
+      start = end;
+    } while (start < len);
+    if (p === len && len > 0 && lastFull) rows.push({ text: "", cursor: 0, first: false });
+    offset += len + 1;
+  }
+  return rows;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** The prompt being typed, with its cursor. Long input shows only the rows around the cursor. */
 export function PromptInput({
   editor,
   active,
   placeholder,
+  width,
 }: {
   editor: EditorState;
   active: boolean;
   placeholder?: string;
+  width: number;
 }) {
   const { c } = useTheme();
-  const lines = editor.value.split("\n");
-  let cursorLine = 0;
-  let cursorColumn = editor.cursor;
-  for (const line of lines) {
-    if (cursorColumn <= line.length) break;
-    cursorColumn -= line.length + 1;
-    cursorLine++;
-  }
-  const first = Math.max(
-    0,
-    Math.min(cursorLine - MAX_VISIBLE_LINES + 1, lines.length - MAX_VISIBLE_LINES),
-  );
-  const shown = lines.slice(first, first + MAX_VISIBLE_LINES);
-  const below = lines.length - first - shown.length;
   const marker = (
-    <Text color={c(active ? "blue" : "gray")} bold={active}>
-      {"› "}
-    </Text>
+    <Box flexShrink={0}>
+      <Text color={c(active ? "blue" : "gray")} bold={active}>
+        {"› "}
+      </Text>
+    </Box>
   );
   if (editor.value === "" && placeholder) {
     return (
       <Box>
         {marker}
         {active ? <Text inverse> </Text> : null}
-        <Text dimColor>{placeholder}</Text>
+        <Text dimColor wrap="truncate-end">
+          {placeholder}
+        </Text>
       </Box>
     );
   }
+  const rows = inputRows(editor, width - MARKER_WIDTH);
+  const cursorRow = Math.max(
+    0,
+    rows.findIndex((row) => row.cursor !== undefined),
+  );
+  const first = Math.max(
+    0,
+    Math.min(cursorRow - MAX_VISIBLE_ROWS + 1, rows.length - MAX_VISIBLE_ROWS),
+  );
+  const shown = rows.slice(first, first + MAX_VISIBLE_ROWS);
+  const below = rows.length - first - shown.length;
   return (
     <Box flexDirection="column">
       {first > 0 ? <Text dimColor> … {first} more lines above</Text> : null}
-      {shown.map((line, i) => {
-        const index = first + i;
-        const prefix = index === 0 ? marker : <Text>{"  "}</Text>;
-        if (!active || index !== cursorLine) {
-          return (
-            <Box key={index}>
-              {prefix}
-              <Text wrap="wrap">{line || " "}</Text>
-            </Box>
-          );
-        }
-        const at = line[cursorColumn] ?? " ";
+      {shown.map((row, i) => {
+        const prefix = row.first ? marker : <Text>{"  "}</Text>;
+        const cursor = active ? row.cursor : undefined;
         return (
-          <Box key={index}>
+          // biome-ignore lint/suspicious/noArrayIndexKey: rows are positions
+          <Box key={first + i}>
             {prefix}
-            <Text wrap="wrap">
-              {line.slice(0, cursorColumn)}
-              <Text inverse>{at}</Text>
-              {line.slice(cursorColumn + 1)}
-            </Text>
+            {cursor === undefined ? (
+              <Text wrap="truncate-end">{row.text || " "}</Text>
+            ) : (
+              <Text wrap="truncate-end">
+                {row.text.slice(0, cursor)}
+                <Text inverse>{row.text[cursor] ?? " "}</Text>
+                {row.text.slice(cursor + 1)}
+              </Text>
+            )}
           </Box>
         );
       })}

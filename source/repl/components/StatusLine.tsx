@@ -1,24 +1,32 @@
 import { Text } from "ink";
 import { costUsd, formatUsd } from "../../models/pricing.js";
-import { formatDuration, formatTokens } from "../format.js";
+import { formatDuration, formatTokens, modelLabel } from "../format.js";
 import type { ViewState } from "../state.js";
 import { Elapsed } from "./Elapsed.js";
+
+/** Below this many columns the labels go and the model moves to the end. */
+const NARROW = 60;
 
 /**
  * model · turn elapsed, tokens and cost (running, else the last turn) ·
  * session tokens and cost. Cost only where the model's price is known.
+ * One line, cut at the end; in a narrow pane the numbers come first.
  */
 export function StatusLine({
   view,
   busy,
   queued,
+  width = 80,
 }: {
   view: ViewState;
   busy: boolean;
   queued: number;
+  width?: number;
 }) {
-  const parts: string[] = [view.model || "…"];
+  const narrow = width < NARROW;
+  const model = modelLabel(view.model) || "…";
   const turn = view.turn;
+  const parts: string[] = [];
   if (turn) {
     const cost = view.price ? ` ${formatUsd(costUsd(turn.usage, view.price))}` : "";
     parts.push(
@@ -29,26 +37,35 @@ export function StatusLine({
     const last = view.lastTurn;
     const cost = last.costUsd !== undefined ? ` ${formatUsd(last.costUsd)}` : "";
     parts.push(
-      `last turn ${formatDuration(last.elapsedMs)} ↑${formatTokens(last.usage.inputTokens)} ↓${formatTokens(last.usage.outputTokens)}${cost}`,
+      `${narrow ? "" : "last turn "}${formatDuration(last.elapsedMs)} ↑${formatTokens(last.usage.inputTokens)} ↓${formatTokens(last.usage.outputTokens)}${cost}`,
     );
   }
   const sessionCost =
     view.sessionCostUsd !== null && (view.price || view.sessionCostUsd > 0)
       ? ` ${formatUsd(view.sessionCostUsd)}`
       : "";
-  parts.push(`session ${formatTokens(view.totals.totalTokens)} tok${sessionCost}`);
+  parts.push(
+    `${narrow ? "Σ " : "session "}${formatTokens(view.totals.totalTokens)} tok${sessionCost}`,
+  );
   if (queued > 0) parts.push(`${queued} queued`);
-  if (busy) parts.push("Esc aborts");
+  if (narrow) parts.push(model);
+  if (busy && !narrow) parts.push("Esc aborts");
+  const elapsed = turn ? <Elapsed since={turn.startedAt} /> : null;
+  if (narrow) {
+    return (
+      <Text dimColor wrap="truncate-end">
+        {elapsed}
+        {elapsed ? " · " : ""}
+        {parts.join(" · ")}
+      </Text>
+    );
+  }
   return (
     <Text dimColor wrap="truncate-end">
-      {parts[0]}
-      {turn ? (
-        <>
-          {" · turn "}
-          <Elapsed since={turn.startedAt} />
-        </>
-      ) : null}
-      {parts.length > 1 ? ` · ${parts.slice(1).join(" · ")}` : ""}
+      {model}
+      {elapsed ? " · turn " : ""}
+      {elapsed}
+      {` · ${parts.join(" · ")}`}
     </Text>
   );
 }

@@ -2,6 +2,7 @@ import { Box, Text, useInput } from "ink";
 import { useState } from "react";
 import { hookEventsLabel } from "../../cli/hook-list.js";
 import type { UntrustedHookInfo } from "../../cli/session-types.js";
+import { wrapWords } from "../format.js";
 import { useTheme } from "../theme.js";
 
 const CHOICES = [
@@ -9,17 +10,24 @@ const CHOICES = [
   { key: "n", label: "Run without project hooks this session" },
 ] as const;
 
+const INTRO =
+  "They run as programs on your machine at points of the agent loop. Trust is recorded for this exact set; any change asks again.";
+const CHOICE_INDENT = "      ";
+
 export type TrustChoice = "trust" | "off";
 
 /** Shown before the session starts when the project's hooks are not trusted. */
 export function TrustScreen({
   hooks,
   onChoose,
+  width = 80,
 }: {
   hooks: UntrustedHookInfo[];
   onChoose: (choice: TrustChoice) => void;
+  width?: number;
 }) {
   const { c } = useTheme();
+  const inner = width - 4; // border and padding
   const [selected, setSelected] = useState(0);
   const [chosen, setChosen] = useState(false);
   const choose = (index: number) => {
@@ -35,17 +43,18 @@ export function TrustScreen({
   });
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
-      <Text bold color={c("yellow")}>
-        This project has hooks you have not trusted
+      <Text bold color={c("yellow")} wrap="wrap">
+        {wrapWords("This project has hooks you have not trusted", inner)}
       </Text>
-      <Text wrap="wrap">
-        They run as programs on your machine at points of the agent loop. Trust is recorded for this
-        exact set; any change asks again.
-      </Text>
+      <Text wrap="wrap">{wrapWords(INTRO, inner)}</Text>
       {hooks.map((hook) => (
         <Box key={`${hook.file}:${hook.name}`} flexDirection="column" marginTop={1}>
           <Text wrap="wrap">
-            <Text bold>{hook.name}</Text> <Text dimColor>on {hookEventsLabel(hook)}</Text>
+            <Text bold>{hook.name}</Text>{" "}
+            <Text dimColor>
+              {hook.events.length > 0 ? "on " : ""}
+              {hookEventsLabel(hook)}
+            </Text>
             {hook.matcher ? <Text dimColor> · matcher {hook.matcher}</Text> : null}
           </Text>
           <Text wrap="truncate-start" dimColor>
@@ -58,7 +67,8 @@ export function TrustScreen({
               {hook.problem}
             </Text>
           ) : null}
-          {hook.command ? (
+          {/* An executable's command is its file: shown once. */}
+          {hook.command && hook.command !== hook.file ? (
             <Text wrap="wrap">
               {"  $ "}
               {hook.command}
@@ -69,7 +79,11 @@ export function TrustScreen({
       <Box flexDirection="column" marginTop={1}>
         {CHOICES.map((choice, index) => (
           <Text key={choice.key} inverse={index === selected} wrap="wrap">
-            {index === selected ? "›" : " "} [{choice.key}] {choice.label}
+            {`${index === selected ? "›" : " "} [${choice.key}] `}
+            {wrapWords(choice.label, inner - CHOICE_INDENT.length).replaceAll(
+              "\n",
+              `\n${CHOICE_INDENT}`,
+            )}
           </Text>
         ))}
       </Box>
