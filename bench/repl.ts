@@ -118,13 +118,14 @@ async function startupToPrompt(): Promise<void> {
   const home = path.join(root, "home");
   await mkdir(home);
   const results = clis.map(() => [] as StartupRun[]);
+  const cold: StartupRun[] = [];
   try {
     // A cold run first for each build (its own ACAI_HOME fills the code cache); not counted.
     const homes = await Promise.all(
       clis.map(async (cli, k) => {
         const acaiHome = path.join(root, `acai-home-${k}`);
         await mkdir(acaiHome);
-        await startOnce(cli, root, home, acaiHome, 1000 + k);
+        cold[k] = await startOnce(cli, root, home, acaiHome, 1000 + k);
         return acaiHome;
       }),
     );
@@ -147,6 +148,11 @@ async function startupToPrompt(): Promise<void> {
     console.log(
       `start-up${label}, session ready ("ask anything"): ${fmt(runs.map((r) => r.ready))}`,
     );
+    const first = cold[k];
+    if (first)
+      console.log(
+        `start-up${label}, cold (empty ACAI_HOME, no code cache; 1 run): prompt ${first.input.toFixed(0)} ms, ready ${first.ready.toFixed(0)} ms`,
+      );
   });
 }
 
