@@ -49,6 +49,8 @@ export class Agent {
   private readonly options: AgentOptions;
   private readonly modelTools: ToolSet;
   private readonly toolsByName: ReadonlyMap<string, Tool>;
+  /** The transcript of the run going on, if any. */
+  private transcript: TranscriptWriter | undefined;
 
   constructor(options: AgentOptions) {
     this.options = options;
@@ -62,6 +64,7 @@ export class Agent {
     const runSignal = anySignal([input.signal, internal.signal]);
     const now = this.options.now ?? Date.now;
     const transcript = new TranscriptWriter(this.options.transcriptPath, now);
+    this.transcript = transcript;
     const session = new SessionRun(
       this.options,
       this.modelTools,
@@ -73,8 +76,17 @@ export class Agent {
       yield* session.run(input, runSignal);
     } finally {
       internal.abort();
+      if (this.transcript === transcript) this.transcript = undefined;
       await transcript.close();
     }
+  }
+
+  /**
+   * Records in the running session's transcript an event raised outside the
+   * loop (a `notification` of the hooks layer); nothing when no run is going on.
+   */
+  record(event: AgentEvent): void {
+    this.transcript?.event(event);
   }
 }
 

@@ -64,7 +64,9 @@ export interface PreparedSession {
   /**
    * Runs the session's `notification` hooks now (the REPL's idle prompt) and
    * resolves with their activity when they are done. Only while `run()` is
-   * going on; otherwise nothing runs. A hook's `ask` notifies by itself.
+   * going on; otherwise nothing runs. The `notification` event itself is
+   * yielded by `run()` (at once, even while the agent waits for a prompt) and
+   * recorded in the transcript. A hook's `ask` notifies by itself.
    */
   notify(message: string, notificationType: NotificationType): Promise<HookActivityEvent[]>;
 }

@@ -169,6 +169,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
         ...(hookDefaults.sessionEndBudgetMs !== undefined
           ? { sessionEndBudgetMs: hookDefaults.sessionEndBudgetMs }
           : {}),
+        onNotification: (event) => agent.record(event),
         validateToolInput: (toolName: string, toolInput: unknown) => {
           const tool = toolsByName.get(toolName);
           return tool ? tool.validate(toolInput) : { ok: true, value: toolInput };

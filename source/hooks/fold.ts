@@ -60,12 +60,18 @@ export interface FoldOptions {
   onRun?: OnHookRun;
 }
 
+/** What acai needs the user for, as the loop's consumers see it (yielded beside hook activity). */
+export type NotificationEvent = Extract<AgentEvent, { type: "notification" }>;
+
 export interface ChainOptions extends FoldOptions {
   validateToolInput?: ValidateToolInput;
   askUser?: AskUser;
   assumeYes?: boolean;
-  /** Told of every `ask` before it is answered, whoever answers it (the `notification` hooks). */
-  onAsk?: (request: AskRequest) => void;
+  /**
+   * Told of every `ask` before it is answered, whoever answers it (the
+   * `notification` hooks); the notification it returns is yielded at once.
+   */
+  onAsk?: (request: AskRequest) => NotificationEvent | undefined;
 }
 
 export type ChainEnd =
@@ -193,23 +199,28 @@ function applyModification(
   return { decision, state: next, notes };
 }
 
-async function resolveAsk(
+function askRequest(
   hook: HookDefinition,
   options: ChainOptions,
   decision: Decision,
   state: GateState,
-): Promise<{ allowed: boolean; reason: string }> {
-  const asked = decision.reason ?? `hook "${hook.name}" asks for confirmation`;
+): AskRequest {
   const ev = options.agentEvent;
-  const request: AskRequest = {
+  return {
     hook: hookRef(hook),
     event: options.event,
-    reason: asked,
+    reason: decision.reason ?? `hook "${hook.name}" asks for confirmation`,
     ...(ev.type === "tool_call_start"
       ? { toolName: ev.toolName, toolInput: "toolInput" in state ? state.toolInput : ev.input }
       : {}),
   };
-  options.onAsk?.(request);
+}
+
+async function resolveAsk(
+  options: ChainOptions,
+  request: AskRequest,
+): Promise<{ allowed: boolean; reason: string }> {
+  const asked = request.reason;
   if (options.assumeYes) return { allowed: true, reason: asked };
   if (!options.askUser) {
     return {
@@ -230,7 +241,7 @@ async function resolveAsk(
 /** Gating events: in order, chained, first block wins. */
 export async function* runChain(
   options: ChainOptions,
-): AsyncGenerator<HookActivityEvent, ChainResult, undefined> {
+): AsyncGenerator<HookActivityEvent | NotificationEvent, ChainResult, undefined> {
   let state: GateState = {};
   const context: string[] = [];
   const cap = options.contextCapChars;
@@ -302,7 +313,10 @@ export async function* runChain(
         }
         break;
       case "ask": {
-        const asked = await resolveAsk(hook, options, effective, state);
+        const request = askRequest(hook, options, effective, state);
+        const notification = options.onAsk?.(request);
+        if (notification) yield notification;
+        const asked = await resolveAsk(options, request);
         detail = asked.reason;
         if (!asked.allowed) end = { kind: "block", reason: asked.reason };
         break;

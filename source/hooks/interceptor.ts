@@ -27,7 +27,10 @@
  * after_agent) still run their hooks; async hooks are left to finish.
  * `notification` hooks run when a hook answers `ask` (before it is answered,
  * in every mode) and when the consumer calls `notify` (the REPL's idle prompt);
- * they run beside the loop, as async hooks do.
+ * they run beside the loop, as async hooks do. The `notification` event itself
+ * is yielded to the consumer: an ask's at once (before the ask is answered), a
+ * `notify`'s as soon as possible — the loop waiting for the agent is woken for
+ * it — and each is passed to `onNotification` (the session's transcript).
  * Closing the generator early (consumer `return()`) kills every running hook
  * and closes the agent's generator. Aborting is the way to stop a hook that is
  * running: `return()` waits for the current step to end.
@@ -42,6 +45,7 @@ import {
   type ChainResult,
   DEFAULT_CONTEXT_CAP_CHARS,
   hookRef,
+  type NotificationEvent,
   observedEffect,
   type RunHook,
   runChain,
@@ -96,6 +100,8 @@ export interface InterceptorOptions {
   maxOutputBytes?: number;
   now?: () => number;
   audit?: AuditSink;
+  /** Told of every `notification` event as it is raised (the agent's transcript records it). */
+  onNotification?: (event: NotificationEvent) => void;
 }
 
 type AgentRun = AsyncGenerator<AgentEvent, void, Verdict | undefined>;
@@ -156,7 +162,8 @@ async function* intercept(
   else options.signal?.addEventListener("abort", onAbort, { once: true });
 
   const background = new Set<Background>();
-  const pendingActivity: HookActivityEvent[] = [];
+  /** Activity (and notifications) raised beside the loop, yielded at the next opportunity. */
+  const pendingActivity: InterceptedEvent[] = [];
   const pendingContext: string[] = [];
   const retries = { key: "", count: 0 };
   let audit: AuditSink | undefined = options.audit;
@@ -275,18 +282,24 @@ async function* intercept(
     return { type: "hook_start", hook: hookRef(hook), event, startedAt: now() };
   };
 
+  /** A notification event, told to `onNotification`; none once the session is aborted. */
+  const raise = (message: string, notificationType: string): NotificationEvent | undefined => {
+    if (stopAll.signal.aborted) return undefined;
+    const event: NotificationEvent = { type: "notification", message, notificationType };
+    options.onNotification?.(event);
+    return event;
+  };
+
   /**
    * Notification hooks run beside the loop, like async hooks: nobody waits for
    * them (an ask is not held up), session end waits for them within its budget.
    * Their activity goes to `into` as it happens.
    */
   const notifyInto = (
-    message: string,
-    notificationType: string,
-    into: HookActivityEvent[],
+    agentEvent: NotificationEvent,
+    into: (activity: HookActivityEvent) => void,
   ): Promise<void> => {
     if (stopAll.signal.aborted) return Promise.resolve();
-    const agentEvent: AgentEvent = { type: "notification", message, notificationType };
     const subject = matchSubject("notification", agentEvent, {}, options.projectDir);
     const hooks = candidates(subject).filter(
       (hook) => matchedByKey(hook) || matches(hook, subject),
@@ -314,11 +327,11 @@ async function* intercept(
           pendingContext.push(...step.value.context);
           break;
         }
-        into.push(step.value);
+        into(step.value);
       }
     })()
       .catch((error: unknown) => {
-        into.push({
+        into({
           type: "hook_warning",
           message: `notification hooks could not run (${(error as Error).message})`,
         });
@@ -331,19 +344,35 @@ async function* intercept(
     return entry.done;
   };
 
-  const notifyAsk = (request: AskRequest): void => {
-    void notifyInto(
-      `Hook ${request.hook.name} asks: ${request.reason}`,
-      "permission_prompt",
-      pendingActivity,
-    );
+  const notifyAsk = (request: AskRequest): NotificationEvent | undefined => {
+    const event = raise(`Hook ${request.hook.name} asks: ${request.reason}`, "permission_prompt");
+    if (event) void notifyInto(event, (activity) => pendingActivity.push(activity));
+    return event;
   };
 
+  /** Set while the loop waits for the agent: wakes it to yield what `notify` raised. */
+  let wake: (() => void) | undefined;
+
   setActive(async (message, notificationType) => {
+    const event = raise(message, notificationType);
+    if (event === undefined) return [];
+    pendingActivity.push(event);
+    wake?.();
     const activity: HookActivityEvent[] = [];
-    await notifyInto(message, notificationType, activity);
+    await notifyInto(event, (a) => activity.push(a));
     return activity;
   });
+
+  /** The agent's `next()` while it has not settled (the consumer may leave meanwhile). */
+  let inFlight: Promise<IteratorResult<AgentEvent, void>> | undefined;
+  /** Settles with the agent's step, or with undefined when `notify` wakes the loop first. */
+  const stepOrWake = (
+    next: Promise<IteratorResult<AgentEvent, void>>,
+  ): Promise<IteratorResult<AgentEvent, void> | undefined> =>
+    new Promise((resolve, reject) => {
+      wake = () => resolve(undefined);
+      next.then(resolve, reject);
+    });
 
   const toVerdict = (
     event: HookEventName,
@@ -397,7 +426,7 @@ async function* intercept(
   async function* sessionEnd(
     agentEvent: AgentEvent,
     hooks: readonly HookDefinition[],
-  ): AsyncGenerator<HookActivityEvent, void, undefined> {
+  ): AsyncGenerator<InterceptedEvent, void, undefined> {
     const budget = new AbortController();
     const timer = setTimeout(() => budget.abort(SESSION_END), budgetMs);
     try {
@@ -463,7 +492,7 @@ async function* intercept(
     event: HookEventName,
     selected: { subject: MatchSubject; asyncHooks: HookDefinition[]; sync: HookDefinition[] },
     carried: string[],
-  ): AsyncGenerator<HookActivityEvent, Verdict | undefined, undefined> {
+  ): AsyncGenerator<InterceptedEvent, Verdict | undefined, undefined> {
     const { subject, sync } = selected;
     for (const hook of selected.asyncHooks) yield startAsync(hook, event, agentEvent);
     if (sync.length === 0) {
@@ -531,8 +560,18 @@ async function* intercept(
   let verdict: Verdict | undefined;
   try {
     for (;;) {
-      const step = await run.next(verdict);
+      const next = run.next(verdict);
       verdict = undefined;
+      inFlight = next;
+      let step = await stepOrWake(next);
+      while (step === undefined) {
+        // Raised by `notify` while the agent works or waits for a prompt: out now.
+        wake = undefined;
+        if (pendingActivity.length > 0) yield* pendingActivity.splice(0);
+        step = await stepOrWake(next);
+      }
+      wake = undefined;
+      inFlight = undefined;
       if (step.done) break;
       const agentEvent = step.value;
       if (pendingActivity.length > 0) yield* pendingActivity.splice(0);
@@ -571,6 +610,12 @@ async function* intercept(
     } catch {
       // Closing a log descriptor that failed is not worth a warning nobody will see.
     }
-    await run.return(undefined);
+    const pending = inFlight;
+    if (pending === undefined) await run.return(undefined);
+    else {
+      // The consumer left while the agent was busy (a notification was yielded meanwhile):
+      // return() would wait for that next() — the agent is closed once it settles.
+      void pending.then(() => run.return(undefined)).catch(() => {});
+    }
   }
 }

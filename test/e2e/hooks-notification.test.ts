@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
 import { type AcaiDirs, makeAcaiDirs, runAcai } from "../support/run-acai.js";
-import { modelArgs, STACK_TRACE } from "./helpers.js";
+import { jsonLines, modelArgs, readJsonl, STACK_TRACE, transcripts } from "./helpers.js";
 
 let dirs: AcaiDirs;
 let server: FakeOpenAIServer | undefined;
@@ -87,6 +87,42 @@ describe("notification hooks in acai -p", () => {
     expect(String(got[0]?.message)).toContain("WRITE-NEEDS-OK");
     const audit = await readFile(path.join(dirs.acaiHome, "logs", "hooks-audit.jsonl"), "utf8");
     expect(audit).toContain('"event":"notification"');
+  });
+
+  it("stream-json has the notification event, before the ask is answered; the transcript records it", async () => {
+    const { file } = await setup();
+    server = await startFakeOpenAI([
+      { toolCalls: [{ name: "Write", input: { file_path: file, content: "x" } }] },
+      { text: "finished" },
+    ]);
+    const result = await runAcai({
+      args: ["-p", "write it", "--output-format", "stream-json", ...modelArgs("chat", server)],
+      dirs,
+      baseUrl: server.url,
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const lines = jsonLines(result.stdout);
+    const notifications = lines.filter((l) => l.type === "notification");
+    expect(notifications).toEqual([
+      {
+        type: "notification",
+        message: "Hook write-guard asks: WRITE-NEEDS-OK",
+        notificationType: "permission_prompt",
+      },
+    ]);
+    const at = lines.indexOf(notifications[0]!);
+    const guardEnd = lines.findIndex(
+      (l) => l.type === "hook_end" && (l.hook as { name: string }).name === "write-guard",
+    );
+    expect(at).toBeGreaterThan(0);
+    expect(at).toBeLessThan(guardEnd);
+    expect(lines[guardEnd]).toMatchObject({ outcome: "ask" });
+
+    const [transcript] = await transcripts(dirs.acaiHome);
+    const recorded = (await readJsonl(transcript!)) as { event?: { type: string } }[];
+    expect(recorded.filter((l) => l.event?.type === "notification")).toEqual([
+      expect.objectContaining({ event: notifications[0] }),
+    ]);
   });
 
   it("a notification hook whose matcher names another type does not run for an ask", async () => {

@@ -76,6 +76,50 @@ describe("notification hooks", () => {
     ).toBe(true);
   });
 
+  it("an ask yields the notification event before the asking hook's end, and tells onNotification", async () => {
+    const guard = await answerHook(dir.path, "guard", { action: "ask", reason: "sure?" });
+    const told: unknown[] = [];
+    const agent = fakeAgent([ev.sessionStart(), ev.toolStart(), ev.turnEnd()]);
+    const events: InterceptedEvent[] = [];
+    const intercept = createHookInterceptor(
+      base({ hooks: [guard], onNotification: (event) => told.push(event) }),
+    );
+    for await (const e of intercept(agent.run)) events.push(e);
+    const notification = {
+      type: "notification",
+      message: "Hook guard asks: sure?",
+      notificationType: "permission_prompt",
+    };
+    // No notification hook is needed for the event itself.
+    expect(told).toEqual([notification]);
+    const at = events.findIndex((e) => e.type === "notification");
+    expect(events[at]).toEqual(notification);
+    const guardEnd = events.findIndex((e) => e.type === "hook_end" && e.hook.name === "guard");
+    expect(at).toBeGreaterThan(events.findIndex((e) => e.type === "hook_start"));
+    expect(at).toBeLessThan(guardEnd);
+    expect(agent.verdicts[1]?.verdict).toMatchObject({ action: "block" });
+  });
+
+  it("notify() yields the notification at once while the agent waits, and the consumer can leave then", async () => {
+    const told: unknown[] = [];
+    const intercept = createHookInterceptor(base({ onNotification: (event) => told.push(event) }));
+    const never = new Promise<void>(() => {});
+    const agent = fakeAgent([ev.sessionStart(), () => never, ev.turnEnd()]);
+    const stream = intercept(agent.run);
+    expect((await stream.next()).value).toMatchObject({ type: "session_start" });
+    const next = stream.next(); // the agent is waiting (for a prompt, say)
+    expect(await intercept.notify("acai is waiting for your input", "idle_prompt")).toEqual([]);
+    const notification = {
+      type: "notification",
+      message: "acai is waiting for your input",
+      notificationType: "idle_prompt",
+    };
+    expect((await next).value).toEqual(notification);
+    expect(told).toEqual([notification]);
+    // Leaving while the agent's next() never settles does not hang.
+    expect(await stream.return(undefined)).toEqual({ done: true, value: undefined });
+  });
+
   it("run headless too, where the ask is denied", async () => {
     const guard = await answerHook(dir.path, "guard", { action: "ask", reason: "sure?" });
     const notifier = await recorder();
@@ -97,14 +141,15 @@ describe("notification hooks", () => {
     });
     const script: (AgentEvent | (() => Promise<void>))[] = [ev.sessionStart(), () => waiting];
     const agent = fakeAgent(script);
+    const seen: InterceptedEvent[] = [];
     const drained = (async () => {
-      for await (const _ of intercept(agent.run)) {
-        // drain
-      }
+      for await (const e of intercept(agent.run)) seen.push(e);
     })();
     await new Promise((r) => setTimeout(r, 20));
     const activity = await intercept.notify("acai is waiting for your input", "idle_prompt");
     expect(activity.map((a) => a.type)).toEqual(["hook_start", "hook_end"]);
+    // The event itself went down the stream (before the agent's next event); the activity did not.
+    expect(seen.map((e) => e.type)).toEqual(["session_start", "notification"]);
     expect(await notes()).toMatchObject([
       { notification_type: "idle_prompt", message: "acai is waiting for your input" },
     ]);
