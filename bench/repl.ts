@@ -100,6 +100,9 @@ async function startOnce(
     }
   } finally {
     spawnSync(TMUX, ["-L", socket, "kill-server"]);
+    // tmux leaves the socket file of a killed server behind.
+    const uid = process.getuid?.() ?? 0;
+    await rm(path.join(process.env.TMUX_TMPDIR ?? "/tmp", `tmux-${uid}`, socket), { force: true });
   }
   if (ready === undefined) throw new Error(`the prompt never appeared (${cli})`);
   return { input: typeAhead ?? ready, ready };
