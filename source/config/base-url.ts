@@ -1,9 +1,9 @@
 /**
  * The one check of an OpenAI-compatible base URL, whichever source gives it:
  * `--base-url`, `baseUrl` in a settings file, or `OPENAI_BASE_URL`. Each
- * caller names its source; all three are usage errors (exit 2).
+ * caller names its source; all three are usage errors (exit 2). No zod here:
+ * the CLI parses flags with this before anything heavy loads.
  */
-import { z } from "zod";
 
 /** What is wrong with every bad base URL, without the source. */
 export const BASE_URL_REQUIREMENT = "must be an http(s) URL, e.g. http://localhost:11434/v1";
@@ -18,9 +18,3 @@ export function isHttpUrl(value: string): boolean {
   }
   return url.protocol === "http:" || url.protocol === "https:";
 }
-
-/** For settings files: the field's error says what is required. */
-export const BaseUrlSchema = z
-  .string()
-  .refine(isHttpUrl, { message: BASE_URL_REQUIREMENT })
-  .describe("An OpenAI-compatible server, http(s)://…");

@@ -1,10 +1,15 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { BaseUrlSchema } from "./base-url.js";
+import { BASE_URL_REQUIREMENT, isHttpUrl } from "./base-url.js";
 import { parseJsonWithLocation } from "./json-error.js";
 import { MAX_STEPS_MAX, MAX_STEPS_MIN } from "./max-steps.js";
 import { resolveProjectPaths } from "./paths.js";
+
+const BaseUrlSchema = z
+  .string()
+  .refine(isHttpUrl, { message: BASE_URL_REQUIREMENT })
+  .describe("An OpenAI-compatible server, http(s)://…");
 
 export const HookDefaultsSchema = z.object({
   timeoutMs: z.int().min(100).max(600_000).optional(),
