@@ -1,30 +1,19 @@
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { AgentEvent } from "../../source/agent/events.js";
 import type { TurnInput } from "../../source/agent/types.js";
-import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
+import { startFakeOpenAI } from "../support/fake-openai-server.js";
 import {
   type Api,
+  agentFixture,
   drive,
   makeAgent,
   ofType,
   prompts,
   requestText,
-  tempDir,
   types,
 } from "./helpers.js";
 
-let dir: string;
-let cleanup: () => Promise<void>;
-let server: FakeOpenAIServer | undefined;
-
-beforeEach(async () => {
-  ({ dir, cleanup } = await tempDir());
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await cleanup();
-});
+const fx = agentFixture();
 
 /** Drives a run fully and also checks nothing comes after session_end. */
 async function driveChecked(...args: Parameters<typeof drive>): Promise<AgentEvent[]> {
@@ -36,11 +25,11 @@ async function driveChecked(...args: Parameters<typeof drive>): Promise<AgentEve
 
 describe.each<Api>(["chat", "responses"])("abort over the %s API", (api) => {
   test("aborting mid-stream ends the turn and the session at once", async () => {
-    server = await startFakeOpenAI([{ text: "partial answer that stalls", hangMs: 10_000 }]);
+    fx.server = await startFakeOpenAI([{ text: "partial answer that stalls", hangMs: 10_000 }]);
     const controller = new AbortController();
     const started = Date.now();
     const events = await driveChecked(
-      makeAgent(server, api, dir),
+      makeAgent(fx.server, api, fx.dir),
       { prompts: prompts("go"), signal: controller.signal },
       (e) => {
         if (e.type === "text_delta") controller.abort();
@@ -55,7 +44,7 @@ describe.each<Api>(["chat", "responses"])("abort over the %s API", (api) => {
   });
 
   test("aborting mid-tool interrupts the tool; nothing follows session_end", async () => {
-    server = await startFakeOpenAI([
+    fx.server = await startFakeOpenAI([
       {
         toolCalls: [
           { name: "Slow", input: { ms: 20_000 } },
@@ -67,7 +56,7 @@ describe.each<Api>(["chat", "responses"])("abort over the %s API", (api) => {
     const controller = new AbortController();
     const started = Date.now();
     const events = await driveChecked(
-      makeAgent(server, api, dir),
+      makeAgent(fx.server, api, fx.dir),
       { prompts: prompts("go", "next"), signal: controller.signal },
       (e) => {
         if (e.type === "tool_call_start") setTimeout(() => controller.abort(), 30);
@@ -81,13 +70,13 @@ describe.each<Api>(["chat", "responses"])("abort over the %s API", (api) => {
     expect(types(events).slice(-2)).toEqual(["turn_end", "session_end"]);
     expect(ofType(events, "turn_end")[0]?.stopReason).toBe("aborted");
     expect(ofType(events, "session_end")[0]?.reason).toBe("aborted");
-    expect(server.requests).toHaveLength(1);
+    expect(fx.server.requests).toHaveLength(1);
   });
 });
 
 describe("turn and run signals", () => {
   test("a turn signal aborts only that turn; the next prompt runs", async () => {
-    server = await startFakeOpenAI([
+    fx.server = await startFakeOpenAI([
       { text: "stalling here", hangMs: 10_000 },
       { text: "second turn ok" },
     ]);
@@ -96,25 +85,29 @@ describe("turn and run signals", () => {
       { prompt: "first", signal: turnController.signal },
       { prompt: "second" },
     ];
-    const events = await driveChecked(makeAgent(server, "chat", dir), { prompts: input }, (e) => {
-      if (e.type === "text_delta" && e.turn === 1) turnController.abort();
-      return undefined;
-    });
+    const events = await driveChecked(
+      makeAgent(fx.server, "chat", fx.dir),
+      { prompts: input },
+      (e) => {
+        if (e.type === "text_delta" && e.turn === 1) turnController.abort();
+        return undefined;
+      },
+    );
     expect(ofType(events, "turn_end").map((e) => e.stopReason)).toEqual(["aborted", "end_turn"]);
     expect(ofType(events, "turn_end")[1]?.text).toBe("second turn ok");
     expect(ofType(events, "session_end")[0]?.reason).toBe("completed");
-    expect(requestText(server.requests[1]?.body)).toContain("second");
+    expect(requestText(fx.server.requests[1]?.body)).toContain("second");
   });
 
   test("aborting while waiting for the next prompt ends the session", async () => {
-    server = await startFakeOpenAI([{ text: "one" }]);
+    fx.server = await startFakeOpenAI([{ text: "one" }]);
     const controller = new AbortController();
     async function* queue(): AsyncGenerator<TurnInput> {
       yield { prompt: "first" };
       await new Promise(() => {}); // the user never types again
     }
     const events = await driveChecked(
-      makeAgent(server, "chat", dir),
+      makeAgent(fx.server, "chat", fx.dir),
       { prompts: queue(), signal: controller.signal },
       (e) => {
         if (e.type === "turn_end") setTimeout(() => controller.abort(), 20);
@@ -126,11 +119,11 @@ describe("turn and run signals", () => {
   });
 
   test("aborting during a hook-requested retry wait ends the turn", async () => {
-    server = await startFakeOpenAI([{ text: "never" }]);
+    fx.server = await startFakeOpenAI([{ text: "never" }]);
     const controller = new AbortController();
     const started = Date.now();
     const events = await driveChecked(
-      makeAgent(server, "chat", dir),
+      makeAgent(fx.server, "chat", fx.dir),
       { prompts: prompts("go"), signal: controller.signal },
       (e) => {
         if (e.type !== "model_request") return undefined;
@@ -140,19 +133,19 @@ describe("turn and run signals", () => {
     );
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(ofType(events, "turn_end")[0]?.stopReason).toBe("aborted");
-    expect(server.requests).toHaveLength(0);
+    expect(fx.server.requests).toHaveLength(0);
   });
 
   test("a consumer that stops iterating early does not leave the stream running", async () => {
-    server = await startFakeOpenAI([{ text: "stalling", hangMs: 10_000 }]);
-    const gen = makeAgent(server, "chat", dir).run({ prompts: prompts("go") });
+    fx.server = await startFakeOpenAI([{ text: "stalling", hangMs: 10_000 }]);
+    const gen = makeAgent(fx.server, "chat", fx.dir).run({ prompts: prompts("go") });
     for await (const event of gen) {
       if (event.type === "text_delta") break;
     }
     // The server sees the client go away (its stall ends) well before hangMs.
     const started = Date.now();
-    await server.close();
-    server = undefined;
+    await fx.server.close();
+    fx.server = undefined;
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
@@ -165,8 +158,8 @@ describe.each<Api>(["chat", "responses"])("provider errors over the %s API", (ap
   ])(
     "HTTP %d becomes an error event and turn_end error, and the session goes on",
     async (status, pattern) => {
-      server = await startFakeOpenAI([{ status }, { text: "recovered" }]);
-      const events = await driveChecked(makeAgent(server, api, dir), {
+      fx.server = await startFakeOpenAI([{ status }, { text: "recovered" }]);
+      const events = await driveChecked(makeAgent(fx.server, api, fx.dir), {
         prompts: prompts("one", "two"),
       });
       const error = ofType(events, "error")[0];
@@ -180,11 +173,11 @@ describe.each<Api>(["chat", "responses"])("provider errors over the %s API", (ap
   );
 
   test("429 is retried by the SDK, then reported with the attempt count", async () => {
-    server = await startFakeOpenAI(() => ({ status: 429, retryAfterMs: 20 }));
-    const events = await driveChecked(makeAgent(server, api, dir, { maxModelRetries: 2 }), {
+    fx.server = await startFakeOpenAI(() => ({ status: 429, retryAfterMs: 20 }));
+    const events = await driveChecked(makeAgent(fx.server, api, fx.dir, { maxModelRetries: 2 }), {
       prompts: prompts("one"),
     });
-    expect(server.requests).toHaveLength(3);
+    expect(fx.server.requests).toHaveLength(3);
     expect(ofType(events, "error")[0]?.message).toMatch(
       /rate-limiting requests \(429\) after 3 attempts/,
     );
@@ -195,7 +188,7 @@ describe.each<Api>(["chat", "responses"])("provider errors over the %s API", (ap
 test("a refused connection is reported with what to check", async () => {
   const closed = await startFakeOpenAI([]);
   await closed.close();
-  const events = await driveChecked(makeAgent(closed, "chat", dir), { prompts: prompts("one") });
+  const events = await driveChecked(makeAgent(closed, "chat", fx.dir), { prompts: prompts("one") });
   const message = ofType(events, "error")[0]?.message ?? "";
   expect(message).toContain("ECONNREFUSED");
   expect(message).toContain("--base-url");

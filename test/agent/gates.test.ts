@@ -1,58 +1,54 @@
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { AgentEvent } from "../../source/agent/events.js";
-import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
+import { startFakeOpenAI } from "../support/fake-openai-server.js";
 import {
   type Api,
+  agentFixture,
   drive,
   makeAgent,
   ofType,
   prompts,
   readTranscript,
   requestText,
-  tempDir,
   toolOutputs,
   types,
 } from "./helpers.js";
 
-let dir: string;
-let cleanup: () => Promise<void>;
-let server: FakeOpenAIServer | undefined;
-
-beforeEach(async () => {
-  ({ dir, cleanup } = await tempDir());
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await cleanup();
-});
+const fx = agentFixture();
 
 const echoTurn = (text: string) => ({ toolCalls: [{ name: "Echo", input: { text } }] });
 
 describe.each<Api>(["chat", "responses"])("gates over the %s API", (api) => {
   test("session_start: block refuses the session, context reaches the first request", async () => {
-    server = await startFakeOpenAI([{ text: "hi" }]);
-    const refused = await drive(makeAgent(server, api, dir), { prompts: prompts("hello") }, (e) =>
-      e.type === "session_start" ? { action: "block", reason: "not today" } : undefined,
+    fx.server = await startFakeOpenAI([{ text: "hi" }]);
+    const refused = await drive(
+      makeAgent(fx.server, api, fx.dir),
+      { prompts: prompts("hello") },
+      (e) => (e.type === "session_start" ? { action: "block", reason: "not today" } : undefined),
     );
     expect(types(refused)).toEqual(["session_start", "error", "session_end"]);
     expect(ofType(refused, "error")[0]?.message).toContain("not today");
     expect(ofType(refused, "session_end")[0]?.reason).toBe("error");
-    expect(server.requests).toHaveLength(0);
+    expect(fx.server.requests).toHaveLength(0);
 
-    const events = await drive(makeAgent(server, api, dir), { prompts: prompts("hello") }, (e) =>
-      e.type === "session_start" ? { action: "continue", context: ["branch is main"] } : undefined,
+    const events = await drive(
+      makeAgent(fx.server, api, fx.dir),
+      { prompts: prompts("hello") },
+      (e) =>
+        e.type === "session_start"
+          ? { action: "continue", context: ["branch is main"] }
+          : undefined,
     );
     expect(ofType(events, "turn_end")[0]?.stopReason).toBe("end_turn");
-    expect(requestText(server.requests[0]?.body)).toContain(
+    expect(requestText(fx.server.requests[0]?.body)).toContain(
       "<system-reminder>\\nbranch is main\\n</system-reminder>",
     );
   });
 
   test("user_prompt: block drops the prompt, continue.prompt replaces it", async () => {
-    server = await startFakeOpenAI([{ text: "answer" }]);
+    fx.server = await startFakeOpenAI([{ text: "answer" }]);
     const events = await drive(
-      makeAgent(server, api, dir),
+      makeAgent(fx.server, api, fx.dir),
       { prompts: prompts("secret stuff", "original") },
       (e) => {
         if (e.type !== "user_prompt") return undefined;
@@ -68,8 +64,8 @@ describe.each<Api>(["chat", "responses"])("gates over the %s API", (api) => {
     expect(ofType(events, "turn_start").map((e) => [e.turn, e.prompt])).toEqual([
       [2, "rewritten prompt"],
     ]);
-    expect(server.requests).toHaveLength(1);
-    const body = requestText(server.requests[0]?.body);
+    expect(fx.server.requests).toHaveLength(1);
+    const body = requestText(fx.server.requests[0]?.body);
     expect(body).toContain("rewritten prompt");
     expect(body).toContain("prompt context");
     expect(body).not.toContain("original");
@@ -77,11 +73,11 @@ describe.each<Api>(["chat", "responses"])("gates over the %s API", (api) => {
   });
 
   test("model_request: block ends the turn; retry waits and asks again; context reaches this request", async () => {
-    server = await startFakeOpenAI([{ text: "after retries" }]);
+    fx.server = await startFakeOpenAI([{ text: "after retries" }]);
     let retries = 0;
     const started = Date.now();
     const events = await drive(
-      makeAgent(server, api, dir),
+      makeAgent(fx.server, api, fx.dir),
       { prompts: prompts("blocked one", "retry one") },
       (e) => {
         if (e.type !== "model_request") return undefined;
@@ -100,8 +96,8 @@ describe.each<Api>(["chat", "responses"])("gates over the %s API", (api) => {
     expect(ends[1]).toMatchObject({ stopReason: "end_turn", text: "after retries" });
     expect(ofType(events, "model_request").filter((e) => e.turn === 2)).toHaveLength(3);
     expect(elapsed).toBeGreaterThanOrEqual(120);
-    expect(server.requests).toHaveLength(1);
-    const body = requestText(server.requests[0]?.body);
+    expect(fx.server.requests).toHaveLength(1);
+    const body = requestText(fx.server.requests[0]?.body);
     for (const text of ["retry-context-1", "retry-context-2", "request-context"])
       expect(body).toContain(text);
     // A blocked request leaves its prompt in the conversation (a later "continue" can pick it up).
@@ -109,9 +105,9 @@ describe.each<Api>(["chat", "responses"])("gates over the %s API", (api) => {
   });
 
   test("model_request: endless retries are capped", async () => {
-    server = await startFakeOpenAI([{ text: "sent anyway" }]);
+    fx.server = await startFakeOpenAI([{ text: "sent anyway" }]);
     const events = await drive(
-      makeAgent(server, api, dir, { maxHookRetries: 2 }),
+      makeAgent(fx.server, api, fx.dir, { maxHookRetries: 2 }),
       { prompts: prompts("go") },
       (e) => (e.type === "model_request" ? { action: "retry", afterMs: 1 } : undefined),
     );
@@ -121,9 +117,9 @@ describe.each<Api>(["chat", "responses"])("gates over the %s API", (api) => {
   });
 
   test("model_response: block ends the turn before its tool calls run", async () => {
-    server = await startFakeOpenAI([echoTurn("never"), { text: "next turn works" }]);
+    fx.server = await startFakeOpenAI([echoTurn("never"), { text: "next turn works" }]);
     const events = await drive(
-      makeAgent(server, api, dir),
+      makeAgent(fx.server, api, fx.dir),
       { prompts: prompts("one", "two") },
       (e) =>
         e.type === "model_response" && e.turn === 1
@@ -133,11 +129,11 @@ describe.each<Api>(["chat", "responses"])("gates over the %s API", (api) => {
     expect(ofType(events, "tool_call_start")).toHaveLength(0);
     expect(ofType(events, "turn_end").map((e) => e.stopReason)).toEqual(["blocked", "end_turn"]);
     // The dangling call is answered so the next request is valid.
-    expect(Object.values(toolOutputs(server.requests[1]?.body))[0]).toContain("Not run");
+    expect(Object.values(toolOutputs(fx.server.requests[1]?.body))[0]).toContain("Not run");
   });
 
   test("tool_call_start: block, replaced input, invalid replaced input", async () => {
-    server = await startFakeOpenAI([
+    fx.server = await startFakeOpenAI([
       {
         toolCalls: [
           { name: "Echo", input: { text: "rm -rf /" } },
@@ -147,14 +143,18 @@ describe.each<Api>(["chat", "responses"])("gates over the %s API", (api) => {
       },
       { text: "ok" },
     ]);
-    const events = await drive(makeAgent(server, api, dir), { prompts: prompts("go") }, (e) => {
-      if (e.type !== "tool_call_start") return undefined;
-      const text = (e.input as { text: string }).text;
-      if (text === "rm -rf /")
-        return { action: "block", reason: "destructive command", context: ["guard context"] };
-      if (text === "a") return { action: "continue", input: { text: "patched" } };
-      return { action: "continue", input: { text: 7 } };
-    });
+    const events = await drive(
+      makeAgent(fx.server, api, fx.dir),
+      { prompts: prompts("go") },
+      (e) => {
+        if (e.type !== "tool_call_start") return undefined;
+        const text = (e.input as { text: string }).text;
+        if (text === "rm -rf /")
+          return { action: "block", reason: "destructive command", context: ["guard context"] };
+        if (text === "a") return { action: "continue", input: { text: "patched" } };
+        return { action: "continue", input: { text: 7 } };
+      },
+    );
     const errors = ofType(events, "tool_call_error");
     expect(errors[0]).toMatchObject({
       blocked: true,
@@ -167,13 +167,13 @@ describe.each<Api>(["chat", "responses"])("gates over the %s API", (api) => {
       [{ text: "patched" }, "echo: patched"],
     ]);
 
-    const outputs = Object.values(toolOutputs(server.requests[1]?.body));
+    const outputs = Object.values(toolOutputs(fx.server.requests[1]?.body));
     expect(outputs[0]).toContain("destructive command");
     expect(outputs[1]).toBe("echo: patched");
     expect(outputs[2]).toContain("replaced the input");
-    expect(requestText(server.requests[1]?.body)).toContain("guard context");
+    expect(requestText(fx.server.requests[1]?.body)).toContain("guard context");
 
-    const verdicts = (await readTranscript(`${dir}/home/transcripts/session-test.jsonl`)).filter(
+    const verdicts = (await readTranscript(`${fx.dir}/home/transcripts/session-test.jsonl`)).filter(
       (l) => "verdict" in l,
     );
     expect(verdicts.map((v) => [v.for, (v.verdict as { action: string }).action])).toEqual([
@@ -184,7 +184,7 @@ describe.each<Api>(["chat", "responses"])("gates over the %s API", (api) => {
   });
 
   test("tool_call_end: replaced output and block reason reach the model", async () => {
-    server = await startFakeOpenAI([
+    fx.server = await startFakeOpenAI([
       {
         toolCalls: [
           { name: "Echo", input: { text: "one" } },
@@ -193,26 +193,26 @@ describe.each<Api>(["chat", "responses"])("gates over the %s API", (api) => {
       },
       { text: "ok" },
     ]);
-    await drive(makeAgent(server, api, dir), { prompts: prompts("go") }, (e) => {
+    await drive(makeAgent(fx.server, api, fx.dir), { prompts: prompts("go") }, (e) => {
       if (e.type !== "tool_call_end") return undefined;
       return e.output === "echo: one"
         ? { action: "continue", output: "[redacted]", context: ["after-tool context"] }
         : { action: "block", reason: "lint failed on file" };
     });
-    const outputs = Object.values(toolOutputs(server.requests[1]?.body));
+    const outputs = Object.values(toolOutputs(fx.server.requests[1]?.body));
     expect(outputs[0]).toBe("[redacted]");
     expect(outputs[1]).toContain("echo: two");
     expect(outputs[1]).toContain("lint failed on file");
-    expect(requestText(server.requests[1]?.body)).toContain("after-tool context");
+    expect(requestText(fx.server.requests[1]?.body)).toContain("after-tool context");
   });
 });
 
 describe("stop_request and stop verdicts", () => {
   test("a blocked stop becomes a user message and the agent goes on", async () => {
-    server = await startFakeOpenAI([{ text: "done?" }, { text: "now really done" }]);
+    fx.server = await startFakeOpenAI([{ text: "done?" }, { text: "now really done" }]);
     const seen: Extract<AgentEvent, { type: "stop_request" }>[] = [];
     const events = await drive(
-      makeAgent(server, "chat", dir),
+      makeAgent(fx.server, "chat", fx.dir),
       { prompts: prompts("work") },
       (e) => {
         if (e.type !== "stop_request") return undefined;
@@ -232,13 +232,13 @@ describe("stop_request and stop verdicts", () => {
       stopReason: "end_turn",
       text: "now really done",
     });
-    expect(requestText(server.requests[1]?.body)).toContain("tests are failing, fix them");
+    expect(requestText(fx.server.requests[1]?.body)).toContain("tests are failing, fix them");
   });
 
   test("consecutive stop blocks are capped and the turn says so", async () => {
-    server = await startFakeOpenAI(() => ({ text: "trying to stop" }));
+    fx.server = await startFakeOpenAI(() => ({ text: "trying to stop" }));
     const events = await drive(
-      makeAgent(server, "chat", dir, { maxStopBlocks: 3 }),
+      makeAgent(fx.server, "chat", fx.dir, { maxStopBlocks: 3 }),
       { prompts: prompts("work") },
       (e) => (e.type === "stop_request" ? { action: "block", reason: "not yet" } : undefined),
     );
@@ -246,14 +246,14 @@ describe("stop_request and stop verdicts", () => {
     const end = ofType(events, "turn_end")[0]!;
     expect(end.stopReason).toBe("stop_hook_limit");
     expect(end.message).toContain("3 times");
-    expect(server.requests).toHaveLength(3);
+    expect(fx.server.requests).toHaveLength(3);
     expect(ofType(events, "session_end")[0]?.reason).toBe("completed");
   });
 
   test("stop at a tool gate ends the turn and the session; later prompts are not run", async () => {
-    server = await startFakeOpenAI([echoTurn("x"), { text: "never" }]);
+    fx.server = await startFakeOpenAI([echoTurn("x"), { text: "never" }]);
     const events = await drive(
-      makeAgent(server, "chat", dir),
+      makeAgent(fx.server, "chat", fx.dir),
       { prompts: prompts("one", "two") },
       (e) =>
         e.type === "tool_call_start" ? { action: "stop", reason: "emergency stop" } : undefined,
@@ -265,16 +265,18 @@ describe("stop_request and stop verdicts", () => {
     });
     expect(ofType(events, "session_end")[0]?.reason).toBe("hook_stop");
     expect(ofType(events, "tool_call_end")).toHaveLength(0);
-    expect(server.requests).toHaveLength(1);
+    expect(fx.server.requests).toHaveLength(1);
   });
 
   test("stop at session_start ends the session with a warning", async () => {
-    server = await startFakeOpenAI([{ text: "never" }]);
-    const events = await drive(makeAgent(server, "chat", dir), { prompts: prompts("one") }, (e) =>
-      e.type === "session_start" ? { action: "stop", reason: "maintenance" } : undefined,
+    fx.server = await startFakeOpenAI([{ text: "never" }]);
+    const events = await drive(
+      makeAgent(fx.server, "chat", fx.dir),
+      { prompts: prompts("one") },
+      (e) => (e.type === "session_start" ? { action: "stop", reason: "maintenance" } : undefined),
     );
     expect(types(events)).toEqual(["session_start", "warning", "session_end"]);
     expect(ofType(events, "session_end")[0]?.reason).toBe("hook_stop");
-    expect(server.requests).toHaveLength(0);
+    expect(fx.server.requests).toHaveLength(0);
   });
 });

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createOpenAI } from "@ai-sdk/openai";
+import { afterEach, beforeEach } from "vitest";
 import { z } from "zod";
 import { Agent } from "../../source/agent/agent.js";
 import type { AgentEvent, Verdict } from "../../source/agent/events.js";
@@ -13,9 +14,25 @@ import type { FakeOpenAIServer } from "../support/fake-openai-server.js";
 
 export type Api = "chat" | "responses";
 
-export async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "acai-agent-"));
-  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+export interface AgentFixture {
+  /** This test's own temp dir. */
+  readonly dir: string;
+  /** The fake model server a test started, closed after the test. */
+  server: FakeOpenAIServer | undefined;
+}
+
+/** Gives each test of the calling file its own temp dir and closes its fake server afterwards. */
+export function agentFixture(): AgentFixture {
+  const fixture = { dir: "", server: undefined as FakeOpenAIServer | undefined };
+  beforeEach(async () => {
+    fixture.dir = await mkdtemp(path.join(os.tmpdir(), "acai-agent-"));
+  });
+  afterEach(async () => {
+    await fixture.server?.close();
+    fixture.server = undefined;
+    await rm(fixture.dir, { recursive: true, force: true });
+  });
+  return fixture;
 }
 
 /** A runner for tests whose tools never spawn anything. */

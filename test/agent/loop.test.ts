@@ -1,34 +1,23 @@
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
+import { describe, expect, test } from "vitest";
+import { startFakeOpenAI } from "../support/fake-openai-server.js";
 import {
   type Api,
+  agentFixture,
   drive,
   makeAgent,
   ofType,
   prompts,
   readTranscript,
   requestText,
-  tempDir,
   toolOutputs,
   types,
 } from "./helpers.js";
 
-let dir: string;
-let cleanup: () => Promise<void>;
-let server: FakeOpenAIServer | undefined;
-
-beforeEach(async () => {
-  ({ dir, cleanup } = await tempDir());
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await cleanup();
-});
+const fx = agentFixture();
 
 describe.each<Api>(["chat", "responses"])("agent loop over the %s API", (api) => {
   test("runs a multi-step tool loop and sends tool results back to the model", async () => {
-    server = await startFakeOpenAI([
+    fx.server = await startFakeOpenAI([
       {
         text: "Let me echo.",
         toolCalls: [
@@ -42,7 +31,7 @@ describe.each<Api>(["chat", "responses"])("agent loop over the %s API", (api) =>
       },
       { text: "All echoed." },
     ]);
-    const agent = makeAgent(server, api, dir);
+    const agent = makeAgent(fx.server, api, fx.dir);
     const events = await drive(agent, { prompts: prompts("echo three things") });
 
     expect(types(events)).toEqual([
@@ -89,19 +78,19 @@ describe.each<Api>(["chat", "responses"])("agent loop over the %s API", (api) =>
     expect(turnEnd.usage).toEqual({ inputTokens: 40, outputTokens: 17, totalTokens: 57 });
     expect(ofType(events, "session_end")[0]?.reason).toBe("completed");
 
-    expect(server.requests).toHaveLength(3);
-    expect(requestText(server.requests[0]?.body)).toContain("echo three things");
-    expect(requestText(server.requests[0]?.body)).toContain("You are acai");
-    const second = toolOutputs(server.requests[1]?.body);
+    expect(fx.server.requests).toHaveLength(3);
+    expect(requestText(fx.server.requests[0]?.body)).toContain("echo three things");
+    expect(requestText(fx.server.requests[0]?.body)).toContain("You are acai");
+    const second = toolOutputs(fx.server.requests[1]?.body);
     expect(Object.values(second)).toEqual(["echo: one", "echo: two"]);
-    expect(Object.values(toolOutputs(server.requests[2]?.body))).toContain("echo: three");
-    expect(server.requests[0]?.path).toBe(
+    expect(Object.values(toolOutputs(fx.server.requests[2]?.body))).toContain("echo: three");
+    expect(fx.server.requests[0]?.path).toBe(
       api === "chat" ? "/v1/chat/completions" : "/v1/responses",
     );
   });
 
   test("tool errors, unknown tools and invalid inputs go back to the model as text", async () => {
-    server = await startFakeOpenAI([
+    fx.server = await startFakeOpenAI([
       {
         toolCalls: [
           { name: "Fail", input: {} },
@@ -113,7 +102,9 @@ describe.each<Api>(["chat", "responses"])("agent loop over the %s API", (api) =>
       },
       { text: "done" },
     ]);
-    const events = await drive(makeAgent(server, api, dir), { prompts: prompts("try things") });
+    const events = await drive(makeAgent(fx.server, api, fx.dir), {
+      prompts: prompts("try things"),
+    });
     const errors = ofType(events, "tool_call_error");
     expect(errors.map((e) => e.toolName)).toEqual(["Fail", "Throw", "NoSuchTool", "Echo", "Echo"]);
     expect(errors.every((e) => !e.blocked && !e.interrupted)).toBe(true);
@@ -125,7 +116,7 @@ describe.each<Api>(["chat", "responses"])("agent loop over the %s API", (api) =>
     // Invalid calls never reach tool_call_start.
     expect(ofType(events, "tool_call_start").map((e) => e.toolName)).toEqual(["Fail", "Throw"]);
 
-    const outputs = Object.values(toolOutputs(server.requests[1]?.body));
+    const outputs = Object.values(toolOutputs(fx.server.requests[1]?.body));
     expect(outputs).toHaveLength(5);
     expect(outputs[0]).toContain("Fail went wrong on purpose");
     expect(outputs[2]).toContain("NoSuchTool");
@@ -134,10 +125,10 @@ describe.each<Api>(["chat", "responses"])("agent loop over the %s API", (api) =>
   });
 
   test("max_steps ends the turn and answers pending tool calls", async () => {
-    server = await startFakeOpenAI(() => ({
+    fx.server = await startFakeOpenAI(() => ({
       toolCalls: [{ name: "Echo", input: { text: "again" } }],
     }));
-    const events = await drive(makeAgent(server, api, dir, { maxSteps: 3 }), {
+    const events = await drive(makeAgent(fx.server, api, fx.dir, { maxSteps: 3 }), {
       prompts: prompts("loop forever", "second prompt"),
     });
     const ends = ofType(events, "turn_end");
@@ -145,16 +136,16 @@ describe.each<Api>(["chat", "responses"])("agent loop over the %s API", (api) =>
     expect(ends[0]?.message).toContain("3");
     expect(ofType(events, "model_request").filter((e) => e.turn === 1)).toHaveLength(3);
     // The second turn's first request carries the whole, consistent history.
-    expect(server.requests).toHaveLength(6);
-    const body = requestText(server.requests[3]?.body);
+    expect(fx.server.requests).toHaveLength(6);
+    const body = requestText(fx.server.requests[3]?.body);
     expect(body).toContain("loop forever");
     expect(body).toContain("second prompt");
-    expect(Object.keys(toolOutputs(server.requests[3]?.body))).toHaveLength(3);
+    expect(Object.keys(toolOutputs(fx.server.requests[3]?.body))).toHaveLength(3);
   });
 
   test("several prompts are turns of one session and the transcript records events and verdicts", async () => {
-    server = await startFakeOpenAI([{ text: "first answer" }, { text: "second answer" }]);
-    const agent = makeAgent(server, api, dir);
+    fx.server = await startFakeOpenAI([{ text: "first answer" }, { text: "second answer" }]);
+    const agent = makeAgent(fx.server, api, fx.dir);
     const events = await drive(agent, { prompts: prompts("hello", "and again") }, (event) =>
       event.type === "user_prompt" && event.turn === 2
         ? { action: "continue", context: ["ctx-for-turn-2"] }
@@ -165,13 +156,13 @@ describe.each<Api>(["chat", "responses"])("agent loop over the %s API", (api) =>
       [1, "first answer"],
       [2, "second answer"],
     ]);
-    const second = requestText(server.requests[1]?.body);
+    const second = requestText(fx.server.requests[1]?.body);
     // The Responses API (store on, as for api.openai.com) refers to earlier output items by id.
     expect(second).toContain(api === "chat" ? "first answer" : '"item_reference","id":"msg_1"');
     expect(second).toContain("and again");
     expect(second).toContain("<system-reminder>\\nctx-for-turn-2\\n</system-reminder>");
 
-    const lines = await readTranscript(`${dir}/home/transcripts/session-test.jsonl`);
+    const lines = await readTranscript(`${fx.dir}/home/transcripts/session-test.jsonl`);
     const eventLines = lines.filter((l) => "event" in l);
     expect(eventLines).toHaveLength(events.length);
     expect(eventLines.at(-1)?.event).toMatchObject({ type: "session_end" });
@@ -187,10 +178,12 @@ describe.each<Api>(["chat", "responses"])("agent loop over the %s API", (api) =>
 });
 
 test("an unwritable transcript is a warning, not a crash", async () => {
-  server = await startFakeOpenAI([{ text: "still answers" }]);
+  fx.server = await startFakeOpenAI([{ text: "still answers" }]);
   const { writeFile } = await import("node:fs/promises");
-  await writeFile(`${dir}/not-a-dir`, "x");
-  const agent = makeAgent(server, "chat", dir, { transcriptPath: `${dir}/not-a-dir/t.jsonl` });
+  await writeFile(`${fx.dir}/not-a-dir`, "x");
+  const agent = makeAgent(fx.server, "chat", fx.dir, {
+    transcriptPath: `${fx.dir}/not-a-dir/t.jsonl`,
+  });
   const events = await drive(agent, { prompts: prompts("hi") });
   expect(ofType(events, "turn_end")[0]?.text).toBe("still answers");
   const warning = ofType(events, "warning")[0];
@@ -199,8 +192,8 @@ test("an unwritable transcript is a warning, not a crash", async () => {
 });
 
 test("session_end gives the caller's endReason when the prompts run out, asked at that moment", async () => {
-  server = await startFakeOpenAI([{ text: "one" }, { text: "two" }]);
-  const agent = makeAgent(server, "chat", dir);
+  fx.server = await startFakeOpenAI([{ text: "one" }, { text: "two" }]);
+  const agent = makeAgent(fx.server, "chat", fx.dir);
   let left = false;
   const events = await drive(
     agent,
@@ -211,6 +204,6 @@ test("session_end gives the caller's endReason when the prompts run out, asked a
     },
   );
   expect(events.at(-1)).toEqual({ type: "session_end", reason: "user_exit" });
-  const plain = await drive(makeAgent(server, "chat", dir), { prompts: prompts("again") });
+  const plain = await drive(makeAgent(fx.server, "chat", fx.dir), { prompts: prompts("again") });
   expect(plain.at(-1)).toEqual({ type: "session_end", reason: "completed" });
 });

@@ -1,41 +1,30 @@
 import { access, readFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeEach, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { Agent } from "../../source/agent/agent.js";
 import { runProcess } from "../../source/process/runner.js";
 import { builtinTools } from "../../source/tools/registry.js";
 import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
-import { drive, modelFor, ofType, prompts, tempDir, toolOutputs } from "./helpers.js";
+import { agentFixture, drive, modelFor, ofType, prompts, toolOutputs } from "./helpers.js";
 
-let dir: string;
-let cleanup: () => Promise<void>;
-let server: FakeOpenAIServer | undefined;
-
-beforeEach(async () => {
-  ({ dir, cleanup } = await tempDir());
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await cleanup();
-});
+const fx = agentFixture();
 
 function agent(s: FakeOpenAIServer): Agent {
   return new Agent({
     model: modelFor(s, "chat"),
     modelId: "fake-model",
     tools: builtinTools(),
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir },
+    cwd: fx.dir,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: fx.dir },
     runner: runProcess,
     sessionId: "real-tools",
-    transcriptPath: path.join(dir, ".home", "t.jsonl"),
+    transcriptPath: path.join(fx.dir, ".home", "t.jsonl"),
     maxModelRetries: 0,
   });
 }
 
 test("a multi-step task with the built-in tools, a blocked Bash call and the model seeing results", async () => {
-  server = await startFakeOpenAI([
+  fx.server = await startFakeOpenAI([
     {
       toolCalls: [{ name: "Write", input: { file_path: "notes/a.txt", content: "alpha\nbeta\n" } }],
     },
@@ -61,7 +50,7 @@ test("a multi-step task with the built-in tools, a blocked Bash call and the mod
     },
     { text: "Wrote, counted, edited and read the file." },
   ]);
-  const events = await drive(agent(server), { prompts: prompts("do the file dance") }, (e) =>
+  const events = await drive(agent(fx.server), { prompts: prompts("do the file dance") }, (e) =>
     e.type === "tool_call_start" &&
     e.toolName === "Bash" &&
     String((e.input as { command: string }).command).includes("rm -rf")
@@ -72,7 +61,7 @@ test("a multi-step task with the built-in tools, a blocked Bash call and the mod
     stopReason: "end_turn",
     text: "Wrote, counted, edited and read the file.",
   });
-  expect(await readFile(path.join(dir, "notes/a.txt"), "utf8")).toBe("alpha\ngamma\n");
+  expect(await readFile(path.join(fx.dir, "notes/a.txt"), "utf8")).toBe("alpha\ngamma\n");
 
   const ends = ofType(events, "tool_call_end");
   const errors = ofType(events, "tool_call_error");
@@ -88,33 +77,33 @@ test("a multi-step task with the built-in tools, a blocked Bash call and the mod
   expect(ends.find((e) => e.toolName === "Grep")?.output).toContain("a.txt");
 
   // The fake server names calls call_<request>_<index>: the Bash calls came with request 2.
-  const afterBash = toolOutputs(server.requests[2]?.body);
+  const afterBash = toolOutputs(fx.server.requests[2]?.body);
   // Failed calls go back as the provider's error result ({"error": "..."} over the OpenAI APIs).
   expect(JSON.parse(afterBash.call_2_0 ?? "{}").error).toMatch(/exit code 3[\s\S]*\b2\b[\s\S]*err/);
   expect(afterBash.call_2_1).toContain("guard: rm -rf is not allowed");
-  await access(path.join(dir, "notes"));
+  await access(path.join(fx.dir, "notes"));
 });
 
 test("an invalid input is reported once, prefixed once", async () => {
-  server = await startFakeOpenAI([
+  fx.server = await startFakeOpenAI([
     { toolCalls: [{ name: "Read", input: { file_path: "a.txt", offset: 0 } }] },
     { text: "ok" },
   ]);
-  const events = await drive(agent(server), { prompts: prompts("read it") });
+  const events = await drive(agent(fx.server), { prompts: prompts("read it") });
   const error = ofType(events, "tool_call_error")[0]?.error ?? "";
   expect(error).toMatch(/^Invalid input for Read: offset: /);
   expect(error.match(/Invalid input for/g)).toHaveLength(1);
 });
 
 test("aborting a running Bash command kills it and ends the session at once", async () => {
-  server = await startFakeOpenAI([
+  fx.server = await startFakeOpenAI([
     { toolCalls: [{ name: "Bash", input: { command: "sleep 30; echo finished > done.txt" } }] },
     { text: "never" },
   ]);
   const controller = new AbortController();
   const started = Date.now();
   const events = await drive(
-    agent(server),
+    agent(fx.server),
     { prompts: prompts("sleep"), signal: controller.signal },
     (e) => {
       if (e.type === "tool_call_start") setTimeout(() => controller.abort(), 100);
@@ -127,5 +116,5 @@ test("aborting a running Bash command kills it and ends the session at once", as
     interrupted: true,
   });
   expect(events.at(-1)).toEqual({ type: "session_end", reason: "aborted" });
-  await expect(access(path.join(dir, "done.txt"))).rejects.toThrow();
+  await expect(access(path.join(fx.dir, "done.txt"))).rejects.toThrow();
 });
