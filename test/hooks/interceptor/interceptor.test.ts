@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../../source/agent/events.js";
 import type { HookActivityEvent, InterceptedEvent } from "../../../source/hooks/activity.js";
 import { HOOK_EVENTS, type HookDefinition } from "../../../source/hooks/definition.js";
@@ -9,30 +9,25 @@ import {
   createHookInterceptor,
   type InterceptorOptions,
 } from "../../../source/hooks/interceptor.js";
-import { runner, survivorsOf, type TempDir, tempDir, uniqueMarker } from "../protocol/support.js";
-import { answerHook, bashHook, collect, ev, fakeAgent, memoryAudit } from "./support.js";
+import { survivorsOf, uniqueMarker } from "../protocol/support.js";
+import {
+  answerHook,
+  bashHook,
+  collect,
+  ev,
+  fakeAgent,
+  interceptorOptions,
+  memoryAudit,
+  tempDirPerTest,
+} from "./support.js";
 
-let dir: TempDir;
-beforeEach(async () => {
-  dir = await tempDir("acai-interceptor-");
-});
-afterEach(async () => {
-  await dir.cleanup();
-});
+const dir = tempDirPerTest("acai-interceptor-");
 
 function options(
   hooks: HookDefinition[],
   extra: Partial<InterceptorOptions> = {},
 ): InterceptorOptions {
-  return {
-    hooks,
-    runner,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", OUT: dir.path },
-    projectDir: dir.path,
-    acaiHome: join(dir.path, "acai-home"),
-    audit: memoryAudit(),
-    ...extra,
-  };
+  return interceptorOptions(dir.path, { hooks, ...extra });
 }
 
 const isActivity = (e: InterceptedEvent): e is HookActivityEvent =>

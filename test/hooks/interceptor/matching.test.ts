@@ -1,35 +1,27 @@
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { HookDefinition } from "../../../source/hooks/definition.js";
 import {
   createHookInterceptor,
   type InterceptorOptions,
 } from "../../../source/hooks/interceptor.js";
 import type { RunOptions, RunResult } from "../../../source/process/types.js";
-import { runner, type TempDir, tempDir } from "../protocol/support.js";
-import { answerHook, collect, ev, fakeAgent, memoryAudit } from "./support.js";
+import { runner } from "../protocol/support.js";
+import {
+  answerHook,
+  collect,
+  ev,
+  fakeAgent,
+  interceptorOptions,
+  tempDirPerTest,
+} from "./support.js";
 
-let dir: TempDir;
-beforeEach(async () => {
-  dir = await tempDir("acai-matching-");
-});
-afterEach(async () => {
-  await dir.cleanup();
-});
+const dir = tempDirPerTest("acai-matching-");
 
 function options(
   hooks: HookDefinition[],
   extra: Partial<InterceptorOptions> = {},
 ): InterceptorOptions {
-  return {
-    hooks,
-    runner,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-    projectDir: dir.path,
-    acaiHome: join(dir.path, "home"),
-    audit: memoryAudit(),
-    ...extra,
-  };
+  return interceptorOptions(dir.path, { hooks, ...extra });
 }
 
 describe("interceptor matching", () => {

@@ -1,32 +1,25 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../../source/agent/events.js";
 import type { AskRequest, InterceptedEvent } from "../../../source/hooks/activity.js";
 import {
   createHookInterceptor,
   type InterceptorOptions,
 } from "../../../source/hooks/interceptor.js";
-import { runner, type TempDir, tempDir } from "../protocol/support.js";
-import { answerHook, bashHook, ev, fakeAgent, memoryAudit } from "./support.js";
+import {
+  answerHook,
+  bashHook,
+  ev,
+  fakeAgent,
+  interceptorOptions,
+  tempDirPerTest,
+} from "./support.js";
 
-let dir: TempDir;
-beforeEach(async () => {
-  dir = await tempDir("acai-notification-");
-});
-afterEach(async () => {
-  await dir.cleanup();
-});
+const dir = tempDirPerTest("acai-notification-");
 
-const base = (extra: Partial<InterceptorOptions>): InterceptorOptions => ({
-  hooks: [],
-  runner,
-  env: { PATH: process.env.PATH ?? "/usr/bin:/bin", OUT: dir.path },
-  projectDir: dir.path,
-  acaiHome: join(dir.path, "home"),
-  audit: memoryAudit(),
-  ...extra,
-});
+const base = (extra: Partial<InterceptorOptions>): InterceptorOptions =>
+  interceptorOptions(dir.path, extra);
 
 /** A notification hook that appends its payload to $OUT/notes.jsonl. */
 const recorder = () =>

@@ -1,8 +1,45 @@
+import { join } from "node:path";
+import { afterEach, beforeEach } from "vitest";
 import type { AgentEvent, Verdict } from "../../../source/agent/events.js";
 import type { InterceptedEvent } from "../../../source/hooks/activity.js";
 import type { AuditEntry, AuditSink } from "../../../source/hooks/audit.js";
 import type { HookDefinition } from "../../../source/hooks/definition.js";
-import { scriptHook, writeScript } from "../protocol/support.js";
+import type { InterceptorOptions } from "../../../source/hooks/interceptor.js";
+import { runner, scriptHook, type TempDir, tempDir, writeScript } from "../protocol/support.js";
+
+/** Gives each test of the calling file its own temp dir, removed after the test. */
+export function tempDirPerTest(prefix: string): { readonly path: string } {
+  let dir: TempDir | undefined;
+  beforeEach(async () => {
+    dir = await tempDir(prefix);
+  });
+  afterEach(async () => {
+    await dir?.cleanup();
+    dir = undefined;
+  });
+  return {
+    get path() {
+      if (dir === undefined) throw new Error("tempDirPerTest: no test is running");
+      return dir.path;
+    },
+  };
+}
+
+/** Interceptor options rooted in `dir` (project dir, ACAI_HOME, $OUT), audited in memory. */
+export function interceptorOptions(
+  dir: string,
+  extra: Partial<InterceptorOptions> = {},
+): InterceptorOptions {
+  return {
+    hooks: [],
+    runner,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", OUT: dir },
+    projectDir: dir,
+    acaiHome: join(dir, "home"),
+    audit: memoryAudit(),
+    ...extra,
+  };
+}
 
 export interface FakeAgent {
   run: AsyncGenerator<AgentEvent, void, Verdict | undefined>;

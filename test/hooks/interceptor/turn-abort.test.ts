@@ -1,20 +1,14 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { TurnInput } from "../../../source/agent/types.js";
 import type { InterceptedEvent } from "../../../source/hooks/activity.js";
 import { createHookInterceptor } from "../../../source/hooks/interceptor.js";
 import { trackTurnSignals } from "../../../source/hooks/turn-signal.js";
-import { runner, survivorsOf, type TempDir, tempDir, uniqueMarker } from "../protocol/support.js";
-import { bashHook, ev, fakeAgent, memoryAudit } from "./support.js";
+import { survivorsOf, uniqueMarker } from "../protocol/support.js";
+import { bashHook, ev, fakeAgent, interceptorOptions, tempDirPerTest } from "./support.js";
 
-let dir: TempDir;
-beforeEach(async () => {
-  dir = await tempDir("acai-turn-abort-");
-});
-afterEach(async () => {
-  await dir.cleanup();
-});
+const dir = tempDirPerTest("acai-turn-abort-");
 
 describe("turn abort (REPL Esc) reaches the turn's hooks", () => {
   it("kills a running before_tool hook's process group; the turn's observers and the next turn's hooks still run", async () => {
@@ -40,15 +34,12 @@ describe("turn abort (REPL Esc) reaches the turn's hooks", () => {
       ev.prompt("second"),
       { type: "session_end", reason: "completed" },
     ]);
-    const intercept = createHookInterceptor({
-      hooks: [slow, failed, prompt],
-      runner,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", OUT: dir.path },
-      projectDir: dir.path,
-      acaiHome: join(dir.path, "home"),
-      audit: memoryAudit(),
-      turnSignal: () => current,
-    });
+    const intercept = createHookInterceptor(
+      interceptorOptions(dir.path, {
+        hooks: [slow, failed, prompt],
+        turnSignal: () => current,
+      }),
+    );
     const events: InterceptedEvent[] = [];
     const started = performance.now();
     for await (const event of intercept(agent.run)) {
@@ -83,15 +74,9 @@ describe("turn abort (REPL Esc) reaches the turn's hooks", () => {
     const turn = new AbortController();
     turn.abort();
     const agent = fakeAgent([ev.toolStart()]);
-    const intercept = createHookInterceptor({
-      hooks: [gate],
-      runner,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", OUT: dir.path },
-      projectDir: dir.path,
-      acaiHome: join(dir.path, "home"),
-      audit: memoryAudit(),
-      turnSignal: () => turn.signal,
-    });
+    const intercept = createHookInterceptor(
+      interceptorOptions(dir.path, { hooks: [gate], turnSignal: () => turn.signal }),
+    );
     for await (const _ of intercept(agent.run)) {
       // drain
     }
