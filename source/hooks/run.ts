@@ -4,6 +4,7 @@
  */
 
 import { meaningfulErrorLine } from "../process/error-output.js";
+import { quietRunResult } from "../process/result.js";
 import type { ProcessRunner, RunResult } from "../process/types.js";
 import { type Decision, failed } from "./decision.js";
 import type { HookDefinition, HookEventName } from "./definition.js";
@@ -97,17 +98,9 @@ export async function runHookOnce(
     });
   } catch (error) {
     // A runner must not throw; if one does, it is this hook's failure, not acai's crash.
-    result = {
-      exitCode: null,
-      signal: null,
-      stdout: "",
-      stderr: "",
-      timedOut: false,
-      aborted: false,
-      truncated: { stdout: false, stderr: false },
-      durationMs: 0,
+    result = quietRunResult({
       spawnError: `cannot run "${command}": ${(error as Error).message}`,
-    };
+    });
   }
   const outputLimit = result.truncated.stdout || result.truncated.stderr;
   return {

@@ -21,6 +21,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Readable } from "node:stream";
+import { quietRunResult } from "./result.js";
 import type { ProcessRunner, RunOptions, RunResult } from "./types.js";
 
 export interface ProcessRunnerOptions {
@@ -141,17 +142,7 @@ function isDirectory(path: string): boolean {
 }
 
 function emptyResult(started: number, extra: Partial<RunResult>): RunResult {
-  return {
-    exitCode: null,
-    signal: null,
-    stdout: "",
-    stderr: "",
-    timedOut: false,
-    aborted: false,
-    truncated: { stdout: false, stderr: false },
-    durationMs: performance.now() - started,
-    ...extra,
-  };
+  return quietRunResult({ durationMs: performance.now() - started, ...extra });
 }
 
 function runOne(run: RunOptions, timing: Timing): Promise<RunResult> {

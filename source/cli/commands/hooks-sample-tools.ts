@@ -10,6 +10,7 @@
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { quietRunResult } from "../../process/result.js";
 import type { RunResult } from "../../process/types.js";
 import type { BashResponse } from "../../tools/builtin/bash.js";
 import { builtinTools } from "../../tools/registry.js";
@@ -28,16 +29,7 @@ export interface SampleToolResult {
 }
 
 function cannedRunner(stdout: string) {
-  return async (): Promise<RunResult> => ({
-    exitCode: 0,
-    signal: null,
-    stdout,
-    stderr: "",
-    timedOut: false,
-    aborted: false,
-    truncated: { stdout: false, stderr: false },
-    durationMs: 1260,
-  });
+  return async (): Promise<RunResult> => quietRunResult({ exitCode: 0, stdout, durationMs: 1260 });
 }
 
 /** Every string in `value` with `from` replaced by `to` (paths of the temp folder → the project). */
