@@ -58,10 +58,6 @@ const BUILTINS: ReadonlyMap<string, readonly string[]> = new Map(
   Object.entries(TOOL_ALIASES).map(([name, aliases]) => [name, [name, ...aliases]]),
 );
 
-export function isBuiltinToolName(name: string): name is BuiltinToolName {
-  return BUILTINS.has(name);
-}
-
 /**
  * Every name a matcher may use for `toolName`: the name itself and, for a
  * built-in, all its aliases. The first entry is always `toolName`.

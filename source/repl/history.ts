@@ -56,35 +56,3 @@ export async function appendHistory(
     return `could not save prompt history to ${file}: ${(error as Error).message}`;
   }
 }
-
-/** Navigation over history entries plus the draft being typed (index === entries.length). */
-export interface HistoryCursor {
-  entries: string[];
-  index: number;
-  draft: string;
-}
-
-export function historyCursor(entries: string[]): HistoryCursor {
-  return { entries, index: entries.length, draft: "" };
-}
-
-export function historyPush(cursor: HistoryCursor, prompt: string): HistoryCursor {
-  const entries =
-    cursor.entries[cursor.entries.length - 1] === prompt
-      ? cursor.entries
-      : [...cursor.entries, prompt].slice(-HISTORY_LIMIT);
-  return { entries, index: entries.length, draft: "" };
-}
-
-/** Moves by `delta` (-1 older, +1 newer); returns the new cursor and the text to show. */
-export function historyMove(
-  cursor: HistoryCursor,
-  delta: -1 | 1,
-  current: string,
-): { cursor: HistoryCursor; value: string } | undefined {
-  const index = cursor.index + delta;
-  if (index < 0 || index > cursor.entries.length) return undefined;
-  const draft = cursor.index === cursor.entries.length ? current : cursor.draft;
-  const value = index === cursor.entries.length ? draft : (cursor.entries[index] ?? "");
-  return { cursor: { ...cursor, index, draft }, value };
-}

@@ -8,12 +8,7 @@
 import path from "node:path";
 import { type AcaiPaths, resolveAcaiPaths } from "../../config/paths.js";
 import { loadSettings, SettingsError } from "../../config/settings.js";
-import type {
-  BrokenHook,
-  HookDefinition,
-  HookScope,
-  HookSourceKind,
-} from "../../hooks/definition.js";
+import type { BrokenHook, HookDefinition, HookScope } from "../../hooks/definition.js";
 import { compareHooks } from "../../hooks/match.js";
 import { MetadataCache } from "../../hooks/metadata-cache.js";
 import { type HookScan, loadHookRegistry, scanHookSources } from "../../hooks/registry.js";
@@ -60,19 +55,6 @@ export interface InventoryOptions {
   skipProject?: boolean;
 }
 
-export function entryName(entry: HookEntry): string {
-  switch (entry.status) {
-    case "ok":
-      return entry.hook.name;
-    case "broken":
-      return entry.broken.name ?? path.basename(entry.broken.file);
-    case "unknown":
-      return path.basename(entry.candidate.path);
-    default:
-      return entry satisfies never;
-  }
-}
-
 export function entryFile(entry: HookEntry): string {
   switch (entry.status) {
     case "ok":
@@ -81,32 +63,6 @@ export function entryFile(entry: HookEntry): string {
       return entry.broken.file;
     case "unknown":
       return entry.candidate.path;
-    default:
-      return entry satisfies never;
-  }
-}
-
-export function entryScope(entry: HookEntry): HookScope {
-  switch (entry.status) {
-    case "ok":
-      return entry.hook.scope;
-    case "broken":
-      return entry.broken.scope;
-    case "unknown":
-      return entry.candidate.scope;
-    default:
-      return entry satisfies never;
-  }
-}
-
-export function entrySource(entry: HookEntry): HookSourceKind {
-  switch (entry.status) {
-    case "ok":
-      return entry.hook.sourceKind;
-    case "broken":
-      return entry.broken.sourceKind;
-    case "unknown":
-      return "executable";
     default:
       return entry satisfies never;
   }

@@ -10,8 +10,6 @@ import { TOOL_ALIASES } from "../../hooks/aliases.js";
 import type { HookEventName } from "../../hooks/definition.js";
 import { SAMPLE_FILE, sampleToolResult } from "./hooks-sample-tools.js";
 
-export const SAMPLE_TOOLS = ["Bash", "Read", "Write", "Edit", "Glob", "Grep"] as const;
-
 export interface SampleArgs {
   event: HookEventName;
   toolName: string;
