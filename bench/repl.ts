@@ -203,6 +203,9 @@ function streamingSession(onDone: () => void): PreparedSession {
     transcriptPath: "/t",
     hooks: { loaded: [], broken: [], projectHooksEnabled: true },
     warnings: [],
+    async notify() {
+      return [];
+    },
     async *run(input: RunInput): AsyncGenerator<InterceptedEvent, void, undefined> {
       for await (const turn of input.prompts) {
         yield { type: "user_prompt", turn: 1, prompt: turn.prompt };

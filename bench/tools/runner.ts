@@ -1,9 +1,9 @@
 /**
  * Compares a bare `/bin/true` through the runner with a raw `spawn` that waits for `close`.
- * Run: node bench/tools/runner.ts [iterations]
+ * Run: npx tsc -p tsconfig.json && node bench/tools/runner.ts [iterations]
  */
 import { spawn } from "node:child_process";
-import { runProcess } from "../../source/process/runner.ts";
+import { runProcess } from "../../dist/process/runner.js";
 
 const iterations = Number(process.argv[2] ?? 200);
 const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" };

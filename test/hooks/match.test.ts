@@ -230,7 +230,7 @@ describe("createCandidateFinder (the interceptor's one match cache)", () => {
     expect(calls).toBe(0);
     // A tool no hook names: hooks naming other tools (and `command`, which needs Bash) are out.
     expect(candidates(tool("Glob", { pattern: "*" }))).toEqual(
-      [hooks[3], hooks[4], hooks[5], hooks[6]].sort(compareHooks),
+      [hooks[3]!, hooks[4]!, hooks[5]!, hooks[6]!].sort(compareHooks),
     );
     // Of those, only the ones that look at the input are left to decide per event.
     expect(hooks.filter(matchedByKey)).toEqual([hooks[1], hooks[2], hooks[5], hooks[6], hooks[7]]);

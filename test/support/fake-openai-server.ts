@@ -145,7 +145,7 @@ export async function startFakeOpenAI(script: FakeScript): Promise<FakeOpenAISer
     if (turn.delayMs) await sleep(turn.delayMs, closed.signal);
     if (closed.signal.aborted) return;
     if (turn.status && turn.status >= 400) {
-      const headers =
+      const headers: Record<string, string> =
         turn.retryAfterMs !== undefined ? { "retry-after-ms": String(turn.retryAfterMs) } : {};
       sendJson(res, turn.status, errorBody(turn.status, turn.errorMessage), headers);
       return;

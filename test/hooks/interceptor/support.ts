@@ -150,7 +150,7 @@ export const ev = {
     response: { stdout: "a.txt", stderr: "", exit_code: 0, interrupted: false },
     durationMs: 2,
   }),
-  toolError: (): AgentEvent => ({
+  toolError: (): Extract<AgentEvent, { type: "tool_call_error" }> => ({
     type: "tool_call_error",
     turn: 1,
     step: 1,

@@ -5,7 +5,6 @@ import type { Decision } from "../../../source/hooks/decision.js";
 import type { HookDefinition, HookEventName } from "../../../source/hooks/definition.js";
 import {
   type ChainOptions,
-  type ChainResult,
   type ObserveResult,
   runChain,
   runObservers,
@@ -25,8 +24,8 @@ const toolEvent: AgentEvent = {
 
 type Answer = Decision | ((state: GateState) => Decision);
 
-async function drive<T>(gen: AsyncGenerator<HookActivityEvent, T, undefined>) {
-  const activity: HookActivityEvent[] = [];
+async function drive<T, E = HookActivityEvent>(gen: AsyncGenerator<E, T, undefined>) {
+  const activity: E[] = [];
   for (;;) {
     const step = await gen.next();
     if (step.done) return { result: step.value, activity };
@@ -55,7 +54,7 @@ function chain(
     now: () => 0,
     ...extra,
   };
-  return { seen, run: () => drive<ChainResult>(runChain(options)) };
+  return { seen, run: () => drive(runChain(options)) };
 }
 
 describe("plan order", () => {
