@@ -32,7 +32,12 @@ export async function makeAcaiDirs(prefix = "acai-e2e-"): Promise<AcaiDirs> {
     home: path.join(root, "home"),
   };
   await Promise.all([mkdir(dirs.cwd), mkdir(dirs.acaiHome), mkdir(dirs.home)]);
-  return { ...dirs, cleanup: () => rm(root, { recursive: true, force: true }) };
+  // A just-killed acai may still be writing (its compile cache, a transcript line) while
+  // the folder goes: rm retries on ENOTEMPTY/EBUSY instead of failing the test.
+  return {
+    ...dirs,
+    cleanup: () => rm(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }),
+  };
 }
 
 export interface RunAcaiOptions {
