@@ -1,23 +1,121 @@
-import { statSync } from "node:fs";
+import { type Dirent, readdirSync, statSync } from "node:fs";
 import { stat } from "node:fs/promises";
-import { glob } from "tinyglobby";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import picomatch from "picomatch";
+import {
+  chainAbove,
+  extendChain,
+  GITIGNORE,
+  type IgnoreChain,
+  ignoreTop,
+  isIgnored,
+} from "./ignore.js";
 
 /** Directories Glob and Grep never enter. */
-export const SKIPPED_DIRS = [".git", "node_modules"] as const;
-const IGNORE = SKIPPED_DIRS.flatMap((d) => [`**/${d}`, `**/${d}/**`]);
+export const SKIPPED_DIRS: ReadonlySet<string> = new Set([".git", "node_modules"]);
 
-/** Absolute paths of the files under `root` matching `pattern` (dotfiles included, symlinks not followed). */
-export function listFiles(root: string, pattern: string, signal?: AbortSignal): Promise<string[]> {
-  return glob(pattern, {
-    cwd: root,
-    absolute: true,
-    dot: true,
-    onlyFiles: true,
-    followSymbolicLinks: false,
-    ignore: IGNORE,
-    expandDirectories: false,
-    ...(signal ? { signal } : {}),
-  });
+export interface ListFilesOptions {
+  signal?: AbortSignal | undefined;
+  /** The project directory: its `.gitignore` applies to searches below it even outside a git work tree. */
+  projectDir?: string | undefined;
+  /** Honour `.gitignore` files (default true). */
+  gitignore?: boolean | undefined;
+}
+
+interface Pending {
+  dir: string;
+  /** `dir` relative to the search root, "" for the root itself, "/"-separated. */
+  rel: string;
+  depth: number;
+  chain: IgnoreChain;
+}
+
+/**
+ * Absolute paths of the files under `root` matching `pattern` (relative to
+ * `root`; dotfiles included, symbolic links listed but not followed), skipping
+ * `.git`, `node_modules` and whatever the `.gitignore` files in effect ignore.
+ * Walks with synchronous calls in slices of a few milliseconds, yielding to
+ * the event loop between them; stops early when `signal` aborts.
+ */
+export async function listFiles(
+  root: string,
+  pattern: string,
+  options: ListFilesOptions = {},
+): Promise<string[]> {
+  const normalized = pattern.replace(/^(\.\/)+/, "");
+  const scan = picomatch.scan(normalized);
+  const isMatch = picomatch(normalized, { dot: true });
+  const start = resolve(root, scan.base);
+  const startRel = scan.base === "" ? "" : relative(root, start).split(sep).join("/");
+  // Without "**" a pattern cannot match deeper than its own segments below its base.
+  const maxDepth =
+    scan.glob.includes("**") || scan.isBrace || scan.isExtglob
+      ? Number.POSITIVE_INFINITY
+      : scan.glob.split("/").length;
+
+  let chain: IgnoreChain = [];
+  if (options.gitignore !== false) {
+    const projectDir = options.projectDir ?? root;
+    if (start === root || start.startsWith(root + sep)) {
+      chain = chainAbove(ignoreTop(root, projectDir), root);
+      if (start !== root) {
+        const between: string[] = [];
+        for (let dir = dirname(start); dir !== dirname(root); dir = dirname(dir)) {
+          between.unshift(dir);
+        }
+        for (const dir of between) chain = extendChain(chain, dir);
+      }
+    } else {
+      chain = chainAbove(ignoreTop(start, projectDir), start);
+    }
+  }
+
+  const startInfo = statSync(start, { throwIfNoEntry: false });
+  if (!startInfo) return [];
+  if (!startInfo.isDirectory()) {
+    // A literal pattern naming one file.
+    return startInfo.isFile() && isMatch(startRel) && !isIgnored(chain, start, false)
+      ? [start]
+      : [];
+  }
+
+  const files: string[] = [];
+  const stack: Pending[] = [{ dir: start, rel: startRel, depth: 0, chain }];
+  const useIgnore = options.gitignore !== false;
+  let sliceStart = performance.now();
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    if (performance.now() - sliceStart > 8) {
+      await new Promise<void>((done) => setImmediate(done));
+      if (options.signal?.aborted) break;
+      sliceStart = performance.now();
+    }
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(next.dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    let here = next.chain;
+    if (useIgnore && entries.some((e) => e.name === GITIGNORE && !e.isDirectory())) {
+      here = extendChain(here, next.dir);
+    }
+    const depth = next.depth + 1;
+    for (const entry of entries) {
+      const name = entry.name;
+      const path = join(next.dir, name);
+      const rel = next.rel === "" ? name : `${next.rel}/${name}`;
+      if (entry.isDirectory()) {
+        if (depth >= maxDepth || SKIPPED_DIRS.has(name)) continue;
+        if (here.length > 0 && isIgnored(here, path, true)) continue;
+        stack.push({ dir: path, rel, depth, chain: here });
+      } else if (entry.isFile() || entry.isSymbolicLink()) {
+        if (depth > maxDepth || !isMatch(rel)) continue;
+        if (here.length > 0 && isIgnored(here, path, false)) continue;
+        files.push(path);
+      }
+    }
+  }
+  return files;
 }
 
 export async function statOrUndefined(path: string) {

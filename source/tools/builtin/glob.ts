@@ -23,7 +23,7 @@ export function globTool(): Tool {
   return defineTool({
     name: "Glob",
     description:
-      "Finds files by glob pattern (dotfiles included; .git and node_modules skipped). " +
+      "Finds files by glob pattern (dotfiles included; .git, node_modules and files ignored by .gitignore skipped). " +
       `Returns absolute paths, most recently modified first, at most ${GLOB_MAX_RESULTS}.`,
     input,
     async execute({ pattern, path }, context) {
@@ -33,9 +33,12 @@ export function globTool(): Tool {
       if (!info?.isDirectory()) {
         return { ok: false, error: `Directory not found: ${root}`, interrupted: false };
       }
-      // tinyglobby wants patterns relative to its cwd.
+      // Patterns are matched relative to the search directory.
       const relativePattern = pattern.startsWith("/") ? relative(root, pattern) || "." : pattern;
-      const files = await listFiles(root, relativePattern, context.signal);
+      const files = await listFiles(root, relativePattern, {
+        signal: context.signal,
+        projectDir: context.cwd,
+      });
       const withTimes = await mapSliced(
         files,
         (file) => ({ file, mtime: mtimeOrZero(file) }),

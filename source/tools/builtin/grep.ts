@@ -166,7 +166,7 @@ export function grepTool(): Tool {
     name: "Grep",
     description:
       "Searches file contents with a JavaScript regular expression, line by line. Skips .git, node_modules, " +
-      "binary files and files over 10 MiB. output_mode: files_with_matches (default), content, or count. " +
+      "files ignored by .gitignore (unless named as path), binary files and files over 10 MiB. output_mode: files_with_matches (default), content, or count. " +
       "Results are sorted by path.",
     input,
     async execute(options, toolContext) {
@@ -184,7 +184,12 @@ export function grepTool(): Tool {
       const info = await statOrUndefined(root);
       if (!info) return fail(`Path not found: ${root}`);
       const files = info.isDirectory()
-        ? (await listFiles(root, fileFilter(options.glob), toolContext.signal)).sort()
+        ? (
+            await listFiles(root, fileFilter(options.glob), {
+              signal: toolContext.signal,
+              projectDir: toolContext.cwd,
+            })
+          ).sort()
         : [root];
 
       const mode = options.output_mode;
