@@ -149,7 +149,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
     acaiHome: paths.home,
     transcriptPath,
     hooks: { loaded: registry.hooks, broken: registry.broken, projectHooksEnabled: includeProject },
-    warnings: [...loaded.warnings, ...tools.warnings, ...brokenWarnings],
+    warnings: [...loaded.warnings, ...tools.warnings, ...registry.warnings, ...brokenWarnings],
     notify: (message, notificationType) =>
       running ? running.notify(message, notificationType) : Promise.resolve([]),
     run(input: RunInput): AsyncGenerator<InterceptedEvent, void, undefined> {

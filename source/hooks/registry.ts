@@ -69,6 +69,8 @@ export interface HookScan {
 export interface HookRegistry {
   hooks: HookDefinition[];
   broken: BrokenHook[];
+  /** Hooks that load, but not quite as written (a settings timeout clamped to acai's limits). */
+  warnings: string[];
 }
 
 export interface LoadOptions {
@@ -230,7 +232,7 @@ export async function loadHookRegistry(
   broken.push(...settings.broken);
   hooks.sort(compareHooks);
   broken.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  return { hooks, broken };
+  return { hooks, broken, warnings: settings.warnings };
 }
 
 /** What the trust prompt shows about a project hook (or dynamic tool), found without running it. */

@@ -185,6 +185,32 @@ describe("acai hooks import --from claude", () => {
     expect(run.stdout).toContain("Linted, done.");
   });
 
+  it("clamps timeouts to acai's 0.1–600 s the way loading settings does, and says so", async () => {
+    dirs = await tempProject();
+    const entry = (command: string, timeout: number) => ({
+      hooks: [{ type: "command", command, timeout }],
+    });
+    const hooks = { Stop: [entry("long", 900), entry("quick", 0.05), entry("ok", 600)] };
+    await mkdir(path.join(dirs.cwd, ".claude"), { recursive: true });
+    await writeFile(path.join(dirs.cwd, ".claude", "settings.json"), JSON.stringify({ hooks }));
+    const imported = await acai(dirs, ["hooks", "import", "--from", "claude"]);
+    expect(imported.exitCode, imported.stderr).toBe(0);
+    expect(imported.stdout).toContain(
+      "~ hooks.Stop[0].hooks[0]: timeout 900 s is above acai's 600 s limit; using 600 s",
+    );
+    expect(imported.stdout).toContain(
+      "~ hooks.Stop[1].hooks[0]: timeout 0.05 s is below acai's 0.1 s minimum; using 0.1 s",
+    );
+    expect(imported.stdout).not.toContain("hooks.Stop[2]");
+    const written = JSON.parse(
+      await readFile(path.join(dirs.cwd, ".acai", "settings.json"), "utf8"),
+    );
+    const timeouts = written.hooks.before_stop.map(
+      (group: { hooks: { timeout: number }[] }) => group.hooks[0]?.timeout,
+    );
+    expect(timeouts).toEqual([600, 0.1, 600]);
+  });
+
   it("reports a missing or unreadable source", async () => {
     dirs = await tempProject();
     const none = await acai(dirs, ["hooks", "import", "--from", "claude"]);

@@ -15,11 +15,10 @@
  * are reported (the hook will simply never see those tools).
  */
 import { CLAUDE_EVENT_NAMES, HOOK_EVENTS, type HookEventName } from "../../hooks/definition.js";
+import { clampTimeoutSeconds } from "../../hooks/schemas/settings-hooks.js";
 
 /** Claude Code's default hook timeout, in seconds. */
 export const CLAUDE_DEFAULT_TIMEOUT_S = 60;
-export const ACAI_MAX_TIMEOUT_S = 600;
-export const ACAI_MIN_TIMEOUT_S = 0.1;
 
 const FROM_CLAUDE: ReadonlyMap<string, HookEventName> = new Map(
   HOOK_EVENTS.map((event) => [CLAUDE_EVENT_NAMES[event], event]),
@@ -177,18 +176,11 @@ export function convertClaudeHooks(hooks: unknown): ConversionResult {
           result.changes.push(
             `${entryWhere}: invalid timeout ${JSON.stringify(entry.timeout)} → ${CLAUDE_DEFAULT_TIMEOUT_S} s`,
           );
-        } else if (entry.timeout > ACAI_MAX_TIMEOUT_S) {
-          timeout = ACAI_MAX_TIMEOUT_S;
-          result.changes.push(
-            `${entryWhere}: timeout ${entry.timeout} s → ${ACAI_MAX_TIMEOUT_S} s (acai's maximum)`,
-          );
-        } else if (entry.timeout < ACAI_MIN_TIMEOUT_S) {
-          timeout = ACAI_MIN_TIMEOUT_S;
-          result.changes.push(
-            `${entryWhere}: timeout ${entry.timeout} s → ${ACAI_MIN_TIMEOUT_S} s (acai's minimum)`,
-          );
         } else {
-          timeout = entry.timeout; // seconds in both
+          // Seconds in both; clamped as acai would clamp it at load time, but written out.
+          const clamped = clampTimeoutSeconds(entry.timeout);
+          timeout = clamped.seconds;
+          if (clamped.note !== undefined) result.changes.push(`${entryWhere}: ${clamped.note}`);
         }
         const otherKeys = Object.keys(entry).filter(
           (k) => k !== "type" && k !== "command" && k !== "timeout",

@@ -146,7 +146,7 @@ export async function loadInventory(options: InventoryOptions): Promise<Inventor
     projectTrust,
     projectLoaded,
     entries: [...ok, ...unknown, ...broken],
-    settingsWarnings: settings.warnings,
+    settingsWarnings: [...settings.warnings, ...registry.warnings],
   };
 }
 

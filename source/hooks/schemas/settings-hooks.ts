@@ -14,11 +14,12 @@ export const SettingsHookEntrySchema = z.looseObject({
   }),
   command: z.string().trim().min(1, { error: "command must not be empty" }),
   timeout: z
-    .number()
-    .min(0.1)
-    .max(600)
+    .number({ error: "expected a number of seconds" })
+    .positive({ error: "expected a positive number of seconds" })
     .optional()
-    .describe("Seconds (0.1–600), as in Claude Code; default 30, or hookDefaults.timeoutMs"),
+    .describe(
+      "Seconds, as in Claude Code; default 30, or hookDefaults.timeoutMs. Outside acai's 0.1–600 the hook runs with the nearest limit, and acai warns",
+    ),
   name: z.string().min(1).optional(),
   description: z.string().optional(),
   priority: z.int().min(0).max(1000).default(100),
@@ -27,6 +28,31 @@ export const SettingsHookEntrySchema = z.looseObject({
   env: z.array(z.string().min(1)).default([]),
 });
 export type SettingsHookEntry = z.output<typeof SettingsHookEntrySchema>;
+
+/** acai's hook timeout limits (hooks contract §5), in seconds as settings write them. */
+export const MIN_HOOK_TIMEOUT_S = 0.1;
+export const MAX_HOOK_TIMEOUT_S = 600;
+
+/**
+ * A settings timeout brought into acai's limits. Claude Code allows longer
+ * timeouts, and its settings should run unchanged: the hook runs with the
+ * nearest limit, and `note` says so (undefined when nothing changed).
+ */
+export function clampTimeoutSeconds(seconds: number): { seconds: number; note?: string } {
+  if (seconds > MAX_HOOK_TIMEOUT_S) {
+    return {
+      seconds: MAX_HOOK_TIMEOUT_S,
+      note: `timeout ${seconds} s is above acai's ${MAX_HOOK_TIMEOUT_S} s limit; using ${MAX_HOOK_TIMEOUT_S} s`,
+    };
+  }
+  if (seconds < MIN_HOOK_TIMEOUT_S) {
+    return {
+      seconds: MIN_HOOK_TIMEOUT_S,
+      note: `timeout ${seconds} s is below acai's ${MIN_HOOK_TIMEOUT_S} s minimum; using ${MIN_HOOK_TIMEOUT_S} s`,
+    };
+  }
+  return { seconds };
+}
 
 export const SettingsHookGroupSchema = z.looseObject({
   matcher: z

@@ -12,6 +12,7 @@ import {
   normalizeEventName,
 } from "../schemas/metadata.js";
 import {
+  clampTimeoutSeconds,
   type SettingsHookEntry,
   SettingsHookEntrySchema,
   SettingsHookGroupSchema,
@@ -34,6 +35,8 @@ export interface SettingsHookItem {
   entry: SettingsHookEntry;
   /** `hooks.PreToolUse[0].hooks[1]`: where the entry is in the file. */
   location: string;
+  /** What acai changed to run the entry (a timeout clamped to its limits), for a warning. */
+  note?: string;
 }
 
 /** True when the section holds anything at all (so a project has hooks to trust). */
@@ -143,14 +146,20 @@ export function parseSettingsHooks(file: SettingsHookFile): {
           fail(location, wrongType ? wrongType.message : formatZodError(parsed.error));
           return;
         }
-        items.push({
+        const item: SettingsHookItem = {
           file: file.path,
           scope: file.scope,
           event,
           matcher,
           entry: parsed.data,
           location,
-        });
+        };
+        if (parsed.data.timeout !== undefined) {
+          const clamped = clampTimeoutSeconds(parsed.data.timeout);
+          item.entry = { ...parsed.data, timeout: clamped.seconds };
+          if (clamped.note !== undefined) item.note = clamped.note;
+        }
+        items.push(item);
       });
     });
   }
@@ -165,15 +174,17 @@ function displayName(command: string): string {
 /**
  * Definitions for every command entry of the given files, in file order. The
  * same command for the same event and matcher runs once, wherever it is
- * repeated (the first occurrence wins, so list user files first).
+ * repeated (the first occurrence wins, so list user files first). `warnings`
+ * says what was changed to run a loaded hook, once per hook.
  */
 export function loadSettingsHooks(
   files: readonly SettingsHookFile[],
   projectDir: string,
   defaultTimeoutMs = DEFAULT_HOOK_TIMEOUT_MS,
-): { hooks: HookDefinition[]; broken: BrokenHook[] } {
+): { hooks: HookDefinition[]; broken: BrokenHook[]; warnings: string[] } {
   const hooks: HookDefinition[] = [];
   const broken: BrokenHook[] = [];
+  const warnings: string[] = [];
   const seen = new Set<string>();
   for (const file of files) {
     const parsed = parseSettingsHooks(file);
@@ -221,7 +232,12 @@ export function loadSettingsHooks(
         continue;
       }
       hooks.push(hook);
+      if (item.note !== undefined) {
+        warnings.push(
+          `Settings file ${item.file}: hook ${item.location} (${hook.name}): ${item.note}.`,
+        );
+      }
     }
   }
-  return { hooks, broken };
+  return { hooks, broken, warnings };
 }

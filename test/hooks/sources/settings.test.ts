@@ -41,6 +41,32 @@ const projectFile = () => path.join(box.projectDir, ".acai", "settings.json");
 const localFile = () => path.join(box.projectDir, ".acai", "settings.local.json");
 
 describe("settings hooks", () => {
+  it("clamps a timeout outside 0.1–600 s, runs the hook and warns once; non-positive stays broken", async () => {
+    const entry = (command: string, timeout: unknown) => ({
+      hooks: [{ type: "command", command, timeout }],
+    });
+    const registry = await load([
+      {
+        path: projectFile(),
+        scope: "project",
+        hooks: {
+          Stop: [entry("long", 900), entry("long", 900), entry("quick", 0.05), entry("ok", 600)],
+          PreToolUse: [entry("zero", 0), entry("negative", -5)],
+        },
+      },
+    ]);
+    const timeouts = Object.fromEntries(registry.hooks.map((h) => [h.name, h.timeoutMs]));
+    expect(timeouts).toEqual({ long: 600_000, quick: 100, ok: 600_000 });
+    expect(registry.warnings).toEqual([
+      `Settings file ${projectFile()}: hook hooks.Stop[0].hooks[0] (long): timeout 900 s is above acai's 600 s limit; using 600 s.`,
+      `Settings file ${projectFile()}: hook hooks.Stop[2].hooks[0] (quick): timeout 0.05 s is below acai's 0.1 s minimum; using 0.1 s.`,
+    ]);
+    expect(registry.broken.map((b) => b.reason)).toEqual([
+      "hooks.PreToolUse[0].hooks[0]: timeout: expected a positive number of seconds",
+      "hooks.PreToolUse[1].hooks[0]: timeout: expected a positive number of seconds",
+    ]);
+  });
+
   it("loads Claude Code's shape in either event spelling, timeouts in seconds, through the shell", async () => {
     const registry = await load([
       {
@@ -138,7 +164,7 @@ describe("settings hooks", () => {
             { matcher: "(Write", hooks: [{ type: "command", command: "never" }] },
           ],
           AfterEverything: [{ hooks: [{ type: "command", command: "x" }] }],
-          Stop: [{ hooks: [{ type: "command", command: "slow", timeout: 9999 }] }],
+          Stop: [{ hooks: [{ type: "command", command: "slow", timeout: "9999" }] }],
           PostToolUse: "nope",
         },
       },
@@ -157,7 +183,9 @@ describe("settings hooks", () => {
       expect.stringMatching(
         /^settings\.json hooks\.PreToolUse\[1\]\.matcher: invalid regular expression "\(Write"/,
       ),
-      expect.stringMatching(/^settings\.json hooks\.Stop\[0\]\.hooks\[0\]: timeout/),
+      expect.stringMatching(
+        /^settings\.json hooks\.Stop\[0\]\.hooks\[0\]: timeout: expected a number of seconds$/,
+      ),
       expect.stringMatching(/^settings\.local\.json hooks: must be an object/),
     ]);
   });
