@@ -18,6 +18,12 @@ export const HookDefaultsSchema = z.object({
   sessionEndBudgetMs: z.int().min(0).max(600_000).optional(),
 });
 
+/** One model's price, USD per million tokens (no zod in models/pricing.ts: the REPL's first frame imports it). */
+export const ModelPriceSettingSchema = z.object({
+  input: z.number().min(0).describe("USD per million input tokens"),
+  output: z.number().min(0).describe("USD per million output tokens"),
+});
+
 /**
  * One settings file. Unknown keys are not an error (files are shared with
  * other tools and newer acai versions): each one gives a warning and is ignored.
@@ -32,6 +38,13 @@ export const SettingsSchema = z.object({
   /** Claude Code–shaped hook configuration; validated per hook by the hooks registry. */
   hooks: z.unknown().optional(),
   hookDefaults: HookDefaultsSchema.optional(),
+  /** Prices by model id, over acai's built-in table: `{"my-model": {"input": 0.5, "output": 1.5}}`. */
+  pricing: z
+    .record(
+      z.string().trim().min(1, { error: "a model id must not be empty" }),
+      ModelPriceSettingSchema,
+    )
+    .optional(),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -162,6 +175,20 @@ function unknownKeyWarnings(file: string, value: object): string[] {
     for (const key of Object.keys(defaults)) {
       if (!knownDefaults.has(key)) {
         warnings.push(`Settings file ${file}: unknown field "hookDefaults.${key}" is ignored.`);
+      }
+    }
+  }
+  const pricing = (value as Record<string, unknown>).pricing;
+  if (isPlainObject(pricing)) {
+    const knownPrice = new Set(Object.keys(ModelPriceSettingSchema.shape));
+    for (const [model, price] of Object.entries(pricing)) {
+      if (!isPlainObject(price)) continue;
+      for (const key of Object.keys(price)) {
+        if (!knownPrice.has(key)) {
+          warnings.push(
+            `Settings file ${file}: unknown field "pricing.${model}.${key}" is ignored.`,
+          );
+        }
       }
     }
   }

@@ -25,11 +25,38 @@ const OPENAI_PRICES: Readonly<Record<string, ModelPrice>> = {
   "o4-mini": { inputPerMTok: 1.1, outputPerMTok: 4.4 },
 };
 
+/** Settings `pricing`: USD per million tokens by model id (validated by the settings loader). */
+export type PriceOverrides = Readonly<Record<string, { input: number; output: number }>>;
+
 export interface PriceQuery {
   /** The session's model id (`gpt-5.1`; `replay:FILE` has no price). */
   modelId: string;
   /** The base URL in effect (flag, setting or OPENAI_BASE_URL), if any. */
   baseUrl?: string | undefined;
+}
+
+/**
+ * The price of a model: the settings' `pricing` first (any server: the user
+ * knows what their local or self-hosted model costs), then OpenAI's list
+ * price. Undefined when neither knows it.
+ */
+export function modelPrice(
+  query: PriceQuery & { overrides?: PriceOverrides | undefined },
+): ModelPrice | undefined {
+  return overridePrice(query.modelId, query.overrides) ?? openAiPrice(query);
+}
+
+/** The exact id first, then ignoring case and surrounding spaces. */
+function overridePrice(
+  modelId: string,
+  overrides: PriceOverrides | undefined,
+): ModelPrice | undefined {
+  if (overrides === undefined) return undefined;
+  const exact = Object.hasOwn(overrides, modelId) ? overrides[modelId] : undefined;
+  const id = modelId.trim().toLowerCase();
+  const found =
+    exact ?? Object.entries(overrides).find(([key]) => key.trim().toLowerCase() === id)?.[1];
+  return found && { inputPerMTok: found.input, outputPerMTok: found.output };
 }
 
 /**

@@ -25,17 +25,16 @@ export function replOptionsFromCli(start: ReplStartOptions): ReplOptions {
         askUser,
       }),
     trust: async () => (await session()).checkProjectTrust({ cwd, env, homeDir }),
-    // The base URL in effect, as the session resolves it: flag, then setting, then OPENAI_BASE_URL.
+    // Settings `pricing` first; else OpenAI's list price against the base URL in effect,
+    // as the session resolves it: flag, then setting, then OPENAI_BASE_URL.
     pricing: async (prepared) => {
-      const [{ openAiPrice }, { loadSettings }] = await Promise.all([
+      const [{ modelPrice }, { loadSettings }] = await Promise.all([
         import("../models/pricing.js"),
         import("../config/settings.js"),
       ]);
-      const baseUrl =
-        flags.baseUrl ??
-        (await loadSettings({ acaiHome: paths.home, projectDir: cwd })).settings.baseUrl ??
-        env.OPENAI_BASE_URL;
-      return openAiPrice({ modelId: prepared.modelId, baseUrl });
+      const { settings } = await loadSettings({ acaiHome: paths.home, projectDir: cwd });
+      const baseUrl = flags.baseUrl ?? settings.baseUrl ?? env.OPENAI_BASE_URL;
+      return modelPrice({ modelId: prepared.modelId, baseUrl, overrides: settings.pricing });
     },
     projectHooks: flags.projectHooks,
     acaiHome: paths.home,

@@ -155,6 +155,42 @@ describe("loadSettings", () => {
     expect(error.message).toContain('Fix or remove "hookDefaults.timeoutMs"');
   });
 
+  it("validates `pricing` by model, naming the file and the field; merges it model by model", async () => {
+    const user = path.join(acaiHome, "settings.json");
+    const project = path.join(projectDir, ".acai", "settings.json");
+    await write(user, {
+      pricing: { "my-model": { input: 0.5, output: 1.5 }, "gpt-5.1": { input: 1, output: 2 } },
+    });
+    await write(project, { pricing: { "my-model": { input: 0, output: 0, cached: 0.1 } } });
+    const loaded = await loadSettings({ acaiHome, projectDir });
+    expect(loaded.settings.pricing).toEqual({
+      "my-model": { input: 0, output: 0 },
+      "gpt-5.1": { input: 1, output: 2 },
+    });
+    expect(loaded.warnings).toEqual([
+      `Settings file ${project}: unknown field "pricing.my-model.cached" is ignored.`,
+    ]);
+
+    const invalid = async (pricing: unknown): Promise<string> => {
+      await write(project, { pricing });
+      const error = await loadSettings({ acaiHome, projectDir }).catch((e: unknown) => e);
+      return error instanceof SettingsError ? error.message : "no SettingsError";
+    };
+    expect(await invalid({ "my-model": { input: -1, output: 1 } })).toMatch(
+      new RegExp(
+        `^Settings file ${escapeRegExp(project)}: field "pricing\\.my-model\\.input" is invalid: .*>=0 \\(got -1\\)\\. Fix or remove "pricing\\.my-model\\.input"\\.$`,
+      ),
+    );
+    expect(await invalid({ "my-model": { input: 0.5 } })).toContain(
+      'field "pricing.my-model.output" is invalid',
+    );
+    expect(await invalid({ "my-model": { input: "0.5", output: 1 } })).toContain(
+      'field "pricing.my-model.input" is invalid: Invalid input: expected number, received string (got "0.5")',
+    );
+    expect(await invalid({ "my-model": 3 })).toContain('field "pricing.my-model" is invalid');
+    expect(await invalid([1])).toContain('field "pricing" is invalid');
+  });
+
   it("rejects a file that is not an object, and a directory", async () => {
     const file = path.join(projectDir, ".acai", "settings.local.json");
     await write(file, "[1, 2]");

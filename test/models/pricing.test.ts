@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { costUsd, formatUsd, openAiPrice } from "../../source/models/pricing.js";
+import { costUsd, formatUsd, modelPrice, openAiPrice } from "../../source/models/pricing.js";
 
 const usage = (i: number, o: number) => ({ inputTokens: i, outputTokens: o, totalTokens: i + o });
 
@@ -38,6 +38,40 @@ describe("model pricing", () => {
     expect(openAiPrice({ modelId: "gpt-4o", baseUrl: "not a url" })).toBeUndefined();
     // An empty OPENAI_BASE_URL is no base URL.
     expect(openAiPrice({ modelId: "gpt-4o", baseUrl: "  " })).toBeDefined();
+  });
+
+  it("settings `pricing` wins over the built-in table, on any server; the table is the fallback", () => {
+    const overrides = {
+      "my-model": { input: 0.5, output: 1.5 },
+      "gpt-5.1": { input: 1, output: 2 },
+      "Qwen3-Coder": { input: 0, output: 0 },
+    };
+    const local = "http://localhost:11434/v1";
+    expect(modelPrice({ modelId: "my-model", baseUrl: local, overrides })).toEqual({
+      inputPerMTok: 0.5,
+      outputPerMTok: 1.5,
+    });
+    expect(modelPrice({ modelId: "my-model", overrides })).toEqual({
+      inputPerMTok: 0.5,
+      outputPerMTok: 1.5,
+    });
+    expect(modelPrice({ modelId: "gpt-5.1", overrides })).toEqual({
+      inputPerMTok: 1,
+      outputPerMTok: 2,
+    });
+    expect(modelPrice({ modelId: "qwen3-coder ", baseUrl: local, overrides })).toEqual({
+      inputPerMTok: 0,
+      outputPerMTok: 0,
+    });
+    // Not overridden: OpenAI's list price, still only against OpenAI's API.
+    expect(modelPrice({ modelId: "gpt-5-mini", overrides })).toEqual({
+      inputPerMTok: 0.25,
+      outputPerMTok: 2,
+    });
+    expect(modelPrice({ modelId: "gpt-5-mini", baseUrl: local, overrides })).toBeUndefined();
+    expect(modelPrice({ modelId: "other", baseUrl: local, overrides })).toBeUndefined();
+    expect(modelPrice({ modelId: "toString", overrides })).toBeUndefined();
+    expect(modelPrice({ modelId: "gpt-4o" })).toEqual({ inputPerMTok: 2.5, outputPerMTok: 10 });
   });
 
   it("costs usage per million tokens, input and output apart", () => {

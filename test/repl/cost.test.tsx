@@ -156,4 +156,18 @@ describe("the CLI's pricing: OpenAI's list price only against OpenAI's API", () 
     expect(await priceWith({ settings: { baseUrl: "http://127.0.0.1:1234/v1" } })).toBeUndefined();
     expect(await priceWith({ baseUrl: "https://api.openai.com/v1" })).toEqual(GPT5);
   });
+
+  it("settings `pricing` prices a local model and overrides the list price", async () => {
+    const pricing = { "my-model": { input: 0.5, output: 1.5 }, "gpt-5.1": { input: 1, output: 2 } };
+    const local = "http://127.0.0.1:11434/v1";
+    expect(await priceWith({ model: "my-model", baseUrl: local, settings: { pricing } })).toEqual({
+      inputPerMTok: 0.5,
+      outputPerMTok: 1.5,
+    });
+    expect(await priceWith({ settings: { pricing } })).toEqual({
+      inputPerMTok: 1,
+      outputPerMTok: 2,
+    });
+    expect(await priceWith({ model: "my-model", baseUrl: local })).toBeUndefined();
+  });
 });
