@@ -1,6 +1,6 @@
 import { type Dirent, readdirSync, statSync } from "node:fs";
 import { stat } from "node:fs/promises";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { dirname, relative, resolve, sep } from "node:path";
 import picomatch from "picomatch";
 import {
   chainAbove,
@@ -100,10 +100,13 @@ export async function listFiles(
       here = extendChain(here, next.dir);
     }
     const depth = next.depth + 1;
+    // Plain concatenation: path.join's normalising showed in profiles, and `dir` is already normal.
+    const dirPrefix = next.dir.endsWith(sep) ? next.dir : next.dir + sep;
+    const relPrefix = next.rel === "" ? "" : `${next.rel}/`;
     for (const entry of entries) {
       const name = entry.name;
-      const path = join(next.dir, name);
-      const rel = next.rel === "" ? name : `${next.rel}/${name}`;
+      const path = dirPrefix + name;
+      const rel = relPrefix + name;
       if (entry.isDirectory()) {
         if (depth >= maxDepth || SKIPPED_DIRS.has(name)) continue;
         if (here.length > 0 && isIgnored(here, path, true)) continue;
