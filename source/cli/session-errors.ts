@@ -1,4 +1,5 @@
 import type { UntrustedHookInfo } from "./session-types.js";
+import { inertText } from "./terminal-text.js";
 
 /**
  * The project's hooks and dynamic tools, counted by kind, each word after
@@ -24,6 +25,9 @@ export class UntrustedProjectHooksError extends Error {
     readonly projectDir: string,
     readonly untrusted: UntrustedHookInfo[],
   ) {
-    super(`This project has ${countHooksAndTools(untrusted, "untrusted")} in ${projectDir}.`);
+    // The folder name comes from the repository too: inert on the terminal.
+    super(
+      `This project has ${countHooksAndTools(untrusted, "untrusted")} in ${inertText(projectDir)}.`,
+    );
   }
 }

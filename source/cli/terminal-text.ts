@@ -109,3 +109,74 @@ export function stripControls(text: string): string {
   if (!CONTROL.test(text)) return text;
   return new ControlStripper().push(text);
 }
+
+/**
+ * Characters a terminal would act on or not show at all: C0 controls
+ * (newline and tab included: a newline in a one-line field can forge the next
+ * line of a review), DEL, C1 controls, Unicode format characters (bidi
+ * embeddings, overrides and isolates like U+202E, zero-width spaces and
+ * joiners, soft hyphen, BOM, tag characters), line and paragraph separators,
+ * variation selectors and the Hangul fillers, which render as blank.
+ */
+const INVISIBLE =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: variation selectors are matched alone on purpose
+  /[\p{Cc}\p{Cf}\u2028\u2029\u115f\u1160\u3164\uffa0\u180b-\u180f\ufe00-\ufe0f\u{e0100}-\u{e01ef}]/u;
+const INVISIBLE_ALL = new RegExp(INVISIBLE.source, "gu");
+/** The same, but a line break is kept (multi-line text such as a hook's output). */
+const INVISIBLE_BUT_NEWLINE = new RegExp(`(?!\\n)${INVISIBLE.source}`, "gu");
+
+const NAMED_ESCAPES: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/** The visible spelling of one invisible character: `\r`, `\x1b`, `\u202e`, `\u{e0041}`. */
+function visibleEscape(char: string): string {
+  const named = NAMED_ESCAPES[char];
+  if (named !== undefined) return named;
+  const code = char.codePointAt(0) ?? 0;
+  if (code < 0x100) return `\\x${code.toString(16).padStart(2, "0")}`;
+  if (code < 0x10000) return `\\u${code.toString(16).padStart(4, "0")}`;
+  return `\\u{${code.toString(16)}}`;
+}
+
+/**
+ * Text a project controls (hook names, commands, matchers, descriptions,
+ * file names, reasons, settings values), made inert for the terminal: every
+ * control character, escape sequence and invisible formatting character is
+ * shown as a visible escape instead of being interpreted or hidden, so
+ * `echo pwned #\r\x1b[2K npm run lint` reads as exactly that. Unlike
+ * `stripControls`, nothing is removed: what the user reviews is what runs.
+ * One line out for one line in (newlines show as `\n`); backslashes are kept
+ * as they are, so regular expressions read naturally.
+ */
+export function inertText(text: string): string {
+  return text.replace(INVISIBLE_ALL, visibleEscape);
+}
+
+/** `inertText` for multi-line text (a hook's output, a description): line breaks are kept. */
+export function inertLines(text: string): string {
+  return text.replace(INVISIBLE_BUT_NEWLINE, visibleEscape);
+}
+
+/**
+ * What JSON.stringify leaves raw but a terminal may act on or hide: DEL, C1
+ * controls and invisible characters. C0 is excluded: JSON.stringify escapes it
+ * inside strings, and outside them it is the layout's own line breaks.
+ */
+const JSON_RAW_INVISIBLE = new RegExp(`(?![\\u0000-\\u001f])${INVISIBLE.source}`, "gu");
+
+/** `\uXXXX` for each UTF-16 unit of `char` (a surrogate pair for astral characters). */
+function jsonEscape(char: string): string {
+  let out = "";
+  for (let i = 0; i < char.length; i++)
+    out += `\\u${char.charCodeAt(i).toString(16).padStart(4, "0")}`;
+  return out;
+}
+
+/**
+ * `JSON.stringify` for output that may reach a terminal (`--json` of the hooks
+ * commands): the same JSON, but DEL, C1 controls and invisible format
+ * characters are written as `\uXXXX` escapes too (JSON.stringify escapes only
+ * C0). A JSON reader sees the same value.
+ */
+export function jsonForTerminal(value: unknown, space?: number): string {
+  return JSON.stringify(value, null, space).replace(JSON_RAW_INVISIBLE, jsonEscape);
+}

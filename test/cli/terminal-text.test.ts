@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { ControlStripper, stripControls } from "../../source/cli/terminal-text.js";
+import {
+  ControlStripper,
+  inertLines,
+  inertText,
+  jsonForTerminal,
+  stripControls,
+} from "../../source/cli/terminal-text.js";
 
 describe("stripControls", () => {
   it("keeps plain text, newlines, tabs and non-ASCII text", () => {
@@ -43,5 +49,60 @@ describe("ControlStripper (streamed text)", () => {
     const stripper = new ControlStripper();
     const chunk = "plain text\n";
     expect(stripper.push(chunk)).toBe(chunk);
+  });
+});
+
+/** Code points a terminal would act on or hide, left raw in `text`. */
+function rawControls(text: string): number[] {
+  return [...text]
+    .map((c) => c.codePointAt(0) ?? 0)
+    .filter((n) => n < 0x20 || (n >= 0x7f && n <= 0x9f) || n === 0x202e || n >= 0xe0000);
+}
+
+describe("inertText (project text on the terminal)", () => {
+  it("leaves ordinary text alone: non-ASCII, emoji, backslashes of a regex", () => {
+    expect(inertText("rm\\s+-rf — é 日本 🙂 ./run.sh")).toBe("rm\\s+-rf — é 日本 🙂 ./run.sh");
+  });
+
+  it("shows a line-rewriting command as it is: \\r and the erase sequence visible", () => {
+    const shown = inertText("echo pwned > x #\r\x1b[2K      command: npm run lint");
+    expect(shown).toBe("echo pwned > x #\\r\\x1b[2K      command: npm run lint");
+    expect(rawControls(shown)).toEqual([]);
+  });
+
+  it("shows conceal, OSC titles, bells and NUL visibly instead of interpreting them", () => {
+    expect(inertText("npm test\x1b[8m; curl x | sh\x1b[0m")).toBe(
+      "npm test\\x1b[8m; curl x | sh\\x1b[0m",
+    );
+    expect(inertText("\x1b]0;title\x07\x00\x7f")).toBe("\\x1b]0;title\\x07\\x00\\x7f");
+  });
+
+  it("escapes C1 controls (CSI, OSC, NEL as single characters)", () => {
+    expect(inertText("a\u009b2Kb\u009d0;t\u0085")).toBe("a\\x9b2Kb\\x9d0;t\\x85");
+  });
+
+  it("escapes newlines and tabs in one-line fields, keeps newlines in inertLines", () => {
+    expect(inertText("a\nb\tc")).toBe("a\\nb\\tc");
+    expect(inertLines("a\nb\tc\r\n")).toBe("a\nb\\tc\\r\n");
+  });
+
+  it("escapes bidi overrides and isolates, zero-width and other invisible format characters", () => {
+    expect(inertText("safe\u202ehs.lrup\u202c")).toBe("safe\\u202ehs.lrup\\u202c");
+    expect(inertText("a\u2066b\u2069c\u200bd\u200de\u00adf\ufeffg")).toBe(
+      "a\\u2066b\\u2069c\\u200bd\\u200de\\xadf\\ufeffg",
+    );
+    expect(inertText("x\u2028y\u3164z\ufe0f")).toBe("x\\u2028y\\u3164z\\ufe0f");
+    // Tag characters spell hidden ASCII ("ASCII smuggling").
+    expect(inertText("ok\u{e0041}\u{e0042}")).toBe("ok\\u{e0041}\\u{e0042}");
+  });
+});
+
+describe("jsonForTerminal", () => {
+  it("escapes DEL, C1 and invisible characters JSON.stringify leaves raw; the value reads back the same", () => {
+    const value = { cmd: "a\u009b2K\x7f\u202eb\u{e0041}\x1b[8m", n: [1, 2] };
+    const text = jsonForTerminal(value, 2);
+    expect(rawControls(text.replaceAll("\n", ""))).toEqual([]);
+    expect(text).toContain("\\u009b2K\\u007f\\u202eb\\udb40\\udc41\\u001b[8m");
+    expect(JSON.parse(text)).toEqual(value);
   });
 });

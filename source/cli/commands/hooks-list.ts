@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import type { HookDefinition, HookMatcher } from "../../hooks/definition.js";
 import { EXIT } from "../exit-codes.js";
 import type { CommandContext } from "../program.js";
+import { inertText, jsonForTerminal } from "../terminal-text.js";
 import type { HookEntry, Inventory } from "./hooks-inventory.js";
 import { runToolkitCommand } from "./hooks-toolkit.js";
 
@@ -119,8 +120,9 @@ function trustLine(inventory: Inventory): string {
 
 export function formatList(inventory: Inventory, homeDir: string): string {
   const listed = inventory.entries.map(toListed);
-  const short = (file: string) => shortPath(file, inventory.projectDir, homeDir);
-  const out: string[] = [`Hooks for ${inventory.projectDir} (${trustLine(inventory)})`];
+  // Everything below but acai's own words is project text: shown inert (see inertText).
+  const short = (file: string) => inertText(shortPath(file, inventory.projectDir, homeDir));
+  const out: string[] = [`Hooks for ${inertText(inventory.projectDir)} (${trustLine(inventory)})`];
   const section = (title: string) => out.push("", title);
   const ok = listed.filter((h) => h.status === "ok");
   const unknown = listed.filter((h) => h.status === "unknown");
@@ -133,22 +135,23 @@ export function formatList(inventory: Inventory, homeDir: string): string {
   if (ok.length > 0) section(`In run order (${ok.length}):`);
   for (const hook of ok) {
     const trust = hook.trust === "untrusted" ? "  [untrusted]" : "";
-    out.push(`  ${hook.name}  (${hook.scope} ${SOURCE_LABEL[hook.source]})${trust}`);
-    if (hook.description) out.push(`      ${hook.description}`);
-    out.push(`      events:  ${(hook.events ?? []).join(", ")}`);
-    out.push(`      matcher: ${matcherText(hook.matcher)}`);
+    out.push(`  ${inertText(hook.name)}  (${hook.scope} ${SOURCE_LABEL[hook.source]})${trust}`);
+    if (hook.description) out.push(`      ${inertText(hook.description)}`);
+    out.push(`      events:  ${inertText((hook.events ?? []).join(", "))}`);
+    out.push(`      matcher: ${inertText(matcherText(hook.matcher))}`);
     out.push(
-      `      priority ${hook.priority} · timeout ${hook.timeout_ms} ms · failure ${hook.failure}${hook.async ? " · async" : ""}${hook.env && hook.env.length > 0 ? ` · env ${hook.env.join(",")}` : ""}`,
+      `      priority ${hook.priority} · timeout ${hook.timeout_ms} ms · failure ${hook.failure}${hook.async ? " · async" : ""}${hook.env && hook.env.length > 0 ? ` · env ${inertText(hook.env.join(","))}` : ""}`,
     );
     out.push(`      file:    ${short(hook.file)}`);
-    if (hook.source === "settings" && hook.command) out.push(`      command: ${hook.command}`);
-    if (hook.note) out.push(`      note:    ${hook.note}`);
+    if (hook.source === "settings" && hook.command)
+      out.push(`      command: ${inertText(hook.command)}`);
+    if (hook.note) out.push(`      note:    ${inertText(hook.note)}`);
   }
   if (unknown.length > 0) {
     section(
       `Not described yet (${unknown.length}) — untrusted executables are not run, not even for describe:`,
     );
-    for (const hook of unknown) out.push(`  ? ${hook.name}  (${short(hook.file)})`);
+    for (const hook of unknown) out.push(`  ? ${inertText(hook.name)}  (${short(hook.file)})`);
     out.push(
       "  Review them, then `acai hooks trust`; or `acai hooks test <file> --event E` to try one.",
     );
@@ -157,12 +160,12 @@ export function formatList(inventory: Inventory, homeDir: string): string {
     section(`Broken — not run (${broken.length}):`);
     for (const hook of broken) {
       out.push(
-        `  ✗ ${hook.name}  (${hook.scope} ${SOURCE_LABEL[hook.source]}, ${short(hook.file)})`,
+        `  ✗ ${inertText(hook.name)}  (${hook.scope} ${SOURCE_LABEL[hook.source]}, ${short(hook.file)})`,
       );
-      out.push(`      ${hook.reason}`);
+      out.push(`      ${inertText(hook.reason ?? "")}`);
     }
   }
-  for (const warning of inventory.settingsWarnings) out.push("", `warning: ${warning}`);
+  for (const warning of inventory.settingsWarnings) out.push("", `warning: ${inertText(warning)}`);
   return `${out.join("\n")}\n`;
 }
 
@@ -193,7 +196,7 @@ export function registerHooksList(hooks: Command, ctx: CommandContext): void {
             hooks: inventory.entries.map(toListed),
             warnings: inventory.settingsWarnings,
           };
-          io.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+          io.stdout.write(`${jsonForTerminal(data, 2)}\n`);
         } else {
           io.stdout.write(formatList(inventory, io.homeDir));
         }

@@ -6,6 +6,7 @@ import type { AuditEntry } from "../../hooks/audit.js";
 import { meaningfulErrorLine } from "../../process/error-output.js";
 import { EXIT } from "../exit-codes.js";
 import type { CommandContext } from "../program.js";
+import { inertText, jsonForTerminal } from "../terminal-text.js";
 import { runToolkitCommand } from "./hooks-toolkit.js";
 
 const FOLLOW_POLL_MS = 250;
@@ -44,9 +45,10 @@ export function parseAuditLines(text: string): { entries: AuditEntry[]; skipped:
   return { entries, skipped };
 }
 
+/** One line of at most `max` characters, inert (hook text: reasons, logs, stderr). */
 function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return inertText(flat.length > max ? `${flat.slice(0, max - 1)}…` : flat);
 }
 
 export function formatAuditEntry(entry: AuditEntry): string {
@@ -65,12 +67,15 @@ export function formatAuditEntry(entry: AuditEntry): string {
   if (entry.killed) facts.push("killed: output cap");
   if (entry.aborted) facts.push("aborted");
   if (entry.async) facts.push("async");
-  let line = `${time}  ${session}  ${entry.event.padEnd(18)} ${entry.hook} [${entry.scope} ${entry.source}]  ${what.join(" ")} (${facts.join(", ")})`;
+  // Names and fields come from hooks (project ones too) via the log: inert.
+  let line = inertText(
+    `${time}  ${session}  ${entry.event.padEnd(18)} ${entry.hook} [${entry.scope} ${entry.source}]  ${what.join(" ")} (${facts.join(", ")})`,
+  );
   const detail = entry.error ?? entry.reason;
   if (detail) line += `\n    ${oneLine(detail, 200)}`;
   if (entry.log) line += `\n    log: ${oneLine(entry.log, 200)}`;
   const stderr = entry.decision === "failed" ? meaningfulErrorLine(entry.stderr ?? "", 200) : "";
-  if (stderr !== "" && !detail?.includes(stderr)) line += `\n    stderr: ${stderr}`;
+  if (stderr !== "" && !detail?.includes(stderr)) line += `\n    stderr: ${inertText(stderr)}`;
   return line;
 }
 
@@ -101,7 +106,7 @@ export function registerHooksLog(hooks: Command, ctx: CommandContext): void {
         const keep = (entry: AuditEntry) =>
           raw.session === undefined || entry.session.startsWith(raw.session);
         const show = (entry: AuditEntry) =>
-          io.stdout.write(`${raw.json ? JSON.stringify(entry) : formatAuditEntry(entry)}\n`);
+          io.stdout.write(`${raw.json ? jsonForTerminal(entry) : formatAuditEntry(entry)}\n`);
 
         let offset = 0;
         let pending = "";

@@ -19,6 +19,7 @@ import type { ProcessRunner } from "../../process/types.js";
 import { CliError, UsageError } from "../errors.js";
 import { EXIT } from "../exit-codes.js";
 import type { CommandContext } from "../program.js";
+import { inertLines, inertText, jsonForTerminal } from "../terminal-text.js";
 import { parseEventOption } from "./hooks-init.js";
 import type { HookEntry, Inventory } from "./hooks-inventory.js";
 import { runToolkitCommand } from "./hooks-toolkit.js";
@@ -123,9 +124,11 @@ function recordingRunner(runner: ProcessRunner): { runner: ProcessRunner; stderr
 function brokenError(broken: BrokenHook, stderrOf: StderrOf): CliError {
   const cause = meaningfulErrorLine(stderrOf(broken.file) ?? "");
   const detail =
-    cause !== "" && !broken.reason.includes(cause) ? `\n  its error output says: ${cause}` : "";
+    cause !== "" && !broken.reason.includes(cause)
+      ? `\n  its error output says: ${inertText(cause)}`
+      : "";
   return new CliError(
-    `hook ${broken.name ?? path.basename(broken.file)} (${broken.file}) is broken and would not run: ${broken.reason}${detail}`,
+    `hook ${inertText(broken.name ?? path.basename(broken.file))} (${inertText(broken.file)}) is broken and would not run: ${inertText(broken.reason)}${detail}`,
     EXIT.error,
   );
 }
@@ -193,9 +196,9 @@ async function findTarget(
   );
   const chosen = named.length > 1 ? named.filter((e) => e.hook.events.includes(event)) : named;
   if (chosen.length > 1) {
-    const files = chosen.map((e) => `  ${e.hook.file}`).join("\n");
+    const files = chosen.map((e) => `  ${inertText(e.hook.file)}`).join("\n");
     throw new UsageError(
-      `${chosen.length} hooks are named "${target}":\n${files}\nName one by its file instead.`,
+      `${chosen.length} hooks are named "${inertText(target)}":\n${files}\nName one by its file instead.`,
     );
   }
   const only = chosen[0] ?? named[0];
@@ -206,7 +209,9 @@ async function findTarget(
   );
   if (broken) throw brokenError(broken.broken, deps.stderrOf);
 
-  // Untrusted executables never described: the file name first, then (the user asked) describe them.
+  // An untrusted executable that was never described is found by its file name only, and
+  // only that one file is described: describing the others to learn their names would run
+  // project code the user did not name.
   const unknown = inventory.entries.filter(
     (e): e is Extract<HookEntry, { status: "unknown" }> => e.status === "unknown",
   );
@@ -214,17 +219,31 @@ async function findTarget(
   const byFile = unknown.filter(
     (e) => path.basename(e.candidate.path) === target || stem(e.candidate.path) === target,
   );
-  for (const entry of [...byFile, ...unknown.filter((e) => !byFile.includes(e))]) {
-    const result = await describeOne(entry.candidate, describeOptions);
-    if ("launch" in result && (result.name === target || byFile.includes(entry))) {
-      return { hook: result, untrusted: true, adHoc: false };
-    }
-    // The file is named like the target but cannot describe itself: say why, not "no hook".
-    if (!("launch" in result) && byFile.includes(entry)) throw brokenError(result, deps.stderrOf);
+  if (byFile.length > 1) {
+    const files = byFile.map((e) => `  ${inertText(e.candidate.path)}`).join("\n");
+    throw new UsageError(
+      `${byFile.length} hook files are named "${inertText(target)}":\n${files}\nName one by its file instead.`,
+    );
   }
-  throw new UsageError(
-    `no hook named "${target}". \`acai hooks list\` shows every hook; you can also give a file path.`,
-  );
+  const [entry] = byFile;
+  if (entry) return { hook: await describe(entry), untrusted: true, adHoc: false };
+  throw new UsageError(noHookNamed(inventory, target));
+}
+
+/** "no hook named X", with every name acai knows (run nothing to learn more). */
+function noHookNamed(inventory: Inventory, target: string): string {
+  const names = new Set<string>();
+  for (const entry of inventory.entries) {
+    if (entry.status === "ok") names.add(entry.hook.name);
+    else if (entry.status === "broken")
+      names.add(entry.broken.name ?? path.basename(entry.broken.file));
+    else names.add(path.basename(entry.candidate.path));
+  }
+  const known =
+    names.size === 0
+      ? "There are no hooks here."
+      : `Known hooks: ${[...names].sort().map(inertText).join(", ")}.`;
+  return `no hook named "${inertText(target)}". ${known} \`acai hooks list\` shows every hook; an untrusted executable is found by its file name (its own name is not known until it runs), and you can also give a file path.`;
 }
 
 /** After the failure policy and a modified input's validation: what the session would do. */
@@ -321,20 +340,22 @@ function indent(text: string): string {
 }
 
 function decisionLines(decision: Decision): string[] {
+  // What the hook answered is its text: inert, one line per field.
+  const json = (value: unknown) => inertText(JSON.stringify(value) ?? "undefined");
   const lines = [`decision: ${decision.action}`];
-  if (decision.action === "failed") lines.push(`  error:   ${decision.error}`);
-  if (decision.reason !== undefined) lines.push(`  reason:  ${decision.reason}`);
+  if (decision.action === "failed") lines.push(`  error:   ${inertText(decision.error)}`);
+  if (decision.reason !== undefined) lines.push(`  reason:  ${inertText(decision.reason)}`);
   if (decision.action === "modify") {
-    if (decision.input !== undefined) lines.push(`  input:   ${JSON.stringify(decision.input)}`);
+    if (decision.input !== undefined) lines.push(`  input:   ${json(decision.input)}`);
     if (decision.inputPatch !== undefined)
-      lines.push(`  input_patch: ${JSON.stringify(decision.inputPatch)}`);
-    if (decision.prompt !== undefined) lines.push(`  prompt:  ${JSON.stringify(decision.prompt)}`);
-    if (decision.output !== undefined) lines.push(`  output:  ${JSON.stringify(decision.output)}`);
+      lines.push(`  input_patch: ${json(decision.inputPatch)}`);
+    if (decision.prompt !== undefined) lines.push(`  prompt:  ${json(decision.prompt)}`);
+    if (decision.output !== undefined) lines.push(`  output:  ${json(decision.output)}`);
   }
   if (decision.action === "retry") lines.push(`  retry_after_ms: ${decision.retryAfterMs}`);
-  if (decision.context !== undefined) lines.push(`  context: ${JSON.stringify(decision.context)}`);
-  if (decision.message !== undefined) lines.push(`  message: ${decision.message}`);
-  if (decision.log !== undefined) lines.push(`  log:     ${decision.log}`);
+  if (decision.context !== undefined) lines.push(`  context: ${json(decision.context)}`);
+  if (decision.message !== undefined) lines.push(`  message: ${inertText(decision.message)}`);
+  if (decision.log !== undefined) lines.push(`  log:     ${inertText(decision.log)}`);
   return lines;
 }
 
@@ -428,7 +449,7 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
         }
         if (!hook.events.includes(raw.event)) {
           notes.push(
-            `note: ${hook.name} does not listen to ${raw.event} (its events: ${hook.events.join(", ")}); running it anyway.`,
+            `note: ${inertText(hook.name)} does not listen to ${raw.event} (its events: ${inertText(hook.events.join(", "))}); running it anyway.`,
           );
         } else {
           let matched = true;
@@ -463,7 +484,7 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
 
         if (raw.json) {
           io.stdout.write(
-            `${JSON.stringify(
+            `${jsonForTerminal(
               {
                 hook: {
                   name: hook.name,
@@ -489,7 +510,6 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
                 ...(newInput === undefined ? {} : { new_input: newInput }),
                 would: consequence(raw.event, effective, hook),
               },
-              null,
               2,
             )}\n`,
           );
@@ -497,31 +517,31 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
         }
 
         const out: string[] = [
-          `Testing ${hook.name} (${hook.scope} ${hook.sourceKind}, ${hook.file}) on ${raw.event}${payload.tool_name !== undefined ? ` with tool ${String(payload.tool_name)}` : ""}`,
+          `Testing ${inertText(hook.name)} (${hook.scope} ${hook.sourceKind}, ${inertText(hook.file)}) on ${raw.event}${payload.tool_name !== undefined ? ` with tool ${inertText(String(payload.tool_name))}` : ""}`,
           ...notes,
           "",
-          `stdin sent (${hook.launch.viaShell ? `/bin/sh -c ${hook.launch.command}` : [hook.launch.command, ...hook.launch.args].join(" ")}):`,
-          indent(record.stdin),
+          `stdin sent (${inertText(hook.launch.viaShell ? `/bin/sh -c ${hook.launch.command}` : [hook.launch.command, ...hook.launch.args].join(" "))}):`,
+          indent(inertLines(record.stdin)),
           "",
           `exit code: ${record.exitCode ?? `none (${record.signal ?? "not started"})`} · ${Math.round(record.durationMs)} ms${record.timedOut ? ` · TIMED OUT after ${hook.timeoutMs} ms (process group killed)` : ""}${record.outputLimit ? " · killed: output cap passed" : ""}`,
           record.stdout === ""
             ? "stdout: (empty)"
-            : `stdout:\n${indent(record.stdout.slice(0, 8000))}${record.stdout.length > 8000 ? "\n  … (cut)" : ""}`,
+            : `stdout:\n${indent(inertLines(record.stdout.slice(0, 8000)))}${record.stdout.length > 8000 ? "\n  … (cut)" : ""}`,
           record.stderr === ""
             ? "stderr: (empty)"
-            : `stderr:\n${indent(record.stderr.slice(0, 8000))}${record.stderr.length > 8000 ? "\n  … (cut)" : ""}`,
+            : `stderr:\n${indent(inertLines(record.stderr.slice(0, 8000)))}${record.stderr.length > 8000 ? "\n  … (cut)" : ""}`,
           "",
           ...decisionLines(answered),
         ];
         if (newInput !== undefined)
-          out.push(`  new tool input (validated): ${JSON.stringify(newInput)}`);
+          out.push(`  new tool input (validated): ${inertText(JSON.stringify(newInput))}`);
         if (answered.action === "failed") {
           const cause = meaningfulErrorLine(record.stderr);
           if (cause !== "" && !answered.error.includes(cause))
-            out.push(`  its error output says: ${cause}`);
+            out.push(`  its error output says: ${inertText(cause)}`);
           out.push(
             hook.failure === "closed"
-              ? `failure policy "closed": acai would block — ${effective.reason ?? ""}`
+              ? `failure policy "closed": acai would block — ${inertText(effective.reason ?? "")}`
               : `failure policy "open": acai would warn and go on.`,
           );
         }

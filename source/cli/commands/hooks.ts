@@ -3,6 +3,7 @@ import { UsageError } from "../errors.js";
 import { EXIT } from "../exit-codes.js";
 import { formatHookList } from "../hook-list.js";
 import type { CommandContext } from "../program.js";
+import { inertText } from "../terminal-text.js";
 import { registerHookToolkit, runToolkitCommand } from "./hooks-toolkit.js";
 
 /**
@@ -37,17 +38,17 @@ export function registerHooksCommand(program: Command, ctx: CommandContext): Com
         });
         switch (state.status) {
           case "no-project-hooks":
-            io.stdout.write(`No project hooks in ${io.cwd}: nothing to trust.\n`);
+            io.stdout.write(`No project hooks in ${inertText(io.cwd)}: nothing to trust.\n`);
             break;
           case "trusted":
             io.stdout.write(
-              `Already trusted: the project hooks and tools in ${io.cwd} have not changed.\n`,
+              `Already trusted: the project hooks and tools in ${inertText(io.cwd)} have not changed.\n`,
             );
             break;
           case "untrusted":
             await state.trust();
             io.stdout.write(
-              `Trusted ${countHooksAndTools(state.untrusted, "project")} in ${io.cwd}:\n${formatHookList(state.untrusted)}\nAny change to these files or settings revokes the trust.\n`,
+              `Trusted ${countHooksAndTools(state.untrusted, "project")} in ${inertText(io.cwd)}:\n${formatHookList(state.untrusted)}\nAny change to these files or settings revokes the trust.\n`,
             );
             break;
           default:

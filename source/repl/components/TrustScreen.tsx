@@ -2,6 +2,7 @@ import { Box, Text, useInput } from "ink";
 import { useState } from "react";
 import { hookEventsLabel } from "../../cli/hook-list.js";
 import type { UntrustedHookInfo } from "../../cli/session-types.js";
+import { inertText } from "../../cli/terminal-text.js";
 import { wrapWords } from "../format.js";
 import { useTheme } from "../theme.js";
 
@@ -16,7 +17,11 @@ const CHOICE_INDENT = "      ";
 
 export type TrustChoice = "trust" | "off";
 
-/** Shown before the session starts when the project's hooks are not trusted. */
+/**
+ * Shown before the session starts when the project's hooks are not trusted.
+ * Every field is project text and goes through `inertText`: an escape
+ * sequence or `\r` in a command must not redraw what the user reviews.
+ */
 export function TrustScreen({
   hooks,
   onChoose,
@@ -50,28 +55,28 @@ export function TrustScreen({
       {hooks.map((hook) => (
         <Box key={`${hook.file}:${hook.name}`} flexDirection="column" marginTop={1}>
           <Text wrap="wrap">
-            <Text bold>{hook.name}</Text>{" "}
+            <Text bold>{inertText(hook.name)}</Text>{" "}
             <Text dimColor>
               {hook.events.length > 0 ? "on " : ""}
               {hookEventsLabel(hook)}
             </Text>
-            {hook.matcher ? <Text dimColor> · matcher {hook.matcher}</Text> : null}
+            {hook.matcher ? <Text dimColor> · matcher {inertText(hook.matcher)}</Text> : null}
           </Text>
           <Text wrap="truncate-start" dimColor>
             {"  "}
-            {hook.file}
+            {inertText(hook.file)}
           </Text>
           {hook.problem ? (
             <Text wrap="wrap" color={c("red")}>
               {"  problem: "}
-              {hook.problem}
+              {inertText(hook.problem)}
             </Text>
           ) : null}
           {/* An executable's command is its file: shown once. */}
           {hook.command && hook.command !== hook.file ? (
             <Text wrap="wrap">
               {"  $ "}
-              {hook.command}
+              {inertText(hook.command)}
             </Text>
           ) : null}
         </Box>
