@@ -1,5 +1,5 @@
-import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
-import path from "node:path";
+import { createWriteStream, type WriteStream } from "node:fs";
+import { openPrivateAppendSync } from "../config/private-files.js";
 import type { AgentEvent, AgentEventType, Verdict } from "./events.js";
 
 export type TranscriptLine =
@@ -20,8 +20,8 @@ export class TranscriptWriter {
     private readonly now: () => number,
   ) {
     try {
-      mkdirSync(path.dirname(file), { recursive: true });
-      this.stream = createWriteStream(file, { flags: "a" });
+      // Prompts, tool output and file contents: owner-only (0600, new folders 0700).
+      this.stream = createWriteStream(file, { fd: openPrivateAppendSync(file) });
       this.stream.on("error", (error) => {
         this.failure ??= error;
       });

@@ -4,13 +4,17 @@ import module from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { resolveAcaiPaths } from "../config/paths.js";
+import { ensurePrivateDirSync } from "../config/private-files.js";
 
 // V8 code cache for acai and its dependencies: roughly halves start-up (docs/architecture.md).
 // NODE_COMPILE_CACHE (set by the user or the test suite) takes precedence; NODE_DISABLE_COMPILE_CACHE turns it off.
 if (process.env.NODE_DISABLE_COMPILE_CACHE === undefined) {
   try {
     const paths = resolveAcaiPaths({ env: process.env, homeDir: os.homedir(), cwd: process.cwd() });
-    module.enableCompileCache?.(path.join(paths.cacheDir, "node-compile"));
+    const cacheDir = path.join(paths.cacheDir, "node-compile");
+    // Created here so that ACAI_HOME and its folders are 0700 (Node would make them 0755).
+    ensurePrivateDirSync(cacheDir);
+    module.enableCompileCache?.(cacheDir);
   } catch {
     // A cache that cannot be created only costs speed.
   }

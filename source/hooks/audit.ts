@@ -3,8 +3,9 @@
  * file, `<ACAI_HOME>/logs/hooks-audit.jsonl` (one file is easy to tail and grep;
  * each line carries its session id).
  */
-import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { openPrivateAppendSync } from "../config/private-files.js";
 import type { Decision } from "./decision.js";
 import type { HookDefinition, HookEventName } from "./definition.js";
 import type { HookRunRecord } from "./run.js";
@@ -60,13 +61,8 @@ export function createFileAuditSink(acaiHome: string): AuditSink {
   return {
     write(entry) {
       if (fd === undefined) {
-        try {
-          fd = openSync(path, "a");
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-          mkdirSync(join(acaiHome, "logs"), { recursive: true });
-          fd = openSync(path, "a");
-        }
+        // Owner-only: hook stderr and reasons may quote secrets (0600, new folders 0700).
+        fd = openPrivateAppendSync(path);
       }
       writeSync(fd, `${JSON.stringify(entry)}\n`);
     },

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../config/private-files.js";
 
 /**
  * Describe results of executable hooks, in `<ACAI_HOME>/cache/hook-metadata.json`.
@@ -117,10 +118,10 @@ export class MetadataCache {
       entries = entries.sort((a, b) => b[1].describedAt - a[1].describedAt).slice(0, MAX_ENTRIES);
     }
     const body = `${JSON.stringify({ version: 1, entries: Object.fromEntries(entries) })}\n`;
-    await mkdir(path.dirname(this.file), { recursive: true });
+    await ensurePrivateDir(path.dirname(this.file));
     const temp = `${this.file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
     try {
-      await writeFile(temp, body, "utf8");
+      await writeFile(temp, body, { encoding: "utf8", mode: PRIVATE_FILE_MODE });
       await rename(temp, this.file);
     } catch (error) {
       await rm(temp, { force: true });

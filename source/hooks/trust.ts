@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, realpath, rename, rm, writeFile } from "node:fs/promises";
+import { readFile, realpath, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { ensurePrivateDir } from "../config/private-files.js";
 
 /**
  * Trust records in `<ACAI_HOME>/trust.json`: per project (its real absolute
@@ -53,7 +54,7 @@ async function readTrustFile(acaiHome: string): Promise<TrustFile> {
 
 async function writeTrustFile(acaiHome: string, data: TrustFile): Promise<void> {
   const file = trustFilePath(acaiHome);
-  await mkdir(path.dirname(file), { recursive: true });
+  await ensurePrivateDir(path.dirname(file));
   const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   try {
     await writeFile(temp, `${JSON.stringify(data, null, 2)}\n`, { encoding: "utf8", mode: 0o600 });

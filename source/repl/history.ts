@@ -1,6 +1,7 @@
-import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { appendFile, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { ensurePrivateDir, tightenFile } from "../config/private-files.js";
 
 /** One line of the history file. Multi-line prompts stay one entry. */
 const HistoryLine = z.object({ prompt: z.string(), at: z.number().optional() });
@@ -42,10 +43,12 @@ export async function appendHistory(
 ): Promise<string | undefined> {
   const limit = options.limit ?? HISTORY_LIMIT;
   try {
-    await mkdir(path.dirname(file), { recursive: true });
+    await ensurePrivateDir(path.dirname(file));
     await appendFile(file, `${JSON.stringify({ prompt, at: options.now ?? Date.now() })}\n`, {
       mode: 0o600,
     });
+    // The mode above applies only when the file is new; an older acai made it 0644.
+    await tightenFile(file);
     const text = await readFile(file, "utf8");
     const lines = text.split("\n").filter((line) => line.trim());
     if (lines.length > limit * 2) {

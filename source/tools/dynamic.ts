@@ -2,6 +2,7 @@ import { readdir, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { meaningfulErrorLine } from "../process/error-output.js";
+import { withoutSecrets } from "../process/secrets.js";
 import type { ProcessRunner, RunResult } from "../process/types.js";
 import { checkJsonInput } from "./json-input.js";
 import { capForModel } from "./text.js";
@@ -10,6 +11,9 @@ import type { JsonSchema, Tool, ToolResult } from "./types.js";
 export const DYNAMIC_TOOL_TIMEOUT_MS = 30_000;
 const DESCRIBE_TIMEOUT_MS = 10_000;
 const DESCRIBE_MAX_BYTES = 256 * 1024;
+
+/** What a variable name in `env` may look like (no `=`, no NUL, no spaces). */
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,255}$/;
 
 /** Tool names the model APIs accept. */
 const toolName = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1-64 letters, digits, _ or -");
@@ -27,12 +31,17 @@ const metadataSchema = z
     inputSchema: objectSchema.optional(),
     parameters: objectSchema.optional(),
     timeout_ms: z.number().int().min(100).max(600_000).optional(),
+    env: z
+      .array(z.string().regex(ENV_NAME, "must be an environment variable name"))
+      .max(100)
+      .optional(),
   })
   .transform((m) => ({
     name: m.name,
     description: m.description,
     inputSchema: normalizeSchema(m.input_schema ?? m.inputSchema ?? m.parameters),
     timeoutMs: m.timeout_ms ?? DYNAMIC_TOOL_TIMEOUT_MS,
+    env: [...new Set(m.env ?? [])],
   }));
 export type DynamicToolMetadata = z.output<typeof metadataSchema>;
 
@@ -51,8 +60,26 @@ export interface DynamicToolsOptions {
   reserved?: readonly string[];
 }
 
+/**
+ * A dynamic tool as loaded: a Tool plus where it came from and which
+ * secret-looking variables it asked for (its describe `env`), for listings and
+ * reviews. Everything else of the environment's secrets is scrubbed.
+ */
+export interface DynamicTool extends Tool {
+  readonly dynamic: {
+    /** The executable. */
+    file: string;
+    /** Secret-looking variables (source/process/secrets.ts) it receives; empty: none. */
+    env: readonly string[];
+  };
+}
+
+export function isDynamicTool(tool: Tool): tool is DynamicTool {
+  return "dynamic" in tool && typeof (tool as Partial<DynamicTool>).dynamic === "object";
+}
+
 export interface DynamicToolsResult {
-  tools: Tool[];
+  tools: DynamicTool[];
   warnings: string[];
 }
 
@@ -100,7 +127,12 @@ async function describeTool(
   const result = await options.runner({
     command: file,
     cwd: options.projectDir,
-    env: { ...options.env, TOOL_ACTION: "describe", ACAI_PROJECT_DIR: options.projectDir },
+    // No secrets at all: the tool has not said yet which it needs.
+    env: {
+      ...withoutSecrets(options.env),
+      TOOL_ACTION: "describe",
+      ACAI_PROJECT_DIR: options.projectDir,
+    },
     timeoutMs: DESCRIBE_TIMEOUT_MS,
     maxOutputBytes: DESCRIBE_MAX_BYTES,
     onOutputLimit: "kill",
@@ -125,9 +157,10 @@ async function describeTool(
   return { ok: true, metadata: parsed.data };
 }
 
-export function dynamicTool(file: string, metadata: DynamicToolMetadata): Tool {
-  const { name, description, inputSchema, timeoutMs } = metadata;
+export function dynamicTool(file: string, metadata: DynamicToolMetadata): DynamicTool {
+  const { name, description, inputSchema, timeoutMs, env } = metadata;
   return {
+    dynamic: { file, env },
     name,
     description,
     inputSchema,
@@ -138,7 +171,13 @@ export function dynamicTool(file: string, metadata: DynamicToolMetadata): Tool {
       const result = await context.runner({
         command: file,
         cwd: context.cwd,
-        env: { ...context.env, TOOL_ACTION: "execute", ACAI_PROJECT_DIR: context.cwd },
+        // context.env is the user's (the Bash tool's); a dynamic tool gets it
+        // scrubbed, with only the secrets it named in `env`.
+        env: {
+          ...withoutSecrets(context.env, env),
+          TOOL_ACTION: "execute",
+          ACAI_PROJECT_DIR: context.cwd,
+        },
         stdin: JSON.stringify(checked.value),
         timeoutMs,
         signal: context.signal,
@@ -185,7 +224,7 @@ export async function loadDynamicTools(options: DynamicToolsOptions): Promise<Dy
     files.push(...(await executablesIn(dir)));
   }
   const described = await Promise.all(files.map((file) => describeTool(file, options)));
-  const tools: Tool[] = [];
+  const tools: DynamicTool[] = [];
   const warnings: string[] = [];
   const byName = new Map<string, string>();
   const reserved = new Set((options.reserved ?? []).map((n) => n.toLowerCase()));

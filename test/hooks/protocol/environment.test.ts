@@ -13,10 +13,13 @@ describe("hook environment", () => {
     AWS_SECRET: "s",
     GCP_CREDENTIALS: "c",
     TOKENIZER: "not a secret",
-    MY_TOKEN_PATH: "not a secret either",
+    PWD: "/p",
+    SSH_AUTH_SOCK: "/tmp/agent",
+    DATABASE_URL: "postgres://app:pw@db/app",
+    ACAI_SESSION_ID: "the parent's",
   };
 
-  it("drops secret-looking names, case-insensitively, and keeps the rest", () => {
+  it("drops secrets by the shared policy, case-insensitively, and keeps the rest", () => {
     const env = buildHookEnvironment({
       parentEnv,
       hook: makeHook(),
@@ -31,12 +34,16 @@ describe("hook environment", () => {
       "DB_PASSWORD",
       "AWS_SECRET",
       "GCP_CREDENTIALS",
+      "SSH_AUTH_SOCK",
+      "DATABASE_URL",
     ]) {
       expect(env[secret]).toBeUndefined();
     }
     expect(env.PATH).toBe("/usr/bin");
     expect(env.TOKENIZER).toBe("not a secret");
-    expect(env.MY_TOKEN_PATH).toBe("not a secret either");
+    expect(env.PWD).toBe("/p");
+    // SESSION is a secret word, but acai's own variable is set after scrubbing.
+    expect(env.ACAI_SESSION_ID).toBe("s1");
   });
 
   it("keeps a secret the hook lists in env", () => {
@@ -72,5 +79,7 @@ describe("hook environment", () => {
     expect(looksSecret("API_KEY")).toBe(true);
     expect(looksSecret("TOKEN")).toBe(true);
     expect(looksSecret("KEYBOARD")).toBe(false);
+    expect(looksSecret("PWD")).toBe(false);
+    expect(looksSecret("MYSQL_PWD")).toBe(true);
   });
 });
