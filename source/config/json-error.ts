@@ -100,67 +100,58 @@ export function findJsonErrorOffset(text: string): number {
     if (!match) fail();
     i += match?.[0].length ?? 0;
   };
-  const value = (): void => {
+  /** `"key":` of an object member, up to the value. */
+  const key = () => {
     ws();
-    const ch = text[i];
-    if (ch === "{") {
-      i++;
-      ws();
-      if (text[i] === "}") {
-        i++;
-        return;
-      }
-      for (;;) {
-        ws();
-        string();
-        ws();
-        if (text[i] !== ":") fail();
-        i++;
-        value();
-        ws();
-        if (text[i] === ",") {
-          i++;
-          continue;
-        }
-        if (text[i] === "}") {
-          i++;
-          return;
-        }
-        fail();
-      }
-    }
-    if (ch === "[") {
-      i++;
-      ws();
-      if (text[i] === "]") {
-        i++;
-        return;
-      }
-      for (;;) {
-        value();
-        ws();
-        if (text[i] === ",") {
-          i++;
-          continue;
-        }
-        if (text[i] === "]") {
-          i++;
-          return;
-        }
-        fail();
-      }
-    }
+    string();
+    ws();
+    if (text[i] !== ":") fail();
+    i++;
+  };
+  const scalar = (ch: string | undefined) => {
     if (ch === '"') string();
     else if (ch === "t") literal("true");
     else if (ch === "f") literal("false");
     else if (ch === "n") literal("null");
     else number();
   };
+  // Iterative, with the open containers on a stack: a file 100,000 `[` deep is
+  // scanned, not recursed into (a recursive scanner overflows the call stack).
+  const open: ("}" | "]")[] = [];
   try {
-    value();
-    ws();
-    if (i < text.length) fail();
-    return text.length;
+    for (;;) {
+      ws();
+      const ch = text[i];
+      if (ch === "{" || ch === "[") {
+        const close = ch === "{" ? "}" : "]";
+        i++;
+        ws();
+        if (text[i] !== close) {
+          open.push(close);
+          if (close === "}") key();
+          continue; // the first element's value
+        }
+        i++;
+      } else scalar(ch);
+      // After a value: close every container that ends here, or go on after a comma.
+      for (;;) {
+        const close = open[open.length - 1];
+        if (close === undefined) {
+          ws();
+          if (i < text.length) fail();
+          return text.length;
+        }
+        ws();
+        if (text[i] === ",") {
+          i++;
+          if (close === "}") key();
+          break;
+        }
+        if (text[i] !== close) fail();
+        i++;
+        open.pop();
+      }
+    }
   } catch (error) {
     if (error instanceof ScanError) return error.offset;
     throw error;

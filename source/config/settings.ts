@@ -1,10 +1,11 @@
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { BASE_URL_REQUIREMENT, isHttpUrl } from "./base-url.js";
+import { jsonTextTooDeep, MAX_JSON_DEPTH } from "./json-depth.js";
 import { parseJsonWithLocation } from "./json-error.js";
 import { MAX_STEPS_MAX, MAX_STEPS_MIN } from "./max-steps.js";
 import { resolveProjectPaths } from "./paths.js";
+import { MAX_PROJECT_FILE_BYTES, readRegularFileSync } from "./read-regular-file.js";
 
 const BaseUrlSchema = z
   .string()
@@ -110,23 +111,22 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
   return { settings: merged as MergedSettings, settingsFiles, warnings };
 }
 
+/**
+ * The text of one settings file, or undefined when there is none. A project
+ * writes these files, so they are read like any project file before trust:
+ * only a regular file, opened without blocking (a link to `/dev/tty` or a FIFO
+ * never waits), at most MAX_PROJECT_FILE_BYTES (a link to `/dev/zero` costs
+ * nothing).
+ */
 async function readSettingsText(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return undefined;
-    const reason =
-      code === "EISDIR"
-        ? "it is a directory, not a file"
-        : code === "EACCES"
-          ? "permission denied"
-          : String((error as Error).message);
-    throw new SettingsError(
-      file,
-      `Cannot read settings file ${file}: ${reason}. Fix its permissions or remove it.`,
-    );
-  }
+  const read = readRegularFileSync(file, MAX_PROJECT_FILE_BYTES);
+  if (read.ok) return read.data.toString("utf8");
+  if (read.problem === "missing") return undefined;
+  const fix =
+    read.problem === "unreadable"
+      ? "Fix its permissions or remove it."
+      : "Make it a regular JSON file or remove it.";
+  throw new SettingsError(file, `Cannot read settings file ${file}: ${read.reason}. ${fix}`);
 }
 
 /** Parses and validates the text of one settings file. Throws SettingsError naming the file and field. */
@@ -136,6 +136,13 @@ export function parseSettingsText(
 ): { settings: Settings; warnings: string[] } {
   const body = text.replace(/^\uFEFF/, "");
   if (body.trim() === "") return { settings: {}, warnings: [] };
+  // Measured before parsing: what reads the value afterwards (zod, merges, hashing) recurses.
+  if (jsonTextTooDeep(body, MAX_JSON_DEPTH)) {
+    throw new SettingsError(
+      file,
+      `Settings file ${file} nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep, which no setting needs. Fix the file or remove it.`,
+    );
+  }
   const json = parseJsonWithLocation(body);
   if (!json.ok) {
     const { line, column } = json.location;

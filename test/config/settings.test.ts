@@ -1,9 +1,12 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { MAX_JSON_DEPTH } from "../../source/config/json-depth.js";
 import { findJsonErrorOffset, parseJsonWithLocation } from "../../source/config/json-error.js";
 import { resolveAcaiPaths, resolveProjectPaths } from "../../source/config/paths.js";
+import { MAX_PROJECT_FILE_BYTES } from "../../source/config/read-regular-file.js";
 import {
   deepMerge,
   loadSettings,
@@ -200,7 +203,7 @@ describe("loadSettings", () => {
     await rm(file);
     await mkdir(file);
     await expect(loadSettings({ acaiHome, projectDir })).rejects.toThrow(
-      /it is a directory, not a file/,
+      /it is a directory, not a regular file/,
     );
   });
 
@@ -271,3 +274,65 @@ describe("deepMerge", () => {
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
+
+describe("hostile settings files (read before trust)", () => {
+  const projectFile = () => path.join(projectDir, ".acai", "settings.json");
+  const loadError = async (): Promise<SettingsError> => {
+    const error = await loadSettings({ acaiHome, projectDir }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SettingsError);
+    return error as SettingsError;
+  };
+
+  it("a link to /dev/zero is refused at once, naming the file (not read to the end)", async () => {
+    await symlink("/dev/zero", projectFile());
+    const error = await loadError();
+    expect(error.file).toBe(projectFile());
+    expect(error.message).toContain(`Cannot read settings file ${projectFile()}`);
+    expect(error.message).toContain("it is a character device, not a regular file");
+  });
+
+  it("a link to a FIFO nobody writes to does not block", async () => {
+    const fifo = path.join(root, "fifo");
+    execFileSync("mkfifo", [fifo]);
+    await symlink(fifo, projectFile());
+    const error = await loadError();
+    expect(error.message).toContain("it is a named pipe, not a regular file");
+  });
+
+  it("a file over the size limit is refused, naming the limit", async () => {
+    await write(projectFile(), `{"model": "${"x".repeat(MAX_PROJECT_FILE_BYTES)}"}`);
+    const error = await loadError();
+    expect(error.message).toContain(
+      `Cannot read settings file ${projectFile()}: it is larger than the 1 MiB limit`,
+    );
+  });
+
+  it("100,000 `[` deep, or a hooks value 20,000 levels deep: a clear error, no stack overflow", async () => {
+    await write(projectFile(), "[".repeat(100_000));
+    expect((await loadError()).message).toBe(
+      `Settings file ${projectFile()} nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep, which no setting needs. Fix the file or remove it.`,
+    );
+    await write(projectFile(), `{"hooks": ${"[".repeat(20_000)}${"]".repeat(20_000)}}`);
+    expect((await loadError()).message).toContain("more than 64 levels deep");
+    // Exactly at the limit is fine (the hooks value itself is checked by the hooks registry).
+    const atLimit = `{"hooks": ${"[".repeat(MAX_JSON_DEPTH - 1)}${"]".repeat(MAX_JSON_DEPTH - 1)}}`;
+    expect(() => parseSettingsText("f.json", atLimit)).not.toThrow();
+  });
+
+  it("brackets inside strings do not count towards the depth", () => {
+    const text = JSON.stringify({ model: "[".repeat(10_000) });
+    expect(parseSettingsText("f.json", text).settings.model).toHaveLength(10_000);
+  });
+});
+
+describe("findJsonErrorOffset on deep text", () => {
+  it("scans 200,000 levels without recursion and finds the error offset", () => {
+    const deep = `${"[".repeat(200_000)}x`;
+    expect(findJsonErrorOffset(deep)).toBe(200_000);
+    const valid = `${'[{"a":'.repeat(100_000)}1${"}]".repeat(100_000)}`;
+    expect(findJsonErrorOffset(valid)).toBe(valid.length);
+    expect(findJsonErrorOffset(`${"[".repeat(100_000)}`)).toBe(100_000);
+    expect(findJsonErrorOffset('{"a": [1, 2}')).toBe(11);
+    expect(findJsonErrorOffset('{"a": 1,}')).toBe(8);
+  });
+});
