@@ -15,12 +15,16 @@
  *   "kill" stops the group like an abort (short grace);
  * - when the direct child exits, remaining output is awaited for at most
  *   `drainMs` (default 100 ms), then the group is SIGKILLed (background children
- *   never outlive the run) and the pipes are destroyed.
+ *   never outlive the run) and the pipes are destroyed;
+ * - containment (when given): every child carries acai's marker with this
+ *   run's id (containment.ts); a run stopped by timeout, abort or output limit
+ *   also has its setsid/double-fork escapees swept by that id.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Readable } from "node:stream";
+import { type Containment, processContainment } from "./containment.js";
 import { quietRunResult } from "./result.js";
 import type { ProcessRunner, RunOptions, RunResult } from "./types.js";
 
@@ -31,6 +35,8 @@ export interface ProcessRunnerOptions {
   abortGraceMs?: number;
   /** How long to wait for pipes to close after the direct child exited (default 100). */
   drainMs?: number;
+  /** Marks every child and sweeps a stopped run's escapees (default: none). */
+  containment?: Containment;
 }
 
 const DEFAULT_MAX_OUTPUT = 1024 * 1024;
@@ -39,16 +45,26 @@ export function createProcessRunner(options: ProcessRunnerOptions = {}): Process
   const defaultKillGraceMs = options.defaultKillGraceMs ?? 1000;
   const abortGraceMs = options.abortGraceMs ?? 200;
   const drainMs = options.drainMs ?? 100;
+  const containment = options.containment;
   return (run) =>
-    runOne(run, { killGraceMs: run.killGraceMs ?? defaultKillGraceMs, abortGraceMs, drainMs });
+    runOne(run, {
+      killGraceMs: run.killGraceMs ?? defaultKillGraceMs,
+      abortGraceMs,
+      drainMs,
+      ...(containment ? { containment } : {}),
+    });
 }
 
-export const runProcess: ProcessRunner = createProcessRunner();
+/** The runner acai uses: every child carries this acai process's marker (containment.ts). */
+export const runProcess: ProcessRunner = createProcessRunner({
+  containment: processContainment(),
+});
 
 interface Timing {
   killGraceMs: number;
   abortGraceMs: number;
   drainMs: number;
+  containment?: Containment;
 }
 
 class Collector {
@@ -149,11 +165,14 @@ function runOne(run: RunOptions, timing: Timing): Promise<RunResult> {
   const started = performance.now();
   if (run.signal?.aborted) return Promise.resolve(emptyResult(started, { aborted: true }));
 
+  const containment = timing.containment;
+  const runId = containment?.nextRunId();
   let child: ChildProcess;
   try {
+    containment?.beforeSpawn();
     child = spawn(run.command, run.args ?? [], {
       cwd: run.cwd,
-      env: run.env,
+      env: containment && runId !== undefined ? containment.envFor(run.env, runId) : run.env,
       detached: true,
       stdio: [run.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
       windowsHide: true,
@@ -212,6 +231,8 @@ function runOne(run: RunOptions, timing: Timing): Promise<RunResult> {
       run.signal?.removeEventListener("abort", onAbort);
       // Background children of a finished run are not allowed to linger.
       killGroup(pid, "SIGKILL");
+      // A stopped run's children that left the group (setsid, double fork) go too.
+      if (terminating && runId !== undefined) containment?.sweepRun(runId);
       child.stdin?.destroy();
       child.stdout?.destroy();
       child.stderr?.destroy();

@@ -1,0 +1,144 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createContainment } from "../../source/process/containment.js";
+import { newMarkerName } from "../../source/process/marker.js";
+import { createProcessRunner } from "../../source/process/runner.js";
+import { carriesEntry, findMarked } from "../../source/process/sweep.js";
+import { startWatchdog } from "../../source/process/watchdog.js";
+import { Markers, markedSleep, pidsWith, survivors, waitFor } from "./survivors.js";
+
+const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8" };
+const markers = new Markers();
+let dir: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "acai-containment-"));
+});
+afterEach(async () => {
+  markers.killAll();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A script whose children escape the process group three ways, then hangs (or exits). */
+function escaping(marker: string, end: "hang" | "exit"): string {
+  return [
+    `setsid bash -c '${markedSleep(`${marker}-setsid`)}' &`,
+    // A daemon's double fork: fork, setsid, fork again (the group kill misses it).
+    `( ( setsid -f bash -c '${markedSleep(`${marker}-daemon`)}' ) & ) &`,
+    `perl -e 'setpgrp(0,0); exec {"sleep"} "${marker}-setpgid", "300"' &`,
+    "sleep 0.3",
+    end === "hang" ? "sleep 300" : "exit 0",
+  ].join("\n");
+}
+
+describe("carriesEntry", () => {
+  const environ = (...entries: string[]) => Buffer.from(`${entries.join("\0")}\0`);
+  it("matches a whole entry name at the start or after a NUL, not inside a value", () => {
+    const entry = Buffer.from("ACAI_RUN_AB=");
+    expect(carriesEntry(environ("ACAI_RUN_AB=1", "PATH=/bin"), entry)).toBe(true);
+    expect(carriesEntry(environ("PATH=/bin", "ACAI_RUN_AB=7"), entry)).toBe(true);
+    expect(carriesEntry(environ("X=ACAI_RUN_AB=1"), entry)).toBe(false);
+    expect(carriesEntry(environ("XACAI_RUN_AB=1"), entry)).toBe(false);
+    expect(carriesEntry(Buffer.alloc(0), entry)).toBe(false);
+  });
+  it("a run entry matches that run only", () => {
+    const run1 = Buffer.from("ACAI_RUN_AB=1\0");
+    expect(carriesEntry(environ("ACAI_RUN_AB=1"), run1)).toBe(true);
+    expect(carriesEntry(environ("ACAI_RUN_AB=12"), run1)).toBe(false);
+  });
+});
+
+describe("a runner with containment", () => {
+  it("marks every child with acai's marker and the run's id, and keeps inherited markers", async () => {
+    const containment = createContainment({ inherited: { ACAI_RUN_OUTER: "4" } });
+    const runner = createProcessRunner({ containment });
+    const result = await runner({ command: "/usr/bin/env", cwd: dir, env });
+    expect(result.stdout).toContain(`${containment.markerName}=1\n`);
+    expect(result.stdout).toContain("ACAI_RUN_OUTER=4\n");
+    expect(result.stdout).toContain(`PATH=${env.PATH}`);
+    containment.sweepAll();
+  });
+
+  it("sweeps the setsid, daemon (double fork) and setpgid escapees of a run that timed out", async () => {
+    const marker = markers.next();
+    const runner = createProcessRunner({ containment: createContainment() });
+    const result = await runner({
+      command: "/bin/bash",
+      args: ["-c", escaping(marker, "hang")],
+      cwd: dir,
+      env,
+      timeoutMs: 1000,
+      killGraceMs: 100,
+    });
+    expect(result.timedOut).toBe(true);
+    expect(await survivors(marker)).toEqual([]);
+  });
+
+  it("leaves a finished run's escapees to sweepAll, which kills them", async () => {
+    const marker = markers.next();
+    const containment = createContainment();
+    const runner = createProcessRunner({ containment });
+    const result = await runner({
+      command: "/bin/bash",
+      args: ["-c", escaping(marker, "exit")],
+      cwd: dir,
+      env,
+    });
+    expect(result.exitCode).toBe(0);
+    expect(pidsWith(marker)).toHaveLength(3);
+    expect(findMarked(`${containment.markerName}=`)).toHaveLength(3);
+    expect(containment.sweepAll()).toBe(3);
+    expect(await survivors(marker)).toEqual([]);
+  });
+
+  it("never touches another acai's processes", async () => {
+    const marker = markers.next();
+    const mine = createContainment();
+    const other = createContainment();
+    await createProcessRunner({ containment: other })({
+      command: "/bin/bash",
+      args: ["-c", escaping(marker, "exit")],
+      cwd: dir,
+      env,
+    });
+    mine.beforeSpawn();
+    expect(mine.sweepAll()).toBe(0);
+    expect(pidsWith(marker)).toHaveLength(3);
+    other.sweepAll();
+    expect(await survivors(marker)).toEqual([]);
+  });
+
+  it("does not scan /proc when nothing was spawned", () => {
+    const containment = createContainment({ procDir: join(dir, "no-proc") });
+    expect(containment.sweepAll()).toBe(0);
+  });
+});
+
+describe("the watchdog", () => {
+  it("sweeps the marker when acai's end of its pipe closes, then exits", async () => {
+    const marker = markers.next();
+    const markerName = newMarkerName();
+    spawn("setsid", ["bash", "-c", markedSleep(marker)], {
+      env: { ...env, [markerName]: "1" },
+      stdio: "ignore",
+      detached: true,
+    }).unref();
+    expect(await waitFor(() => pidsWith(marker).length === 1)).toBe(true);
+    const watchdog = startWatchdog({
+      execPath: process.execPath,
+      entry: `${markerName}=`,
+      procDir: "/proc",
+    });
+    if (!watchdog?.pid) throw new Error("the watchdog did not start");
+    const exited = new Promise((resolve) => watchdog.once("exit", resolve));
+    // Still there while acai lives.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(pidsWith(marker)).toHaveLength(1);
+    watchdog.stdin?.destroy(); // what acai's death does to the pipe
+    expect(await exited).toBe(0);
+    expect(await survivors(marker)).toEqual([]);
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * Counting a test's processes by a marker in their command line
+ * (`/proc/<pid>/cmdline`), and killing them afterwards whatever happened.
+ */
+import { randomUUID } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+
+/** Live (not zombie) pids whose command line contains `marker`. */
+export function pidsWith(marker: string): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${name}/cmdline`, "utf8");
+      if (!cmdline.includes(marker)) continue;
+      const state = readFileSync(`/proc/${name}/stat`, "utf8").split(") ")[1]?.[0];
+      if (state !== "Z") pids.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+export async function waitFor(check: () => boolean, timeoutMs = 3000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return true;
+}
+
+/** Waits (a little: SIGKILL is asynchronous) for no process with `marker` to be left; returns those left. */
+export async function survivors(marker: string, timeoutMs = 2000): Promise<number[]> {
+  await waitFor(() => pidsWith(marker).length === 0, timeoutMs);
+  return pidsWith(marker);
+}
+
+/** Markers a test made; `killMarked()` in afterEach removes what a failed test left. */
+export class Markers {
+  private readonly made: string[] = [];
+
+  next(prefix = "acai-containment"): string {
+    const marker = `${prefix}-${randomUUID()}`;
+    this.made.push(marker);
+    return marker;
+  }
+
+  killAll(): void {
+    for (const marker of this.made.splice(0)) {
+      for (const pid of pidsWith(marker)) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // gone
+        }
+      }
+    }
+  }
+}
+
+/** A shell command running `sleep 300` with `marker` as its argv[0]. */
+export function markedSleep(marker: string, seconds = 300): string {
+  return `exec -a ${marker} sleep ${seconds}`;
+}
