@@ -87,13 +87,21 @@ describe("runProcess basics", () => {
     expect(result.exitCode).toBe(0);
   });
 
-  it("gives the child exactly the environment passed, in the cwd passed", async () => {
+  it("gives the child exactly the environment passed (plus acai's marker), in the cwd passed", async () => {
     const result = await runProcess({
       command: "/usr/bin/env",
       cwd: dir,
       env: { ONLY_THIS: "yes" },
     });
-    expect(result.stdout.trim()).toBe("ONLY_THIS=yes");
+    const lines = result.stdout.trim().split("\n");
+    expect(lines.filter((line) => !line.startsWith("ACAI_RUN_"))).toEqual(["ONLY_THIS=yes"]);
+    expect(lines.filter((line) => line.startsWith("ACAI_RUN_"))).toHaveLength(1);
+    const bare = await createProcessRunner()({
+      command: "/usr/bin/env",
+      cwd: dir,
+      env: { A: "1" },
+    });
+    expect(bare.stdout.trim()).toBe("A=1");
     const pwd = await bash("pwd -P");
     expect(pwd.stdout.trim()).toBe(execFileSync("realpath", [dir], { encoding: "utf8" }).trim());
   });
