@@ -17,6 +17,10 @@ export const HookDefaultsSchema = z.object({
   contextCapChars: z.int().min(1).optional(),
   maxStopBlocks: z.int().min(1).max(1000).optional(),
   sessionEndBudgetMs: z.int().min(0).max(600_000).optional(),
+  /** Async hooks running at once (default 8). */
+  maxAsyncHooks: z.int().min(1).max(1000).optional(),
+  /** Async hooks waiting for a free slot (default 256); past it a hook is dropped, with a warning. */
+  asyncQueueLimit: z.int().min(0).max(100_000).optional(),
 });
 
 /** One model's price, USD per million tokens (no zod in models/pricing.ts: the REPL's first frame imports it). */

@@ -6,7 +6,7 @@
 import { closeSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { openPrivateAppendSync } from "../config/private-files.js";
-import type { Decision } from "./decision.js";
+import { capText, type Decision } from "./decision.js";
 import type { HookDefinition, HookEventName } from "./definition.js";
 import type { HookRunRecord } from "./run.js";
 
@@ -105,9 +105,10 @@ export function auditEntry(args: {
   if (effective.action !== record.decision.action) entry.effect = effective.action;
   if (answered.action === "failed") entry.error = answered.error;
   const reason = effective.reason ?? record.decision.reason;
-  if (reason !== undefined) entry.reason = reason.slice(0, AUDIT_STDERR_CHARS);
+  if (reason !== undefined) entry.reason = capText(reason, AUDIT_STDERR_CHARS, "reason");
   const log = record.decision.log;
-  if (log !== undefined) entry.log = log.slice(0, 2000);
-  if (record.stderr !== "") entry.stderr = record.stderr.slice(0, AUDIT_STDERR_CHARS);
+  // Already cut at ANSWER_TEXT_CAPS.log, visibly, when the answer was decoded.
+  if (log !== undefined) entry.log = log;
+  if (record.stderr !== "") entry.stderr = capText(record.stderr, AUDIT_STDERR_CHARS, "stderr");
   return entry;
 }

@@ -38,6 +38,44 @@ export type Decision = DecisionCommon &
 
 export type DecisionAction = Decision["action"];
 
+/**
+ * Longest texts kept from one answer (characters); past them the text is cut
+ * with a visible marker (`capText`). Context has its own, configurable cap
+ * (`contextCapChars`), applied where it is collected.
+ */
+export const ANSWER_TEXT_CAPS = {
+  reason: 4000,
+  message: 4000,
+  log: 2000,
+  error: 2000,
+  prompt: 100_000,
+  output: 30_000,
+} as const;
+
+export type CappedText = keyof typeof ANSWER_TEXT_CAPS;
+
+/** Cuts `text` at `cap` characters and says so, visibly. */
+export function capText(text: string, cap: number, what = "context"): string {
+  if (text.length <= cap) return text;
+  return `${text.slice(0, cap)}\n… [${what} cut at ${cap} characters by acai]`;
+}
+
+/** Every text field of a decision but `context`, cut at its cap in ANSWER_TEXT_CAPS. */
+export function capDecisionTexts(decision: Decision): Decision {
+  const out: Decision = { ...decision };
+  const cut = (text: string, field: CappedText): string =>
+    capText(text, ANSWER_TEXT_CAPS[field], field);
+  if (out.reason !== undefined) out.reason = cut(out.reason, "reason");
+  if (out.message !== undefined) out.message = cut(out.message, "message");
+  if (out.log !== undefined) out.log = cut(out.log, "log");
+  if (out.action === "failed") out.error = cut(out.error, "error");
+  if (out.action === "modify") {
+    if (out.prompt !== undefined) out.prompt = cut(out.prompt, "prompt");
+    if (out.output !== undefined) out.output = cut(out.output, "output");
+  }
+  return out;
+}
+
 export function failed(error: string, extra: DecisionCommon = {}): Decision {
   return { ...extra, action: "failed", error };
 }

@@ -17,7 +17,13 @@
  */
 import type { AgentEvent } from "../agent/events.js";
 import type { AskRequest, AskUser, HookActivityEvent, HookOutcome, HookRef } from "./activity.js";
-import { applyFailurePolicy, type Decision, failed } from "./decision.js";
+import {
+  ANSWER_TEXT_CAPS,
+  applyFailurePolicy,
+  capText,
+  type Decision,
+  failed,
+} from "./decision.js";
 import type { HookDefinition, HookEventName } from "./definition.js";
 import { applyMergePatch } from "./merge-patch.js";
 import type { GateState } from "./payload.js";
@@ -91,11 +97,7 @@ export function hookRef(hook: HookDefinition): HookRef {
   return { id: hook.id, name: hook.name, scope: hook.scope, sourceKind: hook.sourceKind };
 }
 
-/** Cuts `text` at `cap` characters and says so, visibly. */
-export function capText(text: string, cap: number, what = "context"): string {
-  if (text.length <= cap) return text;
-  return `${text.slice(0, cap)}\n… [${what} cut at ${cap} characters by acai]`;
-}
+export { capText };
 
 function outcomeOf(decision: Decision, record: HookRunRecord): HookOutcome {
   if (decision.action !== "failed") return decision.action;
@@ -151,6 +153,28 @@ interface Applied {
   decision: Decision;
   state: GateState;
   notes: string[];
+  /**
+   * Set when the hook's new tool input fails the tool's schema: the call is
+   * refused whatever the hook's failure policy (the original input never runs).
+   */
+  refusal?: string;
+}
+
+/** Checks a modified tool input; a validator that throws counts as a schema error. */
+function checkToolInput(
+  options: ChainOptions,
+  toolName: string,
+  input: unknown,
+): ToolInputValidation {
+  try {
+    return options.validateToolInput?.(toolName, input) ?? { ok: true };
+  } catch (error) {
+    return { ok: false, error: `the input could not be checked (${(error as Error).message})` };
+  }
+}
+
+function refusalReason(hook: HookDefinition, toolName: string, error: string): string {
+  return `hook "${hook.name}" replaced the input of this ${toolName} call with one that fails the tool's schema (${capText(error, ANSWER_TEXT_CAPS.error, "error")}); the call is refused and did not run`;
 }
 
 /** Applies a `modify` to the state for this event; an invalid tool input makes it a failure. */
@@ -170,7 +194,7 @@ function applyModification(
       let input = "toolInput" in state ? state.toolInput : ev.input;
       if (decision.input !== undefined) input = decision.input;
       if (decision.inputPatch !== undefined) input = applyMergePatch(input, decision.inputPatch);
-      const check = options.validateToolInput?.(ev.toolName, input) ?? { ok: true };
+      const check = checkToolInput(options, ev.toolName, input);
       if (!check.ok) {
         return {
           decision: failed(`its new input for ${ev.toolName} is invalid: ${check.error}`, {
@@ -178,6 +202,7 @@ function applyModification(
           }),
           state,
           notes,
+          refusal: refusalReason(hook, ev.toolName, check.error),
         };
       }
       next.toolInput = input;
@@ -268,12 +293,16 @@ export async function* runChain(
       return { end: { kind: "block", reason: "aborted" }, state, context };
     }
 
-    const effective = applyFailurePolicy(hook, answered);
+    const effective: Decision =
+      applied.refusal === undefined
+        ? applyFailurePolicy(hook, answered)
+        : { action: "block", reason: applied.refusal };
     let detail: string | undefined = answered.reason;
     let end: ChainEnd | undefined;
     if (answered.action === "failed") {
       detail = answered.error;
-      if (hook.failure === "open") {
+      if (applied.refusal !== undefined) activity.push(warning(hook, applied.refusal));
+      else if (hook.failure === "open") {
         activity.push(
           warning(
             hook,

@@ -16,7 +16,9 @@
  * answers are ignored with a warning, except `stop` on after_agent, which is
  * passed on (the agent then ends the session "hook_stop").
  * Async hooks start with the event (seeing its original input) and are not
- * waited for. `retry` is bounded per model request by `maxRetries`; past it
+ * waited for; at most `maxAsyncHooks` run at once, the rest wait in a bounded
+ * queue, and one that finds it full is dropped with a warning (async-pool.ts).
+ * `retry` is bounded per model request by `maxRetries`; past it
  * the request goes ahead with a warning.
  * session_end hooks run even after an abort, within the session-end budget,
  * during which running async hooks may also finish; then the rest are killed.
@@ -38,6 +40,13 @@
 import type { AgentEvent, Verdict } from "../agent/events.js";
 import type { ProcessRunner } from "../process/types.js";
 import type { AskRequest, AskUser, HookActivityEvent, InterceptedEvent } from "./activity.js";
+import {
+  createAsyncPool,
+  DEFAULT_ASYNC_QUEUE_LIMIT,
+  DEFAULT_MAX_ASYNC_HOOKS,
+  droppedMessage,
+  notStartedMessage,
+} from "./async-pool.js";
 import { type AuditSink, auditEntry, createFileAuditSink } from "./audit.js";
 import type { Decision } from "./decision.js";
 import type { HookDefinition, HookEventName } from "./definition.js";
@@ -63,7 +72,7 @@ import {
   matchSubject,
   OBSERVE_ONLY,
 } from "./plan.js";
-import { type HookRunRecord, runHookOnce } from "./run.js";
+import { type HookRunRecord, notRunRecord, runHookOnce } from "./run.js";
 
 export const DEFAULT_SESSION_END_BUDGET_MS = 5000;
 export const DEFAULT_MAX_RETRIES = 3;
@@ -98,6 +107,10 @@ export interface InterceptorOptions {
   maxRetries?: number;
   /** Cap per output stream of a hook (default 1 MiB). */
   maxOutputBytes?: number;
+  /** Async hooks running at once (default 8); the rest wait in a queue. */
+  maxAsyncHooks?: number;
+  /** Async hooks waiting for a slot (default 256); past it a hook is dropped, with a warning. */
+  asyncQueueLimit?: number;
   now?: () => number;
   audit?: AuditSink;
   /** Told of every `notification` event as it is raised (the agent's transcript records it). */
@@ -254,6 +267,44 @@ async function* intercept(
         },
       );
 
+  const asyncPool = createAsyncPool(
+    {
+      maxRunning: options.maxAsyncHooks ?? DEFAULT_MAX_ASYNC_HOOKS,
+      queueLimit: options.asyncQueueLimit ?? DEFAULT_ASYNC_QUEUE_LIMIT,
+    },
+    (error) =>
+      pendingActivity.push({
+        type: "hook_warning",
+        message: `an async hook could not be settled (${(error as Error).message})`,
+      }),
+  );
+
+  /** Runs (or, when its slot came after the session ended or an abort, skips) one async hook. */
+  const runAsync = async (
+    hook: HookDefinition,
+    event: HookEventName,
+    agentEvent: AgentEvent,
+    controller: AbortController,
+  ): Promise<void> => {
+    const signal = controller.signal;
+    const ended = signal.reason === SESSION_END;
+    const rec = signal.aborted
+      ? notRunRecord(hook, event, notStartedMessage(ended ? "session end" : "abort"), !ended)
+      : await runnerFor(event, agentEvent)(hook, {}, signal);
+    const settled = settleObserved(hook, event, rec, cap, { kind: "async" });
+    if (settled.context !== undefined) pendingContext.push(settled.context);
+    if (signal.reason === SESSION_END && !ended) {
+      pendingActivity.push({
+        type: "hook_warning",
+        hook: hookRef(hook),
+        message: `async hook "${hook.name}" was still running when the session ended; killed after the ${budgetMs} ms session-end budget`,
+      });
+    }
+    pendingActivity.push(...settled.activity);
+    record(hook, rec, rec.decision, observedEffect(rec.decision), true);
+  };
+
+  /** Starts an async hook, or queues it (hooks.md §5); a full queue drops it, said in a warning and the audit log. */
   const startAsync = (
     hook: HookDefinition,
     event: HookEventName,
@@ -263,21 +314,20 @@ async function* intercept(
     const kill = (): void => controller.abort();
     stopAll.signal.addEventListener("abort", kill, { once: true });
     const entry: Background = { controller, done: Promise.resolve() };
-    entry.done = runnerFor(event, agentEvent)(hook, {}, controller.signal).then((rec) => {
+    const submitted = asyncPool.submit(() =>
+      runAsync(hook, event, agentEvent, controller).finally(() => {
+        stopAll.signal.removeEventListener("abort", kill);
+        background.delete(entry);
+      }),
+    );
+    if (submitted.admission === "dropped") {
       stopAll.signal.removeEventListener("abort", kill);
-      background.delete(entry);
-      const settled = settleObserved(hook, event, rec, cap, { kind: "async" });
-      if (settled.context !== undefined) pendingContext.push(settled.context);
-      if (controller.signal.reason === SESSION_END) {
-        pendingActivity.push({
-          type: "hook_warning",
-          hook: hookRef(hook),
-          message: `async hook "${hook.name}" was still running when the session ended; killed after the ${budgetMs} ms session-end budget`,
-        });
-      }
-      pendingActivity.push(...settled.activity);
-      record(hook, rec, rec.decision, observedEffect(rec.decision), true);
-    });
+      const message = droppedMessage(hook.name, asyncPool.limits);
+      const rec = notRunRecord(hook, event, message);
+      record(hook, rec, rec.decision, rec.decision, true);
+      return { type: "hook_warning", hook: hookRef(hook), message };
+    }
+    entry.done = submitted.done;
     background.add(entry);
     return { type: "hook_start", hook: hookRef(hook), event, startedAt: now() };
   };

@@ -6,7 +6,7 @@
 import { meaningfulErrorLine } from "../process/error-output.js";
 import { quietRunResult } from "../process/result.js";
 import type { ProcessRunner, RunResult } from "../process/types.js";
-import { type Decision, failed } from "./decision.js";
+import { capDecisionTexts, type Decision, failed } from "./decision.js";
 import type { HookDefinition, HookEventName } from "./definition.js";
 import { decodeAnswerText } from "./dialects/index.js";
 import { buildHookEnvironment } from "./environment.js";
@@ -14,8 +14,6 @@ import { buildHookEnvironment } from "./environment.js";
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
 /** Grace between TERM and KILL when a hook times out. */
 export const HOOK_KILL_GRACE_MS = 500;
-/** Plain stdout kept as an audit note on events where it is not context. */
-const LOG_NOTE_CHARS = 2000;
 
 export interface HookRunOptions {
   runner: ProcessRunner;
@@ -122,6 +120,32 @@ export async function runHookOnce(
   };
 }
 
+/** The record of a hook that was never started (dropped or cut before its turn came): a failure saying why. */
+export function notRunRecord(
+  hook: HookDefinition,
+  event: HookEventName,
+  error: string,
+  aborted = false,
+): HookRunRecord {
+  const { command, args } = launchOf(hook);
+  return {
+    hookId: hook.id,
+    event,
+    stdin: "",
+    command,
+    args,
+    exitCode: null,
+    signal: null,
+    stdout: "",
+    stderr: "",
+    durationMs: 0,
+    timedOut: false,
+    aborted,
+    outputLimit: false,
+    decision: failed(error),
+  };
+}
+
 export function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
   if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
@@ -132,13 +156,41 @@ function isJsonAnswer(stdout: string): boolean {
   return stdout.trimStart().startsWith("{");
 }
 
-/** Exit code + output → Decision. Pure; hooks.md §4. */
+/** Errno codes that mean the system is out of something, not that the hook is wrong. */
+const RESOURCE_SHORTAGE = /\b(EMFILE|ENFILE|EAGAIN|ENOMEM)\b/;
+
+const SHORTAGE_MEANING: Readonly<Record<string, string>> = {
+  EMFILE: "too many open files in acai",
+  ENFILE: "too many open files in the system",
+  EAGAIN: "too many processes",
+  ENOMEM: "out of memory",
+};
+
+/** A spawn error, said plainly when the cause is a lack of resources (the hook itself may be fine). */
+export function describeSpawnFailure(spawnError: string): string {
+  const code = RESOURCE_SHORTAGE.exec(spawnError)?.[1];
+  if (code === undefined) return spawnError;
+  return `could not be started for lack of resources (${code}: ${SHORTAGE_MEANING[code]}): ${spawnError}`;
+}
+
+/**
+ * Exit code + output → Decision, every text in it capped (ANSWER_TEXT_CAPS;
+ * context is capped where it is collected). Pure; hooks.md §4.
+ */
 export function decodeRunResult(
   result: RunResult,
   event: HookEventName,
   limits: { timeoutMs: number; maxOutputBytes: number },
 ): Decision {
-  if (result.spawnError !== undefined) return failed(result.spawnError);
+  return capDecisionTexts(decodeUncapped(result, event, limits));
+}
+
+function decodeUncapped(
+  result: RunResult,
+  event: HookEventName,
+  limits: { timeoutMs: number; maxOutputBytes: number },
+): Decision {
+  if (result.spawnError !== undefined) return failed(describeSpawnFailure(result.spawnError));
   if (result.aborted) return failed("aborted");
   if (result.timedOut) return failed(`timed out after ${limits.timeoutMs} ms`);
   if (result.truncated.stdout || result.truncated.stderr) {
@@ -165,5 +217,5 @@ export function decodeRunResult(
   if (stdout === "") return { action: "continue" };
   if (isJsonAnswer(stdout)) return decodeAnswerText(stdout);
   if (PLAIN_STDOUT_IS_CONTEXT.has(event)) return { action: "continue", context: stdout };
-  return { action: "continue", log: stdout.slice(0, LOG_NOTE_CHARS) };
+  return { action: "continue", log: stdout };
 }

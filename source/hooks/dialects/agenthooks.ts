@@ -4,12 +4,19 @@
  */
 import { z } from "zod";
 import type { Decision } from "../decision.js";
-import { type AnswerDialect, common, decodeWith, hasAny, withoutNulls } from "./common.js";
+import {
+  type AnswerDialect,
+  common,
+  decodeWith,
+  hasAny,
+  jsonObjectSchema,
+  withoutNulls,
+} from "./common.js";
 
 export const agentHooksAnswerSchema = z.object({
   decision: z.enum(["allow", "deny"]).optional(),
   reason: z.string().optional(),
-  modified_input: z.record(z.string(), z.unknown()).optional(),
+  modified_input: jsonObjectSchema.optional(),
   additional_context: z.string().optional(),
   log: z.string().optional(),
 });

@@ -8,13 +8,20 @@
  */
 import { z } from "zod";
 import type { Decision } from "../decision.js";
-import { type AnswerDialect, common, decodeWith, hasAny, withoutNulls } from "./common.js";
+import {
+  type AnswerDialect,
+  common,
+  decodeWith,
+  hasAny,
+  jsonObjectSchema,
+  withoutNulls,
+} from "./common.js";
 
 const hookSpecificOutputSchema = z.object({
   hookEventName: z.string().nullish(),
   permissionDecision: z.enum(["allow", "deny", "ask"]).nullish(),
   permissionDecisionReason: z.string().nullish(),
-  updatedInput: z.record(z.string(), z.unknown()).nullish(),
+  updatedInput: jsonObjectSchema.nullish(),
   additionalContext: z.string().nullish(),
   updatedToolOutput: z.unknown().optional(),
   /** Claude Code's PostToolUse name for the same thing (MCP tools). */

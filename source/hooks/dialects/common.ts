@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { type Decision, failed } from "../decision.js";
 
 /** One answer dialect: how to recognize it and how to turn it into a Decision. */
@@ -17,13 +17,40 @@ export function hasAny(
   return false;
 }
 
-/** `null` is treated as absent: hooks in Python or jq often print `"reason": null`. */
+/**
+ * `null` is treated as absent: hooks in Python or jq often print `"reason": null`.
+ * Keys are copied as own data properties: a `__proto__` key stays plain data
+ * (an assignment would make it the copy's prototype).
+ */
 export function withoutNulls<T extends Record<string, unknown>>(value: T): T {
   const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) if (v !== null) out[key] = v;
+  for (const [key, v] of Object.entries(value)) if (v !== null) defineData(out, key, v);
   return out as T;
 }
 
+/** Sets an own, enumerable data property, also for keys like `__proto__`. */
+export function defineData(object: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(object, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A JSON object, kept as parsed (unlike `z.record`, which rebuilds it by
+ * assignment and so drops or misreads keys like `__proto__`). Exported JSON
+ * Schemas show it as an object.
+ */
+export const jsonObjectSchema = z
+  .unknown()
+  .refine(isPlainObject, { message: "expected an object" })
+  .meta({ type: "object" }) as z.ZodType<Record<string, unknown>>;
 export function describeIssues(error: z.ZodError): string {
   return error.issues
     .map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ` : "") + issue.message)

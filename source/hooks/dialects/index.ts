@@ -3,6 +3,7 @@
  * fields it has (the first row whose `detect` says yes), whatever the hook's
  * payload dialect. Adding a dialect = one file and one row here.
  */
+import { jsonTextTooDeep, MAX_JSON_DEPTH, valueTooDeep } from "../../config/json-depth.js";
 import { type Decision, failed } from "../decision.js";
 import { acaiDialect } from "./acai.js";
 import { agentHooksDialect } from "./agenthooks.js";
@@ -20,22 +21,33 @@ export const ANSWER_DIALECTS: readonly AnswerDialect[] = [
 
 const FALLBACK: AnswerDialect = acaiDialect;
 
+/** How deep a hook's JSON answer may nest (objects and arrays, the answer itself counting 1). */
+export const MAX_ANSWER_DEPTH = MAX_JSON_DEPTH;
+
+const TOO_DEEP = `answered JSON nested more than ${MAX_ANSWER_DEPTH} levels deep (acai's limit for hook answers); the answer is not read`;
+
 export function pickDialect(answer: Readonly<Record<string, unknown>>): AnswerDialect {
   for (const dialect of ANSWER_DIALECTS) if (dialect.detect(answer)) return dialect;
   return FALLBACK;
 }
 
-/** Decode a parsed JSON value into a Decision; anything but an object is a failure. */
+/** Decode a parsed JSON value into a Decision; anything but an object, or a value nested too deep, is a failure. */
 export function decodeAnswer(answer: unknown): Decision {
   if (typeof answer !== "object" || answer === null || Array.isArray(answer)) {
     return failed("answered JSON that is not an object");
   }
+  if (valueTooDeep(answer, MAX_ANSWER_DEPTH)) return failed(TOO_DEEP);
   const record = answer as Record<string, unknown>;
   return pickDialect(record).decode(record);
 }
 
-/** Decode stdout text that starts with `{`. Invalid JSON is a failure. */
+/**
+ * Decode stdout text that starts with `{`. Invalid JSON, or JSON nested deeper
+ * than MAX_ANSWER_DEPTH (measured before parsing), is a failure. `JSON.parse`
+ * makes every key an own data property, `__proto__` included: plain data.
+ */
 export function decodeAnswerText(text: string): Decision {
+  if (jsonTextTooDeep(text, MAX_ANSWER_DEPTH)) return failed(TOO_DEEP);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

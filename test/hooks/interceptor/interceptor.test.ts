@@ -242,31 +242,38 @@ describe("hook interceptor", () => {
     ).toBe(true);
   });
 
-  it("a modified tool input that the tool rejects fails that hook, by its policy", async () => {
-    const hook = await answerHook(
-      dir.path,
-      "breaker",
-      { action: "modify", input: { command: 42 } },
-      { failure: "closed" },
-    );
-    const agent = fakeAgent([ev.toolStart()]);
-    await collect(
-      createHookInterceptor(
-        options([hook], {
-          validateToolInput: (_name, input) =>
-            typeof (input as { command?: unknown }).command === "string"
-              ? { ok: true }
-              : { ok: false, error: "command must be a string" },
-        }),
-      )(agent.run),
-    );
-    const verdict = agent.verdicts[0]?.verdict;
-    expect(verdict?.action).toBe("block");
-    if (verdict?.action === "block") {
-      expect(verdict.reason).toContain('hook "breaker" failed');
-      expect(verdict.reason).toContain("command must be a string");
-    }
-  });
+  it.each(["open", "closed"] as const)(
+    "a modified tool input that the tool rejects refuses the call (failure %s)",
+    async (failure) => {
+      const hook = await answerHook(
+        dir.path,
+        "breaker",
+        { action: "modify", input: { command: 42 } },
+        { failure },
+      );
+      const agent = fakeAgent([ev.toolStart()]);
+      const events = await collect(
+        createHookInterceptor(
+          options([hook], {
+            validateToolInput: (_name, input) =>
+              typeof (input as { command?: unknown }).command === "string"
+                ? { ok: true }
+                : { ok: false, error: "command must be a string" },
+          }),
+        )(agent.run),
+      );
+      const verdict = agent.verdicts[0]?.verdict;
+      expect(verdict?.action).toBe("block");
+      if (verdict?.action === "block") {
+        expect(verdict.reason).toContain('hook "breaker" replaced the input');
+        expect(verdict.reason).toContain("command must be a string");
+        expect(verdict.reason).toContain("refused");
+      }
+      const warnings = events.filter((e) => e.type === "hook_warning").map((e) => e.message);
+      expect(warnings.some((m) => m.includes("refused"))).toBe(true);
+      expect(warnings.some((m) => m.includes("going on"))).toBe(false);
+    },
+  );
 
   it("a failing hook with failure open warns, names the hook, and the agent goes on", async () => {
     const hook = await bashHook(dir.path, "crashy", "echo 'Traceback: boom' >&2; exit 1");

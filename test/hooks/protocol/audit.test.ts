@@ -54,7 +54,9 @@ describe("audit log", () => {
       error: "timed out after 100 ms",
       reason: 'hook "guard" failed',
     });
-    expect(entry.stderr).toHaveLength(500);
+    // Cut at 500 characters, visibly.
+    expect(entry.stderr?.startsWith("e".repeat(500))).toBe(true);
+    expect(entry.stderr).toContain("[stderr cut at 500 characters by acai]");
   });
 
   it("appends one JSON line per write under ACAI_HOME/logs, across sinks", async () => {

@@ -240,7 +240,7 @@ describe("runChain", () => {
     }
   });
 
-  it("an invalid modified input is that hook's failure, with the policy applied", async () => {
+  it("an invalid modified input refuses the call, whatever the failure policy", async () => {
     const bad = makeHook({ name: "bad", failure: "closed" });
     const validateToolInput = (_tool: string, input: unknown) =>
       typeof (input as { command?: unknown }).command === "string"
@@ -263,11 +263,19 @@ describe("runChain", () => {
         validateToolInput,
       },
     ).run();
-    expect(laxRun.result.end).toEqual({ kind: "continue" });
+    // failure "open" too: the original input must not run in its place.
+    expect(laxRun.result.end).toEqual({
+      kind: "block",
+      reason:
+        'hook "lax" replaced the input of this Bash call with one that fails the tool\'s schema (command: expected string); the call is refused and did not run',
+    });
     expect(laxRun.result.state.toolInput).toBeUndefined();
     expect(
-      laxRun.activity.some((e) => e.type === "hook_warning" && e.message.includes("invalid")),
+      laxRun.activity.some((e) => e.type === "hook_warning" && e.message.includes("refused")),
     ).toBe(true);
+    expect(
+      laxRun.activity.some((e) => e.type === "hook_warning" && e.message.includes("going on")),
+    ).toBe(false);
   });
 
   it("context is capped per hook and the cut is marked", async () => {
