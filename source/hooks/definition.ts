@@ -73,7 +73,12 @@ export interface HookDefinition {
   timeoutMs: number;
   async: boolean;
   failure: "open" | "closed";
-  /** Secret-looking variables this hook may receive. */
+  /**
+   * Its allow-list: variables it receives although the secrets policy
+   * (source/process/secrets.ts) removes them from every hook's environment.
+   * From describe metadata `env`, HOOK.md frontmatter `env`, or a settings
+   * entry's `env`. Shown by the trust review.
+   */
   env: string[];
   scope: HookScope;
   sourceKind: HookSourceKind;

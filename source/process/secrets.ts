@@ -14,6 +14,13 @@
  * Pure: no process.env, no I/O.
  */
 
+/**
+ * A name an `env` allow-list may hold. Stricter than POSIX on purpose: the
+ * names are shown when the user is asked to trust a project, so no `=`, no
+ * spaces, no control characters.
+ */
+export const ENV_VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,255}$/;
+
 /** Why a variable was removed. */
 export type SecretReason = "name" | "agent-socket" | "value";
 

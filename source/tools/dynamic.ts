@@ -2,7 +2,7 @@ import { readdir, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { meaningfulErrorLine } from "../process/error-output.js";
-import { withoutSecrets } from "../process/secrets.js";
+import { ENV_VAR_NAME, withoutSecrets } from "../process/secrets.js";
 import type { ProcessRunner, RunResult } from "../process/types.js";
 import { checkJsonInput } from "./json-input.js";
 import { capForModel } from "./text.js";
@@ -11,9 +11,6 @@ import type { JsonSchema, Tool, ToolResult } from "./types.js";
 export const DYNAMIC_TOOL_TIMEOUT_MS = 30_000;
 const DESCRIBE_TIMEOUT_MS = 10_000;
 const DESCRIBE_MAX_BYTES = 256 * 1024;
-
-/** What a variable name in `env` may look like (no `=`, no NUL, no spaces). */
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,255}$/;
 
 /** Tool names the model APIs accept. */
 const toolName = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1-64 letters, digits, _ or -");
@@ -32,7 +29,9 @@ const metadataSchema = z
     parameters: objectSchema.optional(),
     timeout_ms: z.number().int().min(100).max(600_000).optional(),
     env: z
-      .array(z.string().regex(ENV_NAME, "must be an environment variable name"))
+      .array(
+        z.string().regex(ENV_VAR_NAME, "must be an environment variable name (letters, digits, _)"),
+      )
       .max(100)
       .optional(),
   })

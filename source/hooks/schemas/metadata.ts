@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ENV_VAR_NAME } from "../../process/secrets.js";
 import { CLAUDE_EVENT_NAMES, HOOK_EVENTS, type HookEventName } from "../definition.js";
 
 /**
@@ -88,7 +89,12 @@ const TimeoutMsSchema = z.int().min(100).max(600_000);
 export const DEFAULT_HOOK_TIMEOUT_MS = 30_000;
 const TIMEOUT_DEFAULT_NOTE = "Default 30000, or hookDefaults.timeoutMs from settings";
 const FailureSchema = z.enum(["open", "closed"]);
-const EnvListSchema = z.array(z.string().min(1));
+/** Secret-looking variables a hook may receive (source/process/secrets.ts); shown at trust. */
+export const EnvListSchema = z
+  .array(
+    z.string().regex(ENV_VAR_NAME, "must be an environment variable name (letters, digits, _)"),
+  )
+  .max(100);
 
 /** What an executable hook prints for `HOOK_ACTION=describe`. Unknown fields are ignored. */
 export const ExecutableMetadataSchema = z.looseObject({
@@ -114,7 +120,9 @@ export const HookMdFrontmatterSchema = z.looseObject({
   async: z.boolean().default(false),
   priority: PrioritySchema.default(100),
   failure: FailureSchema.default("open"),
-  env: EnvListSchema.default([]),
+  env: EnvListSchema.default([]).describe(
+    "acai extra: secret-looking variables this hook may receive",
+  ),
 });
 export type HookMdFrontmatter = z.output<typeof HookMdFrontmatterSchema>;
 

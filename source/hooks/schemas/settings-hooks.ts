@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { EventNameSchema, ExecutableMetadataSchema, HookMdFrontmatterSchema } from "./metadata.js";
+import {
+  EnvListSchema,
+  EventNameSchema,
+  ExecutableMetadataSchema,
+  HookMdFrontmatterSchema,
+} from "./metadata.js";
 
 /**
  * `hooks` in a settings file, in Claude Code's shape. Timeouts are in seconds,
@@ -25,7 +30,9 @@ export const SettingsHookEntrySchema = z.looseObject({
   priority: z.int().min(0).max(1000).default(100),
   failure: z.enum(["open", "closed"]).default("open"),
   async: z.boolean().default(false),
-  env: z.array(z.string().min(1)).default([]),
+  env: EnvListSchema.default([]).describe(
+    "acai extra: secret-looking variables this hook may receive (otherwise scrubbed)",
+  ),
 });
 export type SettingsHookEntry = z.output<typeof SettingsHookEntrySchema>;
 
