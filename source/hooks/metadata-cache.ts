@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { MAX_JSON_DEPTH, valueTooDeep } from "../config/json-depth.js";
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../config/private-files.js";
 
 /**
@@ -59,7 +60,10 @@ export class MetadataCache {
     try {
       const parsed = CacheFileSchema.safeParse(JSON.parse(await readFile(file, "utf8")));
       if (parsed.success) {
-        for (const [key, entry] of Object.entries(parsed.data.entries)) entries.set(key, entry);
+        for (const [key, entry] of Object.entries(parsed.data.entries)) {
+          // Validating metadata recurses: an entry nested too deep (written before the check) is dropped.
+          if (!valueTooDeep(entry.metadata, MAX_JSON_DEPTH)) entries.set(key, entry);
+        }
       }
     } catch {
       // absent or corrupt: start empty

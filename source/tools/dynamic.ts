@@ -1,6 +1,7 @@
 import { readdir, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
+import { jsonTextTooDeep, MAX_JSON_DEPTH } from "../config/json-depth.js";
 import { meaningfulErrorLine } from "../process/error-output.js";
 import { ENV_VAR_NAME, withoutSecrets } from "../process/secrets.js";
 import type { ProcessRunner, RunResult } from "../process/types.js";
@@ -139,6 +140,10 @@ async function describeTool(
   });
   const failure = describeFailure(result);
   if (failure) return warn(failure);
+  // The schema check below recurses: a describe answer nested deeper than any metadata needs is refused first.
+  if (jsonTextTooDeep(result.stdout, MAX_JSON_DEPTH)) {
+    return warn(`describe printed JSON nested more than ${MAX_JSON_DEPTH} levels deep`);
+  }
   let json: unknown;
   try {
     json = JSON.parse(result.stdout);

@@ -1,7 +1,9 @@
 /** `acai hooks import --from claude [FILE] [--to FILE] [--dry-run]` */
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, rename, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { type Command, Option } from "commander";
+import { jsonTextTooDeep, MAX_JSON_DEPTH } from "../../config/json-depth.js";
+import { MAX_PROJECT_FILE_BYTES, readRegularFileSync } from "../../config/read-regular-file.js";
 import { CliError, UsageError } from "../errors.js";
 import { EXIT } from "../exit-codes.js";
 import type { CommandContext } from "../program.js";
@@ -13,16 +15,25 @@ interface ImportOptions {
   dryRun: boolean;
 }
 
+/**
+ * A settings file as JSON (undefined when missing). The project's
+ * `.claude/settings.json` is project text: read like every project file (a
+ * regular file, non-blocking open, size cap) and depth-checked before parsing.
+ */
 async function readJsonFile(
   file: string,
   what: string,
 ): Promise<Record<string, unknown> | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new CliError(`cannot read ${what} ${file}: ${(error as Error).message}`, EXIT.error);
+  const read = readRegularFileSync(file, MAX_PROJECT_FILE_BYTES);
+  if (!read.ok) {
+    if (read.problem === "missing") return undefined;
+    throw new CliError(`cannot read ${what} ${file}: ${read.reason}.`, EXIT.error);
+  }
+  const text = read.data.toString("utf8");
+  if (jsonTextTooDeep(text, MAX_JSON_DEPTH)) {
+    throw new UsageError(
+      `${what} ${file} nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep; fix it first.`,
+    );
   }
   try {
     const value: unknown = JSON.parse(text);
@@ -49,8 +60,9 @@ async function sourceFile(
     path.join(homeDir, ".claude", "settings.json"),
   ];
   for (const file of candidates) {
+    // Only whether it is there: a FIFO or /dev/zero named like it is reported when read.
     if (
-      await readFile(file).then(
+      await stat(file).then(
         () => true,
         () => false,
       )

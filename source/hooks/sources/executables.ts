@@ -1,5 +1,6 @@
 import { open } from "node:fs/promises";
 import path from "node:path";
+import { jsonTextTooDeep, MAX_JSON_DEPTH } from "../../config/json-depth.js";
 import { meaningfulErrorLine } from "../../process/error-output.js";
 import type { ProcessRunner, RunResult } from "../../process/types.js";
 import type { BrokenHook, HookDefinition, HookScope } from "../definition.js";
@@ -137,6 +138,13 @@ function interpretDescribe(result: RunResult, timeoutMs: number): DescribeOutcom
   const text = result.stdout.trim();
   if (text === "")
     return { ok: false, reason: "HOOK_ACTION=describe printed nothing; expected JSON metadata" };
+  // Validating metadata recurses: an answer nested deeper than any metadata needs is refused first.
+  if (jsonTextTooDeep(text, MAX_JSON_DEPTH)) {
+    return {
+      ok: false,
+      reason: `HOOK_ACTION=describe printed JSON nested more than ${MAX_JSON_DEPTH} levels deep`,
+    };
+  }
   try {
     return { ok: true, metadata: JSON.parse(text) as unknown };
   } catch {

@@ -1,5 +1,11 @@
-import { open, readFile } from "node:fs/promises";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import path from "node:path";
+import { jsonTextTooDeep, MAX_JSON_DEPTH } from "../../config/json-depth.js";
+import {
+  formatBytes,
+  MAX_PROJECT_FILE_BYTES,
+  readRegularFileSync,
+} from "../../config/read-regular-file.js";
 import type { BrokenHook, HookDefinition, HookLaunch, HookScope } from "../definition.js";
 import { InvalidMatcherError, prepareHookMatcher } from "../match.js";
 import {
@@ -42,9 +48,10 @@ export async function findHookMds(
       const dirStats = entry.isDirectory() ? entry : await reader.stat(hookDir);
       if (!dirStats?.isDirectory()) return undefined;
       const file = path.join(hookDir, "HOOK.md");
-      const text = await readFile(file, "utf8").catch(() => undefined);
-      if (text === undefined) return undefined;
-      const frontmatter = await readFrontmatter(text);
+      const read = readHookMd(file);
+      if (read === undefined) return undefined;
+      const { text } = read;
+      const frontmatter = read.problem ?? (await readFrontmatter(text));
       const candidate: HookMdCandidate = { scope, dir: hookDir, file, text, frontmatter };
       const scriptsDir = path.join(hookDir, "scripts");
       for (const script of await reader.list(scriptsDir)) {
@@ -52,7 +59,7 @@ export async function findHookMds(
         const scriptPath = path.join(scriptsDir, script.name);
         const stats = await reader.stat(scriptPath);
         if (!stats?.isFile()) continue;
-        const head = await readHead(scriptPath, 512);
+        const head = readHead(scriptPath, 512);
         candidate.script = {
           path: scriptPath,
           executable: isExecutableMode(stats),
@@ -67,26 +74,116 @@ export async function findHookMds(
   return found.filter((c): c is HookMdCandidate => c !== undefined);
 }
 
-async function readHead(file: string, bytes: number): Promise<Buffer> {
-  const handle = await open(file, "r").catch(() => undefined);
-  if (handle === undefined) return Buffer.alloc(0);
+/**
+ * A HOOK.md is project text read before trust: only a regular file, opened
+ * without blocking, at most MAX_PROJECT_FILE_BYTES (a link to `/dev/zero` or a
+ * FIFO costs nothing). Undefined when there is none; a file that is there but
+ * cannot be read is a broken hook with the reason.
+ */
+function readHookMd(file: string): { text: string; problem?: FrontmatterResult } | undefined {
+  const read = readRegularFileSync(file, MAX_PROJECT_FILE_BYTES);
+  if (read.ok) return { text: read.data.toString("utf8") };
+  if (read.problem === "missing") return undefined;
+  return { text: "", problem: { ok: false, reason: `HOOK.md cannot be read: ${read.reason}` } };
+}
+
+/** The first bytes of a script; empty unless it is a regular file (never blocks on a FIFO). */
+function readHead(file: string, bytes: number): Buffer {
+  let fd: number;
   try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  } catch {
+    return Buffer.alloc(0);
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return Buffer.alloc(0);
     const buffer = Buffer.alloc(bytes);
-    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
-    return buffer.subarray(0, bytesRead);
+    return buffer.subarray(0, readSync(fd, buffer, 0, bytes, 0));
+  } catch {
+    return Buffer.alloc(0);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
 export type FrontmatterResult = { ok: true; data: unknown } | { ok: false; reason: string };
 
-let yamlParse: Promise<(text: string) => unknown> | undefined;
+type YamlModule = typeof import("yaml");
+let yamlModule: Promise<YamlModule> | undefined;
+
+/**
+ * Frontmatter is a few lines of settings; past this it is refused unparsed
+ * (hostile YAML of this size still parses in a fraction of a second).
+ */
+export const MAX_FRONTMATTER_BYTES = 16 * 1024;
+/** At most this many aliases (`*name`): a few are normal, many expand exponentially. */
+const MAX_YAML_ALIASES = 16;
+/**
+ * Block nesting needs indentation (or `- `/`? ` on the same line), so the
+ * column where a line's content starts bounds how deep a block can nest. The
+ * YAML parser recurses per level, and deep enough it crashes the process (not
+ * only an exception), so nesting is bounded on the text before parsing.
+ */
+const MAX_YAML_CONTENT_COLUMN = 2 * MAX_JSON_DEPTH;
+/** Nodes visited when measuring the parsed value (aliases may repeat a subtree). */
+const MAX_YAML_NODES = 100_000;
 
 /** The `yaml` package, imported on first use: most projects have no HOOK.md (start-up time). */
-function loadYaml(): Promise<(text: string) => unknown> {
-  yamlParse ??= import("yaml").then((yaml) => (text: string) => yaml.parse(text) as unknown);
-  return yamlParse;
+function loadYaml(): Promise<YamlModule> {
+  yamlModule ??= import("yaml");
+  return yamlModule;
+}
+
+/**
+ * Parses with limits: aliases capped, warnings not printed (they would quote
+ * project text on stderr), and no list or map as a key, which the parser
+ * turns into text at a cost that grows with nesting (seconds for 16 KiB).
+ */
+function parseYaml(yaml: YamlModule, text: string): unknown {
+  const options = { maxAliasCount: MAX_YAML_ALIASES, logLevel: "error" } as const;
+  const doc = yaml.parseDocument(text, options);
+  const [error] = doc.errors;
+  if (error) throw error;
+  const nodes: unknown[] = [doc.contents];
+  while (nodes.length > 0) {
+    const node = nodes.pop();
+    if (yaml.isPair(node)) {
+      if (yaml.isCollection(node.key)) throw new Error("a key is a list or a map; use plain keys");
+      nodes.push(node.value);
+    } else if (yaml.isCollection(node)) {
+      for (const item of node.items) nodes.push(item);
+    }
+  }
+  return doc.toJS(options);
+}
+
+/** Why the frontmatter text is refused before parsing, if it is. */
+function frontmatterTooBig(yamlText: string): string | undefined {
+  const bytes = Buffer.byteLength(yamlText);
+  if (bytes > MAX_FRONTMATTER_BYTES) {
+    return `larger than ${formatBytes(MAX_FRONTMATTER_BYTES)} (${formatBytes(bytes)})`;
+  }
+  const tooDeep = `nests more than ${MAX_JSON_DEPTH} levels deep`;
+  // Flow collections: brackets outside double-quoted strings (brackets in other scalars count too: conservative).
+  if (jsonTextTooDeep(yamlText, MAX_JSON_DEPTH)) return tooDeep;
+  for (const line of yamlText.split("\n")) {
+    const indent = /^[ \t]*(?:[-?:](?:[ \t]+|$))*/.exec(line)?.[0].length ?? 0;
+    if (indent > MAX_YAML_CONTENT_COLUMN) return tooDeep;
+  }
+  return undefined;
+}
+
+/** Whether a parsed value nests deeper than MAX_JSON_DEPTH (iterative; aliases may share subtrees). */
+function parsedTooDeep(value: unknown): boolean {
+  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  let visited = 0;
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    if (item.value === null || typeof item.value !== "object") continue;
+    if (item.depth >= MAX_JSON_DEPTH || ++visited > MAX_YAML_NODES) return true;
+    const children = Array.isArray(item.value) ? item.value : Object.values(item.value);
+    for (const child of children) stack.push({ value: child, depth: item.depth + 1 });
+  }
+  return false;
 }
 
 /** The YAML between the leading `---` lines of a HOOK.md. */
@@ -97,12 +194,23 @@ export async function readFrontmatter(text: string): Promise<FrontmatterResult> 
       ok: false,
       reason: "HOOK.md has no YAML frontmatter (a block between --- lines at the top)",
     };
-  const parse = await loadYaml();
+  const yamlText = match[1] ?? "";
+  const refused = frontmatterTooBig(yamlText);
+  if (refused) return { ok: false, reason: `invalid YAML frontmatter: ${refused}` };
+  const yaml = await loadYaml();
+  let data: unknown;
   try {
-    return { ok: true, data: parse(match[1] ?? "") };
+    data = parseYaml(yaml, yamlText);
   } catch (error) {
     return { ok: false, reason: `invalid YAML frontmatter: ${describeYamlError(error, text)}` };
   }
+  if (parsedTooDeep(data)) {
+    return {
+      ok: false,
+      reason: `invalid YAML frontmatter: nests more than ${MAX_JSON_DEPTH} levels deep (aliases included)`,
+    };
+  }
+  return { ok: true, data };
 }
 
 const SNIPPET_MAX = 80;
