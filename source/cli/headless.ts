@@ -1,11 +1,12 @@
 import { SettingsError } from "../config/settings.js";
 import type { InterceptedEvent } from "../hooks/activity.js";
+import { DEFAULT_SESSION_END_BUDGET_MS } from "../hooks/interceptor.js";
 import { ModelConfigError } from "../models/errors.js";
 import { CliError, formatUnexpected, UsageError } from "./errors.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { formatHookList } from "./hook-list.js";
-import { type CliIo, readAll } from "./io.js";
-import { emptyOutcome, exitCodeFor, OutcomeTracker, type ReceivedSignal } from "./outcome.js";
+import { type CliIo, type CliSignal, readAll } from "./io.js";
+import { emptyOutcome, exitCodeFor, OutcomeTracker } from "./outcome.js";
 import { createPrinter, type Printer } from "./print.js";
 import type { MainOptions } from "./program.js";
 import { sessionFlags } from "./repl-entry.js";
@@ -14,8 +15,26 @@ import { UntrustedProjectHooksError } from "./session-errors.js";
 import type { PreparedSession } from "./session-types.js";
 import { stripControls } from "./terminal-text.js";
 
-/** After an abort, how long the run may take to wind down (session_end hooks) before acai exits anyway. */
+/** After an abort, the least time the run may take to wind down before acai exits anyway. */
 const ABORT_GRACE_MS = 10_000;
+/** Past the session-end budget: the abort reaching session_end, and the interceptor killing what is left. */
+const WIND_DOWN_MARGIN_MS = 5_000;
+
+/**
+ * How long after an abort acai waits for the run to end before it exits
+ * anyway (killing whatever still runs): the session-end budget as configured
+ * (up to its 600 s maximum) plus a margin, and never less than 10 s.
+ */
+export function windDownMs(sessionEndBudgetMs: number): number {
+  return Math.max(ABORT_GRACE_MS, sessionEndBudgetMs + WIND_DOWN_MARGIN_MS);
+}
+
+/** SIGHUP (the terminal went away) is handled as SIGTERM, with the shell's 128+1. */
+const SIGNAL_EXIT: Record<CliSignal, number> = {
+  SIGINT: EXIT.sigint,
+  SIGTERM: EXIT.sigterm,
+  SIGHUP: 129,
+};
 
 /** `acai -p`: one prompt through the one agent loop, printed in the chosen format. */
 export async function runHeadless(io: CliIo, options: MainOptions): Promise<number> {
@@ -25,30 +44,34 @@ export async function runHeadless(io: CliIo, options: MainOptions): Promise<numb
     stdoutIsTTY: io.stdoutIsTTY,
   });
   const controller = new AbortController();
-  let received: ReceivedSignal;
-  const onSignal = (signal: "SIGINT" | "SIGTERM") => () => {
-    const code = signal === "SIGINT" ? EXIT.sigint : EXIT.sigterm;
+  let received: CliSignal | undefined;
+  let session: PreparedSession | undefined;
+  // First signal: abort (hooks and tools are stopped, session_end hooks run within their
+  // budget). A second one, or the wind-down running out: exit now — forceExit kills
+  // everything acai started first (containment), TERM-trapping hooks included.
+  const onSignal = (signal: CliSignal) => () => {
+    const code = SIGNAL_EXIT[signal];
     if (received) {
       io.forceExit(code);
       return;
     }
     received = signal;
     controller.abort(new Error(`received ${signal}`));
-    setTimeout(() => io.forceExit(code), ABORT_GRACE_MS).unref();
+    const budget = session?.sessionEndBudgetMs ?? DEFAULT_SESSION_END_BUDGET_MS;
+    setTimeout(() => io.forceExit(code), windDownMs(budget)).unref();
   };
-  const unsubscribe = [
-    io.onSignal("SIGINT", onSignal("SIGINT")),
-    io.onSignal("SIGTERM", onSignal("SIGTERM")),
-  ];
+  const unsubscribe = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((signal) =>
+    io.onSignal(signal, onSignal(signal)),
+  );
 
-  let session: PreparedSession | undefined;
   try {
-    const prompt = await resolvePrompt(io, options);
+    const prompt = await resolvePrompt(io, options, controller.signal);
     const prepared = await prepareSession({
       cwd: io.cwd,
       env: io.env,
       homeDir: io.homeDir,
       flags: sessionFlags(options),
+      signal: controller.signal,
     });
     session = prepared;
     for (const warning of prepared.warnings) printer.warning(warning);
@@ -66,7 +89,7 @@ export async function runHeadless(io: CliIo, options: MainOptions): Promise<numb
       tracker.observe(event);
       printer.event(event);
     }
-    const exitCode = exitCodeFor(tracker.outcome, received);
+    const exitCode = received ? signalExit(received) : exitCodeFor(tracker.outcome, undefined);
     printer.finish(tracker.outcome, {
       sessionId: prepared.sessionId,
       model: prepared.modelId,
@@ -75,8 +98,13 @@ export async function runHeadless(io: CliIo, options: MainOptions): Promise<numb
     });
     return exitCode;
   } catch (error) {
-    const { code, message } = classify(error, io.env.ACAI_DEBUG === "1");
-    const exitCode = received ? signalExit(received) : code;
+    const classified = classify(error, io.env.ACAI_DEBUG === "1");
+    const exitCode = received ? signalExit(received) : classified.code;
+    // Interrupted while reading the prompt or preparing: say so, not "received SIGINT".
+    const message =
+      received && error === controller.signal.reason
+        ? `interrupted by ${received}`
+        : classified.message;
     failBeforeRun(printer, io, options, message, exitCode, session, Date.now() - started);
     return exitCode;
   } finally {
@@ -84,17 +112,21 @@ export async function runHeadless(io: CliIo, options: MainOptions): Promise<numb
   }
 }
 
-function signalExit(signal: "SIGINT" | "SIGTERM"): ExitCode {
-  return signal === "SIGINT" ? EXIT.sigint : EXIT.sigterm;
+function signalExit(signal: CliSignal): number {
+  return SIGNAL_EXIT[signal];
 }
 
-async function resolvePrompt(io: CliIo, options: MainOptions): Promise<string> {
+async function resolvePrompt(
+  io: CliIo,
+  options: MainOptions,
+  signal: AbortSignal,
+): Promise<string> {
   let prompt = typeof options.print === "string" ? options.print : options.prompt;
   if (prompt === undefined) {
     if (io.stdinIsTTY) {
       throw new UsageError('no prompt: give one with -p "your prompt", or pipe it on stdin.');
     }
-    prompt = await readAll(io.stdin);
+    prompt = await readAll(io.stdin, signal);
   }
   if (prompt.trim() === "") {
     throw new UsageError(

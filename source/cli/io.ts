@@ -16,16 +16,52 @@ export interface CliIo {
   stdoutIsTTY: boolean;
   version: string;
   /** Process signals the headless run aborts on. */
-  onSignal(signal: "SIGINT" | "SIGTERM", handler: () => void): () => void;
-  /** Last resort when a run does not wind down after an abort (or on a second Ctrl-C). */
+  onSignal(signal: CliSignal, handler: () => void): () => void;
+  /**
+   * Last resort when a run does not wind down after an abort (or on a second
+   * Ctrl-C): kills everything acai started, then exits.
+   */
   forceExit(code: number): void;
 }
 
-/** Reads all of stdin as UTF-8. */
-export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) {
-    chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
-  }
-  return Buffer.concat(chunks).toString("utf8");
+/** The signals acai handles (SIGHUP as SIGTERM). */
+export type CliSignal = "SIGINT" | "SIGTERM" | "SIGHUP";
+
+/**
+ * Reads all of stdin as UTF-8. Aborting rejects with the signal's reason at
+ * once and destroys the stream, so a writer that never closes it cannot keep
+ * acai alive.
+ */
+export function readAll(stream: NodeJS.ReadableStream, signal?: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const cleanup = (): void => {
+      stream.off("data", onData);
+      stream.off("end", onEnd);
+      stream.off("error", onError);
+      signal?.removeEventListener("abort", onAbort);
+    };
+    const onData = (chunk: Buffer | string): void => {
+      chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+    };
+    const onEnd = (): void => {
+      cleanup();
+      resolve(Buffer.concat(chunks).toString("utf8"));
+    };
+    const onError = (error: Error): void => {
+      cleanup();
+      reject(error);
+    };
+    const onAbort = (): void => {
+      cleanup();
+      stream.pause();
+      (stream as Partial<{ destroy: () => void }>).destroy?.();
+      reject(signal?.reason);
+    };
+    if (signal?.aborted) return onAbort();
+    stream.on("data", onData);
+    stream.once("end", onEnd);
+    stream.once("error", onError);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
 }

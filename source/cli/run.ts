@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import os from "node:os";
+import { processContainment } from "../process/containment.js";
 import { formatUnexpected } from "./errors.js";
 import { EXIT } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
@@ -48,6 +49,8 @@ export async function runFromProcess(): Promise<void> {
       return () => process.off(signal, handler);
     },
     forceExit(code) {
+      // Whatever still runs (a TERM-trapping hook, a session_end hook past the wind-down) dies first.
+      processContainment().sweepAll();
       process.exit(code);
     },
   };
@@ -66,5 +69,9 @@ export async function runFromProcess(): Promise<void> {
   });
 
   const code = await runProgram({ io, setExitCode: () => {} }, { main });
+  // Nothing acai started outlives it: children that left their process group (setsid,
+  // double fork) are found by their marker. `process.on("exit")` sweeps again for the
+  // exits that do not come this way; the watchdog sweeps if acai is killed outright.
+  processContainment().sweepAll();
   process.exitCode = code;
 }

@@ -48,6 +48,8 @@ export interface PrepareSessionOptions {
   flags: SessionFlags;
   /** The REPL asks the user; headless runs leave it out (deny unless assumeYes). */
   askUser?: AskUser;
+  /** Interrupts preparing (the describe steps of hooks and dynamic tools): it then rejects. */
+  signal?: AbortSignal;
 }
 
 export interface PreparedSession {
@@ -56,6 +58,8 @@ export interface PreparedSession {
   cwd: string;
   acaiHome: string;
   transcriptPath: string;
+  /** How long session_end hooks may take (settings `hookDefaults.sessionEndBudgetMs`; default 5000 when absent). */
+  sessionEndBudgetMs?: number;
   hooks: { loaded: HookDefinition[]; broken: BrokenHook[]; projectHooksEnabled: boolean };
   /** Warnings gathered while loading (broken hooks, broken dynamic tools, ...). */
   warnings: string[];

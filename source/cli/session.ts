@@ -18,6 +18,7 @@ import { isProjectTrusted, trustProject } from "../hooks/trust.js";
 import { trackTurnSignals } from "../hooks/turn-signal.js";
 import { resolveModel } from "../models/resolve.js";
 import { runProcess } from "../process/runner.js";
+import { withSignal } from "../process/with-signal.js";
 import { loadTools } from "../tools/registry.js";
 import { UntrustedProjectHooksError } from "./session-errors.js";
 import type {
@@ -63,6 +64,8 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
   const loaded = await loadCheckedSettings(paths.home, cwd);
   const settings = loaded.settings;
   const runner = runProcess;
+  // The describe steps (hooks, dynamic tools) stop at once when the run is interrupted.
+  const describeRunner = withSignal(runner, options.signal);
 
   // The model and the hook scan first (nothing of the project runs): a refusal for
   // untrusted hooks must come before any project code — dynamic tools included — is run.
@@ -105,10 +108,10 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
 
   // Independent steps run together: start-up time matters for `acai -p`.
   const [tools, registry] = await Promise.all([
-    loadTools({ projectDir: cwd, includeProject, acaiHome: paths.home, runner, env }),
+    loadTools({ projectDir: cwd, includeProject, acaiHome: paths.home, runner: describeRunner, env }),
     loadHookRegistry(scan, {
       includeProject,
-      runner,
+      runner: describeRunner,
       env,
       acaiHome: paths.home,
       projectDir: cwd,
@@ -118,6 +121,8 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
     }),
   ]);
 
+  // Interrupted while describing: the aborted steps were not cached, go no further.
+  options.signal?.throwIfAborted();
   const sessionId = randomUUID();
   const transcriptPath = transcriptPathFor(paths.transcriptsDir, sessionId, new Date());
   const agent = new Agent({
@@ -148,6 +153,9 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
     cwd,
     acaiHome: paths.home,
     transcriptPath,
+    ...(hookDefaults.sessionEndBudgetMs !== undefined
+      ? { sessionEndBudgetMs: hookDefaults.sessionEndBudgetMs }
+      : {}),
     hooks: { loaded: registry.hooks, broken: registry.broken, projectHooksEnabled: includeProject },
     warnings: [...loaded.warnings, ...tools.warnings, ...registry.warnings, ...brokenWarnings],
     notify: (message, notificationType) =>

@@ -243,6 +243,8 @@ export async function loadExecutables(
         onOutputLimit: "kill",
         killGraceMs: 500,
       });
+      // Interrupted (Ctrl-C while the session starts): not the hook's fault, not cached.
+      if (result.aborted) return { ok: false, reason: "HOOK_ACTION=describe was interrupted" };
       const outcome = interpretDescribe(result, timeoutMs);
       // Failures are cached too (against the file's identity): a hook that hangs would
       // otherwise cost the describe timeout on every start. Editing (or touching) the file retries.

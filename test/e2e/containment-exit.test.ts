@@ -1,0 +1,136 @@
+/**
+ * Containment on a normal end and when acai is SIGKILLed: the children of
+ * hooks, describe steps, the Bash tool and dynamic tools that left their
+ * process group (setsid, a daemon's double fork, setpgid) do not outlive
+ * acai. Survivors are counted by a marker in their argv (/proc/<pid>/cmdline).
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { Markers, pidsWith, survivors, waitFor } from "../process/survivors.js";
+import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
+import { type AcaiDirs, makeAcaiDirs, runAcai, startAcai } from "../support/run-acai.js";
+import { ESCAPE_KINDS, escapees, installUserHook, installUserTool } from "./containment-support.js";
+import { modelArgs, STACK_TRACE, toolResultsSent } from "./helpers.js";
+
+const markers = new Markers();
+let dirs: AcaiDirs;
+let server: FakeOpenAIServer | undefined;
+
+beforeEach(async () => {
+  dirs = await makeAcaiDirs("acai-containment-");
+});
+afterEach(async () => {
+  markers.killAll();
+  await server?.close();
+  server = undefined;
+  await dirs.cleanup();
+});
+
+function started(label: string): string[] {
+  return ESCAPE_KINDS.filter((kind) =>
+    existsSync(path.join(dirs.root, `started-${label}-${kind}`)),
+  );
+}
+
+describe("containment", () => {
+  it("a normal end of acai -p leaves none of the escapees of hooks, describe steps, Bash and dynamic tools", async () => {
+    const marker = markers.next();
+    const esc = (label: string) => escapees(marker, label, dirs.root);
+    await installUserHook(dirs, {
+      name: "escaper",
+      events: ["before_tool", "session_end"],
+      describeBody: esc("hook-describe"),
+      body: esc("hook"),
+    });
+    await installUserHook(dirs, {
+      name: "async-escaper",
+      events: ["after_tool"],
+      async: true,
+      body: esc("async-hook"),
+    });
+    await installUserTool(
+      dirs,
+      "escape_tool",
+      `${esc("tool")}\necho tool-done`,
+      esc("tool-describe"),
+    );
+    server = await startFakeOpenAI([
+      { toolCalls: [{ name: "Bash", input: { command: `${esc("bash")}\necho bash-done` } }] },
+      { toolCalls: [{ name: "escape_tool", input: {} }] },
+      { text: "done" },
+    ]);
+    const result = await runAcai({
+      dirs,
+      args: ["-p", "go", ...modelArgs("chat", server)],
+      baseUrl: server.url,
+    });
+    expect(result.stderr).not.toMatch(STACK_TRACE);
+    expect(result.exitCode).toBe(0);
+    expect(toolResultsSent(server.requests[2]?.body).join("\n")).toMatch(
+      /bash-done[\s\S]*tool-done/,
+    );
+    for (const label of ["hook-describe", "hook", "tool-describe", "bash", "tool", "async-hook"]) {
+      expect(started(label), label).toEqual([...ESCAPE_KINDS]);
+    }
+    expect(await survivors(marker)).toEqual([]);
+  });
+
+  it("a hook that times out has its setsid child killed at once, while acai goes on", async () => {
+    const marker = markers.next();
+    await installUserHook(dirs, {
+      name: "slow-guard",
+      events: ["before_tool"],
+      matcher: { tool: "Bash" },
+      timeoutMs: 300,
+      body: `${escapees(marker, "guard", dirs.root)}\nsleep 300`,
+    });
+    server = await startFakeOpenAI([
+      { toolCalls: [{ name: "Bash", input: { command: "echo first" } }] },
+      { text: "done" },
+    ]);
+    // While the second model request is made, the guard's escapees must be gone already.
+    let leftDuringRun = -1;
+    const check = setInterval(() => {
+      if (server && server.requests.length >= 2 && leftDuringRun < 0) {
+        leftDuringRun = pidsWith(marker).length;
+      }
+    }, 5);
+    const result = await runAcai({
+      dirs,
+      args: ["-p", "go", ...modelArgs("chat", server)],
+      baseUrl: server.url,
+    });
+    clearInterval(check);
+    expect(result.exitCode).toBe(0);
+    expect(started("guard")).toEqual([...ESCAPE_KINDS]);
+    expect(leftDuringRun).toBe(0);
+    expect(await survivors(marker)).toEqual([]);
+  });
+
+  it("SIGKILL of acai: the watchdog kills what acai started", async () => {
+    const marker = markers.next();
+    server = await startFakeOpenAI([
+      {
+        toolCalls: [
+          {
+            name: "Bash",
+            input: {
+              command: `${escapees(marker, "bash", dirs.root)}\nexec -a ${marker}-shell sleep 300`,
+            },
+          },
+        ],
+      },
+      { text: "unreachable" },
+    ]);
+    const run = startAcai({
+      dirs,
+      args: ["-p", "go", ...modelArgs("chat", server)],
+      baseUrl: server.url,
+    });
+    expect(await waitFor(() => pidsWith(marker).length === 4, 10_000)).toBe(true);
+    run.child.kill("SIGKILL");
+    await run.result;
+    expect(await survivors(marker, 3000)).toEqual([]);
+  });
+});
