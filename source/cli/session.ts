@@ -108,7 +108,13 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
 
   // Independent steps run together: start-up time matters for `acai -p`.
   const [tools, registry] = await Promise.all([
-    loadTools({ projectDir: cwd, includeProject, acaiHome: paths.home, runner: describeRunner, env }),
+    loadTools({
+      projectDir: cwd,
+      includeProject,
+      acaiHome: paths.home,
+      runner: describeRunner,
+      env,
+    }),
     loadHookRegistry(scan, {
       includeProject,
       runner: describeRunner,
