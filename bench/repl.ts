@@ -198,6 +198,8 @@ function streamingSession(onDone: () => void): PreparedSession {
   return {
     sessionId: "bench",
     modelId: "bench-model",
+    projectDir: "/tmp",
+    settings: {},
     cwd: "/",
     acaiHome: "/",
     transcriptPath: "/t",
@@ -237,7 +239,12 @@ async function streamOnce(
   const session = streamingSession(() => done());
   const controller = new ReplController({
     prepare: async () => session,
-    trust: { status: "no-project-hooks", untrusted: [], trust: async () => {} },
+    trust: {
+      status: "no-project-hooks",
+      untrusted: [],
+      review: { root: "/tmp", items: [], settings: [], changes: { kind: "first-review" } },
+      trust: async () => {},
+    },
     projectHooks: "require-trust",
     acaiHome: path.join(os.tmpdir(), `acai-bench-repl-home-${process.pid}`),
     historyFile: path.join(os.tmpdir(), `acai-bench-repl-history-${process.pid}.jsonl`),

@@ -45,6 +45,9 @@ interface TurnState {
  *
  * Provider errors become an `error` event and `turn_end` "error"; nothing is thrown.
  */
+/** Consecutive `before_stop` blocks after which the agent stops anyway (hooks.md §2). */
+export const DEFAULT_MAX_STOP_BLOCKS = 8;
+
 export class Agent {
   private readonly options: AgentOptions;
   private readonly modelTools: ToolSet;
@@ -107,7 +110,7 @@ class SessionRun {
     this.system =
       options.systemPrompt ?? defaultSystemPrompt({ cwd: options.cwd, tools: options.tools });
     this.maxSteps = Math.max(1, options.maxSteps ?? 50);
-    this.maxStopBlocks = Math.max(1, options.maxStopBlocks ?? 8);
+    this.maxStopBlocks = Math.max(1, options.maxStopBlocks ?? DEFAULT_MAX_STOP_BLOCKS);
     this.maxHookRetries = Math.max(0, options.maxHookRetries ?? 3);
   }
 

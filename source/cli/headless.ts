@@ -12,6 +12,7 @@ import type { MainOptions } from "./program.js";
 import { sessionFlags } from "./repl-entry.js";
 import { prepareSession } from "./session.js";
 import { UntrustedProjectHooksError } from "./session-errors.js";
+import { reviewLines } from "./trust-review.js";
 import type { PreparedSession } from "./session-types.js";
 import { stripControls } from "./terminal-text.js";
 
@@ -150,12 +151,15 @@ function classify(error: unknown, debug: boolean): { code: ExitCode; message: st
 }
 
 export function untrustedMessage(error: UntrustedProjectHooksError): string {
-  return `${error.message} acai does not run project hooks and tools nobody has trusted, and will not skip them silently:
-${formatHookList(error.untrusted)}
-To go on, do one of:
-  acai hooks trust            review and trust this exact set (any change revokes it)
-  --trust-project-hooks       run them for this run only
-  --no-project-hooks          run without this project's hooks and tools`;
+  const review = error.review ? `\n${reviewLines(error.review).join("\n")}` : "";
+  const list = error.untrusted.length > 0 ? `\n${formatHookList(error.untrusted)}` : "";
+  const trust = error.review?.incomplete
+    ? ""
+    : "\n  acai hooks trust       review and trust this exact set (any change revokes it)";
+  return `${error.message} acai applies nothing of a project nobody has trusted (hooks, tools, settings), and will not skip it silently:${list}${review}
+To go on, do one of:${trust}
+  --trust-project        use it for this run only
+  --no-project           run with none of this project's hooks, tools and settings`;
 }
 
 function failBeforeRun(

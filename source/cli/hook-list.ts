@@ -18,6 +18,7 @@ export function formatHookList(hooks: readonly UntrustedHookInfo[]): string {
         `events: ${hookEventsLabel(hook)}`,
         hook.matcher ? `matcher: ${inertText(hook.matcher)}` : undefined,
         hook.command ? `command: ${inertText(hook.command)}` : undefined,
+        hook.env?.length ? `secrets it asks for: ${hook.env.map(inertText).join(", ")}` : undefined,
         hook.problem ? `problem: ${inertText(hook.problem)}` : undefined,
       ].filter(Boolean);
       return `  - ${inertText(hook.name)} (${inertText(hook.file)})\n      ${details.join("\n      ")}`;

@@ -122,11 +122,18 @@ export async function buildProgram(
     .option("--verbose", "text output: also show tool calls and hook runs on stderr")
     .addOption(
       new Option(
-        "--trust-project-hooks",
-        "run this project's hooks and tools this time without recording trust",
-      ).conflicts("projectHooks"),
+        "--trust-project",
+        "use this project's hooks, tools and settings this time without recording trust",
+      ).conflicts(["project", "projectHooks"]),
     )
-    .option("--no-project-hooks", "do not run this project's hooks nor load its tools")
+    .addOption(
+      new Option("--no-project", "run with none of this project's hooks, tools or settings"),
+    )
+    // The earlier names keep working, unlisted.
+    .addOption(
+      new Option("--trust-project-hooks").hideHelp().conflicts(["project", "projectHooks"]),
+    )
+    .addOption(new Option("--no-project-hooks").hideHelp())
     .addHelpText("after", HELP_AFTER)
     .showHelpAfterError("(run acai --help for usage)")
     .allowExcessArguments(false)
@@ -147,9 +154,9 @@ export async function buildProgram(
         yes: raw.yes === true,
         verbose: raw.verbose === true,
         projectHooks:
-          raw.projectHooks === false
+          raw.project === false || raw.projectHooks === false
             ? "off"
-            : raw.trustProjectHooks === true
+            : raw.trustProject === true || raw.trustProjectHooks === true
               ? "trust-once"
               : "require-trust",
       };

@@ -1,4 +1,4 @@
-import type { UntrustedHookInfo } from "./session-types.js";
+import type { ProjectReview, UntrustedHookInfo } from "./session-types.js";
 import { inertText } from "./terminal-text.js";
 
 /**
@@ -24,10 +24,13 @@ export class UntrustedProjectHooksError extends Error {
   constructor(
     readonly projectDir: string,
     readonly untrusted: UntrustedHookInfo[],
+    readonly review?: ProjectReview,
   ) {
     // The folder name comes from the repository too: inert on the terminal.
     super(
-      `This project has ${countHooksAndTools(untrusted, "untrusted")} in ${inertText(projectDir)}.`,
+      untrusted.length > 0
+        ? `This project has ${countHooksAndTools(untrusted, "untrusted")} in ${inertText(projectDir)}.`
+        : `This project's settings in ${inertText(projectDir)} are not trusted.`,
     );
   }
 }

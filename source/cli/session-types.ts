@@ -1,6 +1,7 @@
 import type { RunInput } from "../agent/types.js";
 import type { AskUser, HookActivityEvent, InterceptedEvent } from "../hooks/activity.js";
 import type { BrokenHook, HookDefinition } from "../hooks/definition.js";
+import type { ProjectChanges } from "../project/changes.js";
 
 /** `notification_type` values acai sends (Claude Code's). */
 export type NotificationType = "idle_prompt" | "permission_prompt";
@@ -24,11 +25,35 @@ export interface UntrustedHookInfo {
   note?: string;
   /** Why the hook would not load, if it is broken. */
   problem?: string;
+  /** Secret-looking variables the hook asks to receive (its `env` list), when known. */
+  env?: string[];
+}
+
+/** What a project settings file would change: shown at trust, applied only after it. */
+export interface ProjectSettingsSummary {
+  file: string;
+  /** Settings that send the conversation (and the API key) elsewhere or pick what runs. */
+  model?: string;
+  baseUrl?: string;
+  /** Every other field it sets, as `name` or `hookDefaults.timeoutMs=100`. */
+  other: string[];
+}
+
+/** Everything the user is asked to trust, and what changed since the last time. */
+export interface ProjectReview {
+  /** The project root (found by walking up from the working directory). */
+  root: string;
+  items: UntrustedHookInfo[];
+  settings: ProjectSettingsSummary[];
+  changes: ProjectChanges;
+  /** Set when the project cannot be hashed completely: then it cannot be trusted. */
+  incomplete?: string;
 }
 
 export interface ProjectTrustState {
   status: "no-project-hooks" | "trusted" | "untrusted";
   untrusted: UntrustedHookInfo[];
+  review: ProjectReview;
   /** Records trust for the current set (what `acai hooks trust` does). */
   trust(): Promise<void>;
 }
@@ -56,6 +81,10 @@ export interface PreparedSession {
   sessionId: string;
   modelId: string;
   cwd: string;
+  /** The project root hooks run in and trust is recorded for (cwd or a folder above it). */
+  projectDir: string;
+  /** The settings in effect (the project's only once trusted): base URL and price overrides. */
+  settings: { baseUrl?: string; pricing?: Record<string, { input: number; output: number }> };
   acaiHome: string;
   transcriptPath: string;
   /** How long session_end hooks may take (settings `hookDefaults.sessionEndBudgetMs`; default 5000 when absent). */

@@ -1,46 +1,32 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
-import { Agent } from "../agent/agent.js";
+import { Agent, DEFAULT_MAX_STOP_BLOCKS } from "../agent/agent.js";
 import type { RunInput } from "../agent/types.js";
-import { resolveAcaiPaths } from "../config/paths.js";
-import { type LoadedSettings, loadSettings, SettingsError } from "../config/settings.js";
+import { effectiveSettings } from "../config/effective-settings.js";
+import type { HookDefaults } from "../config/settings.js";
 import type { InterceptedEvent } from "../hooks/activity.js";
 import type { BrokenHook } from "../hooks/definition.js";
-import { createHookInterceptor, type HookInterceptor } from "../hooks/interceptor.js";
+import { DEFAULT_CONTEXT_CAP_CHARS } from "../hooks/fold.js";
 import {
-  describeUntrusted,
-  loadHookRegistry,
-  scanHookSources,
-  type UntrustedHook,
-} from "../hooks/registry.js";
-import { settingsHooksTypeError } from "../hooks/sources/settings.js";
-import { isProjectTrusted, trustProject } from "../hooks/trust.js";
+  createHookInterceptor,
+  DEFAULT_SESSION_END_BUDGET_MS,
+  type HookInterceptor,
+} from "../hooks/interceptor.js";
+import { loadHookRegistry } from "../hooks/registry.js";
 import { trackTurnSignals } from "../hooks/turn-signal.js";
 import { resolveModel } from "../models/resolve.js";
 import { runProcess } from "../process/runner.js";
 import { withSignal } from "../process/with-signal.js";
 import { loadTools } from "../tools/registry.js";
+import { assessProject, type ProjectAssessment } from "./project-assessment.js";
 import { UntrustedProjectHooksError } from "./session-errors.js";
 import type {
   PreparedSession,
   PrepareSessionOptions,
+  ProjectHooksMode,
   ProjectTrustState,
-  UntrustedHookInfo,
 } from "./session-types.js";
-
-/**
- * Loads the settings files; a `hooks` field that is not an object is a bad
- * settings file (SettingsError: exit 2, naming the file and the field), as the
- * loader does for other fields, rather than a broken (and untrusted) hook.
- */
-async function loadCheckedSettings(acaiHome: string, projectDir: string): Promise<LoadedSettings> {
-  const loaded = await loadSettings({ acaiHome, projectDir });
-  for (const file of loaded.settingsFiles) {
-    const problem = settingsHooksTypeError(file);
-    if (problem !== undefined) throw new SettingsError(file.path, problem);
-  }
-  return loaded;
-}
+import { inertText } from "./terminal-text.js";
 
 export interface CheckProjectTrustOptions {
   cwd: string;
@@ -54,62 +40,41 @@ export function transcriptPathFor(transcriptsDir: string, sessionId: string, now
 }
 
 /**
- * Everything a session needs, in order: settings → model → tools → hook scan →
- * trust → hook registry → Agent + interceptor. The REPL and `acai -p` both
- * drive the returned `run()`: there is one loop.
+ * Everything a session needs, in order: project root, settings and hook scan
+ * (nothing of the project runs) → trust → effective settings → model → tools ∥
+ * hook registry → Agent + interceptor. The REPL and `acai -p` both drive the
+ * returned `run()`: there is one loop.
  */
 export async function prepareSession(options: PrepareSessionOptions): Promise<PreparedSession> {
   const { cwd, env, homeDir, flags } = options;
-  const paths = resolveAcaiPaths({ env, homeDir, cwd });
-  const loaded = await loadCheckedSettings(paths.home, cwd);
-  const settings = loaded.settings;
+  const project = await assessProject({
+    cwd,
+    env,
+    homeDir,
+    includeProject: flags.projectHooks !== "off",
+  });
+  const { paths, loaded, scan } = project;
+  const projectDir = project.root.dir;
+  const includeProject = decideProjectInclusion(project, flags.projectHooks);
+  const settings = effectiveSettings(loaded, includeProject, {
+    contextCapChars: DEFAULT_CONTEXT_CAP_CHARS,
+    maxStopBlocks: DEFAULT_MAX_STOP_BLOCKS,
+    sessionEndBudgetMs: DEFAULT_SESSION_END_BUDGET_MS,
+  });
   const runner = runProcess;
   // The describe steps (hooks, dynamic tools) stop at once when the run is interrupted.
   const describeRunner = withSignal(runner, options.signal);
-
-  // The model and the hook scan first (nothing of the project runs): a refusal for
-  // untrusted hooks must come before any project code — dynamic tools included — is run.
   const resolved = resolveModel({
     spec: flags.model ?? settings.model,
     baseUrl: flags.baseUrl ?? settings.baseUrl,
     env,
     cwd,
   });
-  const scan = await scanHookSources({
-    projectDir: cwd,
-    acaiHome: paths.home,
-    homeDir,
-    settingsFiles: loaded.settingsFiles,
-  });
-
-  let includeProject = false;
-  if (scan.projectFingerprint !== null) {
-    switch (flags.projectHooks) {
-      case "off":
-        includeProject = false;
-        break;
-      case "trust-once":
-        includeProject = true;
-        break;
-      case "require-trust":
-        includeProject = await isProjectTrusted({
-          acaiHome: paths.home,
-          projectDir: cwd,
-          fingerprint: scan.projectFingerprint,
-        });
-        if (!includeProject) {
-          throw new UntrustedProjectHooksError(cwd, describeUntrusted(scan).map(toUntrustedInfo));
-        }
-        break;
-      default:
-        return flags.projectHooks satisfies never;
-    }
-  }
 
   // Independent steps run together: start-up time matters for `acai -p`.
   const [tools, registry] = await Promise.all([
     loadTools({
-      projectDir: cwd,
+      projectDir,
       includeProject,
       acaiHome: paths.home,
       runner: describeRunner,
@@ -120,9 +85,12 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
       runner: describeRunner,
       env,
       acaiHome: paths.home,
-      projectDir: cwd,
-      ...(settings.hookDefaults?.timeoutMs !== undefined
-        ? { defaultTimeoutMs: settings.hookDefaults.timeoutMs }
+      projectDir,
+      ...(settings.userHookTimeoutMs !== undefined
+        ? { defaultTimeoutMs: settings.userHookTimeoutMs }
+        : {}),
+      ...(settings.projectHookTimeoutMs !== undefined
+        ? { projectDefaultTimeoutMs: settings.projectHookTimeoutMs }
         : {}),
     }),
   ]);
@@ -143,11 +111,8 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
     ...((flags.maxSteps ?? settings.maxSteps)
       ? { maxSteps: flags.maxSteps ?? settings.maxSteps }
       : {}),
-    ...(settings.hookDefaults?.maxStopBlocks
-      ? { maxStopBlocks: settings.hookDefaults.maxStopBlocks }
-      : {}),
+    maxStopBlocks: settings.maxStopBlocks,
   });
-  const hookDefaults = settings.hookDefaults ?? {};
   const toolsByName = new Map(tools.tools.map((tool) => [tool.name, tool]));
   const brokenWarnings = registry.broken.map(brokenHookWarning);
   /** The interceptor of the latest run, for `notify` (its notifier is idle once that run ends). */
@@ -157,13 +122,22 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
     sessionId,
     modelId: resolved.modelId,
     cwd,
+    projectDir,
+    settings: {
+      ...(settings.baseUrl !== undefined ? { baseUrl: settings.baseUrl } : {}),
+      ...(settings.pricing !== undefined ? { pricing: settings.pricing } : {}),
+    },
     acaiHome: paths.home,
     transcriptPath,
-    ...(hookDefaults.sessionEndBudgetMs !== undefined
-      ? { sessionEndBudgetMs: hookDefaults.sessionEndBudgetMs }
-      : {}),
+    sessionEndBudgetMs: settings.sessionEndBudgetMs,
     hooks: { loaded: registry.hooks, broken: registry.broken, projectHooksEnabled: includeProject },
-    warnings: [...loaded.warnings, ...tools.warnings, ...registry.warnings, ...brokenWarnings],
+    warnings: [
+      ...loaded.warnings,
+      ...projectLeftOut(project, includeProject),
+      ...tools.warnings,
+      ...registry.warnings,
+      ...brokenWarnings,
+    ],
     notify: (message, notificationType) =>
       running ? running.notify(message, notificationType) : Promise.resolve([]),
     run(input: RunInput): AsyncGenerator<InterceptedEvent, void, undefined> {
@@ -173,16 +147,16 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
         hooks: registry.hooks,
         runner,
         env,
-        projectDir: cwd,
+        projectDir,
         acaiHome: paths.home,
         signal: input.signal,
         turnSignal: turns.current,
         ...(options.askUser ? { askUser: options.askUser } : {}),
         assumeYes: flags.assumeYes ?? false,
-        ...(hookDefaults.contextCapChars ? { contextCapChars: hookDefaults.contextCapChars } : {}),
-        ...(hookDefaults.sessionEndBudgetMs !== undefined
-          ? { sessionEndBudgetMs: hookDefaults.sessionEndBudgetMs }
-          : {}),
+        contextCapChars: settings.contextCapChars,
+        sessionEndBudgetMs: settings.sessionEndBudgetMs,
+        // acai's own resource limits: the user's settings only (a project's could starve the user's hooks).
+        ...asyncHookLimits(loaded.user.hookDefaults),
         onNotification: (event) => agent.record(event),
         validateToolInput: (toolName: string, toolInput: unknown) => {
           const tool = toolsByName.get(toolName);
@@ -195,6 +169,19 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
   };
 }
 
+/** `maxAsyncHooks` / `asyncQueueLimit` of a hookDefaults section, those that are set. */
+function asyncHookLimits(defaults: HookDefaults | undefined): {
+  maxAsyncHooks?: number;
+  asyncQueueLimit?: number;
+} {
+  return {
+    ...(defaults?.maxAsyncHooks === undefined ? {} : { maxAsyncHooks: defaults.maxAsyncHooks }),
+    ...(defaults?.asyncQueueLimit === undefined
+      ? {}
+      : { asyncQueueLimit: defaults.asyncQueueLimit }),
+  };
+}
+
 /** "hook NAME (FILE) is not loaded: REASON", without repeating the name the reason may start with. */
 export function brokenHookWarning(broken: BrokenHook): string {
   const name = broken.name ?? path.basename(broken.file);
@@ -204,43 +191,51 @@ export function brokenHookWarning(broken: BrokenHook): string {
   return `hook ${name} (${broken.file}) is not loaded: ${reason}`;
 }
 
+/**
+ * `-p`'s rule: with anything project-controlled present, `off` leaves it all
+ * out, `trust-once` takes it for this run, and `require-trust` takes it only
+ * when the user trusted exactly this set, else refuses (exit 4) with the review.
+ */
+function decideProjectInclusion(project: ProjectAssessment, mode: ProjectHooksMode): boolean {
+  if (project.status === "nothing") return false;
+  switch (mode) {
+    case "off":
+      return false;
+    case "trust-once":
+      return true;
+    case "require-trust":
+      if (project.status === "trusted") return true;
+      throw new UntrustedProjectHooksError(project.root.dir, project.review.items, project.review);
+    default:
+      return mode satisfies never;
+  }
+}
+
+/** Says, once, that the project's hooks, tools and settings were left out (`--no-project`). */
+function projectLeftOut(project: ProjectAssessment, included: boolean): string[] {
+  if (included || project.status === "nothing") return [];
+  return [
+    `This project's hooks, tools and settings in ${inertText(project.root.dir)} are not used (--no-project).`,
+  ];
+}
+
 /** Whether this project's hooks may run, without running anything. */
 export async function checkProjectTrust(
   options: CheckProjectTrustOptions,
 ): Promise<ProjectTrustState> {
-  const paths = resolveAcaiPaths({ env: options.env, homeDir: options.homeDir, cwd: options.cwd });
-  const loaded = await loadCheckedSettings(paths.home, options.cwd);
-  const scan = await scanHookSources({
-    projectDir: options.cwd,
-    acaiHome: paths.home,
-    homeDir: options.homeDir,
-    settingsFiles: loaded.settingsFiles,
-  });
-  const fingerprint = scan.projectFingerprint;
-  const where = { acaiHome: paths.home, projectDir: options.cwd };
-  if (fingerprint === null) {
-    return { status: "no-project-hooks", untrusted: [], trust: async () => {} };
+  const project = await assessProject(options);
+  if (project.status === "nothing") {
+    return {
+      status: "no-project-hooks",
+      untrusted: [],
+      review: project.review,
+      trust: async () => {},
+    };
   }
-  const untrusted = describeUntrusted(scan).map(toUntrustedInfo);
-  const trusted = await isProjectTrusted({ ...where, fingerprint });
   return {
-    status: trusted ? "trusted" : "untrusted",
-    untrusted,
-    trust: async () => {
-      await trustProject({ ...where, fingerprint });
-    },
-  };
-}
-
-function toUntrustedInfo(hook: UntrustedHook): UntrustedHookInfo {
-  return {
-    ...(hook.sourceKind === "tool" ? { kind: "tool" as const } : {}),
-    name: hook.name,
-    file: hook.file,
-    events: hook.events,
-    command: hook.command,
-    ...(hook.matcher !== undefined ? { matcher: hook.matcher } : {}),
-    ...(hook.note !== undefined ? { note: hook.note } : {}),
-    ...(hook.problem !== undefined ? { problem: hook.problem } : {}),
+    status: project.status,
+    untrusted: project.review.items,
+    review: project.review,
+    trust: project.trust,
   };
 }

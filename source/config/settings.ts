@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
 import { BASE_URL_REQUIREMENT, isHttpUrl } from "./base-url.js";
@@ -63,10 +64,19 @@ export interface SettingsFile {
   path: string;
   scope: SettingsScope;
   hooks: unknown;
+  /** sha256 of the file's whole text: a project file is part of the trusted set as a whole. */
+  digest: string;
+  /** What else the file sets (validated), for the trust review. */
+  values: MergedSettings;
 }
 
 export interface LoadedSettings {
+  /** All files merged. Only for what a project may set without trust: prefer `user`/`project`. */
   settings: MergedSettings;
+  /** The user's file alone. */
+  user: MergedSettings;
+  /** The project's files merged (local over shared); applies only once the project is trusted. */
+  project: MergedSettings;
   /** Existing files, in load order (user, project, project local). */
   settingsFiles: SettingsFile[];
   warnings: string[];
@@ -85,6 +95,8 @@ export class SettingsError extends Error {
 export interface LoadSettingsOptions {
   acaiHome: string;
   projectDir: string;
+  /** False: the project's files are not even read (running with none of the project). Default true. */
+  includeProject?: boolean;
 }
 
 /** Locations in load order; a later file wins. */
@@ -102,17 +114,30 @@ export function settingsLocations(
 export async function loadSettings(options: LoadSettingsOptions): Promise<LoadedSettings> {
   const settingsFiles: SettingsFile[] = [];
   const warnings: string[] = [];
-  let merged: Record<string, unknown> = {};
+  const merged: Record<SettingsScope | "all", Record<string, unknown>> = {
+    all: {},
+    user: {},
+    project: {},
+  };
   for (const location of settingsLocations(options)) {
+    if (location.scope === "project" && options.includeProject === false) continue;
     const text = await readSettingsText(location.path);
     if (text === undefined) continue;
     const parsed = parseSettingsText(location.path, text);
     warnings.push(...parsed.warnings);
     const { hooks, $schema: _schema, ...rest } = parsed.settings;
-    settingsFiles.push({ path: location.path, scope: location.scope, hooks });
-    merged = deepMerge(merged, rest);
+    const digest = createHash("sha256").update(text).digest("hex");
+    settingsFiles.push({ path: location.path, scope: location.scope, hooks, digest, values: rest });
+    merged.all = deepMerge(merged.all, rest);
+    merged[location.scope] = deepMerge(merged[location.scope], rest);
   }
-  return { settings: merged as MergedSettings, settingsFiles, warnings };
+  return {
+    settings: merged.all as MergedSettings,
+    user: merged.user as MergedSettings,
+    project: merged.project as MergedSettings,
+    settingsFiles,
+    warnings,
+  };
 }
 
 /**

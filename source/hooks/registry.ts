@@ -1,5 +1,7 @@
 import path from "node:path";
 import type { ProcessRunner } from "../process/types.js";
+import { commandPaths } from "../project/command-paths.js";
+import { buildProjectManifest, type ProjectManifest } from "../project/manifest.js";
 import { executablesIn, projectToolsDir } from "../tools/dynamic.js";
 import type {
   BrokenHook,
@@ -17,15 +19,7 @@ import {
   findExecutables,
   loadExecutables,
 } from "./sources/executables.js";
-import {
-  type FingerprintPart,
-  fingerprintOf,
-  fingerprintTree,
-  MAX_FINGERPRINT_FILES,
-  realpathOrSelf,
-  ScanReader,
-  sha256,
-} from "./sources/files.js";
+import { realpathOrSelf, ScanReader } from "./sources/files.js";
 import { findHookMds, type HookMdCandidate, hookMdDefinition } from "./sources/hook-md.js";
 import {
   hasSettingsHooks,
@@ -40,8 +34,8 @@ export interface ScanOptions {
   projectDir: string;
   acaiHome: string;
   homeDir: string;
-  /** Settings files that exist, with their raw `hooks` (user files first). */
-  settingsFiles: SettingsHookFile[];
+  /** Settings files that exist, with their raw `hooks` and a digest of their text (user files first). */
+  settingsFiles: (SettingsHookFile & { digest?: string })[];
 }
 
 /** Every hook file and setting found, nothing run yet. */
@@ -58,11 +52,12 @@ export interface HookScan {
   /** Dynamic tools in `<project>/.acai/tools/`: project code too, trusted with the hooks. */
   projectTools: string[];
   /**
-   * sha256 over every file under the project's `.acai/hooks/`,
-   * `.agents/hooks/` and `.acai/tools/` (relative path, executable bit,
-   * content) and the `hooks` sections of project settings files; null when the
-   * project has no hooks and no tools.
+   * Everything the project controls (project/manifest.ts): every file under
+   * its `.acai/hooks/`, `.agents/hooks/` and `.acai/tools/` (through links),
+   * its settings files as a whole, interpreters and scripts they name.
    */
+  projectManifest: ProjectManifest;
+  /** The manifest's hash; null when the project controls nothing acai uses. */
   projectFingerprint: string | null;
 }
 
@@ -86,6 +81,8 @@ export interface LoadOptions {
   describeTimeoutMs?: number;
   /** Timeout of hooks that set none (settings `hookDefaults.timeoutMs`; default 30 000). */
   defaultTimeoutMs?: number;
+  /** The same for project hooks (the project's own `hookDefaults`; default `defaultTimeoutMs`). */
+  projectDefaultTimeoutMs?: number;
 }
 
 function hookDirs(options: ScanOptions) {
@@ -147,26 +144,28 @@ export async function scanHookSources(options: ScanOptions): Promise<HookScan> {
     .filter((file) => hasSettingsHooks(file.hooks))
     .sort((a, b) => (a.scope === b.scope ? 0 : a.scope === "user" ? -1 : 1));
 
-  const hasProjectHooks =
+  const projectSettings = options.settingsFiles.filter((file) => file.scope === "project");
+  const hasProjectContent =
     projectExecutables.length > 0 ||
     hookMds.some((md) => md.scope === "project") ||
-    settingsFiles.some((file) => file.scope === "project") ||
+    projectSettings.length > 0 ||
     broken.some((b) => b.scope === "project") ||
     projectTools.length > 0;
-  let projectFingerprint: string | null = null;
-  if (hasProjectHooks) {
-    const parts: FingerprintPart[] = [];
-    const budget = { files: MAX_FINGERPRINT_FILES };
-    for (const dir of [...projectHookDirs, ...(projectToolsOwn ? [dirs.projectTools] : [])])
-      await fingerprintTree(reader, dir, projectDir, parts, budget);
-    if (budget.files <= 0) parts.push({ key: "!", value: "file limit reached" });
-    for (const file of settingsFiles) {
-      if (file.scope !== "project") continue;
-      const key = `settings:${path.relative(projectDir, path.resolve(projectDir, file.path)).split(path.sep).join("/")}`;
-      parts.push({ key, value: sha256(JSON.stringify(file.hooks)) });
-    }
-    projectFingerprint = fingerprintOf(parts);
-  }
+  const projectManifest: ProjectManifest = hasProjectContent
+    ? buildProjectManifest({
+        projectDir,
+        trees: [...projectHookDirs, ...(projectToolsOwn ? [dirs.projectTools] : [])],
+        settingsFiles: projectSettings.map((file) => ({
+          path: path.resolve(projectDir, file.path),
+          ...(file.digest !== undefined ? { digest: file.digest } : {}),
+        })),
+        commandPaths: projectSettings.flatMap((file) =>
+          parseSettingsHooks(file).items.flatMap((item) =>
+            commandPaths(item.entry.command, projectDir),
+          ),
+        ),
+      })
+    : { entries: [], fingerprint: null };
   return {
     projectDir,
     acaiHome: options.acaiHome,
@@ -176,7 +175,8 @@ export async function scanHookSources(options: ScanOptions): Promise<HookScan> {
     settingsFiles,
     broken,
     projectTools,
-    projectFingerprint,
+    projectManifest,
+    projectFingerprint: projectManifest.fingerprint,
   };
 }
 
@@ -193,25 +193,39 @@ export async function loadHookRegistry(
     scope === "user" || options.includeProject;
   const projectDir = path.resolve(options.projectDir);
   const cache = await MetadataCache.load(options.acaiHome);
-  const executables = await loadExecutables(
-    scan.executables.filter((c) => included(c.scope)),
-    {
-      runner: options.runner,
-      env: options.env,
-      projectDir,
-      cache,
-      now: options.now ?? Date.now,
-      ...(options.describeConcurrency !== undefined
-        ? { concurrency: options.describeConcurrency }
-        : {}),
-      ...(options.describeTimeoutMs !== undefined
-        ? { describeTimeoutMs: options.describeTimeoutMs }
-        : {}),
-      ...(options.defaultTimeoutMs !== undefined
-        ? { defaultTimeoutMs: options.defaultTimeoutMs }
-        : {}),
-    },
-  );
+  // A project's hookDefaults reach its own hooks only: the user's guards keep theirs.
+  const timeoutFor = (scope: "user" | "project"): number | undefined =>
+    scope === "project"
+      ? (options.projectDefaultTimeoutMs ?? options.defaultTimeoutMs)
+      : options.defaultTimeoutMs;
+  const describe = (scope: "user" | "project") => {
+    const defaultTimeoutMs = timeoutFor(scope);
+    return loadExecutables(
+      scan.executables.filter((c) => c.scope === scope && included(c.scope)),
+      {
+        runner: options.runner,
+        env: options.env,
+        projectDir,
+        cache,
+        now: options.now ?? Date.now,
+        ...(options.describeConcurrency !== undefined
+          ? { concurrency: options.describeConcurrency }
+          : {}),
+        ...(options.describeTimeoutMs !== undefined
+          ? { describeTimeoutMs: options.describeTimeoutMs }
+          : {}),
+        ...(defaultTimeoutMs !== undefined ? { defaultTimeoutMs } : {}),
+      },
+    );
+  };
+  const [userExecutables, projectExecutables] = await Promise.all([
+    describe("user"),
+    describe("project"),
+  ]);
+  const executables = {
+    hooks: [...userExecutables.hooks, ...projectExecutables.hooks],
+    broken: [...userExecutables.broken, ...projectExecutables.broken],
+  };
   const hooks: HookDefinition[] = [...executables.hooks];
   const broken: BrokenHook[] = [
     ...scan.broken.filter((b) => included(b.scope)),
@@ -219,14 +233,14 @@ export async function loadHookRegistry(
   ];
   for (const md of scan.hookMds) {
     if (!included(md.scope)) continue;
-    const result = hookMdDefinition(md, projectDir, options.defaultTimeoutMs);
+    const result = hookMdDefinition(md, projectDir, timeoutFor(md.scope));
     if ("launch" in result) hooks.push(result);
     else broken.push(result);
   }
   const settings = loadSettingsHooks(
     scan.settingsFiles.filter((file) => included(file.scope)),
     projectDir,
-    options.defaultTimeoutMs,
+    timeoutFor,
   );
   hooks.push(...settings.hooks);
   broken.push(...settings.broken);
@@ -251,6 +265,8 @@ export interface UntrustedHook {
   note?: string;
   /** Why it would not load. */
   problem?: string;
+  /** Secret-looking variables it asks to receive, when known without running it. */
+  env?: string[];
 }
 
 function matcherText(matcher: HookMatcher): string | undefined {
@@ -267,6 +283,7 @@ function fromDefinition(def: HookDefinition | BrokenHook, command: string): Untr
     return { ...base, name: def.name ?? path.basename(def.file), events: [], problem: def.reason };
   }
   const hook: UntrustedHook = { ...base, name: def.name, events: def.events };
+  if (def.env.length > 0) hook.env = [...def.env];
   const matcher = matcherText(def.matcher);
   if (matcher !== undefined) hook.matcher = matcher;
   if (def.description !== undefined) hook.description = def.description;
@@ -313,6 +330,8 @@ export function describeUntrusted(scan: HookScan): UntrustedHook[] {
         events: [item.event],
         command: item.entry.command,
       };
+      const env = (item.entry as { env?: unknown }).env;
+      if (Array.isArray(env) && env.length > 0) hook.env = env.map(String);
       if (item.matcher !== undefined && item.matcher.trim() !== "") hook.matcher = item.matcher;
       result.push(hook);
     }

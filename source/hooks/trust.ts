@@ -13,6 +13,12 @@ import { ensurePrivateDir } from "../config/private-files.js";
 const TrustRecordSchema = z.object({
   fingerprint: z.string(),
   trustedAt: z.string(),
+  /**
+   * What was trusted, entry by entry (project/manifest.ts: key → digest), so
+   * the next review can say what was added, removed or edited. Absent in
+   * records written before acai kept it.
+   */
+  entries: z.record(z.string(), z.string()).optional(),
 });
 export type TrustRecord = z.infer<typeof TrustRecordSchema>;
 
@@ -81,12 +87,19 @@ export async function isProjectTrusted(
 
 /** Records the current hook set as trusted (replacing any earlier record for the project). */
 export async function trustProject(
-  options: TrustOptions & { fingerprint: string; now?: () => Date },
+  options: TrustOptions & {
+    fingerprint: string;
+    entries?: readonly { key: string; digest: string }[];
+    now?: () => Date;
+  },
 ): Promise<TrustRecord> {
   const data = await readTrustFile(options.acaiHome);
   const record: TrustRecord = {
     fingerprint: options.fingerprint,
     trustedAt: (options.now?.() ?? new Date()).toISOString(),
+    ...(options.entries
+      ? { entries: Object.fromEntries(options.entries.map((e) => [e.key, e.digest])) }
+      : {}),
   };
   data.projects[await projectKey(options.projectDir)] = record;
   await writeTrustFile(options.acaiHome, data);

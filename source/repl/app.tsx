@@ -134,6 +134,7 @@ export function App({ controller, color, now = Date.now }: AppProps) {
       {ui.phase === "trust" && ui.trust ? (
         <TrustScreen
           hooks={ui.trust}
+          review={ui.trustReview}
           width={width}
           onChoose={(choice) => void controller.chooseTrust(choice)}
         />

@@ -26,13 +26,10 @@ export function replOptionsFromCli(start: ReplStartOptions): ReplOptions {
       }),
     trust: async () => (await session()).checkProjectTrust({ cwd, env, homeDir }),
     // Settings `pricing` first; else OpenAI's list price against the base URL in effect,
-    // as the session resolves it: flag, then setting, then OPENAI_BASE_URL.
+    // as the session resolves it: flag, then setting (the project's once trusted), then OPENAI_BASE_URL.
     pricing: async (prepared) => {
-      const [{ modelPrice }, { loadSettings }] = await Promise.all([
-        import("../models/pricing.js"),
-        import("../config/settings.js"),
-      ]);
-      const { settings } = await loadSettings({ acaiHome: paths.home, projectDir: cwd });
+      const { modelPrice } = await import("../models/pricing.js");
+      const { settings } = prepared;
       const baseUrl = flags.baseUrl ?? settings.baseUrl ?? env.OPENAI_BASE_URL;
       return modelPrice({ modelId: prepared.modelId, baseUrl, overrides: settings.pricing });
     },

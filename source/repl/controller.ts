@@ -5,6 +5,8 @@ import type {
   ProjectTrustState,
   UntrustedHookInfo,
 } from "../cli/session-types.js";
+import { inertText } from "../cli/terminal-text.js";
+import { reviewLines } from "../cli/trust-review.js";
 import type { AskRequest, AskUser } from "../hooks/activity.js";
 import type { ModelPrice } from "../models/pricing.js";
 import { COMMAND_HELP, type Command, KEY_HELP, parseCommand } from "./commands.js";
@@ -24,6 +26,8 @@ export interface UiState {
   ask: AskRequest | null;
   /** Untrusted project hooks waiting for the user's choice. */
   trust: UntrustedHookInfo[] | null;
+  /** The rest of the review (root, changes, settings), inert lines; empty when none. */
+  trustReview: string[];
   /** Prompts submitted while a turn runs, not yet taken by the agent. */
   queued: number;
   hint: string | null;
@@ -86,6 +90,7 @@ export class ReplController {
       busy: false,
       ask: null,
       trust: null,
+      trustReview: [],
       queued: 0,
       hint: null,
       history: [],
@@ -137,26 +142,40 @@ export class ReplController {
       return this.#finish(1);
     }
     this.#trust = trust;
-    if (mode === "require-trust" && trust.status === "untrusted" && trust.untrusted.length > 0) {
+    const cannotTrust = trust.review.incomplete;
+    if (mode === "require-trust" && trust.status === "untrusted" && cannotTrust !== undefined) {
+      this.#item({
+        kind: "banner",
+        tone: "warn",
+        text: `This project's hooks, tools and settings are off: they cannot be trusted (${inertText(cannotTrust)}).`,
+      });
+      mode = "off";
+    } else if (mode === "require-trust" && trust.status === "untrusted") {
       mode = await new Promise<ProjectHooksMode>((resolve) => {
         this.#trustChoice = resolve;
-        this.#set({ phase: "trust", trust: trust.untrusted });
+        this.#set({
+          phase: "trust",
+          trust: trust.untrusted,
+          trustReview: reviewLines(trust.review),
+        });
       });
       this.#trustChoice = undefined;
       this.#set({ trust: null });
       if (this.#exitRequested) return this.#finish(130);
     }
-    if (mode === "off" && trust.status === "untrusted") {
+    if (mode === "off" && trust.status === "untrusted" && cannotTrust !== undefined) {
+      // said above
+    } else if (mode === "off" && trust.status === "untrusted") {
       this.#item({
         kind: "banner",
         tone: "warn",
-        text: "Project hooks and tools are off for this session (not trusted). Run `acai hooks trust` to enable them.",
+        text: "Project hooks, tools and settings are off for this session (not trusted). Run `acai hooks trust` to enable them.",
       });
     } else if (mode === "off" && trust.status === "trusted") {
       this.#item({
         kind: "banner",
         tone: "warn",
-        text: "Project hooks and tools are off (--no-project-hooks).",
+        text: "Project hooks, tools and settings are off (--no-project).",
       });
     }
 

@@ -65,6 +65,10 @@ describe("acai argument parsing", () => {
     expect((await parse(["-p", "x", "--trust-project-hooks"])).options?.projectHooks).toBe(
       "trust-once",
     );
+    // The new names, and the old ones kept working.
+    expect((await parse(["-p", "x", "--trust-project"])).options?.projectHooks).toBe("trust-once");
+    expect((await parse(["-p", "x", "--no-project"])).options?.projectHooks).toBe("off");
+    expect((await parse(["-p", "x"])).options?.projectHooks).toBe("require-trust");
     // The largest value the maxSteps setting accepts too (config/max-steps.ts).
     expect((await parse(["-p", "x", "--max-steps", "10000"])).options?.maxSteps).toBe(10_000);
   });
@@ -83,6 +87,8 @@ describe("acai argument parsing", () => {
     [["--base-url", "localhost:11434", "-p", "x"], /must be an http\(s\) URL/],
     [["--bogus"], /unknown option '--bogus'/],
     [["-p", "x", "--trust-project-hooks", "--no-project-hooks"], /cannot be used with/],
+    [["-p", "x", "--trust-project", "--no-project"], /cannot be used with/],
+    [["-p", "x", "--trust-project", "--no-project-hooks"], /cannot be used with/],
     [["-p", "x", "extra", "more"], /too many arguments/],
   ])("rejects %j with exit 2 and a clear message", async (argv, message) => {
     const { code, options, err } = await parse(argv);
@@ -136,7 +142,8 @@ describe("acai argument parsing", () => {
     expect(help.code).toBe(0);
     expect(help.out).toContain("Usage: acai [options] [command] [prompt]");
     expect(help.out).toContain("--output-format <format>");
-    expect(help.out).toContain("--trust-project-hooks");
+    expect(help.out).toContain("--trust-project ");
+    expect(help.out).toContain("--no-project ");
     expect(help.out).toContain("4    untrusted project hooks");
     expect(help.out).toContain("hooks");
     const version = await parse(["--version"]);

@@ -68,7 +68,13 @@ describe("resolveAcaiPaths", () => {
 describe("loadSettings", () => {
   it("returns empty settings when no file exists", async () => {
     const loaded = await loadSettings({ acaiHome, projectDir });
-    expect(loaded).toEqual({ settings: {}, settingsFiles: [], warnings: [] });
+    expect(loaded).toEqual({
+      settings: {},
+      user: {},
+      project: {},
+      settingsFiles: [],
+      warnings: [],
+    });
   });
 
   it("merges user, project and local files, later wins, objects deep-merged", async () => {
@@ -106,7 +112,7 @@ describe("loadSettings", () => {
     await write(path.join(projectDir, ".acai", "settings.local.json"), { maxSteps: 3 });
     const loaded = await loadSettings({ acaiHome, projectDir });
     expect(loaded.settings).toEqual({ maxSteps: 3 });
-    expect(loaded.settingsFiles).toEqual([
+    expect(loaded.settingsFiles).toMatchObject([
       { path: path.join(acaiHome, "settings.json"), scope: "user", hooks: userHooks },
       {
         path: path.join(projectDir, ".acai", "settings.json"),
@@ -117,6 +123,7 @@ describe("loadSettings", () => {
         path: path.join(projectDir, ".acai", "settings.local.json"),
         scope: "project",
         hooks: undefined,
+        values: { maxSteps: 3 },
       },
     ]);
   });

@@ -56,8 +56,8 @@ describe("project hook trust in acai -p", () => {
     expect(result.stderr).toContain(`command: touch '${marker}'`);
     expect(result.stderr).toContain("events: user_prompt");
     expect(result.stderr).toContain("acai hooks trust");
-    expect(result.stderr).toContain("--trust-project-hooks");
-    expect(result.stderr).toContain("--no-project-hooks");
+    expect(result.stderr).toContain("--trust-project");
+    expect(result.stderr).toContain("--no-project");
     expect(existsSync(marker)).toBe(false);
     expect(server.requests).toHaveLength(0);
   });
@@ -80,9 +80,9 @@ describe("project hook trust in acai -p", () => {
     expect(refused.exitCode).toBe(4);
     expect(refused.stderr).toContain(`This project has 1 untrusted tool in ${dirs.cwd}`);
     expect(refused.stderr).toContain("probe");
-    expect(refused.stderr).toContain("project hooks and tools");
+    expect(refused.stderr).toContain("hooks, tools, settings");
     expect(refused.stderr).toContain(
-      "--no-project-hooks          run without this project's hooks and tools",
+      "--no-project           run with none of this project's hooks, tools and settings",
     );
     expect(existsSync(toolMarker)).toBe(false);
     expect(server.requests).toHaveLength(0);
@@ -107,7 +107,7 @@ describe("project hook trust in acai -p", () => {
     expect(trust.stdout).toContain(`Trusted 1 project hook and 1 project tool in ${dirs.cwd}:`);
     const again = await runAcai({ args: ["hooks", "trust"], dirs });
     expect(again.stdout).toBe(
-      `Already trusted: the project hooks and tools in ${dirs.cwd} have not changed.\n`,
+      `Already trusted: the project hooks, tools and settings in ${dirs.cwd} have not changed.\n`,
     );
 
     await rm(path.join(dirs.cwd, ".acai", "settings.json"));

@@ -44,13 +44,18 @@ async function markerText(): Promise<string> {
 }
 
 describe("project fingerprint", () => {
-  it("is null without project hooks, even with user hooks or unrelated files", async () => {
+  it("is null without project hooks, tools or settings, even with user hooks or unrelated files", async () => {
     await writeHook(userHooks(), "mine", { events: ["Stop"] });
-    await writeFileIn(path.join(box.projectDir, ".acai", "settings.json"), "{}");
     await writeFileIn(path.join(projectHooks(), "README.md"), "docs");
-    expect(
-      await fingerprint([{ path: "/x/settings.json", scope: "project", hooks: {} }]),
-    ).toBeNull();
+    expect(await fingerprint([{ path: "/x/settings.json", scope: "user", hooks: {} }])).toBeNull();
+    // A project settings file alone is project-controlled: it needs trust too.
+    const settingsFile = await writeFileIn(
+      path.join(box.projectDir, ".acai", "settings.json"),
+      "{}",
+    );
+    expect(await fingerprint([{ path: settingsFile, scope: "project", hooks: undefined }])).toMatch(
+      /^[0-9a-f]{64}$/,
+    );
   });
 
   it("changes on any project hook change and is unaffected by user hooks", async () => {
@@ -63,8 +68,14 @@ describe("project fingerprint", () => {
       0o755,
     );
     const helper = await writeFileIn(path.join(projectHooks(), "lib", "common.sh"), "x=1\n");
-    const settings = (hooks: unknown): SettingsHookFile[] => [
-      { path: path.join(box.projectDir, ".acai", "settings.json"), scope: "project", hooks },
+    // The loader gives each file's digest of its whole text; here the text is the hooks.
+    const settings = (hooks: unknown): (SettingsHookFile & { digest: string })[] => [
+      {
+        path: path.join(box.projectDir, ".acai", "settings.json"),
+        scope: "project",
+        hooks,
+        digest: JSON.stringify(hooks),
+      },
     ];
     const stop = { Stop: [{ hooks: [{ type: "command", command: "make test" }] }] };
 

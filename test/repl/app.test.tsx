@@ -20,6 +20,7 @@ import {
 
 const NO_PROJECT_HOOKS: ProjectTrustState = {
   status: "no-project-hooks",
+  review: { root: "/tmp", items: [], settings: [], changes: { kind: "first-review" } },
   untrusted: [],
   trust: async () => {},
 };
@@ -447,6 +448,7 @@ describe("REPL app (ink-testing-library, fake session)", () => {
     let trusted = 0;
     const trust: ProjectTrustState = {
       status: "untrusted",
+      review: { root: "/tmp", items: [], settings: [], changes: { kind: "first-review" } },
       untrusted: [
         {
           name: "fmt",
@@ -476,7 +478,7 @@ describe("REPL app (ink-testing-library, fake session)", () => {
     const ui = render(<App controller={controller} color={false} />);
     const exit = controller.run();
     await waitFor(
-      () => ui.lastFrame()?.includes("This project has hooks you have not trusted"),
+      () => ui.lastFrame()?.includes("This project has hooks, tools or settings you have not trusted"),
       "trust screen",
     );
     const f = ui.lastFrame() ?? "";
@@ -499,6 +501,7 @@ describe("REPL app (ink-testing-library, fake session)", () => {
     let trusted = 0;
     const trust: ProjectTrustState = {
       status: "untrusted",
+      review: { root: "/tmp", items: [], settings: [], changes: { kind: "first-review" } },
       // An executable never described: its events are unknown, and the screen says so.
       untrusted: [
         { name: "fmt", file: "/p/.acai/hooks/fmt", events: [], note: "not described yet" },
@@ -522,7 +525,7 @@ describe("REPL app (ink-testing-library, fake session)", () => {
     });
     const ui = render(<App controller={controller} color={false} />);
     const exit = controller.run();
-    await waitFor(() => ui.lastFrame()?.includes("Run without project hooks"), "trust screen");
+    await waitFor(() => ui.lastFrame()?.includes("Run without any of them"), "trust screen");
     expect(ui.lastFrame()).toContain("fmt (not described yet)");
     ui.stdin.write("\u001b[B");
     await new Promise((r) => setTimeout(r, 50));
@@ -531,7 +534,7 @@ describe("REPL app (ink-testing-library, fake session)", () => {
     expect(prepared[0]?.projectHooks).toBe("off");
     expect(trusted).toBe(0);
     await waitFor(
-      () => ui.lastFrame()?.includes("Project hooks and tools are off for this session"),
+      () => ui.lastFrame()?.includes("Project hooks, tools and settings are off for this session"),
       "banner",
     );
     controller.requestExit();

@@ -16,6 +16,7 @@ import { type FakeSession, fakeSession, waitFor } from "./fake-session.js";
 
 const NO_PROJECT_HOOKS: ProjectTrustState = {
   status: "no-project-hooks",
+  review: { root: "/tmp", items: [], settings: [], changes: { kind: "first-review" } },
   untrusted: [],
   trust: async () => {},
 };

@@ -86,6 +86,8 @@ export function fakeSession(options: FakeSessionOptions = {}): FakeSession {
     sessionId: options.sessionId ?? "sess-1",
     modelId: options.model ?? "fake-model",
     cwd: "/tmp",
+    projectDir: "/tmp",
+    settings: {},
     acaiHome: "/tmp/acai",
     transcriptPath: "/tmp/t.jsonl",
     hooks: options.hooks ?? { loaded: [], broken: [], projectHooksEnabled: true },

@@ -22,6 +22,7 @@ afterEach(async () => {
 
 const NO_PROJECT_HOOKS: ProjectTrustState = {
   status: "no-project-hooks",
+  review: { root: "/tmp", items: [], settings: [], changes: { kind: "first-review" } },
   untrusted: [],
   trust: async () => {},
 };

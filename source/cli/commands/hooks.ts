@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { UsageError } from "../errors.js";
 import { EXIT } from "../exit-codes.js";
 import { formatHookList } from "../hook-list.js";
+import { reviewLines } from "../trust-review.js";
 import type { CommandContext } from "../program.js";
 import { inertText } from "../terminal-text.js";
 import { registerHookToolkit, runToolkitCommand } from "./hooks-toolkit.js";
@@ -36,21 +37,35 @@ export function registerHooksCommand(program: Command, ctx: CommandContext): Com
           // A bad settings file is a usage error (exit 2), as for `acai -p`.
           throw error instanceof SettingsError ? new UsageError(error.message) : error;
         });
+        const root = inertText(state.review.root);
+        const review = reviewLines(state.review).join("\n");
         switch (state.status) {
           case "no-project-hooks":
-            io.stdout.write(`No project hooks in ${inertText(io.cwd)}: nothing to trust.\n`);
+            io.stdout.write(
+              `No project hooks, tools or settings in ${root}: nothing to trust.\n`,
+            );
             break;
           case "trusted":
             io.stdout.write(
-              `Already trusted: the project hooks and tools in ${inertText(io.cwd)} have not changed.\n`,
+              `Already trusted: the project hooks, tools and settings in ${root} have not changed.\n`,
             );
             break;
-          case "untrusted":
+          case "untrusted": {
+            if (state.review.incomplete !== undefined) {
+              io.stderr.write(`acai: error: ${review}\n`);
+              return EXIT.untrustedHooks;
+            }
             await state.trust();
+            const list = state.untrusted.length > 0 ? `\n${formatHookList(state.untrusted)}` : "";
+            const what =
+              state.untrusted.length > 0
+                ? countHooksAndTools(state.untrusted, "project")
+                : "the project settings";
             io.stdout.write(
-              `Trusted ${countHooksAndTools(state.untrusted, "project")} in ${inertText(io.cwd)}:\n${formatHookList(state.untrusted)}\nAny change to these files or settings revokes the trust.\n`,
+              `Trusted ${what} in ${root}:${list}\n${review}\nAny change to these files or settings revokes the trust.\n`,
             );
             break;
+          }
           default:
             return state.status satisfies never;
         }

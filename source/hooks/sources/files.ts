@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { type Dirent, readdirSync, readFileSync, type Stats, statSync } from "node:fs";
-import { readlink, realpath } from "node:fs/promises";
+import { realpath } from "node:fs/promises";
 import path from "node:path";
 
 /** A regular file as seen by a scan: identity for the metadata cache and the trust fingerprint. */
@@ -104,63 +104,4 @@ export class ScanReader {
     }
     return result;
   }
-}
-
-/** One line of the project fingerprint: what a file is, never where the checkout lives. */
-export interface FingerprintPart {
-  /** Relative to the project dir, `/`-separated. */
-  key: string;
-  value: string;
-}
-
-export const MAX_FINGERPRINT_FILES = 10_000;
-
-/**
- * Every file below `dir` (symlinks recorded by target and, for files, content;
- * symlinked folders are not followed), as fingerprint parts. The executable
- * bit is part of a file's identity: `chmod +x` can turn a file into a hook.
- */
-export async function fingerprintTree(
-  reader: ScanReader,
-  dir: string,
-  projectDir: string,
-  parts: FingerprintPart[],
-  budget: { files: number },
-): Promise<void> {
-  const pending: Promise<void>[] = [];
-  for (const entry of await reader.list(dir)) {
-    if (budget.files <= 0) break;
-    budget.files -= 1;
-    const full = path.join(dir, entry.name);
-    const key = path.relative(projectDir, full).split(path.sep).join("/");
-    if (entry.isDirectory()) {
-      pending.push(fingerprintTree(reader, full, projectDir, parts, budget));
-    } else if (entry.isSymbolicLink()) {
-      pending.push(
-        (async () => {
-          const target = await readlink(full).catch(() => "?");
-          const scanned = await reader.scan(full);
-          const mode = scanned?.executable ? "x" : "-";
-          parts.push({ key, value: `link ${target} ${mode} ${scanned?.sha256 ?? "-"}` });
-        })(),
-      );
-    } else if (entry.isFile()) {
-      pending.push(
-        reader.scan(full).then((scanned) => {
-          const mode = scanned?.executable ? "x" : "-";
-          parts.push({ key, value: `file ${mode} ${scanned?.sha256 ?? "unreadable"}` });
-        }),
-      );
-    }
-  }
-  await Promise.all(pending);
-}
-
-export function fingerprintOf(parts: readonly FingerprintPart[]): string {
-  const sorted = [...parts].sort((a, b) =>
-    a.key < b.key ? -1 : a.key > b.key ? 1 : a.value < b.value ? -1 : 1,
-  );
-  const hash = createHash("sha256");
-  for (const part of sorted) hash.update(`${JSON.stringify(part.key)} ${part.value}\n`);
-  return hash.digest("hex");
 }

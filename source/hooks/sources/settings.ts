@@ -180,8 +180,13 @@ function displayName(command: string): string {
 export function loadSettingsHooks(
   files: readonly SettingsHookFile[],
   projectDir: string,
-  defaultTimeoutMs = DEFAULT_HOOK_TIMEOUT_MS,
+  /** A number, or per scope (a project's hookDefaults reach only its own hooks). */
+  defaultTimeoutMs: number | ((scope: HookScope) => number | undefined) = DEFAULT_HOOK_TIMEOUT_MS,
 ): { hooks: HookDefinition[]; broken: BrokenHook[]; warnings: string[] } {
+  const fallbackTimeout = (scope: HookScope): number =>
+    typeof defaultTimeoutMs === "function"
+      ? (defaultTimeoutMs(scope) ?? DEFAULT_HOOK_TIMEOUT_MS)
+      : defaultTimeoutMs;
   const hooks: HookDefinition[] = [];
   const broken: BrokenHook[] = [];
   const warnings: string[] = [];
@@ -207,7 +212,9 @@ export function loadSettingsHooks(
         matcher,
         priority: entry.priority,
         timeoutMs:
-          entry.timeout === undefined ? defaultTimeoutMs : Math.round(entry.timeout * 1000),
+          entry.timeout === undefined
+            ? fallbackTimeout(item.scope)
+            : Math.round(entry.timeout * 1000),
         async: entry.async,
         failure: entry.failure,
         env: entry.env,

@@ -7,8 +7,8 @@ import { wrapWords } from "../format.js";
 import { useTheme } from "../theme.js";
 
 const CHOICES = [
-  { key: "t", label: "Trust this set of project hooks and run them" },
-  { key: "n", label: "Run without project hooks this session" },
+  { key: "t", label: "Trust this set of project hooks, tools and settings and use them" },
+  { key: "n", label: "Run without any of them this session" },
 ] as const;
 
 const INTRO =
@@ -24,10 +24,13 @@ export type TrustChoice = "trust" | "off";
  */
 export function TrustScreen({
   hooks,
+  review = [],
   onChoose,
   width = 80,
 }: {
   hooks: UntrustedHookInfo[];
+  /** Root, changes since the last trust, settings: lines already made inert (cli/trust-review). */
+  review?: string[];
   onChoose: (choice: TrustChoice) => void;
   width?: number;
 }) {
@@ -49,7 +52,7 @@ export function TrustScreen({
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
       <Text bold color={c("yellow")} wrap="wrap">
-        {wrapWords("This project has hooks you have not trusted", inner)}
+        {wrapWords("This project has hooks, tools or settings you have not trusted", inner)}
       </Text>
       <Text wrap="wrap">{wrapWords(INTRO, inner)}</Text>
       {hooks.map((hook) => (
@@ -72,6 +75,12 @@ export function TrustScreen({
               {inertText(hook.problem)}
             </Text>
           ) : null}
+          {hook.env && hook.env.length > 0 ? (
+            <Text wrap="wrap" color={c("yellow")}>
+              {"  secrets it asks for: "}
+              {hook.env.map(inertText).join(", ")}
+            </Text>
+          ) : null}
           {/* An executable's command is its file: shown once. */}
           {hook.command && hook.command !== hook.file ? (
             <Text wrap="wrap">
@@ -81,6 +90,16 @@ export function TrustScreen({
           ) : null}
         </Box>
       ))}
+      {review.length > 0 ? (
+        <Box flexDirection="column" marginTop={1}>
+          {review.map((line, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list of lines
+            <Text key={index} wrap="wrap">
+              {line}
+            </Text>
+          ))}
+        </Box>
+      ) : null}
       <Box flexDirection="column" marginTop={1}>
         {CHOICES.map((choice, index) => (
           <Text key={choice.key} inverse={index === selected} wrap="wrap">

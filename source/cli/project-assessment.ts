@@ -1,0 +1,139 @@
+/**
+ * Where the project is, what it controls, and whether the user trusts exactly
+ * that — found without running anything of the project. `acai -p`, the REPL's
+ * trust screen, `acai hooks trust` and `acai hooks list` all start here, so
+ * they agree on the root, the set and the verdict.
+ */
+import path from "node:path";
+import { type AcaiPaths, resolveAcaiPaths } from "../config/paths.js";
+import { type LoadedSettings, loadSettings, SettingsError } from "../config/settings.js";
+import { describeUntrusted, type HookScan, scanHookSources } from "../hooks/registry.js";
+import { settingsHooksTypeError } from "../hooks/sources/settings.js";
+import { getProjectTrust, trustProject } from "../hooks/trust.js";
+import { projectChanges } from "../project/changes.js";
+import { findProjectRoot, type ProjectRoot } from "../project/root.js";
+import type { ProjectReview, ProjectSettingsSummary, UntrustedHookInfo } from "./session-types.js";
+
+export interface AssessProjectOptions {
+  cwd: string;
+  env: Readonly<Record<string, string>>;
+  homeDir: string;
+  /** False (`--no-project`): the project's settings files are not even read. */
+  includeProject?: boolean;
+}
+
+export type ProjectStatus = "nothing" | "trusted" | "untrusted";
+
+export interface ProjectAssessment {
+  paths: AcaiPaths;
+  root: ProjectRoot;
+  loaded: LoadedSettings;
+  scan: HookScan;
+  status: ProjectStatus;
+  review: ProjectReview;
+  /** Records trust for exactly the current set; refuses a set that cannot be hashed completely. */
+  trust(): Promise<void>;
+}
+
+export class UnhashableProjectError extends Error {
+  override readonly name = "UnhashableProjectError";
+}
+
+export async function assessProject(options: AssessProjectOptions): Promise<ProjectAssessment> {
+  const paths = resolveAcaiPaths({ env: options.env, homeDir: options.homeDir, cwd: options.cwd });
+  const root = findProjectRoot({ cwd: options.cwd, acaiHome: paths.home });
+  const loaded = await loadCheckedSettings(paths.home, root.dir, options.includeProject !== false);
+  const scan = await scanHookSources({
+    projectDir: root.dir,
+    acaiHome: paths.home,
+    homeDir: options.homeDir,
+    settingsFiles: loaded.settingsFiles,
+  });
+  const manifest = scan.projectManifest;
+  const where = { acaiHome: paths.home, projectDir: root.dir };
+  const record = manifest.fingerprint === null ? undefined : await getProjectTrust(where);
+  const status: ProjectStatus =
+    manifest.fingerprint === null
+      ? "nothing"
+      : manifest.incomplete === undefined && record?.fingerprint === manifest.fingerprint
+        ? "trusted"
+        : "untrusted";
+  const review: ProjectReview = {
+    root: root.dir,
+    items: describeUntrusted(scan).map(toUntrustedInfo),
+    settings: summarizeSettings(loaded, root.dir),
+    changes: projectChanges(manifest.entries, record),
+    ...(manifest.incomplete !== undefined ? { incomplete: manifest.incomplete } : {}),
+  };
+  return {
+    paths,
+    root,
+    loaded,
+    scan,
+    status,
+    review,
+    trust: async () => {
+      if (manifest.fingerprint === null) return;
+      if (manifest.incomplete !== undefined) {
+        throw new UnhashableProjectError(`This project cannot be trusted: ${manifest.incomplete}.`);
+      }
+      await trustProject({
+        ...where,
+        fingerprint: manifest.fingerprint,
+        entries: manifest.entries,
+      });
+    },
+  };
+}
+
+/**
+ * Loads the settings files; a `hooks` field that is not an object is a bad
+ * settings file (SettingsError: exit 2, naming the file and the field), as the
+ * loader does for other fields, rather than a broken (and untrusted) hook.
+ */
+async function loadCheckedSettings(
+  acaiHome: string,
+  projectDir: string,
+  includeProject: boolean,
+): Promise<LoadedSettings> {
+  const loaded = await loadSettings({ acaiHome, projectDir, includeProject });
+  for (const file of loaded.settingsFiles) {
+    const problem = settingsHooksTypeError(file);
+    if (problem !== undefined) throw new SettingsError(file.path, problem);
+  }
+  return loaded;
+}
+
+function summarizeSettings(loaded: LoadedSettings, root: string): ProjectSettingsSummary[] {
+  return loaded.settingsFiles
+    .filter((file) => file.scope === "project")
+    .map((file) => {
+      const { model, baseUrl, ...rest } = file.values;
+      const other = Object.entries(rest).flatMap(([key, value]) =>
+        value !== null && typeof value === "object" && !Array.isArray(value)
+          ? Object.entries(value).map(([inner, v]) => `${key}.${inner}=${JSON.stringify(v)}`)
+          : [`${key}=${JSON.stringify(value)}`],
+      );
+      if (file.hooks !== undefined) other.push("hooks (listed above)");
+      return {
+        file: path.relative(root, file.path) || file.path,
+        ...(model !== undefined ? { model } : {}),
+        ...(baseUrl !== undefined ? { baseUrl } : {}),
+        other,
+      };
+    });
+}
+
+function toUntrustedInfo(hook: ReturnType<typeof describeUntrusted>[number]): UntrustedHookInfo {
+  return {
+    ...(hook.sourceKind === "tool" ? { kind: "tool" as const } : {}),
+    name: hook.name,
+    file: hook.file,
+    events: hook.events,
+    command: hook.command,
+    ...(hook.matcher !== undefined ? { matcher: hook.matcher } : {}),
+    ...(hook.note !== undefined ? { note: hook.note } : {}),
+    ...(hook.problem !== undefined ? { problem: hook.problem } : {}),
+    ...(hook.env !== undefined ? { env: hook.env } : {}),
+  };
+}

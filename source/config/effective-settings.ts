@@ -1,0 +1,63 @@
+/**
+ * The settings a session runs with, given whether the project is trusted.
+ *
+ * Nothing a project's settings say applies before trust (its `baseUrl` would
+ * receive the user's API key; its `model` could be a replay file that runs
+ * commands). After trust, a project still never weakens the user's own hooks:
+ * its `hookDefaults.timeoutMs` is the default of the project's hooks only, and
+ * the limits that keep user hooks effective (context cap, stop-block limit,
+ * session-end budget) can only be raised by a project, never lowered.
+ */
+import type { HookDefaults, MergedSettings } from "./settings.js";
+
+export interface HookLimitDefaults {
+  contextCapChars: number;
+  maxStopBlocks: number;
+  sessionEndBudgetMs: number;
+}
+
+export interface EffectiveSettings {
+  model?: string;
+  baseUrl?: string;
+  maxSteps?: number;
+  pricing?: MergedSettings["pricing"];
+  /** Default timeout of user hooks (and of project hooks when the project sets none). */
+  userHookTimeoutMs?: number;
+  /** Default timeout of project hooks. */
+  projectHookTimeoutMs?: number;
+  contextCapChars: number;
+  maxStopBlocks: number;
+  sessionEndBudgetMs: number;
+}
+
+export function effectiveSettings(
+  loaded: { user: MergedSettings; project: MergedSettings },
+  includeProject: boolean,
+  defaults: HookLimitDefaults,
+): EffectiveSettings {
+  const user = loaded.user;
+  const project: MergedSettings = includeProject ? loaded.project : {};
+  const userHooks: HookDefaults = user.hookDefaults ?? {};
+  const projectHooks: HookDefaults = project.hookDefaults ?? {};
+  const raiseOnly = (key: keyof HookLimitDefaults): number =>
+    Math.max(userHooks[key] ?? defaults[key], projectHooks[key] ?? 0);
+  const userTimeout = userHooks.timeoutMs;
+  const projectTimeout = projectHooks.timeoutMs ?? userTimeout;
+  const pricing =
+    user.pricing || project.pricing ? { ...user.pricing, ...project.pricing } : undefined;
+  return {
+    ...defined("model", project.model ?? user.model),
+    ...defined("baseUrl", project.baseUrl ?? user.baseUrl),
+    ...defined("maxSteps", project.maxSteps ?? user.maxSteps),
+    ...defined("pricing", pricing),
+    ...defined("userHookTimeoutMs", userTimeout),
+    ...defined("projectHookTimeoutMs", projectTimeout),
+    contextCapChars: raiseOnly("contextCapChars"),
+    maxStopBlocks: raiseOnly("maxStopBlocks"),
+    sessionEndBudgetMs: raiseOnly("sessionEndBudgetMs"),
+  };
+}
+
+function defined<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
