@@ -98,9 +98,31 @@ const DONE: Promise<void> = Promise.resolve();
 
 function noop(): void {}
 
-/** The warning for a hook dropped because the queue was full. */
+const RAISE = "raise hookDefaults.maxAsyncHooks or hookDefaults.asyncQueueLimit to keep more";
+
+function busy(limits: Readonly<AsyncPoolLimits>): string {
+  return `${limits.maxRunning} async hooks were running and ${limits.queueLimit} waiting`;
+}
+
+/** The audit error of one hook dropped because the queue was full. */
 export function droppedMessage(hookName: string, limits: Readonly<AsyncPoolLimits>): string {
-  return `async hook "${hookName}" was not run: ${limits.maxRunning} async hooks were running and ${limits.queueLimit} waiting (raise hookDefaults.maxAsyncHooks or hookDefaults.asyncQueueLimit to keep more)`;
+  return `async hook "${hookName}" was not run: ${busy(limits)} (${RAISE})`;
+}
+
+/** Names shown in one warning; the rest are counted (each has its audit line). */
+const NAMES_SHOWN = 10;
+
+/** The one warning for the hooks of an event dropped because the queue was full. */
+export function droppedWarning(
+  hookNames: readonly string[],
+  event: string,
+  limits: Readonly<AsyncPoolLimits>,
+): string {
+  if (hookNames.length === 1) return `${droppedMessage(hookNames[0] as string, limits)}`;
+  const shown = hookNames.slice(0, NAMES_SHOWN).map((name) => `"${name}"`);
+  const more = hookNames.length - shown.length;
+  const names = more > 0 ? `${shown.join(", ")} and ${more} more` : shown.join(", ");
+  return `${hookNames.length} async hooks of ${event} were not run: ${names}; ${busy(limits)} (${RAISE}; each is in the audit log)`;
 }
 
 /** The error recorded for a queued hook the session ended (or an abort cut) before a slot was free. */

@@ -45,6 +45,7 @@ import {
   DEFAULT_ASYNC_QUEUE_LIMIT,
   DEFAULT_MAX_ASYNC_HOOKS,
   droppedMessage,
+  droppedWarning,
   notStartedMessage,
 } from "./async-pool.js";
 import { type AuditSink, auditEntry, createFileAuditSink } from "./audit.js";
@@ -304,12 +305,15 @@ async function* intercept(
     record(hook, rec, rec.decision, observedEffect(rec.decision), true);
   };
 
-  /** Starts an async hook, or queues it (hooks.md §5); a full queue drops it, said in a warning and the audit log. */
+  /**
+   * Starts an async hook, or queues it (hooks.md §5). A full queue drops it:
+   * an audit line says so, and it is returned for the event's one warning.
+   */
   const startAsync = (
     hook: HookDefinition,
     event: HookEventName,
     agentEvent: AgentEvent,
-  ): HookActivityEvent => {
+  ): HookActivityEvent | { dropped: HookDefinition } => {
     const controller = new AbortController();
     const kill = (): void => controller.abort();
     stopAll.signal.addEventListener("abort", kill, { once: true });
@@ -322,15 +326,38 @@ async function* intercept(
     );
     if (submitted.admission === "dropped") {
       stopAll.signal.removeEventListener("abort", kill);
-      const message = droppedMessage(hook.name, asyncPool.limits);
-      const rec = notRunRecord(hook, event, message);
+      const rec = notRunRecord(hook, event, droppedMessage(hook.name, asyncPool.limits));
       record(hook, rec, rec.decision, rec.decision, true);
-      return { type: "hook_warning", hook: hookRef(hook), message };
+      return { dropped: hook };
     }
     entry.done = submitted.done;
     background.add(entry);
     return { type: "hook_start", hook: hookRef(hook), event, startedAt: now() };
   };
+
+  /** Starts the event's async hooks; those dropped are named in one warning (not one per hook). */
+  function* startAllAsync(
+    hooks: readonly HookDefinition[],
+    event: HookEventName,
+    agentEvent: AgentEvent,
+  ): Generator<HookActivityEvent, void, undefined> {
+    const dropped: HookDefinition[] = [];
+    for (const hook of hooks) {
+      const started = startAsync(hook, event, agentEvent);
+      if ("dropped" in started) dropped.push(started.dropped);
+      else yield started;
+    }
+    if (dropped.length === 0) return;
+    yield {
+      type: "hook_warning",
+      ...(dropped.length === 1 ? { hook: hookRef(dropped[0] as HookDefinition) } : {}),
+      message: droppedWarning(
+        dropped.map((hook) => hook.name),
+        event,
+        asyncPool.limits,
+      ),
+    };
+  }
 
   /** A notification event, told to `onNotification`; none once the session is aborted. */
   const raise = (message: string, notificationType: string): NotificationEvent | undefined => {
@@ -544,7 +571,8 @@ async function* intercept(
     carried: string[],
   ): AsyncGenerator<InterceptedEvent, Verdict | undefined, undefined> {
     const { subject, sync } = selected;
-    for (const hook of selected.asyncHooks) yield startAsync(hook, event, agentEvent);
+    if (selected.asyncHooks.length > 0)
+      yield* startAllAsync(selected.asyncHooks, event, agentEvent);
     if (sync.length === 0) {
       if (pendingActivity.length > 0) yield* pendingActivity.splice(0);
       return carriedVerdict(carried);

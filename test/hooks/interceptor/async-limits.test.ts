@@ -75,7 +75,7 @@ describe("async hooks in a bounded pool", () => {
     expect(stats.started).toBe(40);
   });
 
-  it("a hook that finds the queue full is dropped: a warning and an audit line name it", async () => {
+  it("hooks that find the queue full are dropped: one warning per event and an audit line each name them", async () => {
     const { runner, stats } = countingRunner(50);
     const hooks = asyncHooks(5);
     const agent = fakeAgent([ev.toolStart(), ev.sessionEnd()]);
@@ -95,8 +95,7 @@ describe("async hooks in a bounded pool", () => {
     expect(stats.started).toBe(3);
     const warnings = events.filter((e) => e.type === "hook_warning").map((e) => e.message);
     expect(warnings).toEqual([
-      'async hook "bg-3" was not run: 2 async hooks were running and 1 waiting (raise hookDefaults.maxAsyncHooks or hookDefaults.asyncQueueLimit to keep more)',
-      'async hook "bg-4" was not run: 2 async hooks were running and 1 waiting (raise hookDefaults.maxAsyncHooks or hookDefaults.asyncQueueLimit to keep more)',
+      '2 async hooks of before_tool were not run: "bg-3", "bg-4"; 2 async hooks were running and 1 waiting (raise hookDefaults.maxAsyncHooks or hookDefaults.asyncQueueLimit to keep more; each is in the audit log)',
     ]);
     const dropped = audit.entries.filter((e) => e.error?.includes("was not run"));
     expect(dropped.map((e) => [e.hook, e.decision, e.async])).toEqual([

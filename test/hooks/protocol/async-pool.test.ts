@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   createAsyncPool,
   droppedMessage,
+  droppedWarning,
   notStartedMessage,
 } from "../../../source/hooks/async-pool.js";
 
@@ -106,5 +107,15 @@ describe("createAsyncPool", () => {
       'async hook "lint" was not run: 8 async hooks were running and 256 waiting (raise hookDefaults.maxAsyncHooks or hookDefaults.asyncQueueLimit to keep more)',
     );
     expect(notStartedMessage("session end")).toContain("session ended");
+    const limits = { maxRunning: 8, queueLimit: 256 };
+    expect(droppedWarning(["lint"], "before_tool", limits)).toBe(droppedMessage("lint", limits));
+    const many = droppedWarning(
+      Array.from({ length: 12 }, (_, i) => `h${i}`),
+      "before_tool",
+      limits,
+    );
+    expect(many).toBe(
+      '12 async hooks of before_tool were not run: "h0", "h1", "h2", "h3", "h4", "h5", "h6", "h7", "h8", "h9" and 2 more; 8 async hooks were running and 256 waiting (raise hookDefaults.maxAsyncHooks or hookDefaults.asyncQueueLimit to keep more; each is in the audit log)',
+    );
   });
 });
