@@ -2,6 +2,7 @@ import { SettingsError } from "../config/settings.js";
 import type { InterceptedEvent } from "../hooks/activity.js";
 import { DEFAULT_SESSION_END_BUDGET_MS } from "../hooks/interceptor.js";
 import { ModelConfigError } from "../models/errors.js";
+import { windDownMs } from "../process/wind-down.js";
 import { CliError, formatUnexpected, UsageError } from "./errors.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { formatHookList } from "./hook-list.js";
@@ -12,23 +13,12 @@ import type { MainOptions } from "./program.js";
 import { sessionFlags } from "./repl-entry.js";
 import { prepareSession } from "./session.js";
 import { UntrustedProjectHooksError } from "./session-errors.js";
-import { reviewLines } from "./trust-review.js";
 import type { PreparedSession } from "./session-types.js";
 import { stripControls } from "./terminal-text.js";
+import { reviewLines } from "./trust-review.js";
 
 /** After an abort, the least time the run may take to wind down before acai exits anyway. */
 const ABORT_GRACE_MS = 10_000;
-/** Past the session-end budget: the abort reaching session_end, and the interceptor killing what is left. */
-const WIND_DOWN_MARGIN_MS = 5_000;
-
-/**
- * How long after an abort acai waits for the run to end before it exits
- * anyway (killing whatever still runs): the session-end budget as configured
- * (up to its 600 s maximum) plus a margin, and never less than 10 s.
- */
-export function windDownMs(sessionEndBudgetMs: number): number {
-  return Math.max(ABORT_GRACE_MS, sessionEndBudgetMs + WIND_DOWN_MARGIN_MS);
-}
 
 /** SIGHUP (the terminal went away) is handled as SIGTERM, with the shell's 128+1. */
 const SIGNAL_EXIT: Record<CliSignal, number> = {
@@ -59,7 +49,7 @@ export async function runHeadless(io: CliIo, options: MainOptions): Promise<numb
     received = signal;
     controller.abort(new Error(`received ${signal}`));
     const budget = session?.sessionEndBudgetMs ?? DEFAULT_SESSION_END_BUDGET_MS;
-    setTimeout(() => io.forceExit(code), windDownMs(budget)).unref();
+    setTimeout(() => io.forceExit(code), windDownMs(budget, ABORT_GRACE_MS)).unref();
   };
   const unsubscribe = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((signal) =>
     io.onSignal(signal, onSignal(signal)),

@@ -9,6 +9,7 @@ import { inertText } from "../cli/terminal-text.js";
 import { reviewLines } from "../cli/trust-review.js";
 import type { AskRequest, AskUser } from "../hooks/activity.js";
 import type { ModelPrice } from "../models/pricing.js";
+import { windDownMs } from "../process/wind-down.js";
 import { COMMAND_HELP, type Command, KEY_HELP, parseCommand } from "./commands.js";
 import { buildHooksSnapshot } from "./hooks-snapshot.js";
 import { PromptQueue } from "./prompt-queue.js";
@@ -516,7 +517,9 @@ export class ReplController {
     this.#asks = [];
     this.#set({ ask: null });
     this.#queue?.close(true);
-    const budget = this.#o.exitBudgetMs ?? 15_000;
+    // session_end hooks (and async hooks) may use the whole session-end budget as configured.
+    const budget =
+      this.#o.exitBudgetMs ?? windDownMs(this.#session?.sessionEndBudgetMs ?? 0, 15_000);
     const timer = setTimeout(() => this.#sessionAbort?.abort(), budget);
     timer.unref?.();
   }

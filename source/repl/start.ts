@@ -1,4 +1,5 @@
 import type { ReplStartOptions } from "../cli/repl-entry.js";
+import { processContainment } from "../process/containment.js";
 import { isCliStart, replOptionsFromCli } from "./cli-adapter.js";
 import { loadUi } from "./load-ui.js";
 import type { ReplOptions } from "./types.js";
@@ -13,5 +14,47 @@ export type { ReplOptions } from "./types.js";
  */
 export async function startRepl(input: ReplOptions | ReplStartOptions): Promise<number> {
   const { mountRepl } = await loadUi();
-  return mountRepl(isCliStart(input) ? replOptionsFromCli(input) : input);
+  if (!isCliStart(input)) return mountRepl(input);
+  const release = exitOnSecondSignal();
+  try {
+    return await mountRepl(replOptionsFromCli(input));
+  } finally {
+    release();
+  }
+}
+
+const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+type ReplSignal = keyof typeof SIGNAL_EXIT;
+
+/**
+ * Signals from outside (the keyboard's Ctrl-C is a key in raw mode, not a
+ * signal). The first asks the session to end — the REPL mounts a handler for
+ * SIGTERM and SIGHUP; a SIGINT is passed on as SIGTERM — and session_end hooks
+ * run within their budget. A second one stops waiting: everything acai started
+ * is killed (containment), then acai exits.
+ */
+function exitOnSecondSignal(): () => void {
+  let received = false;
+  let forwarding = false;
+  const handlers = (Object.keys(SIGNAL_EXIT) as ReplSignal[]).map((signal) => {
+    const handler = (): void => {
+      if (forwarding) return;
+      if (!received) {
+        received = true;
+        if (signal === "SIGINT") {
+          forwarding = true;
+          process.emit("SIGTERM", "SIGTERM");
+          forwarding = false;
+        }
+        return;
+      }
+      processContainment().sweepAll();
+      process.exit(SIGNAL_EXIT[signal]);
+    };
+    process.on(signal, handler);
+    return () => process.off(signal, handler);
+  });
+  return () => {
+    for (const off of handlers) off();
+  };
 }
