@@ -18,7 +18,8 @@
  *   never outlive the run) and the pipes are destroyed;
  * - containment (when given): every child carries acai's marker with this
  *   run's id (containment.ts); a run stopped by timeout, abort or output limit
- *   also has its setsid/double-fork escapees swept by that id.
+ *   (or any run with `sweepOnExit`) also has its setsid/double-fork escapees
+ *   swept by that id.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { statSync } from "node:fs";
@@ -232,7 +233,7 @@ function runOne(run: RunOptions, timing: Timing): Promise<RunResult> {
       // Background children of a finished run are not allowed to linger.
       killGroup(pid, "SIGKILL");
       // A stopped run's children that left the group (setsid, double fork) go too.
-      if (terminating && runId !== undefined) containment?.sweepRun(runId);
+      if ((terminating || run.sweepOnExit) && runId !== undefined) containment?.sweepRun(runId);
       child.stdin?.destroy();
       child.stdout?.destroy();
       child.stderr?.destroy();

@@ -21,6 +21,12 @@ export interface RunOptions {
   onOutputLimit?: "truncate" | "kill";
   /** Grace between TERM and KILL (default 1000 ms). */
   killGraceMs?: number;
+  /**
+   * Also when the run ends by itself, kill what it started outside its process
+   * group (setsid, double fork) — found by its containment marker, a /proc scan
+   * of about 2 ms. Without it such children live until acai exits.
+   */
+  sweepOnExit?: boolean;
 }
 
 export interface RunResult {

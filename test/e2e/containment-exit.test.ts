@@ -55,11 +55,17 @@ describe("containment", () => {
       `${esc("tool")}\necho tool-done`,
       esc("tool-describe"),
     );
-    server = await startFakeOpenAI([
+    // The Bash tool's escapees end with its command: none left when the model hears back.
+    let bashLeft = -1;
+    const turns = [
       { toolCalls: [{ name: "Bash", input: { command: `${esc("bash")}\necho bash-done` } }] },
       { toolCalls: [{ name: "escape_tool", input: {} }] },
       { text: "done" },
-    ]);
+    ];
+    server = await startFakeOpenAI((_request, index) => {
+      if (index === 1) bashLeft = pidsWith(`${marker}-bash`).length;
+      return turns[index] ?? { text: "done" };
+    });
     const result = await runAcai({
       dirs,
       args: ["-p", "go", ...modelArgs("chat", server)],
@@ -73,6 +79,7 @@ describe("containment", () => {
     for (const label of ["hook-describe", "hook", "tool-describe", "bash", "tool", "async-hook"]) {
       expect(started(label), label).toEqual([...ESCAPE_KINDS]);
     }
+    expect(bashLeft).toBe(0);
     expect(await survivors(marker)).toEqual([]);
   });
 

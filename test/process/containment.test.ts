@@ -94,6 +94,20 @@ describe("a runner with containment", () => {
     expect(await survivors(marker)).toEqual([]);
   });
 
+  it("with sweepOnExit, sweeps a run's escapees also when it ends by itself", async () => {
+    const marker = markers.next();
+    const runner = createProcessRunner({ containment: createContainment() });
+    const result = await runner({
+      command: "/bin/bash",
+      args: ["-c", escaping(marker, "exit")],
+      cwd: dir,
+      env,
+      sweepOnExit: true,
+    });
+    expect(result.exitCode).toBe(0);
+    expect(await survivors(marker)).toEqual([]);
+  });
+
   it("never touches another acai's processes", async () => {
     const marker = markers.next();
     const mine = createContainment();

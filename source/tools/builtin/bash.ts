@@ -55,7 +55,7 @@ export function bashTool(): Tool {
     description:
       "Runs a bash command in the project directory and returns its output and exit code. " +
       `The command is killed (with everything it started) after its timeout (default ${BASH_DEFAULT_TIMEOUT_MS / 1000} s); ` +
-      "background processes do not outlive the command. Output is capped; the middle of long output is cut.",
+      "background processes (also ones started with setsid or nohup) do not outlive the command. Output is capped; the middle of long output is cut.",
     input,
     async execute({ command, timeout }, context) {
       const timeoutMs = timeout ?? BASH_DEFAULT_TIMEOUT_MS;
@@ -67,6 +67,8 @@ export function bashTool(): Tool {
         timeoutMs,
         signal: context.signal,
         onOutputLimit: "truncate",
+        // What the command started with setsid or a double fork ends with it too.
+        sweepOnExit: true,
       });
       if (result.spawnError) {
         return { ok: false, error: result.spawnError, interrupted: false };
