@@ -4,9 +4,15 @@
  * trust screen, `acai hooks trust` and `acai hooks list` all start here, so
  * they agree on the root, the set and the verdict.
  */
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { type AcaiPaths, resolveAcaiPaths } from "../config/paths.js";
-import { type LoadedSettings, loadSettings, SettingsError } from "../config/settings.js";
+import {
+  type LoadedSettings,
+  loadSettings,
+  SettingsError,
+  settingsLocations,
+} from "../config/settings.js";
 import { describeUntrusted, type HookScan, scanHookSources } from "../hooks/registry.js";
 import { settingsHooksTypeError } from "../hooks/sources/settings.js";
 import { getProjectTrust, trustProject } from "../hooks/trust.js";
@@ -30,6 +36,8 @@ export interface ProjectAssessment {
   loaded: LoadedSettings;
   scan: HookScan;
   status: ProjectStatus;
+  /** Project settings files that exist but were not read (`includeProject: false`). */
+  unreadSettings: string[];
   review: ProjectReview;
   /** Records trust for exactly the current set; refuses a set that cannot be hashed completely. */
   trust(): Promise<void>;
@@ -65,12 +73,19 @@ export async function assessProject(options: AssessProjectOptions): Promise<Proj
     changes: projectChanges(manifest.entries, record),
     ...(manifest.incomplete !== undefined ? { incomplete: manifest.incomplete } : {}),
   };
+  const unreadSettings =
+    options.includeProject === false
+      ? settingsLocations({ acaiHome: paths.home, projectDir: root.dir })
+          .filter((location) => location.scope === "project" && existsSync(location.path))
+          .map((location) => location.path)
+      : [];
   return {
     paths,
     root,
     loaded,
     scan,
     status,
+    unreadSettings,
     review,
     trust: async () => {
       if (manifest.fingerprint === null) return;

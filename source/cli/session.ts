@@ -213,7 +213,7 @@ function decideProjectInclusion(project: ProjectAssessment, mode: ProjectHooksMo
 
 /** Says, once, that the project's hooks, tools and settings were left out (`--no-project`). */
 function projectLeftOut(project: ProjectAssessment, included: boolean): string[] {
-  if (included || project.status === "nothing") return [];
+  if (included || (project.status === "nothing" && project.unreadSettings.length === 0)) return [];
   return [
     `This project's hooks, tools and settings in ${inertText(project.root.dir)} are not used (--no-project).`,
   ];

@@ -8,7 +8,8 @@
  * following symbolic links (a linked folder or file is hashed where it points,
  * inside the project or not, under the key of the link); the project settings
  * files as a whole; interpreters named by a `#!` line of those files when they
- * are a path (not a bare name looked up on PATH); files a project settings
+ * are a path inside the project (not a name looked up on PATH, not a system
+ * interpreter such as /bin/sh); files a project settings
  * command names by path. A set that cannot be hashed completely (too many
  * files, a file too large, an unreadable file) is marked incomplete and can
  * never be trusted: no placeholder is ever hashed in place of content.
@@ -195,11 +196,18 @@ function addInterpreters(walk: Walk): void {
     walk.scripts = [];
     for (const script of scripts) {
       const interpreter = interpreterPath(script.firstLine, walk.projectDir);
-      if (interpreter === undefined || seen.has(interpreter)) continue;
+      // System interpreters (/bin/sh) are the user's: hashing them would revoke trust on every upgrade.
+      if (interpreter === undefined || seen.has(interpreter) || !isInside(walk, interpreter))
+        continue;
       seen.add(interpreter);
       addNamedFile(walk, interpreter, "interpreter");
     }
   }
+}
+
+function isInside(walk: Walk, file: string): boolean {
+  const relative = path.relative(walk.projectDir, file);
+  return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
 }
 
 function dedupe(entries: ManifestEntry[]): ManifestEntry[] {

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { render } from "ink-testing-library";
@@ -122,7 +122,8 @@ describe("the CLI's pricing: OpenAI's list price only against OpenAI's API", () 
   async function priceWith(over: {
     baseUrl?: string;
     env?: Record<string, string>;
-    settings?: object;
+    /** The settings in effect, as the prepared session reports them. */
+    settings?: PreparedSession["settings"];
     model?: string;
   }) {
     const dir = await mkdtemp(path.join(os.tmpdir(), "acai-repl-cost-"));
@@ -131,15 +132,16 @@ describe("the CLI's pricing: OpenAI's list price only against OpenAI's API", () 
     const project = path.join(dir, "project");
     await mkdir(acaiHome);
     await mkdir(project);
-    if (over.settings)
-      await writeFile(path.join(acaiHome, "settings.json"), JSON.stringify(over.settings));
     const options = replOptionsFromCli({
       cwd: project,
       env: { ACAI_HOME: acaiHome, ...over.env },
       homeDir: dir,
       flags: { projectHooks: "require-trust", ...(over.baseUrl ? { baseUrl: over.baseUrl } : {}) },
     });
-    const prepared = { modelId: over.model ?? "gpt-5.1" } as PreparedSession;
+    const prepared = {
+      modelId: over.model ?? "gpt-5.1",
+      settings: over.settings ?? {},
+    } as PreparedSession;
     return options.pricing?.(prepared);
   }
 

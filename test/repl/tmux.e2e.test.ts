@@ -237,7 +237,7 @@ describe.skipIf(skipReason !== "")(`acai REPL in tmux ${skipReason}`, () => {
       }),
     );
     const t = await startAcai(() => ({ text: "answered" }));
-    const screen = await t.see("This project has hooks you have not trusted");
+    const screen = await t.see("This project has hooks, tools or settings you have not trusted");
     expect(screen).toContain("user_prompt");
     expect(screen).toContain("touch");
     t.keys("t");
@@ -263,9 +263,9 @@ describe.skipIf(skipReason !== "")(`acai REPL in tmux ${skipReason}`, () => {
       }),
     );
     const t = await startAcai(() => ({ text: "answered" }));
-    await t.see("This project has hooks you have not trusted");
+    await t.see("This project has hooks, tools or settings you have not trusted");
     t.keys("n");
-    await t.see("Project hooks and tools are off for this session");
+    await t.see("Project hooks, tools and settings are off for this session");
     t.text("hi");
     t.keys("Enter");
     await t.see("answered");
