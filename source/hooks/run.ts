@@ -70,7 +70,17 @@ export async function runHookOnce(
   payload: unknown,
   options: HookRunOptions,
 ): Promise<HookRunRecord> {
-  const stdin = `${JSON.stringify(payload)}\n`;
+  let stdin: string;
+  try {
+    stdin = `${JSON.stringify(payload)}\n`;
+  } catch (error) {
+    // A payload nested too deep for JSON.stringify (the model's own tool input, say): not started.
+    return notRunRecord(
+      hook,
+      event,
+      `was not started: its payload cannot be serialized (${(error as Error).message})`,
+    );
+  }
   const { command, args } = launchOf(hook);
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const env = buildHookEnvironment({

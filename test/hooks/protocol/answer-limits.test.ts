@@ -12,8 +12,9 @@ import {
   MAX_ANSWER_DEPTH,
 } from "../../../source/hooks/dialects/index.js";
 import { applyMergePatch } from "../../../source/hooks/merge-patch.js";
-import { decodeRunResult, describeSpawnFailure } from "../../../source/hooks/run.js";
+import { decodeRunResult, describeSpawnFailure, runHookOnce } from "../../../source/hooks/run.js";
 import { quietRunResult } from "../../../source/process/result.js";
+import { makeHook } from "./support.js";
 
 /** `{"k":{"k":…"leaf"…}}` nested `depth` objects deep. */
 function nestedText(depth: number, leaf = '"x"'): string {
@@ -204,6 +205,33 @@ describe("a spawn that fails for lack of resources", () => {
   it("other spawn errors are left as they are", () => {
     expect(describeSpawnFailure('cannot run "x": permission denied')).toBe(
       'cannot run "x": permission denied',
+    );
+  });
+});
+
+describe("a payload too deep to serialize", () => {
+  it("is that hook's failure, and nothing is started", async () => {
+    let deep: unknown = {};
+    for (let i = 0; i < 20_000; i++) deep = { k: deep };
+    let started = 0;
+    const record = await runHookOnce(
+      makeHook({ name: "deep-payload" }),
+      "before_tool",
+      { tool_input: deep },
+      {
+        runner: async () => {
+          started++;
+          return quietRunResult({ exitCode: 0 });
+        },
+        env: {},
+        projectDir: "/tmp",
+        sessionId: "s",
+      },
+    );
+    expect(started).toBe(0);
+    expect(record.decision.action).toBe("failed");
+    expect(record.decision.action === "failed" && record.decision.error).toContain(
+      "its payload cannot be serialized",
     );
   });
 });
