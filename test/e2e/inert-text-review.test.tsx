@@ -129,7 +129,7 @@ describe("project text in the review is inert", () => {
       args: ["hooks", "test", "no\x1b[2Kpe", "--event", "before_tool"],
       dirs,
     });
-    expect(result.exitCode).toBe(2);
+    expect(result.exitCode, result.stderr).toBe(2);
     expect(rawControls(result.stderr)).toEqual([]);
     expect(result.stderr).toContain(String.raw`no hook named "no\x1b[2Kpe"`);
     expect(result.stderr).toContain(String.raw`lint\x1b]0;title\x07\x9b2K`);

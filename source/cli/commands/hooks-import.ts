@@ -7,6 +7,7 @@ import { MAX_PROJECT_FILE_BYTES, readRegularFileSync } from "../../config/read-r
 import { CliError, UsageError } from "../errors.js";
 import { EXIT } from "../exit-codes.js";
 import type { CommandContext } from "../program.js";
+import { inertLines, inertText } from "../terminal-text.js";
 import { runToolkitCommand } from "./hooks-toolkit.js";
 
 interface ImportOptions {
@@ -119,28 +120,28 @@ export function registerHooksImport(hooks: Command, ctx: CommandContext): void {
           for (const group of groups ?? []) {
             for (const entry of group.hooks) {
               out.push(
-                `  + ${event}${group.matcher !== undefined ? ` [${group.matcher}]` : ""}: ${entry.command} (timeout ${entry.timeout} s)`,
+                `  + ${inertText(event)}${group.matcher !== undefined ? ` [${inertText(group.matcher)}]` : ""}: ${inertText(entry.command)} (timeout ${entry.timeout} s)`,
               );
             }
           }
         }
         if (conversion.changes.length > 0) {
           out.push("Changed on the way:");
-          for (const change of conversion.changes) out.push(`  ~ ${change}`);
+          for (const change of conversion.changes) out.push(`  ~ ${inertText(change)}`);
         }
         if (conversion.notes.length > 0) {
           out.push("Worth knowing:");
-          for (const note of conversion.notes) out.push(`  ! ${note}`);
+          for (const note of conversion.notes) out.push(`  ! ${inertText(note)}`);
         }
         if (conversion.dropped.length > 0) {
           out.push("Not carried over:");
-          for (const dropped of conversion.dropped) out.push(`  - ${dropped}`);
+          for (const dropped of conversion.dropped) out.push(`  - ${inertText(dropped)}`);
         }
         const settings = { ...existing, hooks: merged.hooks };
         const text = `${JSON.stringify(settings, null, 2)}\n`;
         if (raw.dryRun) {
           out.push(`Dry run: ${rel(target)} would become:`, text.trimEnd());
-          io.stdout.write(`${out.join("\n")}\n`);
+          io.stdout.write(`${inertLines(out.join("\n"))}\n`);
           return EXIT.ok;
         }
         if (merged.added > 0) {
@@ -162,7 +163,7 @@ export function registerHooksImport(hooks: Command, ctx: CommandContext): void {
             );
           }
         }
-        io.stdout.write(`${out.join("\n")}\n`);
+        io.stdout.write(`${inertLines(out.join("\n"))}\n`);
         return EXIT.ok;
       }),
     );

@@ -16,6 +16,7 @@ import type { HookDefinition } from "../../hooks/definition.js";
 import { CliError, UsageError } from "../errors.js";
 import { EXIT } from "../exit-codes.js";
 import type { CommandContext } from "../program.js";
+import { inertText, jsonForTerminal } from "../terminal-text.js";
 import { runToolkitCommand } from "./hooks-toolkit.js";
 
 interface RecordedEvent {
@@ -325,7 +326,7 @@ export function registerHooksReplay(hooks: Command, ctx: CommandContext): void {
 
         if (raw.json) {
           io.stdout.write(
-            `${JSON.stringify(
+            `${jsonForTerminal(
               {
                 transcript: file,
                 session:
@@ -340,7 +341,6 @@ export function registerHooksReplay(hooks: Command, ctx: CommandContext): void {
                 replayed: results,
                 differences: changed.length,
               },
-              null,
               2,
             )}\n`,
           );
@@ -368,7 +368,8 @@ export function registerHooksReplay(hooks: Command, ctx: CommandContext): void {
             ? `No differences: the current hooks decide as the session's did (${results.length} event${results.length === 1 ? "" : "s"} reached hooks or had verdicts).`
             : `${changed.length} of ${results.length} event(s) would be decided differently now: ${changed.map((r) => `#${r.index} ${r.hook_event}`).join(", ")}.`,
         );
-        io.stdout.write(`${out.join("\n")}\n`);
+        // Hook names, reasons and recorded inputs are project and model text: each line inert.
+        io.stdout.write(`${out.map(inertText).join("\n")}\n`);
         return EXIT.ok;
       }),
     );
