@@ -2,9 +2,9 @@ import type { Command } from "commander";
 import { UsageError } from "../errors.js";
 import { EXIT } from "../exit-codes.js";
 import { formatHookList } from "../hook-list.js";
-import { reviewLines } from "../trust-review.js";
 import type { CommandContext } from "../program.js";
 import { inertText } from "../terminal-text.js";
+import { reviewLines } from "../trust-review.js";
 import { registerHookToolkit, runToolkitCommand } from "./hooks-toolkit.js";
 
 /**
@@ -41,9 +41,7 @@ export function registerHooksCommand(program: Command, ctx: CommandContext): Com
         const review = reviewLines(state.review).join("\n");
         switch (state.status) {
           case "no-project-hooks":
-            io.stdout.write(
-              `No project hooks, tools or settings in ${root}: nothing to trust.\n`,
-            );
+            io.stdout.write(`No project hooks, tools or settings in ${root}: nothing to trust.\n`);
             break;
           case "trusted":
             io.stdout.write(
