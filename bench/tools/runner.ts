@@ -1,9 +1,11 @@
 /**
- * Compares a bare `/bin/true` through the runner with a raw `spawn` that waits for `close`.
+ * Compares a bare `/bin/true` through the runner with a raw `spawn` that waits for `close`,
+ * and the runner acai uses (containment: a marker in each child's environment, the
+ * watchdog started once) with one without containment.
  * Run: npx tsc -p tsconfig.json && node bench/tools/runner.ts [iterations]
  */
 import { spawn } from "node:child_process";
-import { runProcess } from "../../dist/process/runner.js";
+import { createProcessRunner, runProcess } from "../../dist/process/runner.js";
 
 const iterations = Number(process.argv[2] ?? 200);
 const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
@@ -24,15 +26,35 @@ async function viaRunner(): Promise<void> {
   await runProcess({ command: "/bin/true", cwd: process.cwd(), env, stdin: "{}" });
 }
 
-async function measure(name: string, fn: () => Promise<void>): Promise<number> {
-  for (let i = 0; i < 20; i++) await fn();
-  const start = performance.now();
-  for (let i = 0; i < iterations; i++) await fn();
-  const perRun = (performance.now() - start) / iterations;
-  console.log(`${name.padEnd(8)} ${perRun.toFixed(3)} ms/run`);
-  return perRun;
+const bare = createProcessRunner();
+async function viaBareRunner(): Promise<void> {
+  await bare({ command: "/bin/true", cwd: process.cwd(), env, stdin: "{}" });
 }
 
-const rawMs = await measure("raw", raw);
-const runnerMs = await measure("runner", viaRunner);
-console.log(`ratio    ${(runnerMs / rawMs).toFixed(2)}x`);
+async function perRun(fn: () => Promise<void>): Promise<number> {
+  const start = performance.now();
+  for (let i = 0; i < iterations; i++) await fn();
+  return (performance.now() - start) / iterations;
+}
+
+const median = (xs: number[]): number =>
+  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
+// Warm up all three (the containment runner starts its watchdog here), then alternate
+// rounds so that machine noise falls on each alike; medians of 5 rounds.
+const variants = [
+  ["raw", raw],
+  ["runner without containment", viaBareRunner],
+  ["runner", viaRunner],
+] as const;
+for (const [, fn] of variants) for (let i = 0; i < 20; i++) await fn();
+const rounds: Record<string, number[]> = Object.fromEntries(variants.map(([name]) => [name, []]));
+for (let round = 0; round < 5; round++) {
+  for (const [name, fn] of variants) rounds[name]?.push(await perRun(fn));
+}
+const ms = (name: string): number => median(rounds[name] ?? []);
+for (const [name] of variants) console.log(`${name.padEnd(28)} ${ms(name).toFixed(3)} ms/run`);
+const runnerMs = ms("runner");
+console.log(
+  `ratio    ${(runnerMs / ms("raw")).toFixed(2)}x raw, ${(runnerMs / ms("runner without containment")).toFixed(2)}x without containment`,
+);
