@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
+import { MAX_PROJECT_FILE_BYTES, readRegularFileSync } from "../config/read-regular-file.js";
 
 /** The rules of one `.gitignore` file, for paths below `prefix` (its directory plus a separator). */
 export interface IgnoreLevel {
@@ -22,12 +23,10 @@ function withSep(dir: string): string {
 
 /** The chain for `dir` given its parent's, adding `dir/.gitignore` when it exists and is readable. */
 export function extendChain(parent: IgnoreChain, dir: string): IgnoreChain {
-  let text: string;
-  try {
-    text = readFileSync(join(dir, GITIGNORE), "utf8");
-  } catch {
-    return parent;
-  }
+  // A .gitignore is project text like any other: a FIFO or /dev/zero there must not block or fill memory.
+  const read = readRegularFileSync(join(dir, GITIGNORE), MAX_PROJECT_FILE_BYTES);
+  if (!read.ok) return parent;
+  const text = read.data.toString("utf8");
   const rules = ignore({ ignorecase }).add(text);
   return [...parent, { prefix: withSep(dir), rules }];
 }

@@ -5,13 +5,12 @@
  * (HOOK.md frontmatter, settings entries, describe metadata cached for the
  * exact current content of an executable).
  */
-import path from "node:path";
-import { type AcaiPaths, resolveAcaiPaths } from "../../config/paths.js";
-import { loadSettings, SettingsError } from "../../config/settings.js";
+import type { AcaiPaths } from "../../config/paths.js";
+import { SettingsError } from "../../config/settings.js";
 import type { BrokenHook, HookDefinition, HookScope } from "../../hooks/definition.js";
 import { compareHooks } from "../../hooks/match.js";
 import { MetadataCache } from "../../hooks/metadata-cache.js";
-import { type HookScan, loadHookRegistry, scanHookSources } from "../../hooks/registry.js";
+import { type HookScan, loadHookRegistry } from "../../hooks/registry.js";
 import {
   type ExecutableCandidate,
   executableDefinition,
@@ -19,9 +18,9 @@ import {
 } from "../../hooks/sources/executables.js";
 import { hookMdDefinition } from "../../hooks/sources/hook-md.js";
 import { loadSettingsHooks } from "../../hooks/sources/settings.js";
-import { isProjectTrusted } from "../../hooks/trust.js";
 import type { ProcessRunner } from "../../process/types.js";
 import { UsageError } from "../errors.js";
+import { assessProject } from "../project-assessment.js";
 
 export type ProjectTrust = "no-project-hooks" | "trusted" | "untrusted";
 /** `user` hooks are always trusted; project hooks follow the project's trust record. */
@@ -51,7 +50,7 @@ export interface InventoryOptions {
   runner: ProcessRunner;
   /** Load (and describe) project hooks even if untrusted: only on the user's explicit request. */
   loadUntrustedProject?: boolean;
-  /** Leave project hooks out entirely (`--no-project-hooks`). */
+  /** Leave project hooks out entirely (`--no-project`). */
   skipProject?: boolean;
 }
 
@@ -68,9 +67,15 @@ export function entryFile(entry: HookEntry): string {
   }
 }
 
-async function loadSettingsOrExplain(acaiHome: string, projectDir: string) {
+/** Root, settings, scan and trust as a session sees them; a bad settings file is a usage error. */
+async function assessOrExplain(options: InventoryOptions) {
   try {
-    return await loadSettings({ acaiHome, projectDir });
+    return await assessProject({
+      cwd: options.cwd,
+      env: options.env,
+      homeDir: options.homeDir,
+      includeProject: options.skipProject !== true,
+    });
   } catch (error) {
     if (error instanceof SettingsError) throw new UsageError(error.message);
     throw error;
@@ -78,25 +83,11 @@ async function loadSettingsOrExplain(acaiHome: string, projectDir: string) {
 }
 
 export async function loadInventory(options: InventoryOptions): Promise<Inventory> {
-  const projectDir = path.resolve(options.cwd);
-  const paths = resolveAcaiPaths({ env: options.env, homeDir: options.homeDir, cwd: projectDir });
-  const settings = await loadSettingsOrExplain(paths.home, projectDir);
-  const scan = await scanHookSources({
-    projectDir,
-    acaiHome: paths.home,
-    homeDir: options.homeDir,
-    settingsFiles: settings.settingsFiles,
-  });
+  const project = await assessOrExplain(options);
+  const { paths, scan, loaded: settings } = project;
+  const projectDir = project.root.dir;
   const projectTrust: ProjectTrust =
-    scan.projectFingerprint === null
-      ? "no-project-hooks"
-      : (await isProjectTrusted({
-            acaiHome: paths.home,
-            projectDir,
-            fingerprint: scan.projectFingerprint,
-          }))
-        ? "trusted"
-        : "untrusted";
+    project.status === "nothing" ? "no-project-hooks" : project.status;
   const projectLoaded =
     !options.skipProject &&
     projectTrust !== "no-project-hooks" &&

@@ -108,11 +108,11 @@ const SOURCE_LABEL = {
 function trustLine(inventory: Inventory): string {
   switch (inventory.projectTrust) {
     case "no-project-hooks":
-      return "no project hooks";
+      return "no project hooks, tools or settings";
     case "trusted":
-      return "project hooks trusted";
+      return "project hooks, tools and settings trusted";
     case "untrusted":
-      return "project hooks NOT trusted — they do not run until you review them and run `acai hooks trust`";
+      return "project hooks NOT trusted — nothing of the project runs or applies until you review it and run `acai hooks trust`";
     default:
       return inventory.projectTrust satisfies never;
   }
@@ -122,7 +122,9 @@ export function formatList(inventory: Inventory, homeDir: string): string {
   const listed = inventory.entries.map(toListed);
   // Everything below but acai's own words is project text: shown inert (see inertText).
   const short = (file: string) => inertText(shortPath(file, inventory.projectDir, homeDir));
-  const out: string[] = [`Hooks for ${inertText(inventory.projectDir)} (${trustLine(inventory)})`];
+  const out: string[] = [
+    `Hooks for the project root ${inertText(inventory.projectDir)} (${trustLine(inventory)})`,
+  ];
   const section = (title: string) => out.push("", title);
   const ok = listed.filter((h) => h.status === "ok");
   const unknown = listed.filter((h) => h.status === "unknown");

@@ -195,17 +195,21 @@ export function registerHooksReplay(hooks: Command, ctx: CommandContext): void {
     .option("--json", "print JSON", false)
     .addHelpText(
       "after",
-      "\nacai's own flags apply: --trust-project-hooks (run untrusted project hooks this once), --no-project-hooks, -y/--yes (approve `ask`; denied otherwise, as in acai -p).",
+      "\nacai's own flags apply: --trust-project (run untrusted project hooks this once), --no-project, -y/--yes (approve `ask`; denied otherwise, as in acai -p).",
     )
     .action((target: string, _options: unknown, command: Command) =>
       runToolkitCommand(ctx, async () => {
-        // --trust-project-hooks, --no-project-hooks and --yes belong to the root program.
+        // --trust-project, --no-project (and their older names) and --yes belong to the root program.
         const raw = command.optsWithGlobals() as {
           json?: boolean;
           yes?: boolean;
           trustProjectHooks?: boolean;
+          trustProject?: boolean;
           projectHooks?: boolean;
+          project?: boolean;
         };
+        const trustOnce = raw.trustProject === true || raw.trustProjectHooks === true;
+        const noProject = raw.project === false || raw.projectHooks === false;
         const { io } = ctx;
         const [
           { loadInventory },
@@ -225,16 +229,12 @@ export function registerHooksReplay(hooks: Command, ctx: CommandContext): void {
           env: io.env,
           homeDir: io.homeDir,
           runner: runProcess,
-          loadUntrustedProject: raw.trustProjectHooks === true,
-          skipProject: raw.projectHooks === false,
+          loadUntrustedProject: trustOnce,
+          skipProject: noProject,
         });
-        if (
-          inventory.projectTrust === "untrusted" &&
-          !inventory.projectLoaded &&
-          raw.projectHooks !== false
-        ) {
+        if (inventory.projectTrust === "untrusted" && !inventory.projectLoaded && !noProject) {
           throw new CliError(
-            `This project's hooks are not trusted, and replay runs them. Review them (\`acai hooks list\`), then run \`acai hooks trust\`; or pass --trust-project-hooks (this run only) or --no-project-hooks.`,
+            `This project's hooks are not trusted, and replay runs them. Review them (\`acai hooks list\`), then run \`acai hooks trust\`; or pass --trust-project (this run only) or --no-project.`,
             EXIT.untrustedHooks,
           );
         }
@@ -351,7 +351,7 @@ export function registerHooksReplay(hooks: Command, ctx: CommandContext): void {
           `against the current hooks (${hookSet.length}: ${hookSet.map((h) => h.name).join(", ") || "none"}). Hooks run for real; no model, no tools.`,
         ];
         if (inventory.projectTrust === "untrusted" && !inventory.projectLoaded)
-          out.push("Project hooks left out (--no-project-hooks).");
+          out.push("Project hooks left out (--no-project).");
         for (const r of results) {
           out.push("", `#${r.index} ${r.hook_event} — ${r.summary}`);
           for (const run of r.runs) out.push(`    ${runText(run)}`);

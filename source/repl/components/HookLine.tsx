@@ -1,4 +1,5 @@
 import { Box, Text } from "ink";
+import { inertLines, inertText } from "../../cli/terminal-text.js";
 import type { HookOutcome } from "../../hooks/activity.js";
 import { formatDuration, wrapWords } from "../format.js";
 import type { Item } from "../state.js";
@@ -31,21 +32,25 @@ export function HookLine({
   const { c } = useTheme();
   const o = OUTCOME[item.outcome];
   const duration = ` (${formatDuration(item.durationMs)})`;
-  const header = `⚑ hook ${item.name} ${o.verb} ${item.event}`;
+  // Hook names, reasons and messages come from hooks (project code): shown inert.
+  const name = inertText(item.name);
+  const detail = item.detail === undefined ? undefined : inertLines(item.detail);
+  const message = item.message === undefined ? undefined : inertLines(item.message);
+  const header = `⚑ hook ${name} ${o.verb} ${item.event}`;
   const inline =
-    item.detail !== undefined &&
-    !item.detail.includes("\n") &&
-    header.length + 2 + item.detail.length + duration.length <= width;
-  const below = [item.detail && !inline ? item.detail : undefined, item.message]
+    detail !== undefined &&
+    !detail.includes("\n") &&
+    header.length + 2 + detail.length + duration.length <= width;
+  const below = [detail && !inline ? detail : undefined, message]
     .filter((text): text is string => Boolean(text))
     .map((text) => indent(wrapWords(text, width - 2)));
   return (
     <Box flexDirection="column">
       <Text wrap="wrap">
         <Text color={c(o.color)}>⚑ hook </Text>
-        <Text bold>{item.name}</Text> <Text color={c(o.color)}>{o.verb}</Text>{" "}
+        <Text bold>{name}</Text> <Text color={c(o.color)}>{o.verb}</Text>{" "}
         <Text dimColor>{item.event}</Text>
-        {inline ? `: ${item.detail}` : ""}
+        {inline ? `: ${detail}` : ""}
         <Text dimColor>{duration}</Text>
       </Text>
       {below.map((text, index) => (

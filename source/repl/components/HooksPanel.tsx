@@ -1,4 +1,5 @@
 import { Box, Text } from "ink";
+import { inertText } from "../../cli/terminal-text.js";
 import { formatClock } from "../format.js";
 import type { HooksSnapshot } from "../hooks-snapshot.js";
 import { useTheme } from "../theme.js";
@@ -22,23 +23,23 @@ export function HooksPanel({ snapshot }: { snapshot: HooksSnapshot }) {
       {snapshot.rows.map((row) => (
         <Box key={row.id} flexDirection="column" marginLeft={1}>
           <Text wrap="wrap">
-            <Text bold>{row.name}</Text>{" "}
+            <Text bold>{inertText(row.name)}</Text>{" "}
             <Text dimColor>
               {row.scope}/{row.sourceKind}
             </Text>{" "}
             <Text color={c(row.trust === "trusted" ? "green" : "yellow")}>{row.trust}</Text>
           </Text>
           <Text wrap="wrap" dimColor>
-            {"  "}events {row.events.join(",")} · matcher {row.matcher}
+            {"  "}events {row.events.join(",")} · matcher {inertText(row.matcher)}
           </Text>
           <Text wrap="truncate-start" dimColor>
             {"  "}
-            {row.file}
+            {inertText(row.file)}
           </Text>
           <Text wrap="wrap">
             {"  "}last:{" "}
             {row.last
-              ? `${row.last.outcome} on ${row.last.event} at ${formatClock(row.last.at)}${row.last.detail ? ` (${row.last.detail})` : ""}`
+              ? `${row.last.outcome} on ${row.last.event} at ${formatClock(row.last.at)}${row.last.detail ? ` (${inertText(row.last.detail)})` : ""}`
               : "not run yet"}
           </Text>
         </Box>
@@ -46,12 +47,12 @@ export function HooksPanel({ snapshot }: { snapshot: HooksSnapshot }) {
       {snapshot.broken.map((b) => (
         <Box key={`${b.file}:${b.name ?? ""}`} flexDirection="column" marginLeft={1}>
           <Text wrap="wrap">
-            <Text color={c("red")}>✗ broken</Text> <Text bold>{b.name ?? "(unnamed)"}</Text>{" "}
-            <Text dimColor>{b.scope}</Text>
+            <Text color={c("red")}>✗ broken</Text>{" "}
+            <Text bold>{inertText(b.name ?? "(unnamed)")}</Text> <Text dimColor>{b.scope}</Text>
           </Text>
           <Text wrap="wrap">
             {"  "}
-            {b.file}: {b.reason}
+            {inertText(b.file)}: {inertText(b.reason)}
           </Text>
         </Box>
       ))}
