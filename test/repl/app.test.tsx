@@ -478,7 +478,8 @@ describe("REPL app (ink-testing-library, fake session)", () => {
     const ui = render(<App controller={controller} color={false} />);
     const exit = controller.run();
     await waitFor(
-      () => ui.lastFrame()?.includes("This project has hooks, tools or settings you have not trusted"),
+      () =>
+        ui.lastFrame()?.includes("This project has hooks, tools or settings you have not trusted"),
       "trust screen",
     );
     const f = ui.lastFrame() ?? "";
