@@ -9,6 +9,8 @@ export const EXIT = {
   hookBlocked: 3,
   /** Project hooks are not trusted; nothing was run. */
   untrustedHooks: 4,
+  /** SIGHUP (the terminal went away): handled like SIGTERM, with the shell's 128+1. */
+  sighup: 129,
   sigint: 130,
   sigterm: 143,
 } as const;
@@ -20,6 +22,7 @@ export const EXIT_CODES_HELP = `Exit codes:
   1    provider, model or runtime error
   2    bad flags, no prompt, a bad settings file or OPENAI_BASE_URL
   3    a hook blocked or stopped the run
-  4    untrusted project hooks: nothing was run
+  4    an untrusted project (hooks, tools, settings): nothing was run
+  129  the terminal went away (SIGHUP; handled like SIGTERM)
   130  interrupted (SIGINT)
   143  terminated (SIGTERM)`;

@@ -24,7 +24,7 @@ const ABORT_GRACE_MS = 10_000;
 const SIGNAL_EXIT: Record<CliSignal, number> = {
   SIGINT: EXIT.sigint,
   SIGTERM: EXIT.sigterm,
-  SIGHUP: 129,
+  SIGHUP: EXIT.sighup,
 };
 
 /** `acai -p`: one prompt through the one agent loop, printed in the chosen format. */

@@ -61,6 +61,7 @@ export function resultObject(outcome: RunOutcome, info: ResultInfo): ResultObjec
 function signalError(exitCode: number): string | undefined {
   if (exitCode === EXIT.sigint) return "interrupted by SIGINT";
   if (exitCode === EXIT.sigterm) return "interrupted by SIGTERM";
+  if (exitCode === EXIT.sighup) return "interrupted by SIGHUP (the terminal went away)";
   return undefined;
 }
 

@@ -34,8 +34,11 @@ export interface ScanOptions {
   projectDir: string;
   acaiHome: string;
   homeDir: string;
-  /** Settings files that exist, with their raw `hooks` and a digest of their text (user files first). */
-  settingsFiles: (SettingsHookFile & { digest?: string })[];
+  /**
+   * Settings files that exist, with their raw `hooks`, a digest of their text
+   * and what else they set (user files first).
+   */
+  settingsFiles: (SettingsHookFile & { digest?: string; values?: object })[];
 }
 
 /** Every hook file and setting found, nothing run yet. */
@@ -148,7 +151,7 @@ export async function scanHookSources(options: ScanOptions): Promise<HookScan> {
   const hasProjectContent =
     projectExecutables.length > 0 ||
     hookMds.some((md) => md.scope === "project") ||
-    projectSettings.length > 0 ||
+    projectSettings.some(setsSomething) ||
     broken.some((b) => b.scope === "project") ||
     projectTools.length > 0;
   const projectManifest: ProjectManifest = hasProjectContent
@@ -178,6 +181,13 @@ export async function scanHookSources(options: ScanOptions): Promise<HookScan> {
     projectManifest,
     projectFingerprint: projectManifest.fingerprint,
   };
+}
+
+/** A project settings file that sets nothing (`{}`) asks for no trust; one that sets anything does. */
+function setsSomething(file: { hooks: unknown; values?: object }): boolean {
+  return (
+    file.hooks !== undefined || file.values === undefined || Object.keys(file.values).length > 0
+  );
 }
 
 /**

@@ -144,7 +144,7 @@ describe("acai argument parsing", () => {
     expect(help.out).toContain("--output-format <format>");
     expect(help.out).toContain("--trust-project ");
     expect(help.out).toContain("--no-project ");
-    expect(help.out).toContain("4    untrusted project hooks");
+    expect(help.out).toContain("4    an untrusted project (hooks, tools, settings)");
     expect(help.out).toContain("hooks");
     const version = await parse(["--version"]);
     expect(version).toMatchObject({ code: 0, out: "9.8.7\n" });

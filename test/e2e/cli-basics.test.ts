@@ -29,8 +29,8 @@ describe("acai basics (built CLI)", () => {
       "--model <spec>",
       "--base-url <url>",
       "--yes",
-      "--trust-project-hooks",
-      "--no-project-hooks",
+      "--trust-project ",
+      "--no-project ",
       "Exit codes:",
       "143  terminated (SIGTERM)",
     ]) {
@@ -107,6 +107,8 @@ describe("acai basics (built CLI)", () => {
   it("acai hooks trust in a project without hooks says so", async () => {
     const result = await runAcai({ args: ["hooks", "trust"], dirs });
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toBe(`No project hooks in ${dirs.cwd}: nothing to trust.\n`);
+    expect(result.stdout).toBe(
+      `No project hooks, tools or settings in ${dirs.cwd}: nothing to trust.\n`,
+    );
   });
 });
