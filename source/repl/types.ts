@@ -51,6 +51,6 @@ export interface ReplOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** Clock for durations (default Date.now). */
   now?: () => number;
-  /** How long to wait for `session_end` hooks after an exit request before giving up (default 15 000). */
+  /** How long to wait for `session_end` hooks after an exit request before giving up (default: the session-end budget plus 5 s, at least 15 s). */
   exitBudgetMs?: number;
 }

@@ -185,6 +185,8 @@ export function dynamicTool(file: string, metadata: DynamicToolMetadata): Dynami
         stdin: JSON.stringify(checked.value),
         timeoutMs,
         signal: context.signal,
+        // A tool is a request and an answer: what it leaves running (setsid, double fork) ends with it.
+        sweepOnExit: true,
         onOutputLimit: "truncate",
       });
       if (result.spawnError)
