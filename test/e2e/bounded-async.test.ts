@@ -8,19 +8,11 @@
  * for in the audit log: run, dropped because the queue was full (with a
  * warning naming the hook), or not started at session end.
  */
-import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
-import {
-  type AcaiDirs,
-  type AcaiResult,
-  CLI_PATH,
-  childEnv,
-  makeAcaiDirs,
-  type RunAcaiOptions,
-} from "../support/run-acai.js";
+import { type AcaiDirs, makeAcaiDirs, runAcai } from "../support/run-acai.js";
 import { auditLines, installUserHooks, type UserHook } from "./bounded-support.js";
 import { modelArgs, STACK_TRACE } from "./helpers.js";
 
@@ -32,32 +24,6 @@ afterEach(async () => {
   await dirs?.cleanup();
   dirs = undefined;
 });
-
-/** Runs the built CLI with `ulimit -n <fds>` (through /bin/sh, which then execs node). */
-function runWithFdLimit(options: RunAcaiOptions, fds: number): Promise<AcaiResult> {
-  const started = Date.now();
-  const child = spawn(
-    "/bin/sh",
-    ["-c", `ulimit -n ${fds} && exec "$@"`, "sh", process.execPath, CLI_PATH, ...options.args],
-    { cwd: options.dirs.cwd, env: childEnv(options), stdio: ["ignore", "pipe", "pipe"] },
-  );
-  return new Promise((resolve, reject) => {
-    let stdout = "";
-    let stderr = "";
-    let timedOut = false;
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill("SIGKILL");
-    }, options.timeoutMs ?? 60_000);
-    child.on("error", reject);
-    child.on("close", (exitCode, signal) => {
-      clearTimeout(timer);
-      resolve({ exitCode, signal, stdout, stderr, timedOut, durationMs: Date.now() - started });
-    });
-  });
-}
 
 /** The most hooks between an S and its E at once, from the log the hooks append to. */
 function peakRunning(log: string): number {
@@ -99,15 +65,13 @@ describe("async hooks under load", () => {
       input: { command: `echo call-${i} >> calls.txt` },
     }));
     server = await startFakeOpenAI([{ toolCalls: calls }, { text: "all done" }]);
-    const result = await runWithFdLimit(
-      {
-        dirs,
-        args: ["-p", "go", ...modelArgs("chat", server)],
-        baseUrl: server.url,
-        timeoutMs: 60_000,
-      },
-      256,
-    );
+    const result = await runAcai({
+      dirs,
+      args: ["-p", "go", ...modelArgs("chat", server)],
+      baseUrl: server.url,
+      timeoutMs: 60_000,
+      fdLimit: 256,
+    });
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stderr).not.toMatch(STACK_TRACE);
     expect(result.stderr).not.toMatch(/EMFILE|lack of resources/);

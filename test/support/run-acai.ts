@@ -49,6 +49,8 @@ export interface RunAcaiOptions {
   env?: Record<string, string | undefined>;
   /** Written to stdin, then closed. Without it stdin is closed at once (like `< /dev/null`). */
   stdin?: string;
+  /** Start acai under `ulimit -n <fdLimit>` (through /bin/sh, which then execs node). */
+  fdLimit?: number;
   /** Kill (SIGKILL) after this long; default 20 s. */
   timeoutMs?: number;
 }
@@ -96,7 +98,21 @@ export function childEnv(options: RunAcaiOptions): Record<string, string> {
 export function startAcai(options: RunAcaiOptions): AcaiProcess {
   assertBuilt();
   const started = Date.now();
-  const child = spawn(process.execPath, [CLI_PATH, ...options.args], {
+  const [command, args] =
+    options.fdLimit === undefined
+      ? [process.execPath, [CLI_PATH, ...options.args]]
+      : [
+          "/bin/sh",
+          [
+            "-c",
+            `ulimit -n ${options.fdLimit} && exec "$@"`,
+            "sh",
+            process.execPath,
+            CLI_PATH,
+            ...options.args,
+          ],
+        ];
+  const child = spawn(command, args, {
     cwd: options.dirs.cwd,
     env: childEnv(options),
     stdio: ["pipe", "pipe", "pipe"],
