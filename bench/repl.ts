@@ -24,9 +24,9 @@ import { performance } from "node:perf_hooks";
 import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import type { RunInput } from "../dist/agent/types.js";
-import type { PreparedSession } from "../dist/cli/session-types.js";
 import type { InterceptedEvent } from "../dist/hooks/activity.js";
 import { loadUi } from "../dist/repl/load-ui.js";
+import type { PreparedSession } from "../dist/session/types.js";
 
 // The UI as `acai` loads it (React's production build); ink and React then come from the module cache.
 await loadUi();

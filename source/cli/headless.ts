@@ -3,19 +3,19 @@ import type { InterceptedEvent } from "../hooks/activity.js";
 import { DEFAULT_SESSION_END_BUDGET_MS } from "../hooks/interceptor.js";
 import { ModelConfigError } from "../models/errors.js";
 import { windDownMs } from "../process/wind-down.js";
+import { UntrustedProjectHooksError } from "../session/errors.js";
+import { formatHookList } from "../session/hook-list.js";
+import { prepareSession } from "../session/prepare.js";
+import { reviewLines } from "../session/review.js";
+import type { PreparedSession } from "../session/types.js";
+import { stripControls } from "../terminal/inert-text.js";
 import { CliError, formatUnexpected, UsageError } from "./errors.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
-import { formatHookList } from "./hook-list.js";
 import { type CliIo, type CliSignal, readAll } from "./io.js";
 import { emptyOutcome, exitCodeFor, OutcomeTracker } from "./outcome.js";
 import { createPrinter, type Printer } from "./print.js";
 import type { MainOptions } from "./program.js";
-import { sessionFlags } from "./repl-entry.js";
-import { prepareSession } from "./session.js";
-import { UntrustedProjectHooksError } from "./session-errors.js";
-import type { PreparedSession } from "./session-types.js";
-import { stripControls } from "./terminal-text.js";
-import { reviewLines } from "./trust-review.js";
+import { sessionFlags } from "./session-flags.js";
 
 /** After an abort, the least time the run may take to wind down before acai exits anyway. */
 const ABORT_GRACE_MS = 10_000;

@@ -1,8 +1,8 @@
 import type { InterceptedEvent } from "../hooks/activity.js";
+import { ControlStripper, stripControls } from "../terminal/inert-text.js";
 import { EXIT } from "./exit-codes.js";
 import type { Output } from "./io.js";
 import type { RunOutcome } from "./outcome.js";
-import { ControlStripper, stripControls } from "./terminal-text.js";
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];

@@ -1,12 +1,13 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { BASE_URL_REQUIREMENT, isHttpUrl } from "../config/base-url.js";
 import { MAX_STEPS_MAX, MAX_STEPS_MIN, MAX_STEPS_REQUIREMENT } from "../config/max-steps.js";
+import type { ProjectHooksMode } from "../session/types.js";
+import type { CommandContext } from "./command-context.js";
 import { formatUnexpected } from "./errors.js";
 import { EXIT, EXIT_CODES_HELP } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
 import { emptyOutcome } from "./outcome.js";
 import { OUTPUT_FORMATS, type OutputFormat, resultObject } from "./print.js";
-import type { ProjectHooksMode } from "./session-types.js";
 
 /** Options of the root command, parsed and checked. */
 export interface MainOptions {
@@ -22,12 +23,6 @@ export interface MainOptions {
   /** Text format: also show tool calls and every hook run on stderr. */
   verbose: boolean;
   projectHooks: ProjectHooksMode;
-}
-
-/** Shared by every command module: the process's I/O and how to report an exit code. */
-export interface CommandContext {
-  io: CliIo;
-  setExitCode(code: number): void;
 }
 
 const HELP_AFTER = `

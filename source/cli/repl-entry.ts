@@ -1,16 +1,7 @@
 import { EXIT } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
 import type { MainOptions } from "./program.js";
-import type { SessionFlags } from "./session-types.js";
-
-/** Options handed to `startRepl` from `source/repl/start.tsx`. */
-export interface ReplStartOptions {
-  cwd: string;
-  env: Readonly<Record<string, string>>;
-  homeDir: string;
-  flags: SessionFlags;
-  initialPrompt?: string;
-}
+import { sessionFlags } from "./session-flags.js";
 
 /** Loads the REPL (ink, React) only now, so that `acai -p` never pays for it. */
 export async function startReplOrExplain(io: CliIo, options: MainOptions): Promise<number> {
@@ -28,14 +19,4 @@ export async function startReplOrExplain(io: CliIo, options: MainOptions): Promi
     flags: sessionFlags(options),
     ...(options.prompt ? { initialPrompt: options.prompt } : {}),
   });
-}
-
-export function sessionFlags(options: MainOptions): SessionFlags {
-  return {
-    ...(options.model ? { model: options.model } : {}),
-    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
-    ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
-    projectHooks: options.projectHooks,
-    assumeYes: options.yes,
-  };
 }

@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import { processContainment } from "../process/containment.js";
+import type { CommandContext } from "./command-context.js";
 import { formatUnexpected } from "./errors.js";
 import { EXIT } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
-import { type CommandContext, type MainOptions, runProgram } from "./program.js";
+import { type MainOptions, runProgram } from "./program.js";
 
 function packageVersion(): string {
   try {

@@ -1,6 +1,5 @@
-import type { ReplStartOptions } from "../cli/repl-entry.js";
 import { resolveAcaiPaths } from "../config/paths.js";
-import type { ReplOptions } from "./types.js";
+import type { ReplOptions, ReplStartOptions } from "./types.js";
 
 /**
  * Turns what `acai` (no `-p`) hands over into the REPL's injected dependencies.
@@ -10,21 +9,17 @@ import type { ReplOptions } from "./types.js";
 export function replOptionsFromCli(start: ReplStartOptions): ReplOptions {
   const { cwd, env, homeDir, flags } = start;
   const paths = resolveAcaiPaths({ env, homeDir, cwd });
-  let sessionModule: Promise<typeof import("../cli/session.js")> | undefined;
-  const session = () => {
-    sessionModule ??= import("../cli/session.js");
-    return sessionModule;
-  };
   return {
     prepare: async ({ askUser, projectHooks, model }) =>
-      (await session()).prepareSession({
+      (await import("../session/prepare.js")).prepareSession({
         cwd,
         env,
         homeDir,
         flags: { ...flags, projectHooks, ...(model ? { model } : {}) },
         askUser,
       }),
-    trust: async () => (await session()).checkProjectTrust({ cwd, env, homeDir }),
+    trust: async () =>
+      (await import("../session/trust.js")).checkProjectTrust({ cwd, env, homeDir }),
     // Settings `pricing` first; else OpenAI's list price against the base URL in effect,
     // as the session resolves it: flag, then setting (the project's once trusted), then OPENAI_BASE_URL.
     pricing: async (prepared) => {

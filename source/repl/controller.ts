@@ -1,15 +1,15 @@
 import type { SessionEndReason } from "../agent/events.js";
+import type { AskRequest, AskUser } from "../hooks/activity.js";
+import type { ModelPrice } from "../models/pricing.js";
+import { windDownMs } from "../process/wind-down.js";
+import { reviewLines } from "../session/review.js";
 import type {
   PreparedSession,
   ProjectHooksMode,
   ProjectTrustState,
   UntrustedHookInfo,
-} from "../cli/session-types.js";
-import { inertText } from "../cli/terminal-text.js";
-import { reviewLines } from "../cli/trust-review.js";
-import type { AskRequest, AskUser } from "../hooks/activity.js";
-import type { ModelPrice } from "../models/pricing.js";
-import { windDownMs } from "../process/wind-down.js";
+} from "../session/types.js";
+import { inertText } from "../terminal/inert-text.js";
 import { COMMAND_HELP, type Command, KEY_HELP, parseCommand } from "./commands.js";
 import { buildHooksSnapshot } from "./hooks-snapshot.js";
 import { PromptQueue } from "./prompt-queue.js";

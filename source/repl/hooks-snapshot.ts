@@ -1,6 +1,6 @@
-import type { PreparedSession } from "../cli/session-types.js";
 import type { HookOutcome } from "../hooks/activity.js";
 import type { HookEventName, HookScope, HookSourceKind } from "../hooks/definition.js";
+import type { PreparedSession } from "../session/types.js";
 
 /** What `/hooks` shows: a frozen picture of the session's hooks when the command ran. */
 export interface HookRow {

@@ -1,8 +1,7 @@
-import type { ReplStartOptions } from "../cli/repl-entry.js";
 import { processContainment } from "../process/containment.js";
 import { isCliStart, replOptionsFromCli } from "./cli-adapter.js";
 import { loadUi } from "./load-ui.js";
-import type { ReplOptions } from "./types.js";
+import type { ReplOptions, ReplStartOptions } from "./types.js";
 
 export type { ReplOptions } from "./types.js";
 

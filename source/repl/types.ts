@@ -1,6 +1,20 @@
-import type { PreparedSession, ProjectHooksMode, ProjectTrustState } from "../cli/session-types.js";
 import type { AskUser } from "../hooks/activity.js";
 import type { ModelPrice } from "../models/pricing.js";
+import type {
+  PreparedSession,
+  ProjectHooksMode,
+  ProjectTrustState,
+  SessionFlags,
+} from "../session/types.js";
+
+/** What `acai` (no `-p`) hands to `startRepl`: the REPL wires the real session from it. */
+export interface ReplStartOptions {
+  cwd: string;
+  env: Readonly<Record<string, string>>;
+  homeDir: string;
+  flags: SessionFlags;
+  initialPrompt?: string;
+}
 
 /** One submitted prompt. Aborting `signal` ends that turn only. */
 export interface TurnInput {

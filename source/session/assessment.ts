@@ -18,7 +18,7 @@ import { settingsHooksTypeError } from "../hooks/sources/settings.js";
 import { getProjectTrust, trustProject } from "../hooks/trust.js";
 import { projectChanges } from "../project/changes.js";
 import { findProjectRoot, type ProjectRoot } from "../project/root.js";
-import type { ProjectReview, ProjectSettingsSummary, UntrustedHookInfo } from "./session-types.js";
+import type { ProjectReview, ProjectSettingsSummary, UntrustedHookInfo } from "./types.js";
 
 export interface AssessProjectOptions {
   cwd: string;

@@ -1,5 +1,5 @@
-import type { ProjectReview, UntrustedHookInfo } from "./session-types.js";
-import { inertText } from "./terminal-text.js";
+import { inertText } from "../terminal/inert-text.js";
+import type { ProjectReview, UntrustedHookInfo } from "./types.js";
 
 /**
  * The project's hooks and dynamic tools, counted by kind, each word after

@@ -1,5 +1,5 @@
-import type { UntrustedHookInfo } from "./session-types.js";
-import { inertText } from "./terminal-text.js";
+import { inertText } from "../terminal/inert-text.js";
+import type { UntrustedHookInfo } from "./types.js";
 
 /** Its events, or why they are not known ("(not described yet)": acai runs no untrusted file). Inert. */
 export function hookEventsLabel(hook: UntrustedHookInfo): string {

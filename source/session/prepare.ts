@@ -18,21 +18,9 @@ import { resolveModel } from "../models/resolve.js";
 import { runProcess } from "../process/runner.js";
 import { withSignal } from "../process/with-signal.js";
 import { loadTools } from "../tools/registry.js";
-import { assessProject, type ProjectAssessment } from "./project-assessment.js";
-import { UntrustedProjectHooksError } from "./session-errors.js";
-import type {
-  PreparedSession,
-  PrepareSessionOptions,
-  ProjectHooksMode,
-  ProjectTrustState,
-} from "./session-types.js";
-import { inertText } from "./terminal-text.js";
-
-export interface CheckProjectTrustOptions {
-  cwd: string;
-  env: Readonly<Record<string, string>>;
-  homeDir: string;
-}
+import { assessProject } from "./assessment.js";
+import { decideProjectInclusion, projectLeftOut } from "./trust.js";
+import type { PreparedSession, PrepareSessionOptions } from "./types.js";
 
 /** `<ACAI_HOME>/transcripts/<YYYY-MM-DD>-<sessionId>.jsonl` */
 export function transcriptPathFor(transcriptsDir: string, sessionId: string, now: Date): string {
@@ -189,53 +177,4 @@ export function brokenHookWarning(broken: BrokenHook): string {
     ? broken.reason.slice(name.length + 2)
     : broken.reason;
   return `hook ${name} (${broken.file}) is not loaded: ${reason}`;
-}
-
-/**
- * `-p`'s rule: with anything project-controlled present, `off` leaves it all
- * out, `trust-once` takes it for this run, and `require-trust` takes it only
- * when the user trusted exactly this set, else refuses (exit 4) with the review.
- */
-function decideProjectInclusion(project: ProjectAssessment, mode: ProjectHooksMode): boolean {
-  if (project.status === "nothing") return false;
-  switch (mode) {
-    case "off":
-      return false;
-    case "trust-once":
-      return true;
-    case "require-trust":
-      if (project.status === "trusted") return true;
-      throw new UntrustedProjectHooksError(project.root.dir, project.review.items, project.review);
-    default:
-      return mode satisfies never;
-  }
-}
-
-/** Says, once, that the project's hooks, tools and settings were left out (`--no-project`). */
-function projectLeftOut(project: ProjectAssessment, included: boolean): string[] {
-  if (included || (project.status === "nothing" && project.unreadSettings.length === 0)) return [];
-  return [
-    `This project's hooks, tools and settings in ${inertText(project.root.dir)} are not used (--no-project).`,
-  ];
-}
-
-/** Whether this project's hooks may run, without running anything. */
-export async function checkProjectTrust(
-  options: CheckProjectTrustOptions,
-): Promise<ProjectTrustState> {
-  const project = await assessProject(options);
-  if (project.status === "nothing") {
-    return {
-      status: "no-project-hooks",
-      untrusted: [],
-      review: project.review,
-      trust: async () => {},
-    };
-  }
-  return {
-    status: project.status,
-    untrusted: project.review.items,
-    review: project.review,
-    trust: project.trust,
-  };
 }

@@ -7,8 +7,8 @@
  * the REPL's trust screen, so all three tell the same story.
  */
 import type { ProjectChanges } from "../project/changes.js";
-import type { ProjectReview, ProjectSettingsSummary } from "./session-types.js";
-import { inertText } from "./terminal-text.js";
+import { inertText } from "../terminal/inert-text.js";
+import type { ProjectReview, ProjectSettingsSummary } from "./types.js";
 
 const MAX_LISTED_CHANGES = 20;
 

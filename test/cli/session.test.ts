@@ -2,7 +2,11 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { brokenHookWarning, prepareSession, transcriptPathFor } from "../../source/cli/session.js";
+import {
+  brokenHookWarning,
+  prepareSession,
+  transcriptPathFor,
+} from "../../source/session/prepare.js";
 
 describe("session helpers", () => {
   it("names a broken hook once", () => {

@@ -5,7 +5,7 @@ import {
   inertText,
   jsonForTerminal,
   stripControls,
-} from "../../source/cli/terminal-text.js";
+} from "../../source/terminal/inert-text.js";
 
 describe("stripControls", () => {
   it("keeps plain text, newlines, tabs and non-ASCII text", () => {

@@ -3,11 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import { cleanup, render } from "ink-testing-library";
 import { afterEach, describe, expect, it } from "vitest";
-import type { PreparedSession, ProjectTrustState } from "../../source/cli/session-types.js";
 import type { AskUser, InterceptedEvent } from "../../source/hooks/activity.js";
 import { App } from "../../source/repl/app.js";
 import { ReplController } from "../../source/repl/controller.js";
 import type { PrepareForRepl, ReplNotification, ReplOptions } from "../../source/repl/types.js";
+import type { PreparedSession, ProjectTrustState } from "../../source/session/types.js";
 import {
   aborted,
   type FakeSession,

@@ -4,11 +4,11 @@ import path from "node:path";
 import { render } from "ink-testing-library";
 import { afterEach, describe, expect, it } from "vitest";
 import type { StopReason } from "../../source/agent/events.js";
-import type { PreparedSession } from "../../source/cli/session-types.js";
 import type { InterceptedEvent } from "../../source/hooks/activity.js";
 import { replOptionsFromCli } from "../../source/repl/cli-adapter.js";
 import { StatusLine } from "../../source/repl/components/StatusLine.js";
 import { initialViewState, reduce, type ViewState } from "../../source/repl/state.js";
+import type { PreparedSession } from "../../source/session/types.js";
 
 const usage = (i: number, o: number) => ({ inputTokens: i, outputTokens: o, totalTokens: i + o });
 const GPT5 = { inputPerMTok: 1.25, outputPerMTok: 10 };

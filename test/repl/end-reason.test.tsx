@@ -9,9 +9,9 @@ import os from "node:os";
 import path from "node:path";
 import { cleanup, render } from "ink-testing-library";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ProjectTrustState } from "../../source/cli/session-types.js";
 import { App } from "../../source/repl/app.js";
 import { type ControllerOptions, ReplController } from "../../source/repl/controller.js";
+import type { ProjectTrustState } from "../../source/session/types.js";
 import { type FakeSession, fakeSession, waitFor } from "./fake-session.js";
 
 const NO_PROJECT_HOOKS: ProjectTrustState = {

@@ -1,7 +1,7 @@
 import type { RunInput } from "../../source/agent/types.js";
-import type { PreparedSession } from "../../source/cli/session-types.js";
 import type { HookActivityEvent, HookRef, InterceptedEvent } from "../../source/hooks/activity.js";
 import type { HookDefinition } from "../../source/hooks/definition.js";
+import type { PreparedSession } from "../../source/session/types.js";
 
 export interface TurnContext {
   turn: number;

@@ -6,10 +6,10 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { cleanup, render } from "ink-testing-library";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ProjectTrustState } from "../../source/cli/session-types.js";
 import { App } from "../../source/repl/app.js";
 import { ReplController } from "../../source/repl/controller.js";
 import type { PrepareForRepl } from "../../source/repl/types.js";
+import type { ProjectTrustState } from "../../source/session/types.js";
 import { REPO_ROOT } from "../support/run-acai.js";
 import { fakeSession, waitFor } from "./fake-session.js";
 

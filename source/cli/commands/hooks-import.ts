@@ -4,11 +4,11 @@ import path from "node:path";
 import { type Command, Option } from "commander";
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from "../../config/json-depth.js";
 import { MAX_PROJECT_FILE_BYTES, readRegularFileSync } from "../../config/read-regular-file.js";
+import { inertLines, inertText } from "../../terminal/inert-text.js";
+import type { CommandContext } from "../command-context.js";
 import { CliError, UsageError } from "../errors.js";
 import { EXIT } from "../exit-codes.js";
-import type { CommandContext } from "../program.js";
-import { inertLines, inertText } from "../terminal-text.js";
-import { runToolkitCommand } from "./hooks-toolkit.js";
+import { runToolkitCommand } from "./run-command.js";
 
 interface ImportOptions {
   from: "claude";

@@ -9,16 +9,16 @@ import { type Command, InvalidArgumentError, Option } from "commander";
 import { resolveProjectPaths } from "../../config/paths.js";
 import type { HookEventName } from "../../hooks/definition.js";
 import { normalizeEventName } from "../../hooks/schemas/metadata.js";
+import type { CommandContext } from "../command-context.js";
 import { UsageError } from "../errors.js";
 import { EXIT } from "../exit-codes.js";
-import type { CommandContext } from "../program.js";
 import {
   INIT_EXTENSIONS,
   INIT_LANGS,
   type InitLang,
   renderSkeleton,
 } from "./hooks-init-templates.js";
-import { runToolkitCommand } from "./hooks-toolkit.js";
+import { runToolkitCommand } from "./run-command.js";
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 

@@ -19,8 +19,8 @@ import {
 import { hookMdDefinition } from "../../hooks/sources/hook-md.js";
 import { loadSettingsHooks } from "../../hooks/sources/settings.js";
 import type { ProcessRunner } from "../../process/types.js";
+import { assessProject } from "../../session/assessment.js";
 import { UsageError } from "../errors.js";
-import { assessProject } from "../project-assessment.js";
 
 export type ProjectTrust = "no-project-hooks" | "trusted" | "untrusted";
 /** `user` hooks are always trusted; project hooks follow the project's trust record. */

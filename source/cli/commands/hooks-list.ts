@@ -2,11 +2,11 @@
 import path from "node:path";
 import type { Command } from "commander";
 import type { HookDefinition, HookMatcher } from "../../hooks/definition.js";
+import { inertText, jsonForTerminal } from "../../terminal/inert-text.js";
+import type { CommandContext } from "../command-context.js";
 import { EXIT } from "../exit-codes.js";
-import type { CommandContext } from "../program.js";
-import { inertText, jsonForTerminal } from "../terminal-text.js";
 import type { HookEntry, Inventory } from "./hooks-inventory.js";
-import { runToolkitCommand } from "./hooks-toolkit.js";
+import { runToolkitCommand } from "./run-command.js";
 
 export interface ListedHook {
   name: string;

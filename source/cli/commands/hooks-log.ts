@@ -4,10 +4,10 @@ import type { Command } from "commander";
 import { InvalidArgumentError } from "commander";
 import type { AuditEntry } from "../../hooks/audit.js";
 import { meaningfulErrorLine } from "../../process/error-output.js";
+import { inertText, jsonForTerminal } from "../../terminal/inert-text.js";
+import type { CommandContext } from "../command-context.js";
 import { EXIT } from "../exit-codes.js";
-import type { CommandContext } from "../program.js";
-import { inertText, jsonForTerminal } from "../terminal-text.js";
-import { runToolkitCommand } from "./hooks-toolkit.js";
+import { runToolkitCommand } from "./run-command.js";
 
 const FOLLOW_POLL_MS = 250;
 

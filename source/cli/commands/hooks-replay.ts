@@ -13,11 +13,11 @@ import type { Command } from "commander";
 import type { AgentEvent, Verdict } from "../../agent/events.js";
 import type { AuditEntry } from "../../hooks/audit.js";
 import type { HookDefinition } from "../../hooks/definition.js";
+import { inertText, jsonForTerminal } from "../../terminal/inert-text.js";
+import type { CommandContext } from "../command-context.js";
 import { CliError, UsageError } from "../errors.js";
 import { EXIT } from "../exit-codes.js";
-import type { CommandContext } from "../program.js";
-import { inertText, jsonForTerminal } from "../terminal-text.js";
-import { runToolkitCommand } from "./hooks-toolkit.js";
+import { runToolkitCommand } from "./run-command.js";
 
 interface RecordedEvent {
   /** 1-based position among the transcript's events. */

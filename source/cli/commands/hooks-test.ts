@@ -16,13 +16,13 @@ import type { BrokenHook, HookDefinition, HookEventName } from "../../hooks/defi
 import type { HookRunRecord } from "../../hooks/run.js";
 import { meaningfulErrorLine } from "../../process/error-output.js";
 import type { ProcessRunner } from "../../process/types.js";
+import { inertLines, inertText, jsonForTerminal } from "../../terminal/inert-text.js";
+import type { CommandContext } from "../command-context.js";
 import { CliError, UsageError } from "../errors.js";
 import { EXIT } from "../exit-codes.js";
-import type { CommandContext } from "../program.js";
-import { inertLines, inertText, jsonForTerminal } from "../terminal-text.js";
 import { parseEventOption } from "./hooks-init.js";
 import type { HookEntry, Inventory } from "./hooks-inventory.js";
-import { runToolkitCommand } from "./hooks-toolkit.js";
+import { runToolkitCommand } from "./run-command.js";
 
 interface TestOptions {
   event: HookEventName;

@@ -4,9 +4,7 @@
  * imports its heavy parts (registry, runner) only when its command runs.
  */
 import type { Command } from "commander";
-import { CliError } from "../errors.js";
-import type { CommandContext } from "../program.js";
-import { inertLines } from "../terminal-text.js";
+import type { CommandContext } from "../command-context.js";
 import { registerHooksImport } from "./hooks-import.js";
 import { registerHooksInit } from "./hooks-init.js";
 import { registerHooksList } from "./hooks-list.js";
@@ -21,26 +19,4 @@ export function registerHookToolkit(hooks: Command, ctx: CommandContext): void {
   registerHooksLog(hooks, ctx);
   registerHooksImport(hooks, ctx);
   registerHooksInit(hooks, ctx);
-}
-
-/**
- * Runs a command body; a CliError becomes its message on stderr and its exit
- * code. Messages quote project files and hooks: inert on the terminal (line
- * breaks kept, the message's own layout; project parts are made inert, newlines
- * included, where the message is built).
- */
-export async function runToolkitCommand(
-  ctx: CommandContext,
-  body: () => Promise<number>,
-): Promise<void> {
-  try {
-    ctx.setExitCode(await body());
-  } catch (error) {
-    if (error instanceof CliError) {
-      ctx.io.stderr.write(`acai: error: ${inertLines(error.message)}\n`);
-      ctx.setExitCode(error.exitCode);
-      return;
-    }
-    throw error;
-  }
 }

@@ -1,11 +1,12 @@
 import type { Command } from "commander";
+import { formatHookList } from "../../session/hook-list.js";
+import { reviewLines } from "../../session/review.js";
+import { inertText } from "../../terminal/inert-text.js";
+import type { CommandContext } from "../command-context.js";
 import { UsageError } from "../errors.js";
 import { EXIT } from "../exit-codes.js";
-import { formatHookList } from "../hook-list.js";
-import type { CommandContext } from "../program.js";
-import { inertText } from "../terminal-text.js";
-import { reviewLines } from "../trust-review.js";
-import { registerHookToolkit, runToolkitCommand } from "./hooks-toolkit.js";
+import { registerHookToolkit } from "./hooks-toolkit.js";
+import { runToolkitCommand } from "./run-command.js";
 
 /**
  * `acai hooks …`. Each subcommand lazy-loads what it needs so that `acai -p`
@@ -24,8 +25,8 @@ export function registerHooksCommand(program: Command, ctx: CommandContext): Com
       runToolkitCommand(ctx, async () => {
         const [{ checkProjectTrust }, { countHooksAndTools }, { SettingsError }] =
           await Promise.all([
-            import("../session.js"),
-            import("../session-errors.js"),
+            import("../../session/trust.js"),
+            import("../../session/errors.js"),
             import("../../config/settings.js"),
           ]);
         const { io } = ctx;

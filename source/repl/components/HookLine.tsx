@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
-import { inertLines, inertText } from "../../cli/terminal-text.js";
 import type { HookOutcome } from "../../hooks/activity.js";
+import { inertLines, inertText } from "../../terminal/inert-text.js";
 import { formatDuration, wrapWords } from "../format.js";
 import type { Item } from "../state.js";
 import { type ColorName, useTheme } from "../theme.js";

@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import { inertText } from "../../cli/terminal-text.js";
+import { inertText } from "../../terminal/inert-text.js";
 import { formatClock } from "../format.js";
 import type { HooksSnapshot } from "../hooks-snapshot.js";
 import { useTheme } from "../theme.js";

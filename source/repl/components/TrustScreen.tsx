@@ -1,8 +1,8 @@
 import { Box, Text, useInput } from "ink";
 import { useState } from "react";
-import { hookEventsLabel } from "../../cli/hook-list.js";
-import type { UntrustedHookInfo } from "../../cli/session-types.js";
-import { inertText } from "../../cli/terminal-text.js";
+import { hookEventsLabel } from "../../session/hook-list.js";
+import type { UntrustedHookInfo } from "../../session/types.js";
+import { inertText } from "../../terminal/inert-text.js";
 import { wrapWords } from "../format.js";
 import { useTheme } from "../theme.js";
 
@@ -29,7 +29,7 @@ export function TrustScreen({
   width = 80,
 }: {
   hooks: UntrustedHookInfo[];
-  /** Root, changes since the last trust, settings: lines already made inert (cli/trust-review). */
+  /** Root, changes since the last trust, settings: lines already made inert (session/review.ts). */
   review?: string[];
   onChoose: (choice: TrustChoice) => void;
   width?: number;

@@ -1,0 +1,13 @@
+import type { SessionFlags } from "../session/types.js";
+import type { MainOptions } from "./program.js";
+
+/** The root command's options that shape a session, for `-p` and the REPL alike. */
+export function sessionFlags(options: MainOptions): SessionFlags {
+  return {
+    ...(options.model ? { model: options.model } : {}),
+    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
+    projectHooks: options.projectHooks,
+    assumeYes: options.yes,
+  };
+}

@@ -1,0 +1,62 @@
+import { inertText } from "../terminal/inert-text.js";
+import { assessProject, type ProjectAssessment } from "./assessment.js";
+import { UntrustedProjectHooksError } from "./errors.js";
+import type { ProjectHooksMode, ProjectTrustState } from "./types.js";
+
+export interface CheckProjectTrustOptions {
+  cwd: string;
+  env: Readonly<Record<string, string>>;
+  homeDir: string;
+}
+
+/**
+ * `-p`'s rule: with anything project-controlled present, `off` leaves it all
+ * out, `trust-once` takes it for this run, and `require-trust` takes it only
+ * when the user trusted exactly this set, else refuses (exit 4) with the review.
+ */
+export function decideProjectInclusion(
+  project: ProjectAssessment,
+  mode: ProjectHooksMode,
+): boolean {
+  if (project.status === "nothing") return false;
+  switch (mode) {
+    case "off":
+      return false;
+    case "trust-once":
+      return true;
+    case "require-trust":
+      if (project.status === "trusted") return true;
+      throw new UntrustedProjectHooksError(project.root.dir, project.review.items, project.review);
+    default:
+      return mode satisfies never;
+  }
+}
+
+/** Says, once, that the project's hooks, tools and settings were left out (`--no-project`). */
+export function projectLeftOut(project: ProjectAssessment, included: boolean): string[] {
+  if (included || (project.status === "nothing" && project.unreadSettings.length === 0)) return [];
+  return [
+    `This project's hooks, tools and settings in ${inertText(project.root.dir)} are not used (--no-project).`,
+  ];
+}
+
+/** Whether this project's hooks may run, without running anything. */
+export async function checkProjectTrust(
+  options: CheckProjectTrustOptions,
+): Promise<ProjectTrustState> {
+  const project = await assessProject(options);
+  if (project.status === "nothing") {
+    return {
+      status: "no-project-hooks",
+      untrusted: [],
+      review: project.review,
+      trust: async () => {},
+    };
+  }
+  return {
+    status: project.status,
+    untrusted: project.review.items,
+    review: project.review,
+    trust: project.trust,
+  };
+}
