@@ -1,0 +1,115 @@
+import { PromptQueue } from "../prompt-queue.js";
+import type { TurnInput } from "../types.js";
+import type { IdleNotifier } from "./idle.js";
+import type { UiStore } from "./store.js";
+
+export interface TurnsOptions {
+  store: UiStore;
+  idle: IdleNotifier;
+}
+
+/**
+ * The prompts of the running session: the queue the agent pulls turns from,
+ * one AbortController per submitted prompt (Esc and Ctrl-C abort the running
+ * one), and the prompts typed before a session was ready.
+ */
+export class Turns {
+  readonly #store: UiStore;
+  readonly #idle: IdleNotifier;
+  #queue: PromptQueue<TurnInput> | undefined;
+  readonly #aborts = new Map<TurnInput, AbortController>();
+  #current: AbortController | undefined;
+  /** Prompts submitted while a session was starting. */
+  #early: string[] = [];
+
+  constructor(options: TurnsOptions) {
+    this.#store = options.store;
+    this.#idle = options.idle;
+  }
+
+  /** The open queue, if a session is running. */
+  get queue(): PromptQueue<TurnInput> | undefined {
+    return this.#queue;
+  }
+
+  /** A new session's queue: taking a prompt starts a turn, waiting on it arms the idle clock. */
+  open(): PromptQueue<TurnInput> {
+    const queue = new PromptQueue<TurnInput>({
+      onTake: (item) => {
+        this.#current = this.#aborts.get(item);
+        this.#aborts.delete(item);
+        this.#idle.clear();
+        this.#store.set({ busy: true, queued: this.#queue?.size ?? 0 });
+      },
+      onWait: () => {
+        this.#current = undefined;
+        this.#store.set({ busy: false });
+        this.#idle.arm();
+      },
+    });
+    this.#queue = queue;
+    return queue;
+  }
+
+  /** The session ended: nothing is running or queued any more. */
+  reset(): void {
+    this.#current = undefined;
+    this.#aborts.clear();
+    this.#queue = undefined;
+  }
+
+  /** A prompt line: to the running session, kept for the next one while it starts, else refused. */
+  send(line: string): void {
+    const queue = this.#queue;
+    if (queue && !queue.closed) {
+      this.#push(queue, line);
+      return;
+    }
+    const { phase } = this.#store.getState();
+    if (phase === "starting" || phase === "switching") {
+      // Typed before the session is ready: sent as soon as it is.
+      this.#early.push(line);
+      this.#store.item({ kind: "banner", tone: "dim", text: `queued: ${firstLine(line)}` });
+      return;
+    }
+    this.#store.item({ kind: "error", text: "No session is running; the prompt was not sent." });
+  }
+
+  /** Sends what was typed while the session started (already announced as queued). */
+  flushEarly(queue: PromptQueue<TurnInput>): void {
+    for (const line of this.#early.splice(0)) this.#push(queue, line, false);
+  }
+
+  /** Aborts the running turn; false when none runs. */
+  abortTurn(): boolean {
+    const turn = this.#current;
+    if (!this.#store.getState().busy || !turn) return false;
+    if (!turn.signal.aborted) {
+      turn.abort();
+      this.#store.dispatch({ type: "aborting" });
+    }
+    return true;
+  }
+
+  /** Aborts the running turn, if any, without a word (session switch, exit). */
+  abortCurrent(): void {
+    this.#current?.abort();
+  }
+
+  #push(queue: PromptQueue<TurnInput>, line: string, announce = true): void {
+    const abort = new AbortController();
+    const input: TurnInput = { prompt: line, signal: abort.signal };
+    this.#aborts.set(input, abort);
+    queue.push(input);
+    // Still in the map: the agent did not take it at once, a turn is running.
+    if (this.#aborts.has(input)) {
+      this.#store.set({ queued: queue.size });
+      if (announce)
+        this.#store.item({ kind: "banner", tone: "dim", text: `queued: ${firstLine(line)}` });
+    }
+  }
+}
+
+function firstLine(line: string): string {
+  return line.split("\n")[0] ?? "";
+}
