@@ -49,3 +49,52 @@ export interface AskRequest {
 }
 
 export type AskUser = (request: AskRequest, signal: AbortSignal) => Promise<boolean>;
+
+/** A hook as activity events name it. */
+export function hookRef(hook: {
+  id: string;
+  name: string;
+  scope: HookScope;
+  sourceKind: HookSourceKind;
+}): HookRef {
+  return { id: hook.id, name: hook.name, scope: hook.scope, sourceKind: hook.sourceKind };
+}
+
+/** A warning about one hook. */
+export function hookWarning(
+  hook: Parameters<typeof hookRef>[0],
+  message: string,
+): HookActivityEvent {
+  return { type: "hook_warning", hook: hookRef(hook), message };
+}
+
+/** A hook's `hook_end`. */
+export function hookEnd(
+  hook: Parameters<typeof hookRef>[0],
+  event: HookEventName,
+  outcome: HookOutcome,
+  durationMs: number,
+  detail: string | undefined,
+  message: string | undefined,
+): HookActivityEvent {
+  return {
+    type: "hook_end",
+    hook: hookRef(hook),
+    event,
+    outcome,
+    durationMs,
+    ...(detail === undefined ? {} : { detail }),
+    ...(message === undefined ? {} : { message }),
+  };
+}
+
+/** What `hook_end` says a run came to: its answer's action, or how it failed. */
+export function outcomeOf(
+  action: HookOutcome,
+  run: { aborted: boolean; timedOut: boolean },
+): HookOutcome {
+  if (action !== "failed") return action;
+  if (run.aborted) return "aborted";
+  if (run.timedOut) return "timeout";
+  return "failed";
+}

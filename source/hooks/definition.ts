@@ -3,36 +3,10 @@
  * with describe metadata, HOOK.md folder, or a settings entry).
  */
 
-export const HOOK_EVENTS = [
-  "session_start",
-  "user_prompt",
-  "before_model",
-  "after_model",
-  "before_tool",
-  "after_tool",
-  "after_tool_failure",
-  "before_stop",
-  "after_agent",
-  "notification",
-  "session_end",
-] as const;
+export { CLAUDE_EVENT_NAMES } from "./events/names.js";
+export { HOOK_EVENTS, type HookEventName } from "./events/table.js";
 
-export type HookEventName = (typeof HOOK_EVENTS)[number];
-
-/** Claude Code spelling of each event, sent as `hook_event_name`. Events Claude Code lacks keep acai's name. */
-export const CLAUDE_EVENT_NAMES: Record<HookEventName, string> = {
-  session_start: "SessionStart",
-  user_prompt: "UserPromptSubmit",
-  before_model: "before_model",
-  after_model: "after_model",
-  before_tool: "PreToolUse",
-  after_tool: "PostToolUse",
-  after_tool_failure: "PostToolUseFailure",
-  before_stop: "Stop",
-  after_agent: "after_agent",
-  notification: "Notification",
-  session_end: "SessionEnd",
-};
+import type { HookEventName } from "./events/table.js";
 
 export type HookScope = "user" | "project";
 export type HookSourceKind = "executable" | "hook_md" | "settings";

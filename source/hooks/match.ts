@@ -2,6 +2,7 @@ import path from "node:path";
 import picomatch from "picomatch";
 import { toolNameSpellings } from "./aliases.js";
 import type { HookDefinition, HookEventName, HookMatcher } from "./definition.js";
+import { hasSource, isToolEvent } from "./events/names.js";
 
 /** What a matcher is tested against. */
 export interface MatchSubject {
@@ -16,15 +17,6 @@ export interface MatchSubject {
    */
   projectDir?: string;
 }
-
-/** Events whose subject is a tool call: `tool`, `pattern`, `command`, `path` apply. */
-const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set([
-  "before_tool",
-  "after_tool",
-  "after_tool_failure",
-]);
-/** Events with a kind: `source` applies (session_start source, notification type). */
-const SOURCE_EVENTS: ReadonlySet<HookEventName> = new Set(["session_start", "notification"]);
 
 /** A regular expression in a matcher that does not compile. */
 export class InvalidMatcherError extends Error {
@@ -201,10 +193,10 @@ function matchesTool(compiled: CompiledMatcher, subject: MatchSubject): boolean 
 export function hookMatches(hook: HookDefinition, subject: MatchSubject): boolean {
   if (!hook.events.includes(subject.event)) return false;
   const compiled = compiledFor(hook);
-  if (TOOL_EVENTS.has(subject.event)) {
+  if (isToolEvent(subject.event)) {
     return compiled.anyTool || matchesTool(compiled, subject);
   }
-  if (compiled.source && SOURCE_EVENTS.has(subject.event)) {
+  if (compiled.source && hasSource(subject.event)) {
     return testName(compiled.source, subject.source ?? "");
   }
   return true;
@@ -219,12 +211,12 @@ export function hookMatches(hook: HookDefinition, subject: MatchSubject): boolea
 export function mayMatchByName(hook: HookDefinition, subject: MatchSubject): boolean {
   if (!hook.events.includes(subject.event)) return false;
   const compiled = compiledFor(hook);
-  if (TOOL_EVENTS.has(subject.event)) {
+  if (isToolEvent(subject.event)) {
     const toolName = subject.toolName ?? "";
     if (compiled.tool && !testName(compiled.tool, toolName)) return false;
     return !compiled.command || toolName === "Bash";
   }
-  if (compiled.source && SOURCE_EVENTS.has(subject.event)) {
+  if (compiled.source && hasSource(subject.event)) {
     return testName(compiled.source, subject.source ?? "");
   }
   return true;

@@ -12,8 +12,15 @@
  * before_stop/after_agent `stop_reason`, `step_count`, `final_message`;
  * session_end `exit_reason`, `duration_seconds`. `event` (acai's name) is sent too.
  */
-import type { AgentEvent, ToolCallSummary, Usage } from "../agent/events.js";
-import { CLAUDE_EVENT_NAMES, type HookDialect, type HookEventName } from "./definition.js";
+import type { AgentEvent } from "../agent/events.js";
+import type { HookDialect } from "./definition.js";
+import type { Payload } from "./events/fields.js";
+import { agentHooksEventName, CLAUDE_EVENT_NAMES, HOOK_EVENT_OF } from "./events/names.js";
+import { eventRow, type HookEventName } from "./events/table.js";
+import type { GateState } from "./gate-state.js";
+
+export type { Payload } from "./events/fields.js";
+export type { GateState } from "./gate-state.js";
 
 export interface SessionInfo {
   sessionId: string;
@@ -22,13 +29,6 @@ export interface SessionInfo {
   cwd: string;
   /** When session_start was seen (epoch ms), for `duration_seconds`. */
   startedAt?: number;
-}
-
-/** The values earlier hooks of the same chain may have replaced. */
-export interface GateState {
-  toolInput?: unknown;
-  prompt?: string;
-  output?: string;
 }
 
 export interface PayloadArgs {
@@ -41,37 +41,27 @@ export interface PayloadArgs {
   now: number;
 }
 
-export type Payload = Record<string, unknown>;
-
-/** Agent Hooks spec event names; events the spec lacks keep acai's name. */
-export const AGENT_HOOKS_EVENT_NAMES: Record<HookEventName, string> = {
-  session_start: "pre-session",
-  user_prompt: "pre-agent-turn",
-  before_model: "before_model",
-  after_model: "after_model",
-  before_tool: "pre-tool-call",
-  after_tool: "post-tool-call",
-  after_tool_failure: "post-tool-call-failure",
-  before_stop: "pre-agent-turn-stop",
-  after_agent: "post-agent-turn",
-  notification: "notification",
-  session_end: "post-session",
-};
-
 export function buildPayload(args: PayloadArgs): Payload {
-  const fields = eventFields(args.agentEvent, args.state ?? {});
+  // The fields are those of the agent event given (its row's builders).
+  const from = HOOK_EVENT_OF[args.agentEvent.type];
+  const row = from === undefined ? undefined : eventRow(from);
+  const fields = row?.fields(args.agentEvent, args.state ?? {}) ?? {};
   const timestamp = new Date(args.now).toISOString();
   if (args.dialect === "agenthooks") {
+    const at = {
+      now: args.now,
+      ...(args.session.startedAt === undefined ? {} : { startedAt: args.session.startedAt }),
+    };
     return {
       event: args.event,
-      event_type: AGENT_HOOKS_EVENT_NAMES[args.event],
+      event_type: agentHooksEventName(args.event),
       timestamp,
       session_id: args.session.sessionId,
       work_dir: args.session.cwd,
       transcript_path: args.session.transcriptPath,
       context: {},
       ...fields,
-      ...agentHooksExtras(args),
+      ...row?.agentHooksExtras?.(args.agentEvent, at),
     };
   }
   return {
@@ -83,119 +73,4 @@ export function buildPayload(args: PayloadArgs): Payload {
     timestamp,
     ...fields,
   };
-}
-
-function usageFields(usage: Usage): Payload {
-  return {
-    input_tokens: usage.inputTokens,
-    output_tokens: usage.outputTokens,
-    total_tokens: usage.totalTokens,
-  };
-}
-
-function toolCallFields(call: ToolCallSummary): Payload {
-  return { tool_use_id: call.toolCallId, tool_name: call.toolName, tool_input: call.input };
-}
-
-/** Per-event fields, Claude Code's names. */
-function eventFields(ev: AgentEvent, state: GateState): Payload {
-  switch (ev.type) {
-    case "session_start":
-      return { source: ev.source, model: ev.model };
-    case "user_prompt":
-      return { prompt: state.prompt ?? ev.prompt, turn: ev.turn };
-    case "model_request":
-      return { model: ev.model, step: ev.step, turn: ev.turn };
-    case "model_response":
-      return {
-        model: ev.model,
-        step: ev.step,
-        turn: ev.turn,
-        text: ev.text,
-        tool_calls: ev.toolCalls.map(toolCallFields),
-        usage: usageFields(ev.usage),
-        finish_reason: ev.finishReason,
-        duration_ms: ev.durationMs,
-      };
-    case "tool_call_start":
-      return {
-        tool_name: ev.toolName,
-        tool_input: "toolInput" in state ? state.toolInput : ev.input,
-        tool_use_id: ev.toolCallId,
-      };
-    case "tool_call_end":
-      return {
-        tool_name: ev.toolName,
-        tool_input: ev.input,
-        tool_use_id: ev.toolCallId,
-        tool_response: ev.response ?? ev.output,
-        /** The text the model will see (as replaced by earlier hooks). */
-        tool_output: state.output ?? ev.output,
-        duration_ms: ev.durationMs,
-      };
-    case "tool_call_error":
-      return {
-        tool_name: ev.toolName,
-        tool_input: ev.input,
-        tool_use_id: ev.toolCallId,
-        error: ev.error,
-        is_interrupt: ev.interrupted,
-        is_blocked: ev.blocked,
-        duration_ms: ev.durationMs,
-      };
-    case "stop_request":
-      return {
-        stop_hook_active: ev.stopHookActive,
-        last_assistant_message: ev.lastAssistantMessage,
-        step: ev.step,
-        turn: ev.turn,
-      };
-    case "turn_end":
-      return {
-        turn: ev.turn,
-        stop_reason: ev.stopReason,
-        last_assistant_message: ev.text,
-        usage: usageFields(ev.usage),
-        ...(ev.message === undefined ? {} : { message: ev.message }),
-      };
-    case "notification":
-      return { message: ev.message, notification_type: ev.notificationType };
-    case "session_end":
-      return { reason: ev.reason };
-    case "turn_start":
-    case "step_start":
-    case "text_delta":
-    case "step_end":
-    case "warning":
-    case "error":
-      return {};
-    default:
-      return ev satisfies never;
-  }
-}
-
-function agentHooksExtras(args: PayloadArgs): Payload {
-  const ev = args.agentEvent;
-  switch (ev.type) {
-    case "stop_request":
-      return {
-        stop_reason: "no_tool_calls",
-        step_count: ev.step,
-        final_message: { role: "assistant", content: ev.lastAssistantMessage },
-      };
-    case "turn_end":
-      return {
-        ...(ev.steps === undefined ? {} : { step_count: ev.steps }),
-        final_message: { role: "assistant", content: ev.text },
-      };
-    case "session_end":
-      return {
-        exit_reason: ev.reason,
-        ...(args.session.startedAt === undefined
-          ? {}
-          : { duration_seconds: Math.round((args.now - args.session.startedAt) / 1000) }),
-      };
-    default:
-      return {};
-  }
 }

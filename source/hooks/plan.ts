@@ -1,35 +1,18 @@
 /**
- * Which hooks run for an agent event, and in what order (hooks.md §5):
- * priority high→low, then user before project, then name, then id — a total
- * order, so the same set of hooks always gives the same decision.
+ * Selection as a value: which hooks an agent event starts, and how
+ * (gemini-cli's hookPlanner `createExecutionPlan` was the model).
+ *
+ * Order (hooks.md §5): priority high→low, then user before project, then name,
+ * then id — a total order, so the same set of hooks always gives the same
+ * decision. `plan` is deterministic; the index only memoizes name-level
+ * matching (`createCandidateFinder`) and reports a matcher that cannot be
+ * evaluated once (`onBadMatcher`); such a matcher matches nothing.
  */
-import type { AgentEvent, AgentEventType } from "../agent/events.js";
+import type { AgentEvent } from "../agent/events.js";
 import type { HookDefinition, HookEventName } from "./definition.js";
-import { looksAtInput, type MatchSubject } from "./match.js";
-import type { GateState } from "./payload.js";
-
-/** Agent events that reach hooks; every other agent event passes through with no hook work. */
-export const HOOK_EVENT_OF: Readonly<Partial<Record<AgentEventType, HookEventName>>> = {
-  session_start: "session_start",
-  user_prompt: "user_prompt",
-  model_request: "before_model",
-  model_response: "after_model",
-  tool_call_start: "before_tool",
-  tool_call_end: "after_tool",
-  tool_call_error: "after_tool_failure",
-  stop_request: "before_stop",
-  turn_end: "after_agent",
-  notification: "notification",
-  session_end: "session_end",
-};
-
-/** Their hooks run concurrently; they cannot block or modify, only observe and add context. */
-export const OBSERVE_ONLY: ReadonlySet<HookEventName> = new Set([
-  "after_tool_failure",
-  "after_agent",
-  "notification",
-  "session_end",
-]);
+import { eventRow } from "./events/table.js";
+import type { GateState } from "./gate-state.js";
+import { hookMatches, looksAtInput, type MatchSubject, mayMatchByName } from "./match.js";
 
 /** One ordering for everyone: the registry's and the interceptor's are the same function. */
 export { compareHooks, indexHooksByEvent as indexHooks } from "./match.js";
@@ -41,29 +24,11 @@ export function matchSubject(
   state: GateState = {},
   projectDir?: string,
 ): MatchSubject {
-  const subject = subjectOf(event, agentEvent, state);
+  // matchOn returns a fresh object: completing it in place spares an allocation per event.
+  const subject = eventRow(event).matchOn(agentEvent, state) as MatchSubject;
+  subject.event = event;
   if (projectDir !== undefined) subject.projectDir = projectDir;
   return subject;
-}
-
-function subjectOf(event: HookEventName, agentEvent: AgentEvent, state: GateState): MatchSubject {
-  switch (agentEvent.type) {
-    case "tool_call_start":
-      return {
-        event,
-        toolName: agentEvent.toolName,
-        toolInput: "toolInput" in state ? state.toolInput : agentEvent.input,
-      };
-    case "tool_call_end":
-    case "tool_call_error":
-      return { event, toolName: agentEvent.toolName, toolInput: agentEvent.input };
-    case "session_start":
-      return { event, source: agentEvent.source };
-    case "notification":
-      return { event, source: agentEvent.notificationType };
-    default:
-      return { event };
-  }
 }
 
 const MAX_KEYS_PER_EVENT = 256;
@@ -106,4 +71,112 @@ export function createCandidateFinder(
 /** Whether a candidate's match was already decided by the candidate finder. */
 export function matchedByKey(hook: HookDefinition): boolean {
   return !looksAtInput(hook);
+}
+
+/** The hooks of one run, indexed for selection (built once per interceptor). */
+export interface HookIndex {
+  /** Per event, in run order. */
+  byEvent: ReadonlyMap<HookEventName, readonly HookDefinition[]>;
+  /** Name-level candidates (memoized). */
+  candidates: (subject: MatchSubject) => readonly HookDefinition[];
+  /** Full match; a matcher that cannot be evaluated matches nothing. */
+  matches: (hook: HookDefinition, subject: MatchSubject) => boolean;
+  projectDir?: string;
+}
+
+export interface HookIndexOptions {
+  /** Base of `path` globs and `projectDir` of every subject. */
+  projectDir?: string;
+  /** Told of a matcher that cannot be evaluated (once per hook is the caller's to ensure). */
+  onBadMatcher?: (hook: HookDefinition, error: Error) => void;
+}
+
+/** Selection over hooks already indexed by event (`indexHooks`, once per interceptor). */
+export function createHookIndex(
+  byEvent: ReadonlyMap<HookEventName, readonly HookDefinition[]>,
+  options: HookIndexOptions = {},
+): HookIndex {
+  const guarded =
+    (test: (hook: HookDefinition, subject: MatchSubject) => boolean) =>
+    (hook: HookDefinition, subject: MatchSubject): boolean => {
+      try {
+        return test(hook, subject);
+      } catch (error) {
+        options.onBadMatcher?.(hook, error as Error);
+        return false;
+      }
+    };
+  return {
+    byEvent,
+    candidates: createCandidateFinder(byEvent, guarded(mayMatchByName)),
+    matches: guarded(hookMatches),
+    ...(options.projectDir === undefined ? {} : { projectDir: options.projectDir }),
+  };
+}
+
+/** What one agent event starts. */
+export interface Plan {
+  event: HookEventName;
+  /**
+   * A gate's sync hooks, in order, from the first that matches: each is
+   * matched again against the values replaced before its turn
+   * (`matchesNow`), so a rewritten command cannot slip past a guard further
+   * down, and a hook the rewrite now concerns runs. Empty on observe events.
+   */
+  chain: readonly HookDefinition[];
+  /** An observe-only event's sync hooks that match, in order (they run at once). */
+  observers: readonly HookDefinition[];
+  /** Async hooks that match, in order (started with the event, never waited for). */
+  async: readonly HookDefinition[];
+}
+
+const NOTHING: readonly HookDefinition[] = Object.freeze([]);
+
+/** Which hooks this event starts; undefined when none (the hot path: nothing allocated past the subject). */
+export function plan(
+  index: HookIndex,
+  event: HookEventName,
+  agentEvent: AgentEvent,
+  state: GateState = {},
+): Plan | undefined {
+  if (!index.byEvent.has(event)) return undefined;
+  const subject = matchSubject(event, agentEvent, state, index.projectDir);
+  const candidates = index.candidates(subject);
+  if (candidates.length === 0) return undefined;
+  const row = eventRow(event);
+  const gate = row.kind === "gate";
+  const inline = row.asyncHooks === "inline";
+  const matched = (hook: HookDefinition): boolean =>
+    matchedByKey(hook) || index.matches(hook, subject);
+  let sync: HookDefinition[] | undefined;
+  let asyncHooks: HookDefinition[] | undefined;
+  for (const hook of candidates) {
+    if (hook.async && !inline) {
+      if (!matched(hook)) continue;
+      if (asyncHooks === undefined) asyncHooks = [hook];
+      else asyncHooks.push(hook);
+    } else if (gate && sync !== undefined) sync.push(hook);
+    else if (matched(hook)) {
+      if (sync === undefined) sync = [hook];
+      else sync.push(hook);
+    }
+  }
+  if (sync === undefined && asyncHooks === undefined) return undefined;
+  return {
+    event,
+    chain: gate ? (sync ?? NOTHING) : NOTHING,
+    observers: gate ? NOTHING : (sync ?? NOTHING),
+    async: asyncHooks ?? NOTHING,
+  };
+}
+
+/** Whether a hook of a chain matches the event with the values replaced so far. */
+export function matchesNow(
+  index: HookIndex,
+  event: HookEventName,
+  agentEvent: AgentEvent,
+  hook: HookDefinition,
+  state: GateState,
+): boolean {
+  return index.matches(hook, matchSubject(event, agentEvent, state, index.projectDir));
 }

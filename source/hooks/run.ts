@@ -10,6 +10,7 @@ import { capDecisionTexts, type Decision, failed } from "./decision.js";
 import type { HookDefinition, HookEventName } from "./definition.js";
 import { decodeAnswerText } from "./dialects/index.js";
 import { buildHookEnvironment } from "./environment.js";
+import { eventRow } from "./events/table.js";
 
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
 /** Grace between TERM and KILL when a hook times out. */
@@ -47,12 +48,6 @@ export interface HookRunRecord {
   /** The hook's answer, before the failure policy. */
   decision: Decision;
 }
-
-/** Events whose plain (non-JSON) stdout is context for the model, as in Claude Code. */
-const PLAIN_STDOUT_IS_CONTEXT: ReadonlySet<HookEventName> = new Set([
-  "session_start",
-  "user_prompt",
-]);
 
 export function launchOf(hook: Pick<HookDefinition, "launch">): {
   command: string;
@@ -226,6 +221,6 @@ function decodeUncapped(
   const stdout = result.stdout.trim();
   if (stdout === "") return { action: "continue" };
   if (isJsonAnswer(stdout)) return decodeAnswerText(stdout);
-  if (PLAIN_STDOUT_IS_CONTEXT.has(event)) return { action: "continue", context: stdout };
+  if (eventRow(event).plainStdoutIsContext) return { action: "continue", context: stdout };
   return { action: "continue", log: stdout };
 }

@@ -6,7 +6,7 @@ import { effectiveSettings } from "../config/effective-settings.js";
 import type { HookDefaults } from "../config/settings.js";
 import type { InterceptedEvent } from "../hooks/activity.js";
 import type { BrokenHook } from "../hooks/definition.js";
-import { DEFAULT_CONTEXT_CAP_CHARS } from "../hooks/fold.js";
+import { DEFAULT_CONTEXT_CAP_CHARS } from "../hooks/step.js";
 import {
   createHookInterceptor,
   DEFAULT_SESSION_END_BUDGET_MS,

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../source/agent/events.js";
 import { sampleAgentEvent } from "../../source/cli/commands/hooks-samples.js";
 import { HOOK_EVENTS, type HookEventName } from "../../source/hooks/definition.js";
+import { HOOK_EVENT_OF } from "../../source/hooks/events/names.js";
 import { buildPayload } from "../../source/hooks/payload.js";
-import { HOOK_EVENT_OF } from "../../source/hooks/plan.js";
 import {
   createHook,
   type HookIO,

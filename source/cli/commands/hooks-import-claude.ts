@@ -14,16 +14,12 @@
  * Matcher strings are kept as written; names of Claude Code tools acai lacks
  * are reported (the hook will simply never see those tools).
  */
-import { CLAUDE_EVENT_NAMES, HOOK_EVENTS, type HookEventName } from "../../hooks/definition.js";
+import { isToolEvent, normalizeEventName } from "../../hooks/events/names.js";
+import { HOOK_EVENTS, type HookEventName } from "../../hooks/events/table.js";
 import { clampTimeoutSeconds } from "../../hooks/schemas/settings-hooks.js";
 
 /** Claude Code's default hook timeout, in seconds. */
 export const CLAUDE_DEFAULT_TIMEOUT_S = 60;
-
-const FROM_CLAUDE: ReadonlyMap<string, HookEventName> = new Map(
-  HOOK_EVENTS.map((event) => [CLAUDE_EVENT_NAMES[event], event]),
-);
-const CANONICAL: ReadonlySet<string> = new Set(HOOK_EVENTS);
 
 /** Claude Code tools acai has no counterpart for (as of writing). */
 const CLAUDE_ONLY_TOOLS = new Set([
@@ -43,11 +39,6 @@ const CLAUDE_ONLY_TOOLS = new Set([
   "Skill",
 ]);
 const ACAI_SESSION_SOURCES = new Set(["startup", "resume"]);
-const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set([
-  "before_tool",
-  "after_tool",
-  "after_tool_failure",
-]);
 
 export interface SettingsHookEntryOut {
   type: "command";
@@ -80,7 +71,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 function matcherNotes(event: HookEventName, matcher: string, where: string): string[] {
   const notes: string[] = [];
   const names = matcher.split("|").map((n) => n.trim());
-  if (TOOL_EVENTS.has(event)) {
+  if (isToolEvent(event)) {
     const lacking = names.filter((n) => CLAUDE_ONLY_TOOLS.has(n) || n.startsWith("mcp__"));
     if (lacking.length > 0) {
       const rest = names.filter((n) => !lacking.includes(n));
@@ -111,7 +102,7 @@ export function convertClaudeHooks(hooks: unknown): ConversionResult {
     return result;
   }
   for (const [eventKey, groups] of Object.entries(hooks)) {
-    const event = CANONICAL.has(eventKey) ? (eventKey as HookEventName) : FROM_CLAUDE.get(eventKey);
+    const event = normalizeEventName(eventKey);
     const where = `hooks.${eventKey}`;
     if (event === undefined) {
       result.dropped.push(
@@ -217,7 +208,7 @@ export function mergeIntoSettingsHooks(
   const hooks: Record<string, unknown> = isObject(existing) ? structuredClone(existing) : {};
   const seen = new Set<string>();
   for (const [key, groups] of Object.entries(hooks)) {
-    const event = CANONICAL.has(key) ? key : (FROM_CLAUDE.get(key) ?? key);
+    const event = normalizeEventName(key) ?? key;
     if (!Array.isArray(groups)) continue;
     for (const group of groups) {
       if (!isObject(group) || !Array.isArray(group.hooks)) continue;

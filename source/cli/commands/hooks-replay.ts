@@ -222,7 +222,7 @@ export function registerHooksReplay(hooks: Command, ctx: CommandContext): void {
           import("../../process/runner.js"),
           import("../../hooks/interceptor.js"),
           import("../../tools/registry.js"),
-          import("../../hooks/plan.js"),
+          import("../../hooks/events/names.js"),
         ]);
         const inventory = await loadInventory({
           cwd: io.cwd,

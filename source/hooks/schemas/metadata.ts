@@ -1,54 +1,29 @@
 import { z } from "zod";
 import { ENV_VAR_NAME } from "../../process/secrets.js";
-import { CLAUDE_EVENT_NAMES, HOOK_EVENTS, type HookEventName } from "../definition.js";
+import {
+  AGENT_HOOKS_TRIGGERS,
+  CLAUDE_EVENT_NAMES,
+  claudeOnlyNames,
+  isHookEventName,
+  normalizeAgentHooksEventName,
+  normalizeEventName,
+} from "../events/names.js";
+import { HOOK_EVENTS, type HookEventName } from "../events/table.js";
 
-/**
- * Agent Hooks spec event names (HOOK.md `trigger`). Its legacy names are
- * acai's canonical names, which are accepted anyway. Events acai does not emit
- * yet (subagents, compaction) are deliberately absent: such a hook is
- * reported as broken instead of silently never firing.
- */
-export const AGENT_HOOKS_EVENT_NAMES: Readonly<Record<string, HookEventName>> = {
-  "pre-session": "session_start",
-  "post-session": "session_end",
-  "pre-agent-turn": "user_prompt",
-  before_agent: "user_prompt",
-  "post-agent-turn": "after_agent",
-  "pre-agent-turn-stop": "before_stop",
-  "post-agent-turn-stop": "after_agent",
-  "pre-tool-call": "before_tool",
-  "post-tool-call": "after_tool",
-  "post-tool-call-failure": "after_tool_failure",
-};
-
-const FROM_CLAUDE: ReadonlyMap<string, HookEventName> = new Map(
-  HOOK_EVENTS.map((event) => [CLAUDE_EVENT_NAMES[event], event]),
-);
-const CANONICAL: ReadonlySet<string> = new Set(HOOK_EVENTS);
-
-/** Canonical snake_case or Claude Code spelling → canonical name; undefined when unknown. */
-export function normalizeEventName(name: string): HookEventName | undefined {
-  if (CANONICAL.has(name)) return name as HookEventName;
-  return FROM_CLAUDE.get(name);
-}
-
-/** Like `normalizeEventName`, also accepting the Agent Hooks spec names. */
-export function normalizeAgentHooksEventName(name: string): HookEventName | undefined {
-  return normalizeEventName(name) ?? AGENT_HOOKS_EVENT_NAMES[name];
-}
+export { normalizeAgentHooksEventName, normalizeEventName };
 
 const ACAI_EVENT_SPELLINGS = [
   ...new Set<string>([...HOOK_EVENTS, ...HOOK_EVENTS.map((e) => CLAUDE_EVENT_NAMES[e])]),
 ] as [string, ...string[]];
 const AGENT_HOOKS_EVENT_SPELLINGS = [
-  ...new Set<string>([...ACAI_EVENT_SPELLINGS, ...Object.keys(AGENT_HOOKS_EVENT_NAMES)]),
+  ...new Set<string>([...ACAI_EVENT_SPELLINGS, ...Object.keys(AGENT_HOOKS_TRIGGERS)]),
 ] as [string, ...string[]];
 
 function unknownEventMessage(input: unknown, agentHooks = false): string {
-  const claude = HOOK_EVENTS.map((e) => CLAUDE_EVENT_NAMES[e]).filter((n) => !CANONICAL.has(n));
+  const claude = claudeOnlyNames();
   const spec = agentHooks
-    ? `, or the Agent Hooks names: ${Object.keys(AGENT_HOOKS_EVENT_NAMES)
-        .filter((n) => !CANONICAL.has(n))
+    ? `, or the Agent Hooks names: ${Object.keys(AGENT_HOOKS_TRIGGERS)
+        .filter((n) => !isHookEventName(n))
         .join(", ")}`
     : "";
   return `unknown event ${JSON.stringify(input)}; use one of ${HOOK_EVENTS.join(", ")} (or the Claude Code names: ${claude.join(", ")}${spec})`;

@@ -5,6 +5,7 @@ import type {
   HookMatcher,
   HookScope,
 } from "../definition.js";
+import { hasSource, isToolEvent } from "../events/names.js";
 import { claudeMatcherToRegex, InvalidMatcherError, prepareHookMatcher } from "../match.js";
 import {
   DEFAULT_HOOK_TIMEOUT_MS,
@@ -59,13 +60,6 @@ export function settingsHooksTypeError(file: { path: string; hooks: unknown }): 
   return `Settings file ${file.path}: field "hooks" is invalid: expected an object keyed by event name, e.g. {"PreToolUse": [...]} (got ${shown}). Fix or remove "hooks".`;
 }
 
-const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set([
-  "before_tool",
-  "after_tool",
-  "after_tool_failure",
-]);
-const SOURCE_EVENTS: ReadonlySet<HookEventName> = new Set(["session_start", "notification"]);
-
 /**
  * A Claude Code matcher string as an acai matcher for the event: the tool
  * name on tool events, the source/notification type on session_start and
@@ -74,8 +68,8 @@ const SOURCE_EVENTS: ReadonlySet<HookEventName> = new Set(["session_start", "not
 export function matcherForEvent(event: HookEventName, matcher: string | undefined): HookMatcher {
   const regex = claudeMatcherToRegex(matcher);
   if (regex === undefined) return {};
-  if (TOOL_EVENTS.has(event)) return { tool: regex };
-  if (SOURCE_EVENTS.has(event)) return { source: regex };
+  if (isToolEvent(event)) return { tool: regex };
+  if (hasSource(event)) return { source: regex };
   return {};
 }
 

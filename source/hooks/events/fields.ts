@@ -1,0 +1,130 @@
+/**
+ * The per-event fields of a hook's stdin (hooks.md §3), Claude Code's names,
+ * one builder per agent event; the table (table.ts) names the builder of each
+ * hook event. The common fields and the dialect's names are added by
+ * payload.ts.
+ */
+import type { AgentEvent, AgentEventType, ToolCallSummary, Usage } from "../../agent/events.js";
+import type { GateState } from "../gate-state.js";
+
+export type Payload = Record<string, unknown>;
+export type AgentEventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;
+
+/** What the Agent Hooks extras may need beyond the event: the clock and the session's start. */
+export interface ExtrasContext {
+  now: number;
+  startedAt?: number;
+}
+
+function usageFields(usage: Usage): Payload {
+  return {
+    input_tokens: usage.inputTokens,
+    output_tokens: usage.outputTokens,
+    total_tokens: usage.totalTokens,
+  };
+}
+
+function toolCallFields(call: ToolCallSummary): Payload {
+  return { tool_use_id: call.toolCallId, tool_name: call.toolName, tool_input: call.input };
+}
+
+export const sessionStartFields = (ev: AgentEventOf<"session_start">): Payload => ({
+  source: ev.source,
+  model: ev.model,
+});
+
+export const userPromptFields = (ev: AgentEventOf<"user_prompt">, state: GateState): Payload => ({
+  prompt: state.prompt ?? ev.prompt,
+  turn: ev.turn,
+});
+
+export const modelRequestFields = (ev: AgentEventOf<"model_request">): Payload => ({
+  model: ev.model,
+  step: ev.step,
+  turn: ev.turn,
+});
+
+export const modelResponseFields = (ev: AgentEventOf<"model_response">): Payload => ({
+  model: ev.model,
+  step: ev.step,
+  turn: ev.turn,
+  text: ev.text,
+  tool_calls: ev.toolCalls.map(toolCallFields),
+  usage: usageFields(ev.usage),
+  finish_reason: ev.finishReason,
+  duration_ms: ev.durationMs,
+});
+
+export const toolStartFields = (
+  ev: AgentEventOf<"tool_call_start">,
+  state: GateState,
+): Payload => ({
+  tool_name: ev.toolName,
+  tool_input: "toolInput" in state ? state.toolInput : ev.input,
+  tool_use_id: ev.toolCallId,
+});
+
+export const toolEndFields = (ev: AgentEventOf<"tool_call_end">, state: GateState): Payload => ({
+  tool_name: ev.toolName,
+  tool_input: ev.input,
+  tool_use_id: ev.toolCallId,
+  tool_response: ev.response ?? ev.output,
+  /** The text the model will see (as replaced by earlier hooks). */
+  tool_output: state.output ?? ev.output,
+  duration_ms: ev.durationMs,
+});
+
+export const toolErrorFields = (ev: AgentEventOf<"tool_call_error">): Payload => ({
+  tool_name: ev.toolName,
+  tool_input: ev.input,
+  tool_use_id: ev.toolCallId,
+  error: ev.error,
+  is_interrupt: ev.interrupted,
+  is_blocked: ev.blocked,
+  duration_ms: ev.durationMs,
+});
+
+export const stopRequestFields = (ev: AgentEventOf<"stop_request">): Payload => ({
+  stop_hook_active: ev.stopHookActive,
+  last_assistant_message: ev.lastAssistantMessage,
+  step: ev.step,
+  turn: ev.turn,
+});
+
+/** Agent Hooks' own fields for before_stop. */
+export const stopRequestExtras = (ev: AgentEventOf<"stop_request">): Payload => ({
+  stop_reason: "no_tool_calls",
+  step_count: ev.step,
+  final_message: { role: "assistant", content: ev.lastAssistantMessage },
+});
+
+export const turnEndFields = (ev: AgentEventOf<"turn_end">): Payload => ({
+  turn: ev.turn,
+  stop_reason: ev.stopReason,
+  last_assistant_message: ev.text,
+  usage: usageFields(ev.usage),
+  ...(ev.message === undefined ? {} : { message: ev.message }),
+});
+
+/** Agent Hooks' own fields for after_agent. */
+export const turnEndExtras = (ev: AgentEventOf<"turn_end">): Payload => ({
+  ...(ev.steps === undefined ? {} : { step_count: ev.steps }),
+  final_message: { role: "assistant", content: ev.text },
+});
+
+export const notificationFields = (ev: AgentEventOf<"notification">): Payload => ({
+  message: ev.message,
+  notification_type: ev.notificationType,
+});
+
+export const sessionEndFields = (ev: AgentEventOf<"session_end">): Payload => ({
+  reason: ev.reason,
+});
+
+/** Agent Hooks' own fields for session_end. */
+export const sessionEndExtras = (ev: AgentEventOf<"session_end">, at: ExtrasContext): Payload => ({
+  exit_reason: ev.reason,
+  ...(at.startedAt === undefined
+    ? {}
+    : { duration_seconds: Math.round((at.now - at.startedAt) / 1000) }),
+});

@@ -1,0 +1,76 @@
+/**
+ * Lookups derived from the events table: an event's names in each dialect,
+ * and back from any accepted spelling to acai's name, and from an agent event
+ * to the hook event it raises.
+ */
+import type { AgentEventType } from "../../agent/events.js";
+import { HOOK_EVENT_TABLE, HOOK_EVENTS, type HookEventName } from "./table.js";
+
+/** Claude Code spelling of each event, sent as `hook_event_name`. Events Claude Code lacks keep acai's name. */
+export const CLAUDE_EVENT_NAMES: Readonly<Record<HookEventName, string>> = Object.fromEntries(
+  HOOK_EVENTS.map((event) => [event, HOOK_EVENT_TABLE[event].claude]),
+) as Record<HookEventName, string>;
+
+/** The Agent Hooks spec's name of an event (sent as `event_type`); acai's name where the spec has none. */
+export function agentHooksEventName(event: HookEventName): string {
+  return HOOK_EVENT_TABLE[event].agentHooks?.name ?? event;
+}
+
+/**
+ * Agent Hooks spec names (HOOK.md `trigger`), current and older spellings →
+ * acai's name. acai's own names are accepted anyway. Events acai does not emit
+ * yet (subagents, compaction) are deliberately absent: such a hook is reported
+ * as broken instead of silently never firing.
+ */
+export const AGENT_HOOKS_TRIGGERS: Readonly<Record<string, HookEventName>> = Object.fromEntries(
+  HOOK_EVENTS.flatMap((event) => {
+    const spec = HOOK_EVENT_TABLE[event].agentHooks;
+    if (spec === undefined) return [];
+    return [spec.name, ...(spec.aliases ?? [])].map((name) => [name, event]);
+  }),
+);
+
+const FROM_CLAUDE: ReadonlyMap<string, HookEventName> = new Map(
+  HOOK_EVENTS.map((event) => [CLAUDE_EVENT_NAMES[event], event]),
+);
+const CANONICAL: ReadonlySet<string> = new Set(HOOK_EVENTS);
+
+/** Whether `name` is acai's own name of an event. */
+export function isHookEventName(name: string): name is HookEventName {
+  return CANONICAL.has(name);
+}
+
+/** Canonical snake_case or Claude Code spelling → canonical name; undefined when unknown. */
+export function normalizeEventName(name: string): HookEventName | undefined {
+  if (isHookEventName(name)) return name;
+  return FROM_CLAUDE.get(name);
+}
+
+/** Like `normalizeEventName`, also accepting the Agent Hooks spec names. */
+export function normalizeAgentHooksEventName(name: string): HookEventName | undefined {
+  return normalizeEventName(name) ?? AGENT_HOOKS_TRIGGERS[name];
+}
+
+/** Claude Code names that differ from acai's, in table order (for messages). */
+export function claudeOnlyNames(): string[] {
+  return HOOK_EVENTS.map((e) => CLAUDE_EVENT_NAMES[e]).filter((n) => !CANONICAL.has(n));
+}
+
+/** Agent events that reach hooks; every other agent event passes through with no hook work. */
+export const HOOK_EVENT_OF: Readonly<Partial<Record<AgentEventType, HookEventName>>> =
+  Object.fromEntries(HOOK_EVENTS.map((event) => [HOOK_EVENT_TABLE[event].agentEvent, event]));
+
+/** Tool events: `tool`, `pattern`, `command`, `path` matchers apply. */
+export function isToolEvent(event: HookEventName): boolean {
+  return HOOK_EVENT_TABLE[event].subject === "tool";
+}
+
+/** Events with a kind (session_start source, notification type): `source` applies. */
+export function hasSource(event: HookEventName): boolean {
+  return HOOK_EVENT_TABLE[event].subject === "source";
+}
+
+/** Observe-only: their hooks run concurrently and cannot block or modify. */
+export function isObserveOnly(event: HookEventName): boolean {
+  return HOOK_EVENT_TABLE[event].kind === "observe";
+}

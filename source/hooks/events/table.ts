@@ -1,0 +1,263 @@
+/**
+ * The hook events, one row each: everything acai knows about an event lives
+ * here, and every other module reads it (payload, matching, plan, fold, the
+ * dialects' names, the toolkit). Adding an event is one row, the place the
+ * agent emits its AgentEvent, and tests.
+ *
+ * Codex's HOOK_EVENT_NAMES and gemini-cli's per-event types were the models.
+ */
+import type { AgentEventType } from "../../agent/events.js";
+import type { GateState } from "../gate-state.js";
+import {
+  type AgentEventOf,
+  type ExtrasContext,
+  modelRequestFields,
+  modelResponseFields,
+  notificationFields,
+  type Payload,
+  sessionEndExtras,
+  sessionEndFields,
+  sessionStartFields,
+  stopRequestExtras,
+  stopRequestFields,
+  toolEndFields,
+  toolErrorFields,
+  toolStartFields,
+  turnEndExtras,
+  turnEndFields,
+  userPromptFields,
+} from "./fields.js";
+
+/** Answers beyond continue (and context) that an event can act on. */
+export type Honoured = "block" | "modify" | "ask" | "skip" | "stop" | "retry";
+/** What a `modify` may replace, by the answer's field name. */
+export type Changeable = "input" | "prompt" | "output";
+
+/** What a matcher of the event is tested against (hooks.md §2). */
+export interface MatchFields {
+  toolName?: string;
+  toolInput?: unknown;
+  source?: string;
+}
+
+export interface EventRow<T extends AgentEventType = AgentEventType> {
+  /** The AgentEvent it comes from (the agent emits it; the interceptor maps it here). */
+  agentEvent: T;
+  /** Claude Code's `hook_event_name`; acai's own name where Claude Code has no such event. */
+  claude: string;
+  /**
+   * Agent Hooks spec names: `name` is sent as `event_type` and accepted as a
+   * HOOK.md trigger, `aliases` are older spellings still accepted. None: the
+   * spec lacks the event (acai's name is sent and accepted).
+   */
+  agentHooks?: { name: string; aliases?: readonly string[] };
+  /** gate: hooks chain and the agent waits for the verdict; observe: hooks run at once. */
+  kind: "gate" | "observe";
+  /** tool: `tool`/`pattern`/`command`/`path` apply; source: `source` applies; none: neither. */
+  subject: "tool" | "source" | "none";
+  /** The answers that take effect; any other is ignored with a warning. */
+  honours: readonly Honoured[];
+  /** What a `modify` may replace on this event. */
+  changes: readonly Changeable[];
+  /** Plain (non-JSON) stdout is context for the model, as in Claude Code. */
+  plainStdoutIsContext: boolean;
+  /**
+   * How its async hooks run: in the background, not waited for; or inline,
+   * like its other hooks (session_end: nothing comes after it to wait for them).
+   */
+  asyncHooks: "background" | "inline";
+  /** What a block does, in words (`acai hooks test` prints it). */
+  onBlock: string;
+  /** Per-event stdin fields (Claude Code's names), with the values earlier hooks replaced. */
+  fields(ev: AgentEventOf<T>, state: GateState): Payload;
+  /** Fields only the Agent Hooks dialect receives. */
+  agentHooksExtras?(ev: AgentEventOf<T>, at: ExtrasContext): Payload;
+  /** What matchers see, with the values earlier hooks replaced. */
+  matchOn(ev: AgentEventOf<T>, state: GateState): MatchFields;
+}
+
+/**
+ * Checks a row's functions against its own agent event, then widens it: a row
+ * is only ever called with its own agent event (`HOOK_EVENT_OF` picks it by
+ * that event's type), which the type system cannot follow through a lookup.
+ */
+const row = <T extends AgentEventType>(r: EventRow<T>): EventRow => r as unknown as EventRow;
+
+const GATE: readonly Honoured[] = ["block", "modify", "ask", "skip", "stop"];
+const OBSERVED = "ignore it: hooks of this event only observe";
+const none = (): MatchFields => ({});
+const toolOf = (ev: { toolName: string; input: unknown }): MatchFields => ({
+  toolName: ev.toolName,
+  toolInput: ev.input,
+});
+
+export const HOOK_EVENT_TABLE = {
+  session_start: row({
+    agentEvent: "session_start",
+    claude: "SessionStart",
+    agentHooks: { name: "pre-session" },
+    kind: "gate",
+    subject: "source",
+    honours: GATE,
+    changes: [],
+    plainStdoutIsContext: true,
+    asyncHooks: "background",
+    onBlock: "refuse to start the session",
+    fields: sessionStartFields,
+    matchOn: (ev) => ({ source: ev.source }),
+  }),
+  user_prompt: row({
+    agentEvent: "user_prompt",
+    claude: "UserPromptSubmit",
+    agentHooks: { name: "pre-agent-turn", aliases: ["before_agent"] },
+    kind: "gate",
+    subject: "none",
+    honours: GATE,
+    changes: ["prompt"],
+    plainStdoutIsContext: true,
+    asyncHooks: "background",
+    onBlock: "drop the prompt and show the reason",
+    fields: userPromptFields,
+    matchOn: none,
+  }),
+  before_model: row({
+    agentEvent: "model_request",
+    claude: "before_model",
+    kind: "gate",
+    subject: "none",
+    honours: [...GATE, "retry"],
+    changes: [],
+    plainStdoutIsContext: false,
+    asyncHooks: "background",
+    onBlock: "end the turn and show the reason",
+    fields: modelRequestFields,
+    matchOn: none,
+  }),
+  after_model: row({
+    agentEvent: "model_response",
+    claude: "after_model",
+    kind: "gate",
+    subject: "none",
+    honours: GATE,
+    changes: [],
+    plainStdoutIsContext: false,
+    asyncHooks: "background",
+    onBlock: "end the turn and show the reason",
+    fields: modelResponseFields,
+    matchOn: none,
+  }),
+  before_tool: row({
+    agentEvent: "tool_call_start",
+    claude: "PreToolUse",
+    agentHooks: { name: "pre-tool-call" },
+    kind: "gate",
+    subject: "tool",
+    honours: GATE,
+    changes: ["input"],
+    plainStdoutIsContext: false,
+    asyncHooks: "background",
+    onBlock: "not run the tool; the reason goes to the model as the tool result",
+    fields: toolStartFields,
+    matchOn: (ev, state) => ({
+      toolName: ev.toolName,
+      toolInput: "toolInput" in state ? state.toolInput : ev.input,
+    }),
+  }),
+  after_tool: row({
+    agentEvent: "tool_call_end",
+    claude: "PostToolUse",
+    agentHooks: { name: "post-tool-call" },
+    kind: "gate",
+    subject: "tool",
+    honours: GATE,
+    changes: ["output"],
+    plainStdoutIsContext: false,
+    asyncHooks: "background",
+    onBlock: "give the reason to the model beside the tool result",
+    fields: toolEndFields,
+    matchOn: toolOf,
+  }),
+  after_tool_failure: row({
+    agentEvent: "tool_call_error",
+    claude: "PostToolUseFailure",
+    agentHooks: { name: "post-tool-call-failure" },
+    kind: "observe",
+    subject: "tool",
+    honours: [],
+    changes: [],
+    plainStdoutIsContext: false,
+    asyncHooks: "background",
+    onBlock: OBSERVED,
+    fields: toolErrorFields,
+    matchOn: toolOf,
+  }),
+  before_stop: row({
+    agentEvent: "stop_request",
+    claude: "Stop",
+    agentHooks: { name: "pre-agent-turn-stop" },
+    kind: "gate",
+    subject: "none",
+    honours: GATE,
+    changes: [],
+    plainStdoutIsContext: false,
+    asyncHooks: "background",
+    onBlock: "not stop: the reason becomes a user message and the agent goes on",
+    fields: stopRequestFields,
+    agentHooksExtras: stopRequestExtras,
+    matchOn: none,
+  }),
+  after_agent: row({
+    agentEvent: "turn_end",
+    claude: "after_agent",
+    agentHooks: { name: "post-agent-turn", aliases: ["post-agent-turn-stop"] },
+    kind: "observe",
+    subject: "none",
+    // The turn is over: ending the session there is meaningful (the agent ends it "hook_stop").
+    honours: ["stop"],
+    changes: [],
+    plainStdoutIsContext: false,
+    asyncHooks: "background",
+    onBlock: OBSERVED,
+    fields: turnEndFields,
+    agentHooksExtras: turnEndExtras,
+    matchOn: none,
+  }),
+  notification: row({
+    agentEvent: "notification",
+    claude: "Notification",
+    kind: "observe",
+    subject: "source",
+    honours: [],
+    changes: [],
+    plainStdoutIsContext: false,
+    asyncHooks: "background",
+    onBlock: OBSERVED,
+    fields: notificationFields,
+    matchOn: (ev) => ({ source: ev.notificationType }),
+  }),
+  session_end: row({
+    agentEvent: "session_end",
+    claude: "SessionEnd",
+    agentHooks: { name: "post-session" },
+    kind: "observe",
+    subject: "none",
+    honours: [],
+    changes: [],
+    plainStdoutIsContext: false,
+    asyncHooks: "inline",
+    onBlock: OBSERVED,
+    fields: sessionEndFields,
+    agentHooksExtras: sessionEndExtras,
+    matchOn: none,
+  }),
+};
+
+export type HookEventName = keyof typeof HOOK_EVENT_TABLE;
+
+/** Every hook event, in the table's order (the order documentation and messages list them). */
+export const HOOK_EVENTS = Object.keys(HOOK_EVENT_TABLE) as readonly HookEventName[];
+
+/** The row of an event. */
+export function eventRow(event: HookEventName): EventRow {
+  return HOOK_EVENT_TABLE[event];
+}

@@ -1,0 +1,71 @@
+/**
+ * The audit log's life within one intercepted run: the default file sink is
+ * opened on the first hook run and closed with the run (an injected sink is
+ * the caller's); a sink that fails is reported once and hooks go on without it.
+ */
+import { type AuditSink, auditEntry, createFileAuditSink } from "../audit.js";
+import type { Decision } from "../decision.js";
+import type { HookDefinition } from "../definition.js";
+import type { HookRunRecord } from "../run.js";
+
+export interface AuditRecorder {
+  record(
+    hook: HookDefinition,
+    rec: HookRunRecord,
+    answered: Decision,
+    effective: Decision,
+    isAsync?: boolean,
+  ): void;
+  close(): void;
+}
+
+export interface AuditRecorderOptions {
+  audit?: AuditSink;
+  acaiHome: string;
+  now: () => number;
+  /** The session id, known once session_start is seen. */
+  sessionId: () => string;
+  /** Told once, when the log cannot be written. */
+  onFailure: (message: string) => void;
+}
+
+export function createAuditRecorder(options: AuditRecorderOptions): AuditRecorder {
+  let audit = options.audit;
+  /** The default file sink is this run's to close; an injected one is the caller's. */
+  let own: AuditSink | undefined;
+  let failed = false;
+  return {
+    record(hook, rec, answered, effective, isAsync = false) {
+      if (failed) return;
+      try {
+        if (audit === undefined) {
+          own = createFileAuditSink(options.acaiHome);
+          audit = own;
+        }
+        audit.write(
+          auditEntry({
+            time: options.now(),
+            session: options.sessionId(),
+            hook,
+            record: rec,
+            answered,
+            effective,
+            async: isAsync,
+          }),
+        );
+      } catch (error) {
+        failed = true;
+        options.onFailure(
+          `the hooks audit log cannot be written (${(error as Error).message}); hooks go on without it`,
+        );
+      }
+    },
+    close() {
+      try {
+        own?.close?.();
+      } catch {
+        // Closing a log descriptor that failed is not worth a warning nobody will see.
+      }
+    },
+  };
+}

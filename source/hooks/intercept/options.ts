@@ -1,0 +1,59 @@
+import type { AgentEvent, Verdict } from "../../agent/events.js";
+import type { ProcessRunner } from "../../process/types.js";
+import type { AskUser, HookActivityEvent, InterceptedEvent } from "../activity.js";
+import type { AuditSink } from "../audit.js";
+import type { NotificationEvent } from "../chain.js";
+import type { HookDefinition } from "../definition.js";
+import type { ValidateToolInput } from "../step.js";
+
+export const DEFAULT_SESSION_END_BUDGET_MS = 5000;
+export const DEFAULT_MAX_RETRIES = 3;
+
+export interface InterceptorOptions {
+  hooks: readonly HookDefinition[];
+  runner: ProcessRunner;
+  /** Parent environment of hooks (secrets are scrubbed per hook). */
+  env: Readonly<Record<string, string>>;
+  /** Working directory of hooks and ACAI_PROJECT_DIR. */
+  projectDir: string;
+  /** Where the audit log goes (`<acaiHome>/logs/hooks-audit.jsonl`) unless `audit` is given. */
+  acaiHome: string;
+  /** Aborting kills every running hook at once. */
+  signal?: AbortSignal;
+  /**
+   * The abort signal of the running turn (REPL Esc), see `trackTurnSignals`.
+   * Aborting it kills the hooks running for that turn and starts no further
+   * gating hooks in it; observe-only hooks still see how the turn ended.
+   */
+  turnSignal?: () => AbortSignal | undefined;
+  /** Answers `ask`; without it `ask` is denied unless `assumeYes`. */
+  askUser?: AskUser;
+  assumeYes?: boolean;
+  /** Checks a tool input a hook modified; an invalid one makes that hook fail. */
+  validateToolInput?: ValidateToolInput;
+  /** Per hook answer (default 10,000). */
+  contextCapChars?: number;
+  /** How long session_end hooks and unfinished async hooks may take (default 5000 ms). */
+  sessionEndBudgetMs?: number;
+  /** Consecutive retries of one model request (default 3); past it the request goes ahead. */
+  maxRetries?: number;
+  /** Cap per output stream of a hook (default 1 MiB). */
+  maxOutputBytes?: number;
+  /** Async hooks running at once (default 8); the rest wait in a queue. */
+  maxAsyncHooks?: number;
+  /** Async hooks waiting for a slot (default 256); past it a hook is dropped, with a warning. */
+  asyncQueueLimit?: number;
+  now?: () => number;
+  audit?: AuditSink;
+  /** Told of every `notification` event as it is raised (the agent's transcript records it). */
+  onNotification?: (event: NotificationEvent) => void;
+}
+
+export type AgentRun = AsyncGenerator<AgentEvent, void, Verdict | undefined>;
+export type InterceptedRun = AsyncGenerator<InterceptedEvent, void, undefined>;
+
+/** Runs the `notification` hooks now; resolves with their activity once they are done. */
+export type NotifyHooks = (
+  message: string,
+  notificationType: string,
+) => Promise<HookActivityEvent[]>;

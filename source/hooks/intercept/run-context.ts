@@ -1,0 +1,138 @@
+/**
+ * What one intercepted run shares between its parts (the pump, gates,
+ * background work, the audit): resolved options, the session as seen so far,
+ * the signals that stop hooks, and the queues of what was raised beside the
+ * loop. Made once per run by `createRunContext`.
+ */
+import type { AgentEvent } from "../../agent/events.js";
+import { hookWarning, type InterceptedEvent } from "../activity.js";
+import type { RunHook } from "../chain.js";
+import type { HookDefinition, HookEventName } from "../definition.js";
+import { isObserveOnly } from "../events/names.js";
+import { buildPayload, type SessionInfo } from "../payload.js";
+import { createHookIndex, type HookIndex } from "../plan.js";
+import { runHookOnce } from "../run.js";
+import { DEFAULT_CONTEXT_CAP_CHARS } from "../step.js";
+import { type AuditRecorder, createAuditRecorder } from "./audit-recorder.js";
+import {
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_SESSION_END_BUDGET_MS,
+  type InterceptorOptions,
+} from "./options.js";
+
+/** Work running beside the loop (async hooks, notification hooks). */
+export interface Background {
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+export interface RunContext {
+  options: InterceptorOptions;
+  now: () => number;
+  /** Context cap per answer. */
+  cap: number;
+  budgetMs: number;
+  maxRetries: number;
+  session: SessionInfo;
+  /** Fired by the caller's signal or when the interceptor closes: kills every running hook. */
+  stopAll: AbortController;
+  /** Fired only when the interceptor closes: session_end hooks still run after an abort. */
+  closing: AbortController;
+  background: Set<Background>;
+  /** Activity (and notifications) raised beside the loop, yielded at the next opportunity. */
+  pendingActivity: InterceptedEvent[];
+  /** Context of observers and async hooks, for the next before_model verdict. */
+  pendingContext: string[];
+  index: HookIndex;
+  audit: AuditRecorder;
+  /** What stops the sync hooks of an event: the session's abort, and the running turn's. */
+  hookSignal(event: HookEventName): AbortSignal;
+  /** Runs a hook of this event with the payload built for it. */
+  runnerFor(event: HookEventName, agentEvent: AgentEvent): RunHook;
+  /** Releases the caller's signal. */
+  detach(): void;
+}
+
+export function createRunContext(
+  options: InterceptorOptions,
+  byEvent: ReadonlyMap<HookEventName, readonly HookDefinition[]>,
+): RunContext {
+  const now = options.now ?? Date.now;
+  const session: SessionInfo = { sessionId: "", transcriptPath: "", cwd: options.projectDir };
+  const pendingActivity: InterceptedEvent[] = [];
+  const stopAll = new AbortController();
+  const onAbort = (): void => stopAll.abort();
+  if (options.signal?.aborted) stopAll.abort();
+  else options.signal?.addEventListener("abort", onAbort, { once: true });
+  const warnedMatchers = new Set<string>();
+  return {
+    options,
+    now,
+    cap: options.contextCapChars ?? DEFAULT_CONTEXT_CAP_CHARS,
+    budgetMs: options.sessionEndBudgetMs ?? DEFAULT_SESSION_END_BUDGET_MS,
+    maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+    session,
+    stopAll,
+    closing: new AbortController(),
+    background: new Set(),
+    pendingActivity,
+    pendingContext: [],
+    index: createHookIndex(byEvent, {
+      projectDir: options.projectDir,
+      // A matcher that cannot be evaluated is warned about once and matches nothing.
+      onBadMatcher: (hook, error) => {
+        if (warnedMatchers.has(hook.id)) return;
+        warnedMatchers.add(hook.id);
+        pendingActivity.push(
+          hookWarning(
+            hook,
+            `hook "${hook.name}" (${hook.file}) has a matcher that cannot be evaluated (${error.message}); it is not run`,
+          ),
+        );
+      },
+    }),
+    audit: createAuditRecorder({
+      ...(options.audit === undefined ? {} : { audit: options.audit }),
+      acaiHome: options.acaiHome,
+      now,
+      sessionId: () => session.sessionId,
+      onFailure: (message) => pendingActivity.push({ type: "hook_warning", message }),
+    }),
+    hookSignal: turnAwareSignal(options, stopAll.signal),
+    runnerFor: (event, agentEvent) => (hook, state, signal) =>
+      runHookOnce(
+        hook,
+        event,
+        buildPayload({ event, agentEvent, state, session, dialect: hook.dialect, now: now() }),
+        {
+          runner: options.runner,
+          env: options.env,
+          projectDir: options.projectDir,
+          sessionId: session.sessionId,
+          signal,
+          ...(options.maxOutputBytes === undefined
+            ? {}
+            : { maxOutputBytes: options.maxOutputBytes }),
+        },
+      ),
+    detach: () => options.signal?.removeEventListener("abort", onAbort),
+  };
+}
+
+/**
+ * The session's signal joined with the running turn's (REPL Esc), cached per
+ * turn; once the turn is aborted, observe-only events still run their hooks
+ * (they see how the turn ended).
+ */
+function turnAwareSignal(
+  options: InterceptorOptions,
+  session: AbortSignal,
+): (event: HookEventName) => AbortSignal {
+  let turnOf: { turn: AbortSignal; both: AbortSignal } | undefined;
+  return (event) => {
+    const turn = options.turnSignal?.();
+    if (turn === undefined || (turn.aborted && isObserveOnly(event))) return session;
+    if (turnOf?.turn !== turn) turnOf = { turn, both: AbortSignal.any([session, turn]) };
+    return turnOf.both;
+  };
+}

@@ -1,0 +1,281 @@
+/**
+ * The fold of a gate's chain, one hook answer at a time (hooks.md §4–§5), pure:
+ * `step(state, hook, decision)` → the next state, whether the chain ends there,
+ * and the warnings to show. The chain runner (chain.ts) runs the hooks, asks
+ * the user, and calls this; `acai hooks test` calls it for its one hook.
+ *
+ * Rules: a `modify` replaces what the event allows (the table's `changes`);
+ * a replaced tool input is checked once, by the tool's own schema, and an
+ * invalid one refuses the call whatever the failure policy; a failure follows
+ * the hook's policy; the first block / stop / retry (where honoured) ends the
+ * chain; `skip` ends it and goes on; `ask` ends the step waiting for the user
+ * (`settleAsk`); context is collected from every hook, capped.
+ */
+import type { AgentEvent } from "../agent/events.js";
+import { type AskRequest, type HookRef, hookRef } from "./activity.js";
+import {
+  ANSWER_TEXT_CAPS,
+  applyFailurePolicy,
+  capText,
+  type Decision,
+  failed,
+} from "./decision.js";
+import type { HookDefinition } from "./definition.js";
+import { eventRow, type HookEventName } from "./events/table.js";
+import type { GateState } from "./gate-state.js";
+import { applyMergePatch } from "./merge-patch.js";
+
+export const DEFAULT_CONTEXT_CAP_CHARS = 10_000;
+
+export type ToolInputValidation = { ok: true; value?: unknown } | { ok: false; error: string };
+export type ValidateToolInput = (toolName: string, input: unknown) => ToolInputValidation;
+
+/** How a chain ended (none of its hooks ending it is `continue`). */
+export type ChainEnd =
+  | { kind: "continue" }
+  | { kind: "block"; reason: string }
+  | { kind: "retry"; afterMs: number; hook: HookRef }
+  | { kind: "stop"; reason: string };
+
+/** What stays the same along one chain. */
+export interface Gate {
+  event: HookEventName;
+  agentEvent: AgentEvent;
+  contextCapChars: number;
+  /** Checks a replaced tool input (the tool's own schema); none: taken as is. */
+  validateToolInput?: ValidateToolInput;
+}
+
+export interface ChainState {
+  gate: Gate;
+  /** Only the values hooks replaced are set. */
+  replaced: GateState;
+  /** From every hook that ran, in order, capped. */
+  context: readonly string[];
+}
+
+export interface Stepped {
+  state: ChainState;
+  /** The chain ends here; `ask` waits for the user first (`settleAsk`). */
+  end?: ChainEnd | { kind: "ask"; request: AskRequest };
+  /** Warnings about this hook, in the order they are shown (after its hook_end). */
+  notes: string[];
+  /** The answer after checking (an invalid replaced input makes it a failure). */
+  answered: Decision;
+  /** What took effect: after the failure policy, or the refusal of an invalid input. */
+  effective: Decision;
+  /** hook_end's detail: the reason, the error, or how an ask was answered. */
+  detail?: string;
+}
+
+export function startChain(gate: Gate): ChainState {
+  return { gate, replaced: {}, context: [] };
+}
+
+/** Folds one hook's answer into the chain. */
+export function step(state: ChainState, hook: HookDefinition, decision: Decision): Stepped {
+  const { gate } = state;
+  const applied = applyModification(gate, hook, decision, state.replaced);
+  const answered = applied.decision;
+  const notes = [...applied.notes];
+  const effective: Decision =
+    applied.refusal === undefined
+      ? applyFailurePolicy(hook, answered)
+      : { action: "block", reason: applied.refusal };
+  let detail = answered.reason;
+  if (answered.action === "failed") {
+    detail = answered.error;
+    if (applied.refusal !== undefined) notes.push(applied.refusal);
+    else if (hook.failure === "open") {
+      notes.push(`hook "${hook.name}" failed: ${answered.error} (failure policy "open": going on)`);
+    }
+  }
+  const { end, replaced } = endOf(gate, hook, effective, state.replaced, applied.replaced, notes);
+  const context = [...state.context];
+  const cut = takeContext(hook, answered, gate.contextCapChars, context);
+  if (cut) notes.push(cut);
+  return {
+    state: { gate, replaced, context },
+    ...(end === undefined ? {} : { end }),
+    notes,
+    answered,
+    effective,
+    ...(detail === undefined ? {} : { detail }),
+  };
+}
+
+/** How the user answered an `ask`, folded in: allowed goes on, denied blocks with the reason. */
+export function settleAsk(stepped: Stepped, asked: { allowed: boolean; reason: string }): Stepped {
+  const { end: _asked, ...rest } = stepped;
+  return {
+    ...rest,
+    detail: asked.reason,
+    ...(asked.allowed ? {} : { end: { kind: "block", reason: asked.reason } }),
+  };
+}
+
+function endOf(
+  gate: Gate,
+  hook: HookDefinition,
+  effective: Decision,
+  before: GateState,
+  modified: GateState,
+  notes: string[],
+): { end?: Stepped["end"]; replaced: GateState } {
+  switch (effective.action) {
+    case "continue":
+    case "failed": // applyFailurePolicy never returns failed
+      return { replaced: before };
+    case "modify":
+      return { replaced: modified };
+    case "block": {
+      const reason = effective.reason ?? `blocked by hook "${hook.name}"`;
+      return {
+        end: { kind: "block", reason: capText(reason, gate.contextCapChars, "reason") },
+        replaced: before,
+      };
+    }
+    case "skip":
+      return { end: { kind: "continue" }, replaced: before };
+    case "stop": {
+      const reason = effective.reason ?? `hook "${hook.name}" ended the session`;
+      return { end: { kind: "stop", reason }, replaced: before };
+    }
+    case "retry":
+      if (eventRow(gate.event).honours.includes("retry")) {
+        return {
+          end: { kind: "retry", afterMs: effective.retryAfterMs, hook: hookRef(hook) },
+          replaced: before,
+        };
+      }
+      notes.push(`hook "${hook.name}" answered retry, which only before_model supports; ignored`);
+      return { replaced: before };
+    case "ask":
+      return {
+        end: { kind: "ask", request: askRequest(gate, hook, effective, before) },
+        replaced: before,
+      };
+    default:
+      return effective satisfies never;
+  }
+}
+
+/** What the user is asked, with the tool input as replaced so far. */
+function askRequest(
+  gate: Gate,
+  hook: HookDefinition,
+  decision: Decision,
+  replaced: GateState,
+): AskRequest {
+  const ev = gate.agentEvent;
+  return {
+    hook: hookRef(hook),
+    event: gate.event,
+    reason: decision.reason ?? `hook "${hook.name}" asks for confirmation`,
+    ...(ev.type === "tool_call_start"
+      ? {
+          toolName: ev.toolName,
+          toolInput: "toolInput" in replaced ? replaced.toolInput : ev.input,
+        }
+      : {}),
+  };
+}
+
+/** Context of one answer, capped; returns the warning when it was cut. */
+function takeContext(
+  hook: HookDefinition,
+  decision: Decision,
+  cap: number,
+  context: string[],
+): string | undefined {
+  if (decision.context === undefined || decision.context === "") return undefined;
+  context.push(capText(decision.context, cap));
+  if (decision.context.length <= cap) return undefined;
+  return `hook "${hook.name}" gave ${decision.context.length} characters of context; cut at ${cap}`;
+}
+
+/** Whether an answer's context was cut, and the capped text (observers share the rule). */
+export function contextOf(
+  hook: HookDefinition,
+  decision: Decision,
+  cap: number,
+): { context?: string; note?: string } {
+  const found: string[] = [];
+  const note = takeContext(hook, decision, cap, found);
+  return {
+    ...(found[0] === undefined ? {} : { context: found[0] }),
+    ...(note === undefined ? {} : { note }),
+  };
+}
+
+interface Applied {
+  decision: Decision;
+  replaced: GateState;
+  notes: string[];
+  /**
+   * Set when the hook's new tool input fails the tool's schema: the call is
+   * refused whatever the hook's failure policy (the original input never runs).
+   */
+  refusal?: string;
+}
+
+/** Checks a replaced tool input; a validator that throws counts as a schema error. */
+function checkToolInput(gate: Gate, toolName: string, input: unknown): ToolInputValidation {
+  try {
+    return gate.validateToolInput?.(toolName, input) ?? { ok: true };
+  } catch (error) {
+    return { ok: false, error: `the input could not be checked (${(error as Error).message})` };
+  }
+}
+
+function refusalReason(hook: HookDefinition, toolName: string, error: string): string {
+  return `hook "${hook.name}" replaced the input of this ${toolName} call with one that fails the tool's schema (${capText(error, ANSWER_TEXT_CAPS.error, "error")}); the call is refused and did not run`;
+}
+
+/** Applies a `modify` to what this event lets hooks change; an invalid tool input makes it a failure. */
+function applyModification(
+  gate: Gate,
+  hook: HookDefinition,
+  decision: Decision,
+  replaced: GateState,
+): Applied {
+  if (decision.action !== "modify") return { decision, replaced, notes: [] };
+  const changes = eventRow(gate.event).changes;
+  const next: GateState = { ...replaced };
+  const ignored: string[] = [];
+  const ev = gate.agentEvent;
+  if (decision.input !== undefined || decision.inputPatch !== undefined) {
+    if (changes.includes("input") && ev.type === "tool_call_start") {
+      let input = "toolInput" in replaced ? replaced.toolInput : ev.input;
+      if (decision.input !== undefined) input = decision.input;
+      if (decision.inputPatch !== undefined) input = applyMergePatch(input, decision.inputPatch);
+      const check = checkToolInput(gate, ev.toolName, input);
+      if (!check.ok) {
+        return {
+          decision: failed(`its new input for ${ev.toolName} is invalid: ${check.error}`, {
+            ...(decision.log === undefined ? {} : { log: decision.log }),
+          }),
+          replaced,
+          notes: [],
+          refusal: refusalReason(hook, ev.toolName, check.error),
+        };
+      }
+      next.toolInput = input;
+    } else ignored.push(decision.input !== undefined ? "input" : "input_patch");
+  }
+  if (decision.prompt !== undefined) {
+    if (changes.includes("prompt")) next.prompt = decision.prompt;
+    else ignored.push("prompt");
+  }
+  if (decision.output !== undefined) {
+    if (changes.includes("output")) next.output = decision.output;
+    else ignored.push("output");
+  }
+  const notes =
+    ignored.length > 0
+      ? [
+          `hook "${hook.name}" answered modify with ${ignored.join(", ")}, which ${gate.event} cannot change; ignored`,
+        ]
+      : [];
+  return { decision, replaced: next, notes };
+}
