@@ -2,6 +2,7 @@ import path from "node:path";
 import { createOpenAI } from "@ai-sdk/openai";
 import { type LanguageModel, wrapLanguageModel } from "ai";
 import { BASE_URL_REQUIREMENT, isHttpUrl } from "../config/base-url.js";
+import { createAnthropicModel } from "./anthropic.js";
 import { ModelConfigError } from "./errors.js";
 import { createReplayModel } from "./replay.js";
 
@@ -15,7 +16,7 @@ const PLACEHOLDER_KEY = "acai-no-key";
 export interface ResolveModelOptions {
   /** `--model` / the `model` setting. */
   spec?: string;
-  /** `--base-url` (wins over `OPENAI_BASE_URL`). */
+  /** `--base-url` / the `baseUrl` setting (wins over `OPENAI_BASE_URL`); OpenAI-compatible servers only. */
   baseUrl?: string;
   env: Readonly<Record<string, string>>;
   /** Replay files are relative to it. */
@@ -24,7 +25,7 @@ export interface ResolveModelOptions {
 
 export interface ResolvedModel {
   model: LanguageModel;
-  /** What events, hooks and transcripts call the model: the model name (`gpt-5.1`), or `replay:FILE`. */
+  /** What events, hooks and transcripts call the model: the model name (`gpt-5.1`, `claude-sonnet-4-5`), or `replay:FILE`. */
   modelId: string;
 }
 
@@ -36,6 +37,10 @@ export interface ResolvedModel {
  *   (Ollama, llama.cpp, vLLM, LM Studio, ...): the Chat Completions API, which
  *   those servers implement (most lack `/responses`); the key is optional there.
  * - `openai-chat:MODEL`, `openai-responses:MODEL` — force one API.
+ * - `anthropic:MODEL` — Anthropic's Messages API with `ANTHROPIC_API_KEY`, at
+ *   `ANTHROPIC_BASE_URL` if set (models/anthropic.ts). The OpenAI base URL
+ *   (`--base-url`, `baseUrl`, `OPENAI_BASE_URL`) does not apply: it names the
+ *   OpenAI-compatible server, and Anthropic's key must not go there.
  * - `replay:FILE` — the replay model (docs/replay.md), FILE relative to the project.
  *
  * Only the first colon separates the provider, so `openai:llama3.1:8b` works;
@@ -44,8 +49,10 @@ export interface ResolvedModel {
  */
 export function resolveModel(options: ResolveModelOptions): ResolvedModel {
   const spec = (options.spec ?? "").trim() || `openai:${DEFAULT_MODEL_ID}`;
+  const hasBaseUrl = Boolean(options.baseUrl?.trim() || options.env.OPENAI_BASE_URL?.trim());
+  const { provider, id } = splitSpec(spec, hasBaseUrl);
+  if (provider === "anthropic") return resolveAnthropic(spec, id, options.env);
   const baseUrl = normalizeBaseUrl(options.baseUrl, options.env.OPENAI_BASE_URL);
-  const { provider, id } = splitSpec(spec, baseUrl !== undefined);
 
   switch (provider) {
     case "replay": {
@@ -100,12 +107,26 @@ export function resolveModel(options: ResolveModelOptions): ResolvedModel {
     }
     default:
       throw new ModelConfigError(
-        `Unknown model provider "${provider}" in --model ${spec}. Use openai:MODEL (or just MODEL), openai-chat:MODEL, openai-responses:MODEL, or replay:FILE. For a local OpenAI-compatible server, also pass --base-url.`,
+        `Unknown model provider "${provider}" in --model ${spec}. Use openai:MODEL (or just MODEL), openai-chat:MODEL, openai-responses:MODEL, anthropic:MODEL, or replay:FILE. For a local OpenAI-compatible server, also pass --base-url.`,
       );
   }
 }
 
-const PROVIDERS = new Set(["openai", "openai-chat", "openai-responses", "replay"]);
+/** No OpenAI base URL here, and no check of one: it does not apply to this provider. */
+function resolveAnthropic(
+  spec: string,
+  id: string,
+  env: Readonly<Record<string, string>>,
+): ResolvedModel {
+  if (!id) {
+    throw new ModelConfigError(
+      `--model ${spec} names no model. Use e.g. --model anthropic:claude-sonnet-4-5.`,
+    );
+  }
+  return { model: createAnthropicModel({ modelId: id, spec, env }), modelId: id };
+}
+
+const PROVIDERS = new Set(["openai", "openai-chat", "openai-responses", "anthropic", "replay"]);
 
 function splitSpec(spec: string, hasBaseUrl: boolean): { provider: string; id: string } {
   const colon = spec.indexOf(":");

@@ -107,9 +107,9 @@ describe("resolveModel", () => {
   });
 
   test("unknown providers and bad base URLs are configuration errors", () => {
-    expect(
-      configError({ spec: "anthropic:claude", env: { OPENAI_API_KEY: "k" }, cwd: dir }),
-    ).toMatch(/Unknown model provider "anthropic".*openai:MODEL.*replay:FILE/);
+    expect(configError({ spec: "gemini:pro", env: { OPENAI_API_KEY: "k" }, cwd: dir })).toMatch(
+      /Unknown model provider "gemini".*openai:MODEL.*anthropic:MODEL.*replay:FILE/,
+    );
     expect(configError({ spec: "openai:", env: { OPENAI_API_KEY: "k" }, cwd: dir })).toContain(
       "names no model",
     );
