@@ -11,9 +11,9 @@ import { randomUUID } from "node:crypto";
 import { readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Command } from "commander";
+import type { AgentEvent } from "../../agent/events.js";
 import type { Decision } from "../../hooks/decision.js";
 import type { BrokenHook, HookDefinition, HookEventName } from "../../hooks/definition.js";
-import type { HookRunRecord } from "../../hooks/run.js";
 import { meaningfulErrorLine } from "../../process/error-output.js";
 import type { ProcessRunner } from "../../process/types.js";
 import { inertLines, inertText, jsonForTerminal } from "../../terminal/inert-text.js";
@@ -246,82 +246,14 @@ function noHookNamed(inventory: Inventory, target: string): string {
   return `no hook named "${inertText(target)}". ${known} \`acai hooks list\` shows every hook; an untrusted executable is found by its file name (its own name is not known until it runs), and you can also give a file path.`;
 }
 
-/** After the failure policy and a modified input's validation: what the session would do. */
-async function effectiveDecision(
-  hook: HookDefinition,
-  record: HookRunRecord,
-  payload: Record<string, unknown>,
-): Promise<{ answered: Decision; effective: Decision; newInput?: unknown }> {
-  const { applyFailurePolicy, failed } = await import("../../hooks/decision.js");
-  let answered = record.decision;
-  let newInput: unknown;
-  if (
-    answered.action === "modify" &&
-    record.event === "before_tool" &&
-    (answered.input !== undefined || answered.inputPatch !== undefined)
-  ) {
-    const { applyMergePatch } = await import("../../hooks/merge-patch.js");
-    const { builtinTools } = await import("../../tools/registry.js");
-    let input = payload.tool_input;
-    if (answered.input !== undefined) input = answered.input;
-    if (answered.inputPatch !== undefined) input = applyMergePatch(input, answered.inputPatch);
-    const tool = builtinTools().find((t) => t.name === payload.tool_name);
-    const check = tool ? tool.validate(input) : { ok: true as const, value: input };
-    if (check.ok) newInput = input;
-    else
-      answered = failed(
-        `its new input for ${String(payload.tool_name)} is invalid: ${check.error}`,
-      );
-  }
+/** The sample event as the hook was sent it: `--input` may have replaced the tool and its input. */
+function asSent(agentEvent: AgentEvent, payload: Record<string, unknown>): AgentEvent {
+  if (agentEvent.type !== "tool_call_start") return agentEvent;
   return {
-    answered,
-    effective: applyFailurePolicy(hook, answered),
-    ...(newInput === undefined ? {} : { newInput }),
+    ...agentEvent,
+    ...(typeof payload.tool_name === "string" ? { toolName: payload.tool_name } : {}),
+    ...("tool_input" in payload ? { input: payload.tool_input } : {}),
   };
-}
-
-export function consequence(
-  event: HookEventName,
-  decision: Decision,
-  hook: HookDefinition,
-): string {
-  if (hook.async)
-    return "nothing it answers can block or modify: the hook is async (only its context is delivered)";
-  switch (decision.action) {
-    case "continue":
-      return decision.context ? "go on, adding the context for the model" : "go on";
-    case "modify":
-      return "go on with the modification";
-    case "skip":
-      return "go on without running the hooks after this one";
-    case "block":
-      switch (event) {
-        case "before_tool":
-          return "not run the tool; the reason goes to the model as the tool result";
-        case "after_tool":
-          return "give the reason to the model beside the tool result";
-        case "before_stop":
-          return "not stop: the reason becomes a user message and the agent goes on";
-        case "user_prompt":
-          return "drop the prompt and show the reason";
-        case "session_start":
-          return "refuse to start the session";
-        default:
-          return "end the turn and show the reason";
-      }
-    case "ask":
-      return "ask the user in the REPL; a headless run (acai -p) denies it unless --yes";
-    case "retry":
-      return event === "before_model"
-        ? `wait ${decision.retryAfterMs} ms and send the model request again`
-        : "ignore the retry (only before_model supports it)";
-    case "stop":
-      return "end the session after this event";
-    case "failed":
-      return "treat the hook as failed";
-    default:
-      return decision satisfies never;
-  }
 }
 
 function exitFor(answered: Decision, effective: Decision): number {
@@ -386,6 +318,8 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
           { buildPayload },
           samples,
           { hookMatches },
+          { previewAnswer },
+          { builtinTools },
         ] = await Promise.all([
           import("./hooks-inventory.js"),
           import("../../process/runner.js"),
@@ -393,6 +327,8 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
           import("../../hooks/payload.js"),
           import("./hooks-samples.js"),
           import("../../hooks/match.js"),
+          import("../../hooks/preview.js"),
+          import("../../tools/registry.js"),
         ]);
         const extra = await readInputOption(raw.input, io.cwd);
         const describing = recordingRunner(runProcess);
@@ -479,7 +415,18 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
           projectDir: inventory.projectDir,
           sessionId,
         });
-        const { answered, effective, newInput } = await effectiveDecision(hook, record, payload);
+        const tools = new Map(builtinTools().map((tool) => [tool.name, tool]));
+        const preview = previewAnswer({
+          event: raw.event,
+          agentEvent: asSent(agentEvent, payload),
+          hook,
+          decision: record.decision,
+          validateToolInput: (name, input) => {
+            const tool = tools.get(name);
+            return tool ? tool.validate(input) : { ok: true, value: input };
+          },
+        });
+        const { answered, effective, newInput } = preview;
         const exitCode = exitFor(answered, effective);
 
         if (raw.json) {
@@ -508,7 +455,7 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
                 decision: answered,
                 effective,
                 ...(newInput === undefined ? {} : { new_input: newInput }),
-                would: consequence(raw.event, effective, hook),
+                would: preview.would,
               },
               2,
             )}\n`,
@@ -540,12 +487,14 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
           if (cause !== "" && !answered.error.includes(cause))
             out.push(`  its error output says: ${inertText(cause)}`);
           out.push(
-            hook.failure === "closed"
-              ? `failure policy "closed": acai would block — ${inertText(effective.reason ?? "")}`
-              : `failure policy "open": acai would warn and go on.`,
+            preview.refused
+              ? `the new input fails the tool's schema: acai would refuse the call whatever the failure policy — ${inertText(effective.reason ?? "")}`
+              : effective.action === "block"
+                ? `failure policy "closed": acai would block — ${inertText(effective.reason ?? "")}`
+                : `failure policy "${hook.failure}": acai would warn and go on.`,
           );
         }
-        out.push(`acai would: ${consequence(raw.event, effective, hook)}.`);
+        out.push(`acai would: ${preview.would}.`);
         io.stdout.write(`${out.join("\n")}\n`);
         return exitCode;
       }),

@@ -1,0 +1,87 @@
+/** The events table's invariants: every other module reads it, so its rows must agree with each other. */
+import { describe, expect, it } from "vitest";
+import {
+  AGENT_HOOKS_TRIGGERS,
+  agentHooksEventName,
+  CLAUDE_EVENT_NAMES,
+  HOOK_EVENT_OF,
+  normalizeAgentHooksEventName,
+  normalizeEventName,
+} from "../../../source/hooks/events/names.js";
+import { eventRow, HOOK_EVENTS } from "../../../source/hooks/events/table.js";
+
+describe("the events table", () => {
+  it("maps each agent event to at most one hook event, and every hook event to its agent event", () => {
+    const agentEvents = HOOK_EVENTS.map((event) => eventRow(event).agentEvent);
+    expect(new Set(agentEvents).size).toBe(HOOK_EVENTS.length);
+    for (const event of HOOK_EVENTS) expect(HOOK_EVENT_OF[eventRow(event).agentEvent]).toBe(event);
+  });
+
+  it("names every event once in each dialect, and reads every spelling back", () => {
+    const claude = HOOK_EVENTS.map((event) => CLAUDE_EVENT_NAMES[event]);
+    expect(new Set(claude).size).toBe(HOOK_EVENTS.length);
+    for (const event of HOOK_EVENTS) {
+      expect(normalizeEventName(event)).toBe(event);
+      expect(normalizeEventName(CLAUDE_EVENT_NAMES[event])).toBe(event);
+      expect(normalizeAgentHooksEventName(agentHooksEventName(event))).toBe(event);
+    }
+    for (const [name, event] of Object.entries(AGENT_HOOKS_TRIGGERS)) {
+      expect(normalizeAgentHooksEventName(name)).toBe(event);
+      // A spec name never shadows another event's own name.
+      if (normalizeEventName(name) !== undefined) expect(normalizeEventName(name)).toBe(event);
+    }
+  });
+
+  it("lets only gates block, modify, ask, skip or retry; observe-only events honour stop at most", () => {
+    for (const event of HOOK_EVENTS) {
+      const row = eventRow(event);
+      if (row.kind === "gate") {
+        expect(row.honours).toEqual(
+          expect.arrayContaining(["block", "modify", "ask", "skip", "stop"]),
+        );
+      } else {
+        expect(row.honours.filter((answer) => answer !== "stop")).toEqual([]);
+        expect(row.changes).toEqual([]);
+      }
+    }
+    expect(HOOK_EVENTS.filter((event) => eventRow(event).honours.includes("retry"))).toEqual([
+      "before_model",
+    ]);
+    expect(
+      HOOK_EVENTS.filter(
+        (event) => eventRow(event).honours.includes("stop") && eventRow(event).kind === "observe",
+      ),
+    ).toEqual(["after_agent"]);
+  });
+
+  it("gives tool subjects to the tool events only, and each change to the event that carries it", () => {
+    const toolEvents = HOOK_EVENTS.filter((event) => eventRow(event).subject === "tool");
+    expect(toolEvents.map((event) => eventRow(event).agentEvent).sort()).toEqual([
+      "tool_call_end",
+      "tool_call_error",
+      "tool_call_start",
+    ]);
+    const changes = Object.fromEntries(
+      HOOK_EVENTS.filter((event) => eventRow(event).changes.length > 0).map((event) => [
+        event,
+        eventRow(event).changes,
+      ]),
+    );
+    expect(changes).toEqual({
+      user_prompt: ["prompt"],
+      before_tool: ["input"],
+      after_tool: ["output"],
+    });
+  });
+
+  it("says what a block does on every event, and runs only session_end's async hooks inline", () => {
+    for (const event of HOOK_EVENTS) expect(eventRow(event).onBlock).not.toBe("");
+    expect(HOOK_EVENTS.filter((event) => eventRow(event).asyncHooks === "inline")).toEqual([
+      "session_end",
+    ]);
+    expect(HOOK_EVENTS.filter((event) => eventRow(event).plainStdoutIsContext)).toEqual([
+      "session_start",
+      "user_prompt",
+    ]);
+  });
+});
