@@ -1,7 +1,14 @@
 import type { ToolSet } from "ai";
 import type { Tool } from "../tools/types.js";
 import { anySignal, sleep, unlessAborted } from "./abort.js";
-import type { AgentEvent, SessionEndReason, StopReason, Usage, Verdict } from "./events.js";
+import type {
+  AgentEvent,
+  SessionEndReason,
+  StopReason,
+  Usage,
+  Verdict,
+  VerdictFor,
+} from "./events.js";
 import { errorResult, History } from "./history.js";
 import {
   addUsage,
@@ -114,17 +121,21 @@ class SessionRun {
     this.maxHookRetries = Math.max(0, options.maxHookRetries ?? 3);
   }
 
-  /** Yields an event, records it and the verdict it got, and queues the verdict's context. */
-  private async *emit(
-    event: AgentEvent,
-  ): AsyncGenerator<AgentEvent, Verdict | undefined, Verdict | undefined> {
+  /**
+   * Yields an event, records it and the verdict it got, and queues the
+   * verdict's context. The verdict is read as that event's own (`VerdictFor`):
+   * the generator protocol carries one type for every event.
+   */
+  private async *emit<E extends AgentEvent>(
+    event: E,
+  ): AsyncGenerator<AgentEvent, VerdictFor<E["type"]> | undefined, Verdict | undefined> {
     this.transcript.event(event);
     const verdict = yield event;
     if (verdict === undefined || isBareContinue(verdict)) return undefined;
     this.transcript.verdict(verdict, event.type);
     if (verdict.action !== "stop" && verdict.context?.length)
       this.history.queueContext(verdict.context);
-    return verdict;
+    return verdict as VerdictFor<E["type"]>;
   }
 
   async *run(

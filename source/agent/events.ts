@@ -121,21 +121,59 @@ export type AgentEvent =
 
 export type AgentEventType = AgentEvent["type"];
 
-/** What a consumer may answer to a gate. `ask` and `skip` are resolved before they reach the agent. */
+interface WithContext {
+  /** Extra text for the model, delivered with the next model request. */
+  context?: string[];
+}
+
+/** Go on, with what the gate lets the consumer replace (`Changes`). */
+export type ContinueVerdict<Changes extends object = object> = { action: "continue" } & Changes &
+  WithContext;
+export type BlockVerdict = { action: "block"; reason: string } & WithContext;
+export type RetryVerdict = { action: "retry"; afterMs: number } & WithContext;
+export type StopVerdict = { action: "stop"; reason: string };
+
+/**
+ * What a consumer may answer to each gate, and what the agent does with it
+ * (pi-mono's BeforeToolCallResult / AfterToolCallResult and codex's per-event
+ * outcomes were the models). `ask` and `skip` are resolved before they reach
+ * the agent. Any other event may get context only.
+ */
+export interface GateVerdicts {
+  /** block: refuse to start the session. */
+  session_start: ContinueVerdict | BlockVerdict | StopVerdict;
+  /** block: drop the prompt; `prompt` replaces it. */
+  user_prompt: ContinueVerdict<{ prompt?: string }> | BlockVerdict | StopVerdict;
+  /** block: end the turn; retry: send it again after `afterMs` (bounded by `maxHookRetries`). */
+  model_request: ContinueVerdict | BlockVerdict | RetryVerdict | StopVerdict;
+  /** block: end the turn. */
+  model_response: ContinueVerdict | BlockVerdict | StopVerdict;
+  /**
+   * block: the tool does not run, the reason is its result; `input` replaces
+   * the tool input (checked again by the tool's schema unless it is the value
+   * that schema returned).
+   */
+  tool_call_start: ContinueVerdict<{ input?: unknown }> | BlockVerdict | StopVerdict;
+  /** block: the reason goes beside the result; `output` replaces the text the model sees. */
+  tool_call_end: ContinueVerdict<{ output?: string }> | BlockVerdict | StopVerdict;
+  /** block: the reason becomes a user message and the agent goes on. */
+  stop_request: ContinueVerdict | BlockVerdict | StopVerdict;
+  /** stop: end the session after this turn. */
+  turn_end: ContinueVerdict | StopVerdict;
+}
+
+export type GateEventType = keyof GateVerdicts;
+
+/** The verdict an event of type `T` can get. */
+export type VerdictFor<T extends AgentEventType> = T extends GateEventType
+  ? GateVerdicts[T]
+  : ContinueVerdict;
+
+/** Any verdict: what `next()` carries (the agent reads it as its event's own, `VerdictFor`). */
 export type Verdict =
-  | {
-      action: "continue";
-      /** Replacement tool input (tool_call_start), already validated by the consumer or re-validated by the agent. */
-      input?: unknown;
-      /** Replacement prompt (user_prompt). */
-      prompt?: string;
-      /** Replacement tool output (tool_call_end). */
-      output?: string;
-      /** Extra text for the model, delivered with the next model request. */
-      context?: string[];
-    }
-  | { action: "block"; reason: string; context?: string[] }
-  | { action: "retry"; afterMs: number; context?: string[] }
-  | { action: "stop"; reason: string };
+  | ContinueVerdict<{ input?: unknown; prompt?: string; output?: string }>
+  | BlockVerdict
+  | RetryVerdict
+  | StopVerdict;
 
 export const CONTINUE: Verdict = Object.freeze({ action: "continue" });

@@ -1,13 +1,13 @@
 import type { ToolResultPart } from "ai";
 import type { ProcessRunner } from "../process/types.js";
 import type { Tool, ToolResult } from "../tools/types.js";
-import type { AgentEvent, StopReason, Verdict } from "./events.js";
+import type { AgentEvent, StopReason, Verdict, VerdictFor } from "./events.js";
 import { errorResult, textResult } from "./history.js";
 import type { StepToolCall } from "./model-step.js";
 
-export type Emit = (
-  event: AgentEvent,
-) => AsyncGenerator<AgentEvent, Verdict | undefined, Verdict | undefined>;
+export type Emit = <E extends AgentEvent>(
+  event: E,
+) => AsyncGenerator<AgentEvent, VerdictFor<E["type"]> | undefined, Verdict | undefined>;
 
 export interface ToolStepContext {
   emit: Emit;
