@@ -150,8 +150,7 @@ export interface GateVerdicts {
   model_response: ContinueVerdict | BlockVerdict | StopVerdict;
   /**
    * block: the tool does not run, the reason is its result; `input` replaces
-   * the tool input (checked again by the tool's schema unless it is the value
-   * that schema returned).
+   * the tool input (the agent checks it against the tool's schema again).
    */
   tool_call_start: ContinueVerdict<{ input?: unknown }> | BlockVerdict | StopVerdict;
   /** block: the reason goes beside the result; `output` replaces the text the model sees. */
