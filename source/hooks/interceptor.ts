@@ -121,10 +121,12 @@ async function* whileWoken(
 /** What an agent event needs: no hooks (answered at once: the hot path), its plan's hooks, or session end. */
 type Route =
   | { kind: "answer"; verdict: Verdict | undefined }
-  | { kind: "hooks"; plan: Plan; carried: string[] }
+  | { kind: "hooks"; plan: Plan; carried: readonly string[] }
   | { kind: "session_end" };
 
 const NO_HOOKS: Route = { kind: "answer", verdict: undefined };
+/** Shared by every event that carries no context (never written: a verdict copies it). */
+const NOTHING_CARRIED: readonly string[] = Object.freeze([]);
 
 function routeOf(ctx: RunContext, agentEvent: AgentEvent): Route {
   const event = HOOK_EVENT_OF[agentEvent.type];
@@ -134,10 +136,12 @@ function routeOf(ctx: RunContext, agentEvent: AgentEvent): Route {
   // After an abort only session_end hooks still start.
   if (ctx.stopAll.signal.aborted) return NO_HOOKS;
   const carried =
-    event === "before_model" && ctx.pendingContext.length > 0 ? ctx.pendingContext.splice(0) : [];
+    event === "before_model" && ctx.pendingContext.length > 0
+      ? ctx.pendingContext.splice(0)
+      : NOTHING_CARRIED;
   const planned = plan(ctx.index, event, agentEvent);
-  if (planned === undefined) return { kind: "answer", verdict: carriedVerdict(carried) };
-  return { kind: "hooks", plan: planned, carried };
+  if (planned !== undefined) return { kind: "hooks", plan: planned, carried };
+  return carried.length === 0 ? NO_HOOKS : { kind: "answer", verdict: carriedVerdict(carried) };
 }
 
 function noteSession(ctx: RunContext, ev: Extract<AgentEvent, { type: "session_start" }>): void {

@@ -25,7 +25,7 @@ export async function* handleEvent(
   parts: EventParts,
   agentEvent: AgentEvent,
   planned: Plan,
-  carried: string[],
+  carried: readonly string[],
 ): AsyncGenerator<InterceptedEvent, Verdict | undefined, undefined> {
   const { event } = planned;
   if (planned.async.length > 0) yield* parts.startAsync(planned.async, event, agentEvent);
@@ -42,7 +42,7 @@ async function* gate(
   parts: EventParts,
   agentEvent: AgentEvent,
   planned: Plan,
-  carried: string[],
+  carried: readonly string[],
 ): AsyncGenerator<InterceptedEvent, Verdict, undefined> {
   const { event } = planned;
   const { options } = ctx;

@@ -20,15 +20,15 @@ export function newRetryCount(): RetryCount {
 }
 
 /** Context raised beside the loop, delivered with a plain continue. */
-export function carriedVerdict(carried: string[]): Verdict | undefined {
-  return carried.length > 0 ? { action: "continue", context: carried } : undefined;
+export function carriedVerdict(carried: readonly string[]): Verdict | undefined {
+  return carried.length > 0 ? { action: "continue", context: [...carried] } : undefined;
 }
 
 export function verdictOf(
   event: HookEventName,
   agentEvent: AgentEvent,
   result: ChainResult,
-  carried: string[],
+  carried: readonly string[],
   retries: RetryCount,
   maxRetries: number,
 ): { verdict: Verdict; warning?: HookActivityEvent } {
