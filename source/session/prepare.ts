@@ -6,13 +6,13 @@ import { effectiveSettings } from "../config/effective-settings.js";
 import type { HookDefaults } from "../config/settings.js";
 import type { InterceptedEvent } from "../hooks/activity.js";
 import type { BrokenHook } from "../hooks/definition.js";
-import { DEFAULT_CONTEXT_CAP_CHARS } from "../hooks/step.js";
 import {
   createHookInterceptor,
   DEFAULT_SESSION_END_BUDGET_MS,
   type HookInterceptor,
 } from "../hooks/interceptor.js";
 import { loadHookRegistry } from "../hooks/registry.js";
+import { DEFAULT_CONTEXT_CAP_CHARS } from "../hooks/step.js";
 import { trackTurnSignals } from "../hooks/turn-signal.js";
 import { resolveModel } from "../models/resolve.js";
 import { runProcess } from "../process/runner.js";
