@@ -110,7 +110,7 @@ export async function buildProgram(
     .option("--max-steps <n>", "maximum model requests per turn", parseMaxSteps)
     .option(
       "--model <spec>",
-      "model: openai:MODEL (or just MODEL), openai-chat:MODEL, openai-responses:MODEL, or replay:FILE",
+      "model: openai:MODEL (or just MODEL), openai-chat:MODEL, openai-responses:MODEL, anthropic:MODEL (ANTHROPIC_API_KEY), or replay:FILE",
     )
     .option("--base-url <url>", "OpenAI-compatible server (also OPENAI_BASE_URL)", parseBaseUrl)
     .option("-y, --yes", "approve hooks' `ask` answers (headless runs deny them otherwise)")

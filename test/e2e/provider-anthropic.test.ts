@@ -125,6 +125,14 @@ describe("acai -p --model anthropic:MODEL", () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it("--help's --model line names anthropic:MODEL and its key", async () => {
+    const { stdout } = await runAcai({ args: ["--help"], dirs });
+    const modelHelp = stdout
+      .slice(stdout.indexOf("--model <spec>"), stdout.indexOf("--base-url <url>"))
+      .replace(/\s+/g, " ");
+    expect(modelHelp).toContain("anthropic:MODEL (ANTHROPIC_API_KEY)");
+  });
+
   it("no ANTHROPIC_API_KEY: exit 1 before any request, naming the variable", async () => {
     const result = await runAcai({
       args: ["-p", "hi", ...MODEL],
