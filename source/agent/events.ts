@@ -150,7 +150,8 @@ export interface GateVerdicts {
   model_response: ContinueVerdict | BlockVerdict | StopVerdict;
   /**
    * block: the tool does not run, the reason is its result; `input` replaces
-   * the tool input (the agent checks it against the tool's schema again).
+   * the tool input (the agent checks it against the tool's schema; one the hooks
+   * already checked is not parsed again, see tools/validated-input.ts).
    */
   tool_call_start: ContinueVerdict<{ input?: unknown }> | BlockVerdict | StopVerdict;
   /** block: the reason goes beside the result; `output` replaces the text the model sees. */

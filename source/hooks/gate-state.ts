@@ -5,6 +5,12 @@
  */
 export interface GateState {
   toolInput?: unknown;
+  /**
+   * The replaced tool input as the tool's schema returned it (defaults
+   * filled): what the verdict hands the agent, so it is not checked again.
+   * Later hooks see `toolInput`, as the hook wrote it.
+   */
+  checkedToolInput?: unknown;
   prompt?: string;
   output?: string;
 }

@@ -261,6 +261,7 @@ function applyModification(
         };
       }
       next.toolInput = input;
+      if (check.value !== undefined) next.checkedToolInput = check.value;
     } else ignored.push(decision.input !== undefined ? "input" : "input_patch");
   }
   if (decision.prompt !== undefined) {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { InputValidation, JsonSchema, Tool, ToolContext, ToolResult } from "./types.js";
+import { validateOnce } from "./validated-input.js";
 
 export interface ToolSpec<S extends z.ZodType> {
   name: string;
@@ -27,29 +28,28 @@ export function errorText(error: unknown): string {
 }
 
 /**
- * A built-in tool from a zod schema. `execute` validates again (so a caller that
- * skipped `validate` still gets defaults and a clear error) and turns an
- * unexpected exception into an `ok: false` result.
+ * A built-in tool from a zod schema. `execute` validates an input `validate`
+ * has not seen (so a caller that skipped it still gets defaults and a clear
+ * error; one it has seen is not parsed again) and turns an unexpected
+ * exception into an `ok: false` result.
  */
 export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
-  const validate = (input: unknown): InputValidation => {
+  const validate = validateOnce((input: unknown): InputValidation => {
     const parsed = spec.input.safeParse(input);
     return parsed.success
       ? { ok: true, value: parsed.data }
       : { ok: false, error: formatZodError(spec.name, parsed.error) };
-  };
+  });
   return {
     name: spec.name,
     description: spec.description,
     inputSchema: toInputJsonSchema(spec.input),
     validate,
     async execute(input, context) {
-      const parsed = spec.input.safeParse(input);
-      if (!parsed.success) {
-        return { ok: false, error: formatZodError(spec.name, parsed.error), interrupted: false };
-      }
+      const checked = validate(input);
+      if (!checked.ok) return { ok: false, error: checked.error, interrupted: false };
       try {
-        return await spec.execute(parsed.data, context);
+        return await spec.execute(checked.value as z.output<S>, context);
       } catch (error) {
         return { ok: false, error: `${spec.name} failed: ${errorText(error)}`, interrupted: false };
       }

@@ -8,6 +8,7 @@ import type { ProcessRunner, RunResult } from "../process/types.js";
 import { checkJsonInput } from "./json-input.js";
 import { capForModel } from "./text.js";
 import type { JsonSchema, Tool, ToolResult } from "./types.js";
+import { validateOnce } from "./validated-input.js";
 
 export const DYNAMIC_TOOL_TIMEOUT_MS = 30_000;
 const DESCRIBE_TIMEOUT_MS = 10_000;
@@ -163,14 +164,15 @@ async function describeTool(
 
 export function dynamicTool(file: string, metadata: DynamicToolMetadata): DynamicTool {
   const { name, description, inputSchema, timeoutMs, env } = metadata;
+  const validate = validateOnce((input) => checkJsonInput(name, inputSchema, input));
   return {
     dynamic: { file, env },
     name,
     description,
     inputSchema,
-    validate: (input) => checkJsonInput(name, inputSchema, input),
+    validate,
     async execute(input, context): Promise<ToolResult> {
-      const checked = checkJsonInput(name, inputSchema, input);
+      const checked = validate(input);
       if (!checked.ok) return { ok: false, error: checked.error, interrupted: false };
       const result = await context.runner({
         command: file,

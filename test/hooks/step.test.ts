@@ -34,6 +34,20 @@ describe("step", () => {
     expect(next.notes).toEqual([]);
   });
 
+  it("keeps the schema's value of a replaced input for the verdict, the hook's for later hooks", () => {
+    const checked = { command: "ls -la", timeout: 120_000 };
+    const g = gate({ validateToolInput: () => ({ ok: true, value: checked }) });
+    const next = step(startChain(g), makeHook({ name: "m" }), {
+      action: "modify",
+      input: { command: "ls -la" },
+    });
+    expect(next.state.replaced).toEqual({
+      toolInput: { command: "ls -la" },
+      checkedToolInput: checked,
+    });
+    expect(next.state.replaced.checkedToolInput).toBe(checked);
+  });
+
   it("refuses an input that fails the tool's schema, whatever the failure policy", () => {
     const g = gate({
       validateToolInput: (_tool, input) =>

@@ -65,7 +65,7 @@ export function verdictOf(
     case "continue": {
       const verdict: Verdict = { action: "continue", ...withContext };
       const state = result.state;
-      if ("toolInput" in state) verdict.input = state.toolInput;
+      if ("toolInput" in state) verdict.input = state.checkedToolInput ?? state.toolInput;
       if (state.prompt !== undefined) verdict.prompt = state.prompt;
       if (state.output !== undefined) verdict.output = state.output;
       return { verdict };
