@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../source/agent/events.js";
 import type { HookDefinition } from "../../source/hooks/definition.js";
 import { createHookIndex, indexHooks, matchesNow, plan } from "../../source/hooks/plan.js";
-import { makeHook } from "./protocol/support.js";
+import { makeHook } from "./support.js";
 
 const bash = (command: string): AgentEvent => ({
   type: "tool_call_start",

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../source/agent/events.js";
 import type { HookEventName } from "../../source/hooks/definition.js";
 import { type Gate, settleAsk, startChain, step } from "../../source/hooks/step.js";
-import { makeHook } from "./protocol/support.js";
+import { makeHook } from "./support.js";
 
 const toolStart: AgentEvent = {
   type: "tool_call_start",

@@ -1,9 +1,12 @@
 import { mkdir, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { SAMPLE_FILE, SAMPLE_FILE_CONTENT } from "../../source/cli/commands/hooks-sample-tools.js";
-import { runProcess } from "../../source/process/runner.js";
-import { builtinTools } from "../../source/tools/registry.js";
+import {
+  SAMPLE_FILE,
+  SAMPLE_FILE_CONTENT,
+} from "../../../source/cli/commands/hooks-sample-tools.js";
+import { runProcess } from "../../../source/process/runner.js";
+import { builtinTools } from "../../../source/tools/registry.js";
 import { type AcaiDirs, acai, tempProject, userHook } from "./helpers.js";
 
 let dirs: AcaiDirs | undefined;

@@ -1,9 +1,9 @@
 import { appendFile, readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { modelArgs, transcripts } from "../e2e/helpers.js";
-import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
-import { startAcai } from "../support/run-acai.js";
+import { modelArgs, transcripts } from "../../e2e/helpers.js";
+import { type FakeOpenAIServer, startFakeOpenAI } from "../../support/fake-openai-server.js";
+import { startAcai } from "../../support/run-acai.js";
 import { type AcaiDirs, acai, tempProject, userHook } from "./helpers.js";
 
 let dirs: AcaiDirs | undefined;

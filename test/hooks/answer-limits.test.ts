@@ -5,15 +5,15 @@
  * resources. Each is that hook's failure (or a visible cut), never a crash.
  */
 import { describe, expect, it } from "vitest";
-import { ANSWER_TEXT_CAPS, capDecisionTexts } from "../../../source/hooks/decision.js";
+import { ANSWER_TEXT_CAPS, capDecisionTexts } from "../../source/hooks/decision.js";
 import {
   decodeAnswer,
   decodeAnswerText,
   MAX_ANSWER_DEPTH,
-} from "../../../source/hooks/dialects/index.js";
-import { applyMergePatch } from "../../../source/hooks/merge-patch.js";
-import { decodeRunResult, describeSpawnFailure, runHookOnce } from "../../../source/hooks/run.js";
-import { quietRunResult } from "../../../source/process/result.js";
+} from "../../source/hooks/dialects/index.js";
+import { applyMergePatch } from "../../source/hooks/merge-patch.js";
+import { decodeRunResult, describeSpawnFailure, runHookOnce } from "../../source/hooks/run.js";
+import { quietRunResult } from "../../source/process/result.js";
 import { makeHook } from "./support.js";
 
 /** `{"k":{"k":…"leaf"…}}` nested `depth` objects deep. */

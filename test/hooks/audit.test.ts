@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { auditEntry, auditLogPath, createFileAuditSink } from "../../../source/hooks/audit.js";
+import { auditEntry, auditLogPath, createFileAuditSink } from "../../source/hooks/audit.js";
 import { fakeRecord, makeHook, type TempDir, tempDir } from "./support.js";
 
 let dir: TempDir;

@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { HookEventName } from "../../../source/hooks/definition.js";
-import { runHookOnce } from "../../../source/hooks/run.js";
+import type { HookEventName } from "../../source/hooks/definition.js";
+import { runHookOnce } from "../../source/hooks/run.js";
 import {
   makeHook,
   runner,

@@ -5,7 +5,7 @@ import type { TurnInput } from "../../../source/agent/types.js";
 import type { InterceptedEvent } from "../../../source/hooks/activity.js";
 import { createHookInterceptor } from "../../../source/hooks/interceptor.js";
 import { trackTurnSignals } from "../../../source/hooks/turn-signal.js";
-import { survivorsOf, uniqueMarker } from "../protocol/support.js";
+import { survivorsOf, uniqueMarker } from "../support.js";
 import { bashHook, ev, fakeAgent, interceptorOptions, tempDirPerTest } from "./support.js";
 
 const dir = tempDirPerTest("acai-turn-abort-");

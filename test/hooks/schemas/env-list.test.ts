@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import {
   ExecutableMetadataSchema,
   HookMdFrontmatterSchema,
-} from "../../source/hooks/schemas/metadata.js";
-import { SettingsHookEntrySchema } from "../../source/hooks/schemas/settings-hooks.js";
+} from "../../../source/hooks/schemas/metadata.js";
+import { SettingsHookEntrySchema } from "../../../source/hooks/schemas/settings-hooks.js";
 
 const kinds = [
   [

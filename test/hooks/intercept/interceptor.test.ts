@@ -9,7 +9,7 @@ import {
   createHookInterceptor,
   type InterceptorOptions,
 } from "../../../source/hooks/interceptor.js";
-import { survivorsOf, uniqueMarker } from "../protocol/support.js";
+import { survivorsOf, uniqueMarker } from "../support.js";
 import {
   answerHook,
   bashHook,

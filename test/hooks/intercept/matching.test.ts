@@ -5,7 +5,7 @@ import {
   type InterceptorOptions,
 } from "../../../source/hooks/interceptor.js";
 import type { RunOptions, RunResult } from "../../../source/process/types.js";
-import { runner } from "../protocol/support.js";
+import { runner } from "../support.js";
 import {
   answerHook,
   collect,

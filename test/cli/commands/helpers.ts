@@ -1,9 +1,9 @@
 /** Helpers for the toolkit's CLI tests: temp projects, hook files, running the built CLI. */
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { type AcaiDirs, type AcaiResult, makeAcaiDirs, runAcai } from "../support/run-acai.js";
+import { type AcaiDirs, type AcaiResult, makeAcaiDirs, runAcai } from "../../support/run-acai.js";
 
-export { REPO_ROOT } from "../support/run-acai.js";
+export { REPO_ROOT } from "../../support/run-acai.js";
 export type { AcaiDirs, AcaiResult };
 
 export async function tempProject(): Promise<AcaiDirs> {

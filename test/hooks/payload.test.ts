@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { AgentEvent } from "../../../source/agent/events.js";
-import type { HookEventName } from "../../../source/hooks/definition.js";
-import { buildPayload, type SessionInfo } from "../../../source/hooks/payload.js";
+import type { AgentEvent } from "../../source/agent/events.js";
+import type { HookEventName } from "../../source/hooks/definition.js";
+import { buildPayload, type SessionInfo } from "../../source/hooks/payload.js";
 
 const session: SessionInfo = {
   sessionId: "s1",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatAuditEntry } from "../../source/cli/commands/hooks-log.js";
-import type { AuditEntry } from "../../source/hooks/audit.js";
+import { formatAuditEntry } from "../../../source/cli/commands/hooks-log.js";
+import type { AuditEntry } from "../../../source/hooks/audit.js";
 
 const failedEntry: AuditEntry = {
   time: "2026-01-02T03:04:05.678Z",

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { createHookInterceptor } from "../../../source/hooks/interceptor.js";
 import { quietRunResult } from "../../../source/process/result.js";
 import type { ProcessRunner, RunOptions } from "../../../source/process/types.js";
-import { makeHook } from "../protocol/support.js";
+import { makeHook } from "../support.js";
 import {
   collect,
   ev,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildHookEnvironment, looksSecret } from "../../../source/hooks/environment.js";
+import { buildHookEnvironment, looksSecret } from "../../source/hooks/environment.js";
 import { makeHook } from "./support.js";
 
 describe("hook environment", () => {

@@ -4,7 +4,7 @@ import {
   droppedMessage,
   droppedWarning,
   notStartedMessage,
-} from "../../../source/hooks/async-pool.js";
+} from "../../source/hooks/async-pool.js";
 
 /** A task that runs until `release()` is called, recording when it started. */
 function gate(log: string[], name: string) {

@@ -2,11 +2,12 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { HOOK_EVENTS } from "../../source/hooks/definition.js";
-import { generateSchemas, schemaFileText } from "../../source/hooks/schemas/export.js";
+import { HOOK_EVENTS } from "../../../source/hooks/definition.js";
+import { generateSchemas, schemaFileText } from "../../../source/hooks/schemas/export.js";
 
 const SCHEMAS_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
+  "..",
   "..",
   "..",
   "schemas",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyMergePatch } from "../../../source/hooks/merge-patch.js";
+import { applyMergePatch } from "../../source/hooks/merge-patch.js";
 
 // The examples of RFC 7386, appendix A.
 const rfcExamples: [unknown, unknown, unknown][] = [

@@ -2,8 +2,8 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { modelArgs, toolResultsSent } from "../e2e/helpers.js";
-import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
+import { modelArgs, toolResultsSent } from "../../e2e/helpers.js";
+import { type FakeOpenAIServer, startFakeOpenAI } from "../../support/fake-openai-server.js";
 import { type AcaiDirs, acai, tempProject, writeExecutable } from "./helpers.js";
 
 let dirs: AcaiDirs | undefined;

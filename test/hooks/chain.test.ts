@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { AgentEvent } from "../../../source/agent/events.js";
-import type { AskUser, HookActivityEvent } from "../../../source/hooks/activity.js";
-import { type ChainOptions, runChain } from "../../../source/hooks/chain.js";
-import type { Decision } from "../../../source/hooks/decision.js";
-import type { HookDefinition, HookEventName } from "../../../source/hooks/definition.js";
-import { type ObserveResult, runObservers } from "../../../source/hooks/observe.js";
-import type { GateState } from "../../../source/hooks/payload.js";
-import { indexHooks } from "../../../source/hooks/plan.js";
+import type { AgentEvent } from "../../source/agent/events.js";
+import type { AskUser, HookActivityEvent } from "../../source/hooks/activity.js";
+import { type ChainOptions, runChain } from "../../source/hooks/chain.js";
+import type { Decision } from "../../source/hooks/decision.js";
+import type { HookDefinition, HookEventName } from "../../source/hooks/definition.js";
+import { type ObserveResult, runObservers } from "../../source/hooks/observe.js";
+import type { GateState } from "../../source/hooks/payload.js";
+import { indexHooks } from "../../source/hooks/plan.js";
 import { fakeRecord, makeHook } from "./support.js";
 
 const toolEvent: AgentEvent = {

@@ -5,7 +5,7 @@ import type { InterceptedEvent } from "../../../source/hooks/activity.js";
 import type { AuditEntry, AuditSink } from "../../../source/hooks/audit.js";
 import type { HookDefinition } from "../../../source/hooks/definition.js";
 import type { InterceptorOptions } from "../../../source/hooks/interceptor.js";
-import { runner, scriptHook, type TempDir, tempDir, writeScript } from "../protocol/support.js";
+import { runner, scriptHook, type TempDir, tempDir, writeScript } from "../support.js";
 
 /** Gives each test of the calling file its own temp dir, removed after the test. */
 export function tempDirPerTest(prefix: string): { readonly path: string } {
