@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// TypeScript example, written with the typed helper `acai/hooks`.
+// TypeScript example, written with the typed helper `acai-agent/hooks`.
 // before_tool on Bash: caps the command's timeout at 2 minutes by patching the
 // tool input (a JSON Merge Patch: only `timeout` changes, the command stays).
 // Run it with Node >= 22.18 or >= 23.6 (type stripping), or compile it with tsc.
-import { defineHook, isTool } from "acai/hooks";
+import { defineHook, isTool } from "acai-agent/hooks";
 
 const LIMIT_MS = 120_000;
 

@@ -1,9 +1,9 @@
 /**
- * `acai/hooks` — the typed helper for hooks written in TypeScript or JavaScript.
+ * `acai-agent/hooks` — the typed helper for hooks written in TypeScript or JavaScript.
  *
  * ```ts
  * #!/usr/bin/env node
- * import { defineHook } from "acai/hooks";
+ * import { defineHook } from "acai-agent/hooks";
  *
  * defineHook({ name: "no-secrets", events: ["before_tool"], matcher: { tool: "Write" } }, (event) => {
  *   if (String(event.tool_input.content).includes("BEGIN PRIVATE KEY"))

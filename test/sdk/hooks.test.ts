@@ -63,7 +63,7 @@ const timeoutHook = createHook(
   },
 );
 
-describe("acai/hooks typed helper", () => {
+describe("acai-agent/hooks typed helper", () => {
   it("prints its metadata for HOOK_ACTION=describe without reading stdin", async () => {
     const { io: hookIo, out } = io({ HOOK_ACTION: "describe" }, "");
     expect(await runHook(timeoutHook, hookIo)).toBe(0);

@@ -259,7 +259,7 @@ console.log(JSON.stringify({ action: "continue", log: \`${args.name} saw \${even
 }
 
 function typescript(args: TemplateArgs): string {
-  const local = args.sdkImport !== "acai/hooks";
+  const local = args.sdkImport !== "acai-agent/hooks";
   return `#!/usr/bin/env node
 ${header(args, "//")}
 //
@@ -269,7 +269,7 @@ ${header(args, "//")}
 ${
   local
     ? `// acai is not a dependency of this project, so the helper is imported from the
-// acai that wrote this file. After \`npm install --save-dev acai\` use "acai/hooks".
+// acai that wrote this file. After \`npm install --save-dev acai-agent\` use "acai-agent/hooks".
 `
     : ""
 }import { defineHook } from ${JSON.stringify(args.sdkImport)};

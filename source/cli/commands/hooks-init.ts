@@ -41,11 +41,11 @@ export function parseEventOption(value: string): HookEventName {
   return event;
 }
 
-/** `acai/hooks` when the project can resolve it, otherwise this acai's own build of the helper. */
+/** `acai-agent/hooks` when the project can resolve it, otherwise this acai's own build of the helper. */
 function sdkImportFor(projectRoot: string): string {
   try {
-    createRequire(path.join(projectRoot, "package.json")).resolve("acai/hooks");
-    return "acai/hooks";
+    createRequire(path.join(projectRoot, "package.json")).resolve("acai-agent/hooks");
+    return "acai-agent/hooks";
   } catch {
     return fileURLToPath(new URL("../../sdk/hooks.js", import.meta.url));
   }

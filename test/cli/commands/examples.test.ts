@@ -103,9 +103,9 @@ describe("examples/hooks", () => {
 
   it("typescript: bash-timeout patches a long Bash timeout through the typed helper", async () => {
     dirs = await tempProject();
-    // As if acai were installed in the project: `acai/hooks` resolves.
+    // As if acai were installed in the project: `acai-agent/hooks` resolves.
     await mkdir(path.join(dirs.cwd, "node_modules"), { recursive: true });
-    await symlink(REPO_ROOT, path.join(dirs.cwd, "node_modules", "acai"));
+    await symlink(REPO_ROOT, path.join(dirs.cwd, "node_modules", "acai-agent"));
     const file = await install(dirs, path.join(REPO_ROOT, "examples", "hooks", "bash-timeout.ts"));
     const long = await hookTest(dirs, file, "before_tool", {
       tool_input: { command: "make", timeout: 600000 },
