@@ -1,10 +1,11 @@
 /**
- * `acai hooks test <name|path> --event E [--input JSON|@file] [--tool T] [--json]`
+ * `acai hooks test <name|path> [--event E] [--input JSON|@file] [--tool T] [--json]`
  *
  * Runs ONE hook against a sample event, exactly as a session would (same
  * payload builder, same runner, same decoding), and shows everything: the
  * stdin sent, exit code, stdout, stderr, duration, the decision and what acai
- * would do with it. Exit status: 0 acai would go on, 2 it would block (or
+ * would do with it. A hook whose matcher does not select the sample is not
+ * run: a session would not run it either. Exit status: 0 acai would go on, 2 it would block (or
  * stop, or deny an `ask` headless), 1 the hook failed.
  */
 import { randomUUID } from "node:crypto";
@@ -14,6 +15,7 @@ import type { Command } from "commander";
 import type { AgentEvent } from "../../agent/events.js";
 import type { Decision } from "../../hooks/decision.js";
 import type { BrokenHook, HookDefinition, HookEventName } from "../../hooks/definition.js";
+import type { MatchSubject } from "../../hooks/match.js";
 import { meaningfulErrorLine } from "../../process/error-output.js";
 import type { ProcessRunner } from "../../process/types.js";
 import { inertLines, inertText, jsonForTerminal } from "../../terminal/inert-text.js";
@@ -22,10 +24,11 @@ import { CliError, UsageError } from "../errors.js";
 import { EXIT } from "../exit-codes.js";
 import { parseEventOption } from "./hooks-init.js";
 import type { HookEntry, Inventory } from "./hooks-inventory.js";
+import { matcherText, subjectText, writtenMatcher } from "./hooks-matcher-text.js";
 import { runToolkitCommand } from "./run-command.js";
 
 interface TestOptions {
-  event: HookEventName;
+  event?: HookEventName;
   input?: string;
   tool?: string;
   json: boolean;
@@ -136,7 +139,7 @@ function brokenError(broken: BrokenHook, stderrOf: StderrOf): CliError {
 async function findTarget(
   inventory: Inventory,
   target: string,
-  event: HookEventName,
+  event: HookEventName | undefined,
   deps: {
     runner: ProcessRunner;
     env: Readonly<Record<string, string>>;
@@ -194,7 +197,10 @@ async function findTarget(
   const named = inventory.entries.filter(
     (e): e is Extract<HookEntry, { status: "ok" }> => e.status === "ok" && e.hook.name === target,
   );
-  const chosen = named.length > 1 ? named.filter((e) => e.hook.events.includes(event)) : named;
+  const chosen =
+    named.length > 1 && event !== undefined
+      ? named.filter((e) => e.hook.events.includes(event))
+      : named;
   if (chosen.length > 1) {
     const files = chosen.map((e) => `  ${inertText(e.hook.file)}`).join("\n");
     throw new UsageError(
@@ -246,14 +252,84 @@ function noHookNamed(inventory: Inventory, target: string): string {
   return `no hook named "${inertText(target)}". ${known} \`acai hooks list\` shows every hook; an untrusted executable is found by its file name (its own name is not known until it runs), and you can also give a file path.`;
 }
 
-/** The sample event as the hook was sent it: `--input` may have replaced the tool and its input. */
+/** The sample event as the hook was sent it: `--input` may have replaced the tool, its input or the source. */
 function asSent(agentEvent: AgentEvent, payload: Record<string, unknown>): AgentEvent {
-  if (agentEvent.type !== "tool_call_start") return agentEvent;
-  return {
-    ...agentEvent,
-    ...(typeof payload.tool_name === "string" ? { toolName: payload.tool_name } : {}),
-    ...("tool_input" in payload ? { input: payload.tool_input } : {}),
-  };
+  switch (agentEvent.type) {
+    case "tool_call_start":
+    case "tool_call_end":
+    case "tool_call_error":
+      return {
+        ...agentEvent,
+        ...(typeof payload.tool_name === "string" ? { toolName: payload.tool_name } : {}),
+        ...("tool_input" in payload ? { input: payload.tool_input } : {}),
+      };
+    case "session_start":
+      return typeof payload.source === "string"
+        ? { ...agentEvent, source: payload.source as typeof agentEvent.source }
+        : agentEvent;
+    case "notification":
+      return typeof payload.notification_type === "string"
+        ? { ...agentEvent, notificationType: payload.notification_type }
+        : agentEvent;
+    default:
+      return agentEvent;
+  }
+}
+
+/** `--event`, or the hook's only event; a hook with several needs one named. */
+function chooseEvent(hook: HookDefinition, given: HookEventName | undefined): HookEventName {
+  if (given !== undefined) return given;
+  const [only, ...others] = [...new Set(hook.events)];
+  if (only !== undefined && others.length === 0) return only;
+  throw new UsageError(
+    `hook ${inertText(hook.name)} listens to ${inertText(hook.events.join(", "))}: name the event to send with --event (e.g. --event ${hook.events[0] ?? "before_tool"}).`,
+  );
+}
+
+type Matches = (hook: HookDefinition, subject: MatchSubject) => boolean;
+
+/** Whether a session's matching selects the hook for this sample (an unevaluable matcher: run it and see). */
+function selects(matches: Matches, hook: HookDefinition, subject: MatchSubject): boolean {
+  try {
+    return matches(hook, subject);
+  } catch {
+    return true;
+  }
+}
+
+/** The report of a hook a session would not run on this sample: nothing runs. */
+function notSelected(args: {
+  hook: HookDefinition;
+  event: HookEventName;
+  subject: MatchSubject;
+  notes: readonly string[];
+  json: boolean;
+}): string {
+  const { hook, event, subject } = args;
+  const matcher = matcherText(hook) ?? "(none)";
+  const sample = subjectText(subject, writtenMatcher(hook));
+  const reason = `its matcher ${matcher} does not select this ${event} sample (${sample})`;
+  if (args.json) {
+    return `${jsonForTerminal(
+      {
+        hook: { name: hook.name, file: hook.file, scope: hook.scope, source: hook.sourceKind },
+        notes: args.notes,
+        event,
+        selected: false,
+        ran: false,
+        reason,
+        would: "not run this hook",
+      },
+      2,
+    )}\n`;
+  }
+  return `${[
+    `Testing ${inertText(hook.name)} (${hook.scope} ${hook.sourceKind}, ${inertText(hook.file)}) on ${event}`,
+    ...args.notes,
+    "",
+    `a session would not run this hook: ${reason}.`,
+    "Nothing was run. Give a sample it selects with --tool or --input to see what it does.",
+  ].join("\n")}\n`;
 }
 
 function exitFor(answered: Decision, effective: Decision): number {
@@ -298,7 +374,11 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
       "run one hook against a sample event and show exactly what happens (exit 0 go on, 2 would block, 1 failed)",
     )
     .argument("<hook>", "hook name (as in `acai hooks list`) or file path")
-    .requiredOption("--event <event>", "event to send (acai or Claude Code name)", parseEventOption)
+    .option(
+      "--event <event>",
+      "event to send (acai or Claude Code name; default: the hook's event when it has one)",
+      parseEventOption,
+    )
     .option(
       "--input <json>",
       "payload fields to set, as JSON or @file (merged over a realistic sample)",
@@ -317,6 +397,7 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
           { runHookOnce },
           { buildPayload },
           samples,
+          { matchSubject },
           { hookMatches },
           { previewAnswer },
           { builtinTools },
@@ -326,6 +407,7 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
           import("../../hooks/run.js"),
           import("../../hooks/payload.js"),
           import("./hooks-samples.js"),
+          import("../../hooks/plan.js"),
           import("../../hooks/match.js"),
           import("../../hooks/preview.js"),
           import("../../tools/registry.js"),
@@ -345,6 +427,7 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
           stderrOf: describing.stderrOf,
         });
         const { hook } = found;
+        const event = chooseEvent(hook, raw.event);
 
         const toolName =
           raw.tool ??
@@ -353,7 +436,7 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
             : samples.defaultToolFor(hook.matcher.tool));
         const sessionId = `hooks-test-${randomUUID()}`;
         const agentEvent = await samples.sampleAgentEvent({
-          event: raw.event,
+          event: event,
           toolName,
           projectDir: inventory.projectDir,
           sessionId,
@@ -362,7 +445,7 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
         });
         const payload = {
           ...buildPayload({
-            event: raw.event,
+            event: event,
             agentEvent,
             session: {
               sessionId,
@@ -383,33 +466,24 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
               : "note: this project's hooks are not trusted; running this one hook anyway because you asked (trust is not recorded).",
           );
         }
-        if (!hook.events.includes(raw.event)) {
+        if (!hook.events.includes(event)) {
           notes.push(
-            `note: ${inertText(hook.name)} does not listen to ${raw.event} (its events: ${inertText(hook.events.join(", "))}); running it anyway.`,
+            `note: ${inertText(hook.name)} does not listen to ${event} (its events: ${inertText(hook.events.join(", "))}); running it anyway.`,
           );
         } else {
-          let matched = true;
-          try {
-            matched = hookMatches(hook, {
-              event: raw.event,
-              ...(typeof payload.tool_name === "string" ? { toolName: payload.tool_name } : {}),
-              ...("tool_input" in payload ? { toolInput: payload.tool_input } : {}),
-              ...(typeof payload.source === "string" ? { source: payload.source } : {}),
-              ...(typeof payload.notification_type === "string"
-                ? { source: payload.notification_type }
-                : {}),
-              projectDir: inventory.projectDir,
-            });
-          } catch {
-            matched = true;
+          const subject = matchSubject(
+            event,
+            asSent(agentEvent, payload),
+            {},
+            inventory.projectDir,
+          );
+          if (!selects(hookMatches, hook, subject)) {
+            io.stdout.write(notSelected({ hook, event, subject, notes, json: raw.json }));
+            return EXIT.ok;
           }
-          if (!matched)
-            notes.push(
-              "note: the hook's matcher does not select this sample, so a session would not run it; running it anyway.",
-            );
         }
 
-        const record = await runHookOnce(hook, raw.event, payload, {
+        const record = await runHookOnce(hook, event, payload, {
           runner: runProcess,
           env: io.env,
           projectDir: inventory.projectDir,
@@ -417,7 +491,7 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
         });
         const tools = new Map(builtinTools().map((tool) => [tool.name, tool]));
         const preview = previewAnswer({
-          event: raw.event,
+          event,
           agentEvent: asSent(agentEvent, payload),
           hook,
           decision: record.decision,
@@ -443,7 +517,7 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
                 },
                 untrusted: found.untrusted,
                 notes,
-                event: raw.event,
+                event,
                 stdin: record.stdin,
                 exit_code: record.exitCode,
                 signal: record.signal,
@@ -464,7 +538,7 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
         }
 
         const out: string[] = [
-          `Testing ${inertText(hook.name)} (${hook.scope} ${hook.sourceKind}, ${inertText(hook.file)}) on ${raw.event}${payload.tool_name !== undefined ? ` with tool ${inertText(String(payload.tool_name))}` : ""}`,
+          `Testing ${inertText(hook.name)} (${hook.scope} ${hook.sourceKind}, ${inertText(hook.file)}) on ${event}${payload.tool_name !== undefined ? ` with tool ${inertText(String(payload.tool_name))}` : ""}`,
           ...notes,
           "",
           `stdin sent (${inertText(hook.launch.viaShell ? `/bin/sh -c ${hook.launch.command}` : [hook.launch.command, ...hook.launch.args].join(" "))}):`,
