@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import os from "node:os";
+import { dropBlankBaseUrls } from "../config/base-url.js";
 import { processContainment } from "../process/containment.js";
 import type { CommandContext } from "./command-context.js";
 import { formatUnexpected } from "./errors.js";
@@ -34,6 +35,8 @@ async function main(options: MainOptions, ctx: CommandContext): Promise<number> 
 
 /** Runs acai with the real process's I/O and sets its exit code. */
 export async function runFromProcess(): Promise<void> {
+  // Before any model module loads: `OPENAI_BASE_URL=""` means unset, not a broken URL.
+  dropBlankBaseUrls(process.env);
   const io: CliIo = {
     argv: process.argv,
     cwd: process.cwd(),

@@ -18,3 +18,25 @@ export function isHttpUrl(value: string): boolean {
   }
   return url.protocol === "http:" || url.protocol === "https:";
 }
+
+/** The variables that name a model server's base URL. */
+export const BASE_URL_VARIABLES = ["OPENAI_BASE_URL", "ANTHROPIC_BASE_URL"] as const;
+
+/**
+ * A base-URL variable that is set but empty (or blank) means unset, as in
+ * `OPENAI_BASE_URL= acai -p …`. It is removed from `env` (the real
+ * `process.env` at start-up), because the AI SDK reads these variables itself
+ * when its modules load and refuses an empty one for every run, replay
+ * included. Returns the names removed.
+ */
+export function dropBlankBaseUrls(env: Record<string, string | undefined>): string[] {
+  const dropped: string[] = [];
+  for (const name of BASE_URL_VARIABLES) {
+    const value = env[name];
+    if (value !== undefined && value.trim() === "") {
+      delete env[name];
+      dropped.push(name);
+    }
+  }
+  return dropped;
+}
