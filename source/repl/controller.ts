@@ -12,6 +12,7 @@ import { errorText, type UiState, UiStore } from "./controller/store.js";
 import { TrustStep } from "./controller/trust.js";
 import { Turns } from "./controller/turns.js";
 import type { PromptQueue } from "./prompt-queue.js";
+import { startFailureCode } from "./start-error.js";
 import type { Action } from "./state.js";
 import type { ReplOptions, TurnInput } from "./types.js";
 
@@ -54,6 +55,8 @@ export class ReplController {
   /** Set by `/model <spec>`; absent: the CLI's choice. */
   #model: string | undefined;
   #initialPrompt: string | undefined;
+  /** Set by `/model <spec>`: the next session confirms which model it runs. */
+  #announceModel = false;
 
   constructor(options: ControllerOptions) {
     this.#o = options;
@@ -94,18 +97,19 @@ export class ReplController {
     const { loadHistory } = await historyModule();
     this.#store.set({ history: await loadHistory(this.#historyFile) });
     const trust = await this.#loadTrust();
-    if (!trust) return this.#finish(1);
+    if (typeof trust === "number") return this.#finish(trust);
     const mode = await this.#trust.decide(this.#o.projectHooks, trust);
     if (mode === "exit") return this.#finish(130);
     return this.#runSessions(mode);
   }
 
-  async #loadTrust(): Promise<ProjectTrustState | undefined> {
+  /** The project's trust state, or the exit code when it could not be found (a bad settings file: 2). */
+  async #loadTrust(): Promise<ProjectTrustState | number> {
     try {
       return typeof this.#o.trust === "function" ? await this.#o.trust() : this.#o.trust;
     } catch (error) {
       this.#store.item({ kind: "error", text: `Could not start a session: ${errorText(error)}` });
-      return undefined;
+      return startFailureCode(error);
     }
   }
 
@@ -118,7 +122,7 @@ export class ReplController {
       this.#store.set({ phase: "starting" });
       const session = await this.#prepare(mode, previousModel);
       if (session === "retry") continue;
-      if (!session) return this.#finish(1);
+      if (typeof session === "number") return this.#finish(session);
       previousModel = session.modelId;
       const reason = await this.#runOne(session);
       const restart = this.#restart;
@@ -131,11 +135,11 @@ export class ReplController {
     }
   }
 
-  /** A prepared session; "retry" after a failed `/model` switch (back to the previous model). */
+  /** A prepared session; "retry" after a failed `/model` switch (back to the previous model); else the exit code. */
   async #prepare(
     mode: ProjectHooksMode,
     previousModel: string | undefined,
-  ): Promise<PreparedSession | "retry" | undefined> {
+  ): Promise<PreparedSession | "retry" | number> {
     try {
       return await this.#o.prepare({
         askUser: this.askUser,
@@ -144,7 +148,9 @@ export class ReplController {
       });
     } catch (error) {
       this.#store.item({ kind: "error", text: `Could not start a session: ${errorText(error)}` });
-      if (previousModel === undefined || this.#model === previousModel) return undefined;
+      if (previousModel === undefined || this.#model === previousModel) {
+        return startFailureCode(error);
+      }
       this.#model = previousModel;
       this.#store.item({ kind: "banner", tone: "warn", text: `Going back to ${previousModel}.` });
       return "retry";
@@ -161,6 +167,14 @@ export class ReplController {
       sessionId: session.sessionId,
       ...(price ? { price } : {}),
     });
+    if (this.#announceModel) {
+      this.#announceModel = false;
+      this.#store.item({
+        kind: "banner",
+        tone: "info",
+        text: `model: ${session.modelId} (a new session: token and cost counts start at 0)`,
+      });
+    }
     for (const warning of session.warnings) this.#store.item({ kind: "warning", text: warning });
     const queue = this.#turns.open();
     if (this.#exitRequested) {
@@ -216,7 +230,10 @@ export class ReplController {
       this.#o.clearScreen?.();
       this.#store.dispatch({ type: "clear" });
     }
-    if (restart.model !== undefined) this.#model = restart.model;
+    if (restart.model !== undefined) {
+      this.#model = restart.model;
+      this.#announceModel = true;
+    }
   }
 
   async #price(session: PreparedSession): Promise<ModelPrice | undefined> {

@@ -197,6 +197,17 @@ function startedTool(state: ViewState, toolCallId: string): ToolView | undefined
   return state.tools.find((t) => t.toolCallId === toolCallId);
 }
 
+/** Whether `message` is already on screen as an error of this turn (a provider error is both an `error` event and the turn's end). */
+function shownThisTurn(items: readonly Item[], message: string | undefined): boolean {
+  if (!message) return false;
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i];
+    if (!item || item.kind === "user") return false;
+    if (item.kind === "error" && item.text === message) return true;
+  }
+  return false;
+}
+
 function reduceEvent(state: ViewState, event: InterceptedEvent, at: number): ViewState {
   switch (event.type) {
     case "session_start":
@@ -324,13 +335,14 @@ function reduceEvent(state: ViewState, event: InterceptedEvent, at: number): Vie
         },
       };
       if (event.stopReason === "end_turn") return next;
+      const message = shownThisTurn(next.items, event.message) ? undefined : event.message;
       return push(next, {
         kind: "turn",
         stopReason: event.stopReason,
         usage,
         elapsedMs,
         ...(cost !== undefined ? { costUsd: cost } : {}),
-        ...(event.message ? { message: event.message } : {}),
+        ...(message ? { message } : {}),
       });
     }
     case "warning":
@@ -404,9 +416,12 @@ export function reduce(state: ViewState, action: Action): ViewState {
     case "item":
       return push(flushStream(state), action.item);
     case "session": {
-      const { price: _previous, ...rest } = state;
+      // A new session (the first, or after /model): its counters start at 0, as cost is per model.
+      const { price: _previous, lastTurn: _last, ...rest } = state;
       return {
         ...rest,
+        totals: ZERO_USAGE,
+        sessionCostUsd: 0,
         ...(action.price ? { price: action.price } : {}),
         model: action.model,
         ...(action.sessionId ? { sessionId: action.sessionId } : {}),

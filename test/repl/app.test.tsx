@@ -621,6 +621,22 @@ describe("REPL app (ink-testing-library, fake session)", () => {
     expect(await third.finished).toEqual({ reason: "user_exit" });
   });
 
+  it("/model <spec> confirms the model it switched to and starts the session counters at 0", async () => {
+    const first = fakeSession({ model: "m-one" });
+    const second = fakeSession({ model: "m-two", sessionId: "sess-2" });
+    const t = await setup({ sessions: [first, second] });
+    await t.type("hello\r");
+    await t.see("echo: hello");
+    await t.see("session 8 tok");
+    await t.type("/model m-two\r");
+    await t.see("model: m-two (a new session: token and cost counts start at 0)");
+    await t.see(/^m-two · session 0 tok/m);
+    expect(t.frame()).not.toContain("last turn");
+    await t.type("again\r");
+    await t.see("echo: again");
+    await t.see("session 8 tok");
+  });
+
   it("prompts typed during a turn are queued and run next; /help lists commands", async () => {
     let release: () => void = () => {};
     const session = fakeSession({

@@ -83,7 +83,7 @@ describe("REPL start-up: the prompt comes before the session", () => {
     expect(await t.exit).toBe(0);
   });
 
-  it("a failing trust check (e.g. a bad settings file) is shown and exits 1", async () => {
+  it("a trust check that fails unexpectedly is shown and exits 1 (a bad settings file exits 2: tmux e2e)", async () => {
     const t = await setup(async () => {
       throw new Error("settings.json: hooks must be an object");
     });

@@ -273,4 +273,29 @@ describe.skipIf(skipReason !== "")(`acai REPL in tmux ${skipReason}`, () => {
     t.keys("C-d");
     await t.see("acai exited 0");
   });
+
+  it("a 401 from the provider is printed once, and the session stays usable", async () => {
+    const t = await startAcai([{ status: 401 }, { text: "second answer" }]);
+    await t.see("ask anything");
+    t.text("hi");
+    t.keys("Enter");
+    await t.see("■ turn failed");
+    await t.see("ask anything");
+    const screen = t.screen();
+    expect(screen.match(/Incorrect API key provided/g)).toHaveLength(1);
+    t.text("again");
+    t.keys("Enter");
+    await t.see("second answer");
+    t.keys("C-d");
+    await t.see("acai exited 0");
+  });
+
+  it("a bad settings file: the message names the file and acai exits 2 (as acai -p)", async () => {
+    const file = path.join(dirs.acaiHome, "settings.json");
+    await writeFile(file, "{ not json");
+    const t = await startAcai([{ text: "never" }]);
+    const screen = await t.see("acai exited 2");
+    expect(screen.replace(/\n/g, "")).toContain(file);
+    expect(server?.requests ?? []).toEqual([]);
+  });
 });
