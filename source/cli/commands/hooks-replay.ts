@@ -95,13 +95,47 @@ async function resolveTranscript(
     )
   )
     return direct;
-  // A session id: <transcripts>/<date>-<id>.jsonl
+  // A session id, or the start of one (`acai hooks log` prints 8 characters).
   const names = await readdir(transcriptsDir).catch(() => [] as string[]);
-  const match = names.filter((name) => name.endsWith(`${target}.jsonl`)).sort();
-  const found = match[match.length - 1];
+  const found = transcriptOfSession(names, target, transcriptsDir);
   if (found) return path.join(transcriptsDir, found);
   throw new UsageError(
-    `no transcript ${target}: give a transcript file or a session id (transcripts are in ${transcriptsDir}).`,
+    `no transcript ${inertText(target)}: give a transcript file or a session id, or its start as \`acai hooks log\` prints it (transcripts are in ${transcriptsDir}).`,
+  );
+}
+
+/** `<YYYY-MM-DD>-<session id>.jsonl` → the session id. */
+const TRANSCRIPT_NAME = /^\d{4}-\d{2}-\d{2}-(.+)\.jsonl$/;
+
+/**
+ * The transcript of the session whose id is `target` or starts with it (the
+ * newest file when a session has several); a prefix that fits several
+ * sessions is an error listing them.
+ */
+export function transcriptOfSession(
+  names: readonly string[],
+  target: string,
+  transcriptsDir: string,
+): string | undefined {
+  if (target === "") return undefined;
+  const bySession = new Map<string, string[]>();
+  for (const name of names) {
+    const id = TRANSCRIPT_NAME.exec(name)?.[1];
+    if (id === undefined || !id.startsWith(target)) continue;
+    bySession.set(id, [...(bySession.get(id) ?? []), name]);
+  }
+  const exact = bySession.get(target);
+  const files = exact ?? (bySession.size === 1 ? [...bySession.values()][0] : undefined);
+  if (files !== undefined) return [...files].sort().at(-1);
+  if (bySession.size === 0) return undefined;
+  const candidates = [...bySession.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(
+      ([id, ids]) =>
+        `  ${inertText(id)}  (${inertText(path.join(transcriptsDir, [...ids].sort().at(-1) ?? ""))})`,
+    );
+  throw new UsageError(
+    `session id ${inertText(target)} is ambiguous: ${bySession.size} sessions start with it:\n${candidates.join("\n")}\nGive more of the id.`,
   );
 }
 
@@ -191,7 +225,10 @@ export function registerHooksReplay(hooks: Command, ctx: CommandContext): void {
     .description(
       "re-run the current hooks against the events of a recorded session (no model, no tools) and show what they decide differently",
     )
-    .argument("<transcript>", "transcript file (<ACAI_HOME>/transcripts/*.jsonl) or session id")
+    .argument(
+      "<transcript>",
+      "transcript file (<ACAI_HOME>/transcripts/*.jsonl) or session id (its start is enough, as `acai hooks log` prints it)",
+    )
     .option("--json", "print JSON", false)
     .addHelpText(
       "after",
