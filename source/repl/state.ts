@@ -117,12 +117,25 @@ export interface ViewState {
   sessionId?: string;
   hookLast: Record<string, HookLast>;
   toolSeq: number;
+  /**
+   * The user's answers to hook questions, waiting for that hook's `hook_end`:
+   * "you allowed …" goes below the hook's own line, not above it.
+   */
+  answers: AnsweredAsk[];
   /** `turn:step` of the last step that streamed text, so its model_response does not repeat it. */
   streamedStep?: string;
 }
 
+/** "you allowed/denied …", held until the hook that asked has ended. */
+export interface AnsweredAsk {
+  hookId: string;
+  event: HookEventName;
+  item: Extract<NewItem, { kind: "ask" }>;
+}
+
 export type Action =
   | { type: "event"; event: InterceptedEvent; at: number }
+  | { type: "answered"; answer: AnsweredAsk }
   | { type: "item"; item: NewItem }
   | { type: "session"; model: string; sessionId?: string; price?: ModelPrice }
   | { type: "aborting" }
@@ -144,6 +157,7 @@ export function initialViewState(model = ""): ViewState {
     model,
     hookLast: {},
     toolSeq: 0,
+    answers: [],
   };
 }
 
@@ -195,6 +209,16 @@ function finishTool(state: ViewState, tool: ToolView): ViewState {
 
 function startedTool(state: ViewState, toolCallId: string): ToolView | undefined {
   return state.tools.find((t) => t.toolCallId === toolCallId);
+}
+
+/** Answers of the hook that just ended (all of them with no hook given) go to `items`. */
+function flushAnswers(state: ViewState, hook?: { id: string; event: HookEventName }): ViewState {
+  if (state.answers.length === 0) return state;
+  const due = (a: AnsweredAsk) => !hook || (a.hookId === hook.id && a.event === hook.event);
+  const answers = state.answers.filter((a) => !due(a));
+  if (answers.length === state.answers.length) return state;
+  const items = state.answers.filter(due).map((a) => a.item);
+  return push({ ...state, answers }, ...items);
 }
 
 /** Whether `message` is already on screen as an error of this turn (a provider error is both an `error` event and the turn's end). */
@@ -309,7 +333,7 @@ function reduceEvent(state: ViewState, event: InterceptedEvent, at: number): Vie
     case "step_end":
       return flushStream(state);
     case "turn_end": {
-      let next = flushStream(state);
+      let next = flushAnswers(flushStream(state));
       // Tools the agent never closed (it should have): keep them, marked interrupted.
       for (const tool of next.tools) {
         next = finishTool(next, {
@@ -354,7 +378,7 @@ function reduceEvent(state: ViewState, event: InterceptedEvent, at: number): Vie
     case "error":
       return push(flushStream(state), { kind: "error", text: event.message });
     case "session_end": {
-      const next = { ...flushStream(state), hooks: [], tools: [], turn: null };
+      const next = { ...flushAnswers(flushStream(state)), hooks: [], tools: [], turn: null };
       if (event.reason === "user_exit" || event.reason === "completed") return next;
       return push(next, {
         kind: "banner",
@@ -387,8 +411,9 @@ function reduceEvent(state: ViewState, event: InterceptedEvent, at: number): Vie
         },
       };
       const next = { ...state, hooks: state.hooks.filter((h) => h.key !== key), hookLast };
-      if (!NOTABLE.has(event.outcome) && !event.message) return next;
-      return push(flushStream(next), {
+      const ended = { id: event.hook.id, event: event.event };
+      if (!NOTABLE.has(event.outcome) && !event.message) return flushAnswers(next, ended);
+      const line = push(flushStream(next), {
         kind: "hook",
         name: event.hook.name,
         event: event.event,
@@ -397,6 +422,7 @@ function reduceEvent(state: ViewState, event: InterceptedEvent, at: number): Vie
         ...(event.detail ? { detail: event.detail } : {}),
         ...(event.message ? { message: event.message } : {}),
       });
+      return flushAnswers(line, ended);
     }
     case "hook_warning":
       return push(state, {
@@ -415,6 +441,8 @@ export function reduce(state: ViewState, action: Action): ViewState {
       return reduceEvent(state, action.event, action.at);
     case "item":
       return push(flushStream(state), action.item);
+    case "answered":
+      return { ...state, answers: [...state.answers, action.answer] };
     case "session": {
       // A new session (the first, or after /model): its counters start at 0, as cost is per model.
       const { price: _previous, lastTurn: _last, ...rest } = state;

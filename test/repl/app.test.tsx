@@ -360,6 +360,52 @@ describe("REPL app (ink-testing-library, fake session)", () => {
     expect(session.notified).toEqual([]);
   });
 
+  it("'you allowed …' comes below the line of the hook that asked, not above it", async () => {
+    let askUser: AskUser | undefined;
+    const session = fakeSession({
+      async *turn(ctx) {
+        yield { type: "hook_start", hook: guardRef, event: "before_tool", startedAt: 0 };
+        const request = { hook: guardRef, event: "before_tool" as const, reason: "push to main?" };
+        const allowed = await askUser?.(request, ctx.signal ?? new AbortController().signal);
+        yield {
+          type: "hook_end",
+          hook: guardRef,
+          event: "before_tool",
+          outcome: "ask",
+          detail: allowed ? "push to main?" : "push to main? — denied by the user",
+          durationMs: 4,
+        };
+        yield { type: "text_delta", turn: ctx.turn, step: 1, text: "pushed\n" };
+        yield {
+          type: "turn_end",
+          turn: ctx.turn,
+          stopReason: "end_turn",
+          text: "",
+          usage: usage(),
+        };
+      },
+    });
+    const t = await setup({
+      sessions: [session],
+      options: {
+        prepare: async (o) => {
+          askUser = o.askUser;
+          return session;
+        },
+      },
+    });
+    await t.type("go\r");
+    await t.see("push to main?");
+    await t.type("y");
+    await t.see("pushed");
+    const f = t.frame();
+    const hookLine = f.indexOf("⚑ hook guard asked before_tool: push to main?");
+    const answer = f.indexOf("✓ you allowed what hook guard asked: push to main?");
+    expect(hookLine).toBeGreaterThan(-1);
+    expect(answer).toBeGreaterThan(hookLine);
+    expect(f.indexOf("pushed")).toBeGreaterThan(answer);
+  });
+
   it("a tool gated by a before_tool hook or its ask says what it waits for, not 'running'", async () => {
     let askUser: AskUser | undefined;
     let release: (() => void) | undefined;

@@ -1,5 +1,6 @@
 import { Box, Text } from "ink";
 import type { AskRequest } from "../../hooks/activity.js";
+import { inertLines, inertText } from "../../terminal/inert-text.js";
 import { summarizeToolInput } from "../format.js";
 import { useTheme } from "../theme.js";
 
@@ -13,11 +14,11 @@ export function AskPrompt({ request, width }: { request: AskRequest; width: numb
     <Box flexDirection="column" borderStyle="round" borderColor={c("yellow")} paddingX={1}>
       <Text wrap="wrap">
         <Text color={c("yellow")}>? hook </Text>
-        <Text bold>{request.hook.name}</Text> asks before {what}
+        <Text bold>{inertText(request.hook.name)}</Text> asks before {inertText(what)}
       </Text>
       <Text wrap="wrap">
         {"  "}
-        {request.reason || "(no reason given)"}
+        {inertLines(request.reason) || "(no reason given)"}
       </Text>
       <Text>
         Allow? <Text bold>[y]</Text>es / <Text bold>[n]</Text>o (Esc = no)

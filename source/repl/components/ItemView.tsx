@@ -1,5 +1,6 @@
 import { Box, Text } from "ink";
 import { formatUsd } from "../../models/pricing.js";
+import { inertLines, inertText } from "../../terminal/inert-text.js";
 import { formatDuration, formatTokens, wrapWords } from "../format.js";
 import type { Item, Tone } from "../state.js";
 import { type ColorName, useTheme } from "../theme.js";
@@ -108,7 +109,7 @@ export function ItemView({ item, width }: { item: Item; width: number }) {
           <Text color={c(item.allowed ? "green" : "red")}>
             {item.allowed ? "✓ you allowed" : "✗ you denied"}
           </Text>{" "}
-          what hook <Text bold>{item.name}</Text> asked: {item.reason}
+          what hook <Text bold>{inertText(item.name)}</Text> asked: {inertLines(item.reason)}
         </Text>
       );
     case "hooks":

@@ -58,11 +58,11 @@ export class HookQuestions {
   answer(allowed: boolean): void {
     const pending = this.#asks.shift();
     if (!pending) return;
-    this.#store.item({
-      kind: "ask",
-      name: pending.request.hook.name,
-      reason: pending.request.reason,
-      allowed,
+    const { hook, event, reason } = pending.request;
+    // Shown below the hook's own line, once the hook has ended (its hook_end follows the answer).
+    this.#store.dispatch({
+      type: "answered",
+      answer: { hookId: hook.id, event, item: { kind: "ask", name: hook.name, reason, allowed } },
     });
     pending.resolve(allowed);
     this.#store.set({ ask: this.#asks[0]?.request ?? null });
