@@ -8,6 +8,9 @@ import { EXIT, EXIT_CODES_HELP } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
 import { emptyOutcome } from "./outcome.js";
 import { OUTPUT_FORMATS, type OutputFormat, resultObject } from "./print.js";
+import { firstOperand, quoteThePromptError } from "./root-args.js";
+
+export { firstOperand };
 
 /** Options of the root command, parsed and checked. */
 export interface MainOptions {
@@ -51,6 +54,15 @@ function parseMaxSteps(value: string): number {
   return n;
 }
 
+function parseModel(value: string): string {
+  if (value.trim() === "") {
+    throw new InvalidArgumentError(
+      "must name a model, e.g. --model openai:gpt-5.1 or --model replay:examples/replay/demo.json (leave --model out for the default).",
+    );
+  }
+  return value;
+}
+
 function parseBaseUrl(value: string): string {
   if (!isHttpUrl(value)) throw new InvalidArgumentError(`${BASE_URL_REQUIREMENT}.`);
   return value;
@@ -60,28 +72,10 @@ export interface ProgramHandlers {
   main(options: MainOptions, ctx: CommandContext): Promise<number>;
 }
 
-/** Root options that take a value (the next argument, unless given as `--opt=value`). */
-const VALUE_OPTIONS = new Set([
-  "-p",
-  "--print",
-  "--output-format",
-  "--max-steps",
-  "--model",
-  "--base-url",
-]);
-
-/** The first argument that is not an option or an option's value: a subcommand name or the prompt. */
-export function firstOperand(args: readonly string[]): string | undefined {
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] ?? "";
-    if (arg === "--") return args[i + 1];
-    if (!arg.startsWith("-")) return arg;
-    if (VALUE_OPTIONS.has(arg)) {
-      const next = args[i + 1];
-      if (next !== undefined && !next.startsWith("-")) i++;
-    }
-  }
-  return undefined;
+/** A usage error as printed: `acai: error: …`; a prompt typed without quotes gets the quoting hint. */
+function rootUsageError(text: string, args: readonly string[]): string {
+  const excess = /^error: too many arguments\. /.test(text) && firstOperand(args) !== "hooks";
+  return (excess ? quoteThePromptError(args) : text).replace(/^error: /, "acai: error: ");
 }
 
 /**
@@ -111,6 +105,7 @@ export async function buildProgram(
     .option(
       "--model <spec>",
       "model: openai:MODEL (or just MODEL), openai-chat:MODEL, openai-responses:MODEL, anthropic:MODEL (ANTHROPIC_API_KEY), or replay:FILE",
+      parseModel,
     )
     .option("--base-url <url>", "OpenAI-compatible server (also OPENAI_BASE_URL)", parseBaseUrl)
     .option("-y, --yes", "approve hooks' `ask` answers (headless runs deny them otherwise)")
@@ -130,13 +125,14 @@ export async function buildProgram(
     )
     .addOption(new Option("--no-project-hooks").hideHelp())
     .addHelpText("after", HELP_AFTER)
+    .helpCommand("help [command]", "show help for a command")
     .showHelpAfterError("(run acai --help for usage)")
     .allowExcessArguments(false)
     .exitOverride()
     .configureOutput({
       writeOut: (text) => ctx.io.stdout.write(text),
       writeErr: (text) => ctx.io.stderr.write(text),
-      outputError: (text, write) => write(text.replace(/^error: /, "acai: error: ")),
+      outputError: (text, write) => write(rootUsageError(text, ctx.io.argv.slice(2))),
     })
     .action(async (prompt: string | undefined, raw: Record<string, unknown>) => {
       const options: MainOptions = {
@@ -220,6 +216,8 @@ export async function runProgram(ctx: CommandContext, handlers: ProgramHandlers)
     if (error instanceof CommanderError) {
       if (error.code === "commander.helpDisplayed" || error.code === "commander.version")
         return EXIT.ok;
+      // `acai help`, `acai hooks help`: help asked for (exit 0), not help after a missing command.
+      if (error.code === "commander.help" && error.exitCode === 0) return EXIT.ok;
       writeUsageResult(ctx.io, error.message.replace(/^error: /, ""), Date.now() - started);
       return EXIT.usage;
     }
