@@ -305,6 +305,7 @@ class SessionRun {
             tools: this.tools,
             cwd: this.options.cwd,
             env: this.options.env,
+            ...(this.options.shellEnv ? { shellEnv: this.options.shellEnv } : {}),
             runner: this.options.runner,
             signal,
             now: this.now,

@@ -4,6 +4,8 @@ import type { Tool, ToolResult } from "../tools/types.js";
 import type { AgentEvent, StopReason, Verdict, VerdictFor } from "./events.js";
 import { errorResult, textResult } from "./history.js";
 import type { StepToolCall } from "./model-step.js";
+import { modifiedFileNotice, snapshotFile } from "./modified-file.js";
+import type { ShellEnvironment } from "./types.js";
 
 export type Emit = <E extends AgentEvent>(
   event: E,
@@ -14,6 +16,8 @@ export interface ToolStepContext {
   tools: ReadonlyMap<string, Tool>;
   cwd: string;
   env: Readonly<Record<string, string>>;
+  /** Variables for the user's shell, asked before each tool call (see `AgentOptions.shellEnv`). */
+  shellEnv?: () => ShellEnvironment;
   runner: ProcessRunner;
   signal: AbortSignal;
   now: () => number;
@@ -124,8 +128,12 @@ export async function* runToolCalls(
       input = replaced.value;
     }
 
+    const shell = ctx.shellEnv?.();
+    for (const message of shell?.warnings ?? []) {
+      yield* ctx.emit({ type: "warning", message, source: "CLAUDE_ENV_FILE" });
+    }
     const started = ctx.now();
-    const result = await executeSafely(tool, input, ctx);
+    const result = await executeSafely(tool, input, ctx, shell?.vars);
     const durationMs = Math.max(0, ctx.now() - started);
     if (!result.ok) {
       const interrupted = result.interrupted || ctx.signal.aborted;
@@ -137,6 +145,8 @@ export async function* runToolCalls(
       continue;
     }
 
+    // A formatter among the after_tool hooks may rewrite the file just written.
+    const written = result.wrote === undefined ? undefined : await snapshotFile(result.wrote);
     const endVerdict = yield* ctx.emit({
       type: "tool_call_end",
       ...base,
@@ -152,6 +162,10 @@ export async function* runToolCalls(
       output = endVerdict.output;
     if (endVerdict?.action === "block")
       output = `${output}\n\nA hook flagged this result: ${endVerdict.reason}`;
+    if (result.wrote !== undefined && written !== undefined) {
+      const notice = await modifiedFileNotice(result.wrote, tool.name, written);
+      if (notice !== undefined) output = `${output}\n\n${notice}`;
+    }
     results.push(textResult(call.toolCallId, call.toolName, output));
     if (ctx.signal.aborted) {
       answerRest(index + 1, "the user interrupted the turn");
@@ -169,6 +183,7 @@ async function executeSafely(
   tool: Tool,
   input: unknown,
   ctx: ToolStepContext,
+  shellEnv: Readonly<Record<string, string>> | undefined,
 ): Promise<ToolResult> {
   try {
     return await tool.execute(input, {
@@ -176,6 +191,7 @@ async function executeSafely(
       signal: ctx.signal,
       runner: ctx.runner,
       env: ctx.env,
+      ...(shellEnv === undefined ? {} : { shellEnv }),
     });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

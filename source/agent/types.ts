@@ -11,6 +11,11 @@ export interface AgentOptions {
   cwd: string;
   /** Environment handed to tools' child processes. */
   env: Readonly<Record<string, string>>;
+  /**
+   * Variables the session adds to the user's shell (the Bash tool), asked
+   * before each tool call: what session_start hooks wrote to `CLAUDE_ENV_FILE`.
+   */
+  shellEnv?: () => ShellEnvironment;
   runner: ProcessRunner;
   sessionId: string;
   /** JSONL transcript written by the agent (directories are created). */
@@ -27,6 +32,12 @@ export interface AgentOptions {
   maxHookRetries?: number;
   /** Clock in ms (default `Date.now`). */
   now?: () => number;
+}
+
+export interface ShellEnvironment {
+  vars: Readonly<Record<string, string>>;
+  /** New problems reading them (each said once); the agent raises them as warnings. */
+  warnings: readonly string[];
 }
 
 export interface TurnInput {

@@ -14,6 +14,11 @@ export interface HookEnvironmentOptions {
   projectDir: string;
   sessionId: string;
   event: HookEventName;
+  /**
+   * This hook's `CLAUDE_ENV_FILE` (session_start only): the `export NAME=value`
+   * lines it appends there become part of the Bash tool's environment.
+   */
+  envFile?: string;
 }
 
 /**
@@ -28,5 +33,11 @@ export function buildHookEnvironment(options: HookEnvironmentOptions): Record<st
   env.ACAI_SESSION_ID = options.sessionId;
   env.ACAI_HOOK_EVENT = options.event;
   env.HOOK_ACTION = "execute";
+  // Only session_start hooks may set the shell's variables, as in Claude Code.
+  if (options.event === "session_start" && options.envFile !== undefined) {
+    env.CLAUDE_ENV_FILE = options.envFile;
+  } else {
+    delete env.CLAUDE_ENV_FILE;
+  }
   return env;
 }

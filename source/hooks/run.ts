@@ -23,6 +23,8 @@ export interface HookRunOptions {
   /** Working directory of the hook and value of ACAI_PROJECT_DIR. */
   projectDir: string;
   sessionId: string;
+  /** The hook's `CLAUDE_ENV_FILE`, on session_start (see environment.ts). */
+  envFile?: string;
   signal?: AbortSignal;
   maxOutputBytes?: number;
   killGraceMs?: number;
@@ -84,6 +86,7 @@ export async function runHookOnce(
     projectDir: options.projectDir,
     sessionId: options.sessionId,
     event,
+    ...(options.envFile === undefined ? {} : { envFile: options.envFile }),
   });
   let result: RunResult;
   try {

@@ -19,6 +19,7 @@ import { runProcess } from "../process/runner.js";
 import { withSignal } from "../process/with-signal.js";
 import { loadTools } from "../tools/registry.js";
 import { assessProject } from "./assessment.js";
+import { createSessionEnvFiles, createShellEnvReader, sessionEnvDir } from "./shell-env.js";
 import { decideProjectInclusion, projectLeftOut } from "./trust.js";
 import type { PreparedSession, PrepareSessionOptions } from "./types.js";
 
@@ -87,12 +88,18 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
   options.signal?.throwIfAborted();
   const sessionId = randomUUID();
   const transcriptPath = transcriptPathFor(paths.transcriptsDir, sessionId, new Date());
+  // session_start hooks' CLAUDE_ENV_FILE: what they export there, the Bash tool gets.
+  const envFiles = await createSessionEnvFiles(
+    sessionEnvDir(paths.home, sessionId),
+    registry.hooks,
+  );
   const agent = new Agent({
     model: resolved.model,
     modelId: resolved.modelId,
     tools: tools.tools,
     cwd,
     env,
+    ...(envFiles.size > 0 ? { shellEnv: createShellEnvReader([...envFiles.values()], env) } : {}),
     runner,
     sessionId,
     transcriptPath,
@@ -136,6 +143,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
         runner,
         env,
         projectDir,
+        envFiles,
         acaiHome: paths.home,
         signal: input.signal,
         turnSignal: turns.current,

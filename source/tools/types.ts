@@ -11,6 +11,11 @@ export interface ToolContext {
   runner: ProcessRunner;
   /** Environment handed to child processes (Bash, dynamic tools). */
   env: Readonly<Record<string, string>>;
+  /**
+   * Variables the session set for the user's shell (session_start hooks'
+   * `CLAUDE_ENV_FILE`): the Bash tool layers them over `env`; other tools ignore them.
+   */
+  shellEnv?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -19,7 +24,16 @@ export interface ToolContext {
  * `{stdout, stderr, exit_code, interrupted}`).
  */
 export type ToolResult =
-  | { ok: true; output: string; response: unknown }
+  | {
+      ok: true;
+      output: string;
+      response: unknown;
+      /**
+       * The file the tool wrote (absolute): the agent tells the model when an
+       * after_tool hook changes it afterwards (a formatter).
+       */
+      wrote?: string;
+    }
   | { ok: false; error: string; interrupted: boolean; response?: unknown };
 
 export interface Tool {

@@ -16,6 +16,8 @@ export interface InterceptorOptions {
   env: Readonly<Record<string, string>>;
   /** Working directory of hooks and ACAI_PROJECT_DIR. */
   projectDir: string;
+  /** Hook id → its `CLAUDE_ENV_FILE`, given to session_start hooks (session/shell-env.ts). */
+  envFiles?: ReadonlyMap<string, string>;
   /** Where the audit log goes (`<acaiHome>/logs/hooks-audit.jsonl`) unless `audit` is given. */
   acaiHome: string;
   /** Aborting kills every running hook at once. */

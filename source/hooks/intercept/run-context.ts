@@ -109,6 +109,7 @@ export function createRunContext(
           env: options.env,
           projectDir: options.projectDir,
           sessionId: session.sessionId,
+          ...envFileOf(options, event, hook.id),
           signal,
           ...(options.maxOutputBytes === undefined
             ? {}
@@ -117,6 +118,16 @@ export function createRunContext(
       ),
     detach: () => options.signal?.removeEventListener("abort", onAbort),
   };
+}
+
+/** `{envFile}` for a session_start hook that has one, else nothing. */
+function envFileOf(
+  options: InterceptorOptions,
+  event: HookEventName,
+  hookId: string,
+): { envFile?: string } {
+  const envFile = event === "session_start" ? options.envFiles?.get(hookId) : undefined;
+  return envFile === undefined ? {} : { envFile };
 }
 
 /**

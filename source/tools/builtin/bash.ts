@@ -63,7 +63,7 @@ export function bashTool(): Tool {
         command: "/bin/bash",
         args: ["-c", command],
         cwd: context.cwd,
-        env: context.env,
+        env: context.shellEnv ? { ...context.env, ...context.shellEnv } : context.env,
         timeoutMs,
         signal: context.signal,
         onOutputLimit: "truncate",

@@ -86,7 +86,7 @@ export function editTool(): Tool {
         }
         await mkdir(dirname(path), { recursive: true });
         await writeFile(path, new_string, "utf8");
-        return { ok: true, output: `Created ${path}`, response: response(1) };
+        return { ok: true, output: `Created ${path}`, response: response(1), wrote: path };
       }
       if (!info.isFile()) return fail(`${path} is not a regular file.`);
       const raw = await readFile(path);
@@ -96,7 +96,7 @@ export function editTool(): Tool {
         if (content !== "")
           return fail(`${path} already exists and is not empty; old_string must not be empty.`);
         await writeFile(path, new_string, "utf8");
-        return { ok: true, output: `Wrote ${path}`, response: response(1) };
+        return { ok: true, output: `Wrote ${path}`, response: response(1), wrote: path };
       }
       const count = countOccurrences(content, old_string);
       if (count === 0) {
@@ -120,6 +120,7 @@ export function editTool(): Tool {
         ok: true,
         output: `Replaced ${plural(replaced, "occurrence")} in ${path}:\n${snippet(updated, first, new_string.length)}`,
         response: response(replaced),
+        wrote: path,
       };
     },
   });

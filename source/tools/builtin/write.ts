@@ -46,6 +46,7 @@ export function writeTool(): Tool {
         ok: true,
         output: `${verb} ${path} (${plural(lines, "line")}, ${Buffer.byteLength(content)} bytes)`,
         response,
+        wrote: path,
       };
     },
   });

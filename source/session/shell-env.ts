@@ -1,0 +1,115 @@
+/**
+ * `CLAUDE_ENV_FILE`: each session_start hook gets a file of its own (as in
+ * Claude Code, so a hook that writes with `>` does not erase another's lines),
+ * created empty, 0600, in a 0700 folder of the session under
+ * `$ACAI_HOME/session-env/<session id>/`. What the hooks write there becomes
+ * part of the Bash tool's environment for the rest of the session: the files
+ * are read (as data, see env-file-parse.ts) before each tool call, again only
+ * when one changed.
+ */
+import { readFileSync, statSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { ShellEnvironment } from "../agent/types.js";
+import type { HookDefinition } from "../hooks/definition.js";
+import { parseEnvFile } from "./env-file-parse.js";
+
+/** Past this a file is not read (a hook gone wrong); said once. */
+export const MAX_ENV_FILE_BYTES = 256 * 1024;
+
+/** `$ACAI_HOME/session-env/<sessionId>` */
+export function sessionEnvDir(acaiHome: string, sessionId: string): string {
+  return path.join(acaiHome, "session-env", sessionId);
+}
+
+/**
+ * Creates one empty file per session_start hook, in the hooks' order; returns
+ * hook id → file (empty when no hook runs on session_start: nothing is created).
+ */
+export async function createSessionEnvFiles(
+  dir: string,
+  hooks: readonly Pick<HookDefinition, "id" | "events">[],
+): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  const starting = hooks.filter((hook) => hook.events.includes("session_start"));
+  if (starting.length === 0) return files;
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  for (const [index, hook] of starting.entries()) {
+    const file = path.join(dir, `sessionstart-hook-${index}.sh`);
+    await writeFile(file, "", { mode: 0o600 });
+    files.set(hook.id, file);
+  }
+  return files;
+}
+
+interface Seen {
+  key: string;
+  vars: Record<string, string>;
+}
+
+/**
+ * Reads the files in order (a later file's value wins), re-parsing only those
+ * whose size or mtime changed. `warnings` holds only what was not said before.
+ */
+export function createShellEnvReader(
+  files: readonly string[],
+  base: Readonly<Record<string, string>>,
+): () => ShellEnvironment {
+  const seen = new Map<string, Seen>();
+  const said = new Set<string>();
+  let merged: Record<string, string> = {};
+  return () => {
+    const warnings: string[] = [];
+    let changed = false;
+    for (const file of files) {
+      const info = statSync(file, { throwIfNoEntry: false });
+      const key = info ? `${info.size}:${info.mtimeMs}` : "missing";
+      if (seen.get(file)?.key === key) continue;
+      changed = true;
+      const { vars, problems } = readOne(file, info?.size, base);
+      seen.set(file, { key, vars });
+      for (const problem of problems) {
+        if (said.has(problem)) continue;
+        said.add(problem);
+        warnings.push(problem);
+      }
+    }
+    if (changed) {
+      merged = {};
+      for (const file of files) Object.assign(merged, seen.get(file)?.vars);
+    }
+    return { vars: merged, warnings };
+  };
+}
+
+function readOne(
+  file: string,
+  size: number | undefined,
+  base: Readonly<Record<string, string>>,
+): { vars: Record<string, string>; problems: string[] } {
+  if (size === undefined) return { vars: {}, problems: [] };
+  if (size > MAX_ENV_FILE_BYTES) {
+    return {
+      vars: {},
+      problems: [
+        `CLAUDE_ENV_FILE ${file} is larger than ${MAX_ENV_FILE_BYTES / 1024} KiB; its variables are not used`,
+      ],
+    };
+  }
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    return {
+      vars: {},
+      problems: [`cannot read CLAUDE_ENV_FILE ${file}: ${(error as Error).message}`],
+    };
+  }
+  const parsed = parseEnvFile(text, base);
+  return {
+    vars: parsed.vars,
+    problems: parsed.skipped.map(
+      (s) => `CLAUDE_ENV_FILE ${file} line ${s.line} skipped (${s.why}): ${JSON.stringify(s.text)}`,
+    ),
+  };
+}

@@ -1,0 +1,121 @@
+/**
+ * Claude Code hooks that rely on what Claude Code does around them, run
+ * through `acai -p` against the scripted model server as real scripts:
+ * - a session_start hook writing `export FOO=bar` to `CLAUDE_ENV_FILE` (the
+ *   Bash tool then sees FOO, and the model gets its output);
+ * - a formatter after Write (the model is told the file changed, with the new lines).
+ */
+import { chmod, readFile, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
+import { type AcaiDirs, makeAcaiDirs, runAcai } from "../support/run-acai.js";
+import { modelArgs, toolResultsSent } from "./helpers.js";
+
+let dirs: AcaiDirs | undefined;
+let server: FakeOpenAIServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  await dirs?.cleanup();
+  dirs = undefined;
+});
+
+async function script(file: string, text: string): Promise<string> {
+  await writeFile(file, text);
+  await chmod(file, 0o755);
+  return file;
+}
+
+/** User settings (trusted, no review) with Claude Code's shape. */
+async function userSettings(d: AcaiDirs, hooks: Record<string, unknown>): Promise<void> {
+  await writeFile(path.join(d.acaiHome, "settings.json"), JSON.stringify({ hooks }));
+}
+
+/** As in Claude Code's plugin examples: `set -u`, so a missing CLAUDE_ENV_FILE is fatal. */
+const ENV_HOOK = `#!/usr/bin/env bash
+set -euo pipefail
+cat > /dev/null
+echo 'export FOO=bar' >> "$CLAUDE_ENV_FILE"
+echo 'export GREETING="hello world"  # a comment' >> "$CLAUDE_ENV_FILE"
+echo 'export PATH="$HOME/acai-test-bin:$PATH"' >> "$CLAUDE_ENV_FILE"
+echo 'export NOPE=$(touch "$HOME/ran")' >> "$CLAUDE_ENV_FILE"
+stat -c %a "$CLAUDE_ENV_FILE" > "$HOME/env-file-mode"
+`;
+
+describe("CLAUDE_ENV_FILE", () => {
+  it("a session_start hook's exports reach the Bash tool, and its output reaches the model", async () => {
+    const d = await makeAcaiDirs("acai-env-file-");
+    dirs = d;
+    const hook = await script(path.join(d.root, "env-hook.sh"), ENV_HOOK);
+    // Another event's hook does not get the variable.
+    const probe = await script(
+      path.join(d.root, "probe.sh"),
+      `#!/bin/sh\ncat > /dev/null\necho "\${CLAUDE_ENV_FILE-unset}" > "$HOME/probe"\n`,
+    );
+    await userSettings(d, {
+      SessionStart: [{ hooks: [{ type: "command", command: hook }] }],
+      UserPromptSubmit: [{ hooks: [{ type: "command", command: probe }] }],
+    });
+    const srv = await startFakeOpenAI([
+      {
+        toolCalls: [
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax
+          { name: "Bash", input: { command: 'echo "FOO=$FOO; $GREETING; ${PATH%%:*}; [$NOPE]"' } },
+        ],
+      },
+      { text: "done" },
+    ]);
+    server = srv;
+    const result = await runAcai({ args: ["-p", "go", ...modelArgs("chat", srv)], dirs: d });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const sent = toolResultsSent(srv.requests[1]?.body);
+    expect(sent.join("\n")).toContain(`FOO=bar; hello world; ${d.home}/acai-test-bin; []`);
+    // The $(…) line was not run, and the user was told it was skipped.
+    await expect(stat(path.join(d.home, "ran"))).rejects.toThrow();
+    expect(result.stderr).toMatch(/CLAUDE_ENV_FILE .* line 4 skipped \(\$\(…\) runs a command/);
+    expect((await readFile(path.join(d.home, "env-file-mode"), "utf8")).trim()).toBe("600");
+    expect((await readFile(path.join(d.home, "probe"), "utf8")).trim()).toBe("unset");
+  });
+});
+
+/** A formatter: rewrites the file the Write just wrote (as prettier --write would). */
+const FORMATTER = `#!/usr/bin/env bash
+input=$(cat)
+file=$(printf '%s' "$input" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>process.stdout.write(JSON.parse(s).tool_input.file_path))')
+sed -i -e 's/  */ /g' -e 's/;$//' "$file"
+`;
+
+describe("a formatter after Write", () => {
+  it("the model is told the file changed, with the new lines", async () => {
+    const d = await makeAcaiDirs("acai-formatter-");
+    dirs = d;
+    const formatter = await script(path.join(d.root, "format.sh"), FORMATTER);
+    await userSettings(d, {
+      PostToolUse: [{ matcher: "Write|Edit", hooks: [{ type: "command", command: formatter }] }],
+    });
+    const srv = await startFakeOpenAI([
+      {
+        toolCalls: [
+          {
+            name: "Write",
+            input: { file_path: "a.js", content: "let   x = 1;\nlet y  =  2;\n" },
+          },
+        ],
+      },
+      { toolCalls: [{ name: "Write", input: { file_path: "b.txt", content: "tidy\n" } }] },
+      { text: "done" },
+    ]);
+    server = srv;
+    const result = await runAcai({ args: ["-p", "go", ...modelArgs("chat", srv)], dirs: d });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(await readFile(path.join(d.cwd, "a.js"), "utf8")).toBe("let x = 1\nlet y = 2\n");
+    const first = toolResultsSent(srv.requests[1]?.body).join("\n");
+    expect(first).toContain(`${path.join(d.cwd, "a.js")} was changed after your Write`);
+    expect(first).toContain("     1\tlet x = 1\n     2\tlet y = 2");
+    // A file the formatter left alone: no notice.
+    const second = toolResultsSent(srv.requests[2]?.body).at(-1) ?? "";
+    expect(second).toContain("b.txt");
+    expect(second).not.toContain("was changed after");
+  });
+});
