@@ -16,7 +16,7 @@ export type HookDialect = "acai" | "agenthooks";
 export interface HookMatcher {
   /** Regular expression that must match the whole tool name (aliases of other agents resolve to built-ins). */
   tool?: string;
-  /** Regular expression searched in the tool input serialized as JSON. */
+  /** Regular expression searched in each string value of the tool input and in the input as JSON. */
   pattern?: string;
   /** Regular expression searched in a Bash command. */
   command?: string;
@@ -60,6 +60,16 @@ export interface HookDefinition {
   file: string;
   dialect: HookDialect;
   launch: HookLaunch;
+  /**
+   * HOOK.md hooks: the event as their `trigger` spelled it (`before_tool`,
+   * `pre-tool-call`, …), sent back as `event_type` (the spec renamed its events).
+   */
+  trigger?: string;
+  /**
+   * Place in configuration order (the registry numbers hooks: folders, files in a
+   * folder by name, then settings in file order); ties of priority and scope run in it.
+   */
+  order?: number;
 }
 
 export interface BrokenHook {

@@ -143,6 +143,28 @@ function inputJson(input: unknown): string {
   return input === undefined ? "" : (JSON.stringify(input) ?? "");
 }
 
+/** String values visited at most per input (a hostile input costs no more than this). */
+const MAX_STRING_SCAN_NODES = 10_000;
+
+/** Whether `re` is found in some string value of `input`, at any depth (bounded). */
+function someStringMatches(input: unknown, re: RegExp): boolean {
+  const stack: unknown[] = [input];
+  for (let visited = 0; stack.length > 0 && visited < MAX_STRING_SCAN_NODES; visited++) {
+    const value = stack.pop();
+    if (typeof value === "string") {
+      if (re.test(value)) return true;
+    } else if (typeof value === "object" && value !== null) {
+      for (const child of Array.isArray(value) ? value : Object.values(value)) stack.push(child);
+    }
+  }
+  return false;
+}
+
+/** `pattern`: searched in each string value of the input, then in the input as JSON (hooks.md §6). */
+function matchesPattern(re: RegExp, input: unknown): boolean {
+  return someStringMatches(input, re) || re.test(inputJson(input));
+}
+
 function field(input: unknown, key: string): string | undefined {
   if (typeof input !== "object" || input === null) return undefined;
   const value = (input as Record<string, unknown>)[key];
@@ -170,7 +192,7 @@ function matchesPath(
 function matchesTool(compiled: CompiledMatcher, subject: MatchSubject): boolean {
   const toolName = subject.toolName ?? "";
   if (compiled.tool && !testName(compiled.tool, toolName)) return false;
-  if (compiled.pattern && !compiled.pattern.test(inputJson(subject.toolInput))) return false;
+  if (compiled.pattern && !matchesPattern(compiled.pattern, subject.toolInput)) return false;
   if (compiled.command) {
     const command = toolName === "Bash" ? field(subject.toolInput, "command") : undefined;
     if (command === undefined || !compiled.command.test(command)) return false;
@@ -228,11 +250,17 @@ export function looksAtInput(hook: HookDefinition): boolean {
   return m.pattern !== undefined || m.command !== undefined || m.path !== undefined;
 }
 
-/** Run order: priority high→low, user before project, then name, then id. */
+/**
+ * Run order (hooks.md §5): priority high→low, user before project, then the
+ * order they were configured (`order`, numbered by the registry; hooks without
+ * one after those with one), then id — a total order.
+ */
 export function compareHooks(a: HookDefinition, b: HookDefinition): number {
   if (a.priority !== b.priority) return b.priority - a.priority;
   if (a.scope !== b.scope) return a.scope === "user" ? -1 : 1;
-  if (a.name !== b.name) return a.name < b.name ? -1 : 1;
+  const orderA = a.order ?? Number.POSITIVE_INFINITY;
+  const orderB = b.order ?? Number.POSITIVE_INFINITY;
+  if (orderA !== orderB) return orderA < orderB ? -1 : 1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 

@@ -5,8 +5,9 @@
  * its hooks run unchanged, plus acai's `event`.
  *
  * Dialect "agenthooks" (HOOK.md hooks): the Agent Hooks spec's base fields —
- * `event_type` (the spec's name: pre-tool-call, post-tool-call, …; acai's name
- * where the spec has none), `timestamp`, `session_id`, `work_dir`, `context: {}` —
+ * `event_type` (in the spelling of the hook's `trigger`: the spec renamed its
+ * events, `before_tool` → `pre-tool-call`, and hooks exist in both; without
+ * one, the spec's current name, or acai's where the spec has none), `timestamp`, `session_id`, `work_dir`, `context: {}` —
  * plus the same per-event fields as "acai" (`tool_name`, `tool_input`,
  * `tool_use_id`, `prompt`, …), and the spec's own where it has them:
  * before_stop/after_agent `stop_reason`, `step_count`, `final_message`;
@@ -15,7 +16,12 @@
 import type { AgentEvent } from "../agent/events.js";
 import type { HookDialect } from "./definition.js";
 import type { Payload } from "./events/fields.js";
-import { agentHooksEventName, CLAUDE_EVENT_NAMES, HOOK_EVENT_OF } from "./events/names.js";
+import {
+  agentHooksEventName,
+  CLAUDE_EVENT_NAMES,
+  HOOK_EVENT_OF,
+  normalizeAgentHooksEventName,
+} from "./events/names.js";
 import { eventRow, type HookEventName } from "./events/table.js";
 import type { GateState } from "./gate-state.js";
 
@@ -37,8 +43,16 @@ export interface PayloadArgs {
   state?: GateState;
   session: SessionInfo;
   dialect: HookDialect;
+  /** The hook's HOOK.md `trigger` as written (`HookDefinition.trigger`), for `event_type`. */
+  trigger?: string | undefined;
   /** Epoch ms. */
   now: number;
+}
+
+/** `event_type` for an Agent Hooks hook: its trigger's spelling when that names this event. */
+export function agentHooksEventType(event: HookEventName, trigger: string | undefined): string {
+  if (trigger !== undefined && normalizeAgentHooksEventName(trigger) === event) return trigger;
+  return agentHooksEventName(event);
 }
 
 export function buildPayload(args: PayloadArgs): Payload {
@@ -54,7 +68,7 @@ export function buildPayload(args: PayloadArgs): Payload {
     };
     return {
       event: args.event,
-      event_type: agentHooksEventName(args.event),
+      event_type: agentHooksEventType(args.event, args.trigger),
       timestamp,
       session_id: args.session.sessionId,
       work_dir: args.session.cwd,

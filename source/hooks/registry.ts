@@ -7,7 +7,7 @@ import type { ProcessRunner } from "../process/types.js";
 import type { BrokenHook, HookDefinition } from "./definition.js";
 import { compareHooks } from "./match.js";
 import { MetadataCache } from "./metadata-cache.js";
-import type { HookScan } from "./scan.js";
+import { type HookScan, hookFolderOrder } from "./scan.js";
 import { loadExecutables } from "./sources/executables.js";
 import { hookMdDefinition } from "./sources/hook-md.js";
 import { loadSettingsHooks } from "./sources/settings.js";
@@ -102,9 +102,39 @@ export async function loadHookRegistry(
     projectDir,
     timeoutFor,
   );
-  hooks.push(...settings.hooks);
   broken.push(...settings.broken);
-  hooks.sort(compareHooks);
+  // Numbered in place: the matchers prepared at load are cached per definition object.
+  const configured = [...inFolderOrder(hooks, hookFolderOrder(scan)), ...settings.hooks];
+  configured.forEach((hook, order) => {
+    hook.order = order;
+  });
+  configured.sort(compareHooks);
   broken.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  return { hooks, broken, warnings: settings.warnings };
+  return { hooks: configured, broken, warnings: settings.warnings };
+}
+
+/**
+ * Folder hooks (executables, HOOK.md folders) in configuration order: by
+ * folder (`folders`, per scope), then by the name of their file or folder
+ * (code points, so the order is the same on every machine).
+ */
+function inFolderOrder(
+  hooks: readonly HookDefinition[],
+  folders: { user: readonly string[]; project: readonly string[] },
+): HookDefinition[] {
+  const keyOf = (hook: HookDefinition): { folder: number; entry: string } => {
+    const entryPath = hook.sourceKind === "hook_md" ? path.dirname(hook.file) : hook.file;
+    const rank = folders[hook.scope].indexOf(path.dirname(entryPath));
+    return {
+      folder: rank === -1 ? folders[hook.scope].length : rank,
+      entry: path.basename(entryPath),
+    };
+  };
+  const keyed = hooks.map((hook) => ({ hook, key: keyOf(hook) }));
+  keyed.sort((a, b) => {
+    if (a.key.folder !== b.key.folder) return a.key.folder - b.key.folder;
+    if (a.key.entry !== b.key.entry) return a.key.entry < b.key.entry ? -1 : 1;
+    return a.hook.id < b.hook.id ? -1 : a.hook.id > b.hook.id ? 1 : 0;
+  });
+  return keyed.map(({ hook }) => hook);
 }

@@ -48,7 +48,7 @@ export interface HookScan {
   projectFingerprint: string | null;
 }
 
-function hookDirs(options: ScanOptions) {
+function hookDirs(options: Pick<ScanOptions, "projectDir" | "acaiHome" | "homeDir">) {
   return {
     projectAcai: path.join(options.projectDir, ".acai", "hooks"),
     projectAgents: path.join(options.projectDir, ".agents", "hooks"),
@@ -56,6 +56,26 @@ function hookDirs(options: ScanOptions) {
     userAgents: path.join(options.homeDir, ".config", "agents", "hooks"),
     projectTools: projectToolsDir(options.projectDir),
     userTools: path.join(options.acaiHome, "tools"),
+  };
+}
+
+/**
+ * Hook folders in configuration order (hooks.md §5), per scope: acai's own
+ * folder, then the Agent Hooks one. Within a folder, hooks go by file name.
+ */
+export function hookFolderOrder(
+  options: Pick<ScanOptions, "projectDir" | "acaiHome" | "homeDir">,
+): {
+  user: string[];
+  project: string[];
+} {
+  const dirs = hookDirs({
+    ...options,
+    projectDir: path.resolve(options.projectDir),
+  });
+  return {
+    user: [dirs.userAcai, dirs.userAgents],
+    project: [dirs.projectAcai, dirs.projectAgents],
   };
 }
 

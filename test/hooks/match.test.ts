@@ -81,6 +81,16 @@ describe("hookMatches", () => {
     }
   });
 
+  it("searches pattern in each string value of the input, so $ anchors at a value's end", () => {
+    // The Agent Hooks spec's own example (hooks.md §6).
+    const h = hook({ tool: "Write", pattern: "\\.(py|js|ts)$" });
+    expect(hookMatches(h, tool("Write", { file_path: "src/app.py", content: "x" }))).toBe(true);
+    expect(hookMatches(h, tool("Write", { file_path: "README.md", content: "x" }))).toBe(false);
+    const nested = hook({ pattern: "^secret$" });
+    expect(hookMatches(nested, tool("Edit", { edits: [{ old_string: "secret" }] }))).toBe(true);
+    expect(hookMatches(nested, tool("Edit", { edits: [{ old_string: "a secret" }] }))).toBe(false);
+  });
+
   it("searches pattern in the tool input as JSON", () => {
     const h = hook({ pattern: '\\.env"' });
     expect(hookMatches(h, tool("Read", { file_path: "/p/.env" }))).toBe(true);
@@ -171,19 +181,33 @@ describe("claudeMatcherToRegex", () => {
 });
 
 describe("indexHooksByEvent", () => {
-  it("lists hooks per event in run order: priority, user before project, name", () => {
-    const low = hook({}, { name: "a", priority: 10, events: ["before_tool"] });
+  it("lists hooks per event in run order: priority, user before project, configured order", () => {
+    const low = hook({}, { name: "a", priority: 10, events: ["before_tool"], order: 0 });
     const project = hook(
       {},
-      { name: "a", priority: 500, scope: "project", events: ["before_tool", "after_tool"] },
+      {
+        name: "a",
+        priority: 500,
+        scope: "project",
+        events: ["before_tool", "after_tool"],
+        order: 1,
+      },
     );
-    const user = hook({}, { name: "z", priority: 500, events: ["before_tool"] });
-    const named = hook({}, { name: "b", priority: 500, events: ["before_tool"] });
-    const index = indexHooksByEvent([low, project, user, named]);
-    expect(index.get("before_tool")).toEqual([named, user, project, low]);
+    const first = hook({}, { name: "z", priority: 500, events: ["before_tool"], order: 2 });
+    const second = hook({}, { name: "b", priority: 500, events: ["before_tool"], order: 3 });
+    const index = indexHooksByEvent([low, project, second, first]);
+    expect(index.get("before_tool")).toEqual([first, second, project, low]);
     expect(index.get("after_tool")).toEqual([project]);
     expect(index.has("session_end")).toBe(false);
-    expect([user, named].sort(compareHooks)).toEqual([named, user]);
+    expect([second, first].sort(compareHooks)).toEqual([first, second]);
+  });
+
+  it("never orders by name: equal priority, scope and order fall back to the id", () => {
+    const z = hook({}, { name: "z", id: "user:settings:/s#1" });
+    const a = hook({}, { name: "a", id: "user:settings:/s#2" });
+    expect([a, z].sort(compareHooks)).toEqual([z, a]);
+    const numbered = hook({}, { name: "y", order: 5 });
+    expect([z, numbered].sort(compareHooks)).toEqual([numbered, z]);
   });
 });
 

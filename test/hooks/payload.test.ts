@@ -230,4 +230,23 @@ describe("stdin payloads", () => {
       duration_seconds: 60,
     });
   });
+
+  it("agenthooks event_type is spelled as the hook's trigger was", () => {
+    const eventType = (event: "before_tool" | "user_prompt", trigger?: string) =>
+      buildPayload({
+        event,
+        agentEvent: rows[event === "before_tool" ? 4 : 1]![1],
+        session,
+        dialect: "agenthooks",
+        trigger,
+        now,
+      }).event_type;
+    expect(eventType("before_tool", "before_tool")).toBe("before_tool");
+    expect(eventType("before_tool", "pre-tool-call")).toBe("pre-tool-call");
+    expect(eventType("before_tool", "PreToolUse")).toBe("PreToolUse");
+    expect(eventType("user_prompt", "before_agent")).toBe("before_agent");
+    expect(eventType("before_tool")).toBe("pre-tool-call");
+    // A trigger naming another event is not this event's spelling.
+    expect(eventType("before_tool", "post-tool-call")).toBe("pre-tool-call");
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * Answer decoding: which dialect a JSON answer is written in is decided by the
  * fields it has (the first row whose `detect` says yes), whatever the hook's
- * payload dialect. Adding a dialect = one file and one row here.
+ * payload dialect. Adding a dialect = one file and one row here. agent-relay's
+ * answers are recognised (last) only to be reported, until issue 11 reads them.
  */
 import { jsonTextTooDeep, MAX_JSON_DEPTH, valueTooDeep } from "../../config/json-depth.js";
 import { type Decision, failed } from "../decision.js";
@@ -9,6 +10,7 @@ import { acaiDialect } from "./acai.js";
 import { agentHooksDialect } from "./agenthooks.js";
 import { claudeDialect } from "./claude.js";
 import type { AnswerDialect } from "./common.js";
+import { relayDialect } from "./relay.js";
 
 export type { AnswerDialect } from "./common.js";
 
@@ -17,6 +19,7 @@ export const ANSWER_DIALECTS: readonly AnswerDialect[] = [
   acaiDialect,
   claudeDialect,
   agentHooksDialect,
+  relayDialect,
 ];
 
 const FALLBACK: AnswerDialect = acaiDialect;

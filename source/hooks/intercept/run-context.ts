@@ -103,7 +103,15 @@ export function createRunContext(
       runHookOnce(
         hook,
         event,
-        buildPayload({ event, agentEvent, state, session, dialect: hook.dialect, now: now() }),
+        buildPayload({
+          event,
+          agentEvent,
+          state,
+          session,
+          dialect: hook.dialect,
+          trigger: hook.trigger,
+          now: now(),
+        }),
         {
           runner: options.runner,
           env: options.env,

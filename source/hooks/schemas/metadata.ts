@@ -34,29 +34,67 @@ export const EventNameSchema = z
   .enum(ACAI_EVENT_SPELLINGS, { error: (issue) => unknownEventMessage(issue.input) })
   .transform((name) => normalizeEventName(name) as HookEventName);
 
-/** HOOK.md triggers also accept the Agent Hooks spec names (`pre-tool-call`, ...). */
-export const AgentHooksEventNameSchema = z
+/**
+ * A HOOK.md `trigger` (acai's, Claude Code's or the Agent Hooks spec's names,
+ * `pre-tool-call`, …): the event, and the spelling used (sent back as `event_type`).
+ */
+export const AgentHooksTriggerSchema = z
   .enum(AGENT_HOOKS_EVENT_SPELLINGS, { error: (issue) => unknownEventMessage(issue.input, true) })
-  .transform((name) => normalizeAgentHooksEventName(name) as HookEventName);
+  .transform((name) => ({
+    event: normalizeAgentHooksEventName(name) as HookEventName,
+    spelling: name,
+  }));
 
-export const MatcherSchema = z.strictObject({
-  tool: z
-    .string()
-    .optional()
-    .describe(
-      "Regular expression matching the whole tool name (other agents' names of built-ins match too)",
-    ),
-  pattern: z.string().optional().describe("Regular expression searched in the tool input as JSON"),
-  command: z.string().optional().describe("Regular expression searched in a Bash command"),
-  path: z
-    .string()
-    .optional()
-    .describe("Glob matched against the tool's file path, relative to the project root"),
-  source: z
-    .string()
-    .optional()
-    .describe("Regular expression matching the whole session_start source or notification type"),
-});
+const MATCHER_KEYS = ["tool", "pattern", "command", "path", "source"] as const;
+
+/** Keys other designs use that acai does not, with what to write instead. */
+const FOREIGN_MATCHER_KEYS: Readonly<Record<string, string>> = {
+  session_id:
+    "A3S's one-session matcher is not supported: acai's session ids are new for every session, so no file can name one; remove it",
+  command_pattern: 'use "command" (a regular expression searched in a Bash command)',
+  path_pattern: 'use "path" (a glob) or "pattern" (a regular expression)',
+  tool_name: 'use "tool"',
+};
+
+/** Why a matcher key is refused: the hook would otherwise fire on every tool call. */
+export function unknownMatcherKeyMessage(key: string): string {
+  const hint = Object.hasOwn(FOREIGN_MATCHER_KEYS, key)
+    ? FOREIGN_MATCHER_KEYS[key]
+    : `acai's matcher keys are ${MATCHER_KEYS.join(", ")}`;
+  return `unknown matcher key ${JSON.stringify(key)}: ${hint} (an ignored key would make the hook run on every event it listens to)`;
+}
+
+export const MatcherSchema = z.strictObject(
+  {
+    tool: z
+      .string()
+      .optional()
+      .describe(
+        "Regular expression matching the whole tool name (other agents' names of built-ins match too)",
+      ),
+    pattern: z
+      .string()
+      .optional()
+      .describe(
+        "Regular expression searched in each string value of the tool input and in the input as JSON",
+      ),
+    command: z.string().optional().describe("Regular expression searched in a Bash command"),
+    path: z
+      .string()
+      .optional()
+      .describe("Glob matched against the tool's file path, relative to the project root"),
+    source: z
+      .string()
+      .optional()
+      .describe("Regular expression matching the whole session_start source or notification type"),
+  },
+  {
+    error: (issue) =>
+      issue.code === "unrecognized_keys"
+        ? issue.keys.map(unknownMatcherKeyMessage).join("; ")
+        : undefined,
+  },
+);
 
 const PrioritySchema = z.int().min(0).max(1000);
 const TimeoutMsSchema = z.int().min(100).max(600_000);
@@ -89,8 +127,8 @@ export type ExecutableMetadata = z.output<typeof ExecutableMetadataSchema>;
 export const HookMdFrontmatterSchema = z.looseObject({
   name: z.string().min(1).optional().describe("Defaults to the folder name"),
   description: z.string().optional(),
-  trigger: AgentHooksEventNameSchema,
-  matcher: z.looseObject(MatcherSchema.shape).default({}),
+  trigger: AgentHooksTriggerSchema,
+  matcher: MatcherSchema.default({}),
   timeout: TimeoutMsSchema.optional().describe(`Milliseconds. ${TIMEOUT_DEFAULT_NOTE}`),
   async: z.boolean().default(false),
   priority: PrioritySchema.default(100),

@@ -63,7 +63,12 @@ export function clampTimeoutSeconds(seconds: number): { seconds: number; note?: 
 
 export const SettingsHookGroupSchema = z.looseObject({
   matcher: z
-    .string()
+    .string({
+      error: (issue) =>
+        issue.input === undefined
+          ? undefined
+          : 'expected a Claude Code matcher string (a tool name, "Edit|Write" or a regular expression); matcher objects with keys ({"tool": …, "command": …}) are for executable hooks and HOOK.md',
+    })
     .optional()
     .describe(
       "Claude Code matcher: empty or * = all; a name or A|B = exact names; otherwise a regular expression",

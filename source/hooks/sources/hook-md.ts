@@ -173,16 +173,12 @@ export function hookMdDefinition(
   }
   const launch = scriptLaunch(candidate.script);
   if (typeof launch === "string") return { ...base, name, reason: launch };
-  const { tool, pattern, command, path: glob, source } = meta.matcher;
   const hook: HookDefinition = {
     id: `${candidate.scope}:hook_md:${candidate.file}`,
     name,
-    events: [meta.trigger],
-    matcher: Object.fromEntries(
-      Object.entries({ tool, pattern, command, path: glob, source }).filter(
-        ([, v]) => v !== undefined,
-      ),
-    ),
+    events: [meta.trigger.event],
+    trigger: meta.trigger.spelling,
+    matcher: meta.matcher,
     priority: meta.priority,
     timeoutMs: meta.timeout ?? defaultTimeoutMs,
     async: meta.async,

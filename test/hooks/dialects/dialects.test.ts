@@ -141,6 +141,31 @@ describe("answer dialects", () => {
     if (decision.action === "failed") expect(decision.error).toMatch(pattern);
   });
 
+  it.each([
+    ["inject", { inject: "remember X" }, /\("inject"\)/],
+    ["suppress", { suppress: true }, /\("suppress"\)/],
+    [
+      "sendMessage and stop",
+      { sendMessage: { to: "a", content: "b" }, stop: true },
+      /"sendMessage", "stop"/,
+    ],
+  ])("agent-relay answers are reported, never dropped silently: %s", (_name, answer, fields) => {
+    expect(pickDialect(answer).name).toBe("agent-relay");
+    const decision = decodeAnswer(answer);
+    expect(decision.action).toBe("failed");
+    if (decision.action !== "failed") return;
+    expect(decision.error).toMatch(fields);
+    expect(decision.error).toMatch(/agent-relay's dialect .* which acai does not read yet/);
+  });
+
+  it("an agent-relay answer keeps its log; acai's own stop action is not relay's", () => {
+    expect(decodeAnswer({ inject: "x", log: "note" })).toMatchObject({
+      action: "failed",
+      log: "note",
+    });
+    expect(decodeAnswer({ action: "stop" })).toEqual({ action: "stop" });
+  });
+
   it("non-objects and invalid JSON fail", () => {
     expect(decodeAnswer([1]).action).toBe("failed");
     expect(decodeAnswer("x").action).toBe("failed");

@@ -137,7 +137,9 @@ describe("executable hooks", () => {
     expect(reasons[unknown]).toMatch(/unknown event "BeforeEverything"/);
     expect(reasons[badRegex]).toMatch(/invalid regular expression in matcher\.tool "\(Bash"/);
     expect(reasons[badField]).toMatch(/priority/);
-    expect(reasons[typo]).toMatch(/tools/);
+    expect(reasons[typo]).toMatch(
+      /invalid metadata: matcher: unknown matcher key "tools": acai's matcher keys are tool, pattern, command, path, source/,
+    );
     expect(reasons[crash]).toMatch(/exited with code 3: oops/);
     expect(
       registry.broken.every((b) => b.sourceKind === "executable" && b.scope === "project"),

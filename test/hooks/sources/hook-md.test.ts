@@ -97,7 +97,9 @@ describe("HOOK.md hooks", () => {
       file,
       launch: { command: path.join(security, "scripts", "run.sh"), args: [], viaShell: false },
     });
+    expect(byName.get("block-dangerous")?.trigger).toBe("pre-tool-call");
     expect(byName.get("gate")).toMatchObject({
+      trigger: "Stop",
       events: ["before_stop"],
       timeoutMs: 30_000,
       priority: 100,
@@ -257,6 +259,62 @@ describe("HOOK.md hooks", () => {
     expect(reasons[later]).toMatch(/unknown event "pre-context-compact"/);
     expect(reasons[badRe]).toMatch(/matcher\.pattern/);
     expect(reasons[noFront]).toMatch(/no YAML frontmatter/);
+  });
+
+  it("reports unknown matcher keys, naming the key, instead of running on every tool call", async () => {
+    const dir = path.join(box.projectDir, ".agents", "hooks");
+    const script = { name: "run.sh", mode: 0o755 };
+    const commandPattern = await hookMd(
+      path.join(dir, "cmd"),
+      "trigger: before_tool\nmatcher:\n  tool: Bash\n  command_pattern: 'rm -rf'",
+      script,
+    );
+    const session = await hookMd(
+      path.join(dir, "session"),
+      "trigger: before_tool\nmatcher:\n  session_id: abc",
+      script,
+    );
+    const typo = await hookMd(
+      path.join(dir, "typo"),
+      "trigger: before_tool\nmatcher:\n  tools: Bash",
+      script,
+    );
+    const registry = await load();
+    expect(registry.hooks).toEqual([]);
+    const reasons = Object.fromEntries(registry.broken.map((b) => [b.file, b.reason]));
+    expect(reasons[commandPattern]).toMatch(/unknown matcher key "command_pattern": use "command"/);
+    expect(reasons[session]).toMatch(
+      /unknown matcher key "session_id": A3S's one-session matcher is not supported/,
+    );
+    expect(reasons[typo]).toMatch(
+      /unknown matcher key "tools": acai's matcher keys are tool, pattern, command, path, source/,
+    );
+  });
+
+  it("numbers hooks in configuration order: .acai/hooks then .agents/hooks, folders by name", async () => {
+    const script = { name: "run.sh", mode: 0o755 };
+    await hookMd(
+      path.join(box.projectDir, ".agents", "hooks", "a-agents"),
+      "trigger: before_tool",
+      script,
+    );
+    await hookMd(
+      path.join(box.projectDir, ".acai", "hooks", "z-acai"),
+      "trigger: before_tool",
+      script,
+    );
+    await hookMd(
+      path.join(box.projectDir, ".acai", "hooks", "b-acai"),
+      "trigger: before_tool",
+      script,
+    );
+    await hookMd(
+      path.join(box.homeDir, ".config", "agents", "hooks", "y-user"),
+      "trigger: before_tool",
+      script,
+    );
+    const registry = await load();
+    expect(registry.hooks.map((h) => h.name)).toEqual(["y-user", "b-acai", "z-acai", "a-agents"]);
   });
 
   it("parses frontmatter with CRLF line endings and nothing after the closing fence", async () => {

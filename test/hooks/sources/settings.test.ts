@@ -41,6 +41,45 @@ const projectFile = () => path.join(box.projectDir, ".acai", "settings.json");
 const localFile = () => path.join(box.projectDir, ".acai", "settings.local.json");
 
 describe("settings hooks", () => {
+  it("reports a matcher that is not a Claude Code matcher string (an object with keys)", async () => {
+    const registry = await load([
+      {
+        path: projectFile(),
+        scope: "project",
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: { tool: "Bash", command_pattern: "rm -rf" },
+              hooks: [{ type: "command", command: "guard" }],
+            },
+          ],
+        },
+      },
+    ]);
+    expect(registry.hooks).toEqual([]);
+    expect(registry.broken.map((b) => b.reason)).toEqual([
+      expect.stringMatching(/^hooks\.PreToolUse\[0\]: matcher: .*string/),
+    ]);
+  });
+
+  it("runs hooks of equal priority in file order, not by name (z before a)", async () => {
+    const entry = (name: string) => ({ type: "command", command: `run-${name}`, name });
+    const registry = await load([
+      {
+        path: userFile(),
+        scope: "user",
+        hooks: { Stop: [{ hooks: [entry("u-z"), entry("u-a")] }] },
+      },
+      {
+        path: projectFile(),
+        scope: "project",
+        hooks: { PreToolUse: [{ hooks: [entry("z")] }, { matcher: "Bash", hooks: [entry("a")] }] },
+      },
+      { path: localFile(), scope: "project", hooks: { PreToolUse: [{ hooks: [entry("local")] }] } },
+    ]);
+    expect(registry.hooks.map((h) => h.name)).toEqual(["u-z", "u-a", "z", "a", "local"]);
+  });
+
   it("clamps a timeout outside 0.1–600 s, runs the hook and warns once; non-positive stays broken", async () => {
     const entry = (command: string, timeout: unknown) => ({
       hooks: [{ type: "command", command, timeout }],
