@@ -33,6 +33,7 @@ export async function runHeadless(io: CliIo, options: MainOptions): Promise<numb
   const printer = createPrinter(options.outputFormat, io, {
     verbose: options.verbose,
     stdoutIsTTY: io.stdoutIsTTY,
+    assumeYes: options.yes,
   });
   const controller = new AbortController();
   let received: CliSignal | undefined;
@@ -162,7 +163,9 @@ function failBeforeRun(
   durationMs: number,
 ): void {
   // The message may name project files (untrusted hooks): no control characters on the terminal.
-  io.stderr.write(`acai: error: ${stripControls(message)}\n`);
+  // An interruption is no error of the user's: `acai: interrupted by SIGINT`, as after a run.
+  const label = message.startsWith("interrupted by ") ? "" : "error: ";
+  io.stderr.write(`acai: ${label}${stripControls(message)}\n`);
   if (options.outputFormat === "text") return;
   // Machine formats still end with a result object; humans get the message on stderr too.
   printer.finish(emptyOutcome(), {

@@ -87,16 +87,15 @@ export interface Printer {
 export function createPrinter(
   format: OutputFormat,
   out: { stdout: Output; stderr: Output },
-  options: { verbose?: boolean; stdoutIsTTY?: boolean } = {},
+  options: { verbose?: boolean; stdoutIsTTY?: boolean; assumeYes?: boolean } = {},
 ): Printer {
   switch (format) {
     case "text":
-      return new TextPrinter(
-        out.stdout,
-        out.stderr,
-        options.verbose ?? false,
-        options.stdoutIsTTY ?? false,
-      );
+      return new TextPrinter(out.stdout, out.stderr, {
+        verbose: options.verbose ?? false,
+        stdoutIsTTY: options.stdoutIsTTY ?? false,
+        assumeYes: options.assumeYes ?? false,
+      });
     case "json":
       return new JsonPrinter(out.stdout, out.stderr);
     case "stream-json":
@@ -119,19 +118,30 @@ class TextPrinter implements Printer {
   /** A hook's block was already shown: the turn's "blocked" message would only repeat it. */
   private shownHookBlock = false;
   private readonly modelText: ControlStripper | undefined;
+  private readonly verbose: boolean;
+  /** `--yes`: a headless run has no one to ask, so every `ask` is allowed with it, denied without. */
+  private readonly assumeYes: boolean;
 
   constructor(
     private readonly stdout: Output,
     private readonly stderr: Output,
-    private readonly verbose: boolean,
-    stdoutIsTTY: boolean,
+    options: { verbose: boolean; stdoutIsTTY: boolean; assumeYes: boolean },
   ) {
-    this.modelText = stdoutIsTTY ? new ControlStripper() : undefined;
+    this.verbose = options.verbose;
+    this.assumeYes = options.assumeYes;
+    this.modelText = options.stdoutIsTTY ? new ControlStripper() : undefined;
   }
 
   event(event: InterceptedEvent): void {
-    const note = describeForHuman(event) ?? (this.verbose ? describeVerbose(event) : undefined);
-    if (event.type === "hook_end" && (event.outcome === "block" || event.outcome === "stop")) {
+    const note =
+      describeForHuman(event, { assumeYes: this.assumeYes }) ??
+      (this.verbose ? describeVerbose(event) : undefined);
+    if (
+      event.type === "hook_end" &&
+      (event.outcome === "block" ||
+        event.outcome === "stop" ||
+        (event.outcome === "ask" && !this.assumeYes))
+    ) {
       this.shownHookBlock = true;
     }
     if (note) this.note(note);
@@ -158,7 +168,9 @@ class TextPrinter implements Printer {
       this.stdout.write("\n");
       this.lastChar = "\n";
     }
+    const interrupted = info.error === undefined ? signalError(info.exitCode) : undefined;
     if (info.error) this.note(`error: ${info.error}`);
+    else if (interrupted) this.note(interrupted);
     else if (
       info.exitCode !== 0 &&
       outcome.stopMessage &&
@@ -193,8 +205,16 @@ export function describeProblem(event: InterceptedEvent): string | undefined {
   }
 }
 
-/** The one-line stderr note for an event in text mode, or nothing. */
-export function describeForHuman(event: InterceptedEvent): string | undefined {
+/**
+ * The one-line stderr note for an event in text mode, or nothing. A hook's
+ * `ask` is settled before its `hook_end`: headless, `--yes` allowed it, else
+ * it was denied (`detail` then says so and how to allow it), and the call did
+ * not happen — shown like a block.
+ */
+export function describeForHuman(
+  event: InterceptedEvent,
+  headless: { assumeYes: boolean } = { assumeYes: false },
+): string | undefined {
   switch (event.type) {
     case "warning":
     case "error":
@@ -205,6 +225,12 @@ export function describeForHuman(event: InterceptedEvent): string | undefined {
       if (event.outcome === "block" || event.outcome === "stop") {
         parts.push(
           `hook ${event.hook.name} ${event.outcome === "block" ? "blocked" : "stopped"} ${event.event}${event.detail ? `: ${event.detail}` : ""}`,
+        );
+      }
+      if (event.outcome === "ask") {
+        const answer = headless.assumeYes ? " (allowed by --yes)" : "";
+        parts.push(
+          `hook ${event.hook.name} asked to confirm ${event.event}${event.detail ? `: ${event.detail}` : ""}${answer}`,
         );
       }
       if (event.message) parts.push(`hook ${event.hook.name}: ${event.message}`);
