@@ -12,11 +12,14 @@
  * - only `type: "command"` entries exist in acai; other types are reported;
  * - fields acai does not know are dropped and reported.
  * Matcher strings are kept as written; names of Claude Code tools acai lacks
- * are reported (the hook will simply never see those tools).
+ * are reported (the hook will simply never see those tools). Secret-looking
+ * variables a hook reads (hooks-import-secrets.ts) are written into its `env`,
+ * since acai removes them from hooks otherwise.
  */
 import { isToolEvent, normalizeEventName } from "../../hooks/events/names.js";
 import { HOOK_EVENTS, type HookEventName } from "../../hooks/events/table.js";
 import { clampTimeoutSeconds } from "../../hooks/schemas/settings-hooks.js";
+import type { SecretsOfHook } from "./hooks-import-secrets.js";
 
 /** Claude Code's default hook timeout, in seconds. */
 export const CLAUDE_DEFAULT_TIMEOUT_S = 60;
@@ -44,6 +47,8 @@ export interface SettingsHookEntryOut {
   type: "command";
   command: string;
   timeout: number;
+  /** Secret-looking variables the hook reads, which acai passes only when listed. */
+  env?: string[];
 }
 
 export interface SettingsHookGroupOut {
@@ -61,7 +66,14 @@ export interface ConversionResult {
   dropped: string[];
   /** Carried over, but worth knowing. */
   notes: string[];
+  /** Secret-looking variables added to an entry's `env`, one line per entry. */
+  secrets: string[];
   count: number;
+}
+
+export interface ConvertOptions {
+  /** The secret-looking variables a command reads (itself and the scripts it names). */
+  secretsOf?: (command: string) => SecretsOfHook;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -94,8 +106,15 @@ function matcherNotes(event: HookEventName, matcher: string, where: string): str
 }
 
 /** Converts the `hooks` section of a Claude Code settings file. Never throws on odd input: it reports. */
-export function convertClaudeHooks(hooks: unknown): ConversionResult {
-  const result: ConversionResult = { hooks: {}, changes: [], dropped: [], notes: [], count: 0 };
+export function convertClaudeHooks(hooks: unknown, options: ConvertOptions = {}): ConversionResult {
+  const result: ConversionResult = {
+    hooks: {},
+    changes: [],
+    dropped: [],
+    notes: [],
+    secrets: [],
+    count: 0,
+  };
   if (hooks === undefined) return result;
   if (!isObject(hooks)) {
     result.dropped.push('hooks: not an object keyed by event name (e.g. {"PreToolUse": [...]})');
@@ -179,7 +198,16 @@ export function convertClaudeHooks(hooks: unknown): ConversionResult {
         if (otherKeys.length > 0) {
           result.dropped.push(`${entryWhere}: fields acai does not use: ${otherKeys.join(", ")}`);
         }
-        out.hooks.push({ type: "command", command: entry.command, timeout });
+        const secrets = options.secretsOf?.(entry.command);
+        if (secrets !== undefined && secrets.names.length > 0) {
+          result.secrets.push(`${entryWhere}: ${secretsLine(secrets)}`);
+        }
+        out.hooks.push({
+          type: "command",
+          command: entry.command,
+          timeout,
+          ...(secrets !== undefined && secrets.names.length > 0 ? { env: secrets.names } : {}),
+        });
         result.count++;
       });
       if (out.hooks.length > 0) {
@@ -190,6 +218,14 @@ export function convertClaudeHooks(hooks: unknown): ConversionResult {
     });
   }
   return result;
+}
+
+/** "reads X (in the command), Y (in scripts/tts.py): added to its env". */
+function secretsLine(secrets: SecretsOfHook): string {
+  const parts = secrets.names.map(
+    (name) => `${name} (in ${(secrets.where.get(name) ?? []).join(", ")})`,
+  );
+  return `reads ${parts.join(", ")}: added to its "env", so acai passes ${secrets.names.length === 1 ? "it" : "them"} (hooks get no secret-looking variable they do not list)`;
 }
 
 function entryKey(event: string, matcher: string | undefined, command: string): string {

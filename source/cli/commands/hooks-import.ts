@@ -4,6 +4,7 @@ import path from "node:path";
 import { type Command, Option } from "commander";
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from "../../config/json-depth.js";
 import { MAX_PROJECT_FILE_BYTES, readRegularFileSync } from "../../config/read-regular-file.js";
+import { commandPaths } from "../../project/command-paths.js";
 import { inertLines, inertText } from "../../terminal/inert-text.js";
 import type { CommandContext } from "../command-context.js";
 import { CliError, UsageError } from "../errors.js";
@@ -47,6 +48,24 @@ async function readJsonFile(
       `${what} ${file} is not valid JSON (${(error as Error).message}); fix it first.`,
     );
   }
+}
+
+/**
+ * The script files a command names inside the project (`commandPaths`), as
+ * text: regular files under the size cap, not binary; others are left out.
+ */
+function namedScripts(
+  command: string,
+  projectDir: string,
+  show: (file: string) => string,
+): Array<{ file: string; text: string }> {
+  const scripts: Array<{ file: string; text: string }> = [];
+  for (const file of commandPaths(command, projectDir)) {
+    const read = readRegularFileSync(file, MAX_PROJECT_FILE_BYTES);
+    if (!read.ok || read.data.includes(0)) continue;
+    scripts.push({ file: show(file), text: read.data.toString("utf8") });
+  }
+  return scripts;
 }
 
 /** FILE, else the project's `.claude/settings.json`, else `~/.claude/settings.json`. */
@@ -96,6 +115,7 @@ export function registerHooksImport(hooks: Command, ctx: CommandContext): void {
         const { convertClaudeHooks, mergeIntoSettingsHooks } = await import(
           "./hooks-import-claude.js"
         );
+        const { secretsOfHook } = await import("./hooks-import-secrets.js");
         const from = await sourceFile(file, io.cwd, io.homeDir);
         const source = await readJsonFile(from, "Claude Code settings file");
         if (source === undefined) throw new UsageError(`${from} does not exist.`);
@@ -105,7 +125,9 @@ export function registerHooksImport(hooks: Command, ctx: CommandContext): void {
           return r.startsWith("..") ? f : r;
         };
 
-        const conversion = convertClaudeHooks(source.hooks);
+        const conversion = convertClaudeHooks(source.hooks, {
+          secretsOf: (command) => secretsOfHook(command, namedScripts(command, io.cwd, rel)),
+        });
         const out: string[] = [`Importing Claude Code hooks from ${rel(from)} into ${rel(target)}`];
         if (conversion.count === 0) {
           out.push(
@@ -119,8 +141,9 @@ export function registerHooksImport(hooks: Command, ctx: CommandContext): void {
         for (const [event, groups] of Object.entries(conversion.hooks)) {
           for (const group of groups ?? []) {
             for (const entry of group.hooks) {
+              const env = entry.env === undefined ? "" : `, env: ${entry.env.join(", ")}`;
               out.push(
-                `  + ${inertText(event)}${group.matcher !== undefined ? ` [${inertText(group.matcher)}]` : ""}: ${inertText(entry.command)} (timeout ${entry.timeout} s)`,
+                `  + ${inertText(event)}${group.matcher !== undefined ? ` [${inertText(group.matcher)}]` : ""}: ${inertText(entry.command)} (timeout ${entry.timeout} s${inertText(env)})`,
               );
             }
           }
@@ -128,6 +151,12 @@ export function registerHooksImport(hooks: Command, ctx: CommandContext): void {
         if (conversion.changes.length > 0) {
           out.push("Changed on the way:");
           for (const change of conversion.changes) out.push(`  ~ ${inertText(change)}`);
+        }
+        if (conversion.secrets.length > 0) {
+          out.push(
+            "Secrets passed on (acai removes secret-looking variables from hooks unless listed in env):",
+          );
+          for (const line of conversion.secrets) out.push(`  $ ${inertText(line)}`);
         }
         if (conversion.notes.length > 0) {
           out.push("Worth knowing:");
