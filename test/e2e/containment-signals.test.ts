@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Markers, pidsWith, survivors, waitFor } from "../process/survivors.js";
+import { Markers, pidsWith, survivors, waitFor, waitForIdle } from "../process/survivors.js";
 import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
 import { type AcaiDirs, CLI_PATH, childEnv, makeAcaiDirs, startAcai } from "../support/run-acai.js";
 import {
@@ -142,7 +142,8 @@ describe("containment under signals", () => {
     const exited = new Promise<number | null>((resolve) =>
       child.once("exit", (code) => resolve(code)),
     );
-    await new Promise((resolve) => setTimeout(resolve, 1000)); // started and reading
+    // Started and waiting on stdin (a loaded machine can take seconds to get there).
+    expect(await waitForIdle(child.pid ?? 0)).toBe(true);
     const sentAt = Date.now();
     child.kill("SIGTERM");
     const code = await exited;

@@ -64,3 +64,39 @@ export class Markers {
 export function markedSleep(marker: string, seconds = 300): string {
   return `exec -a ${marker} sleep ${seconds}`;
 }
+
+/** CPU time (utime + stime, in clock ticks) process `pid` has used; undefined once it is gone. */
+function cpuTicks(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Waits until process `pid` has used no CPU for `quietMs`: it finished starting
+ * and now waits (for stdin, a child, a timer). A loaded machine may take
+ * seconds to start acai; a fixed sleep would send a signal too early.
+ */
+export async function waitForIdle(
+  pid: number,
+  quietMs = 300,
+  timeoutMs = 15_000,
+): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  let last = cpuTicks(pid);
+  let quietSince = Date.now();
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const now = cpuTicks(pid);
+    if (now === undefined) return false;
+    if (now !== last) {
+      last = now;
+      quietSince = Date.now();
+    } else if (Date.now() - quietSince >= quietMs) return true;
+  }
+  return false;
+}
