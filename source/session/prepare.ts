@@ -14,6 +14,7 @@ import {
 import { loadHookRegistry } from "../hooks/registry.js";
 import { DEFAULT_CONTEXT_CAP_CHARS } from "../hooks/step.js";
 import { trackTurnSignals } from "../hooks/turn-signal.js";
+import { withOwnNodeForTypeScript } from "../hooks/typescript-launch.js";
 import { resolveModel } from "../models/resolve.js";
 import { runProcess } from "../process/runner.js";
 import { withSignal } from "../process/with-signal.js";
@@ -50,7 +51,11 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
     maxStopBlocks: DEFAULT_MAX_STOP_BLOCKS,
     sessionEndBudgetMs: DEFAULT_SESSION_END_BUDGET_MS,
   });
-  const runner = runProcess;
+  // TypeScript hooks and tools run with the Node acai runs on, not PATH's (hooks/typescript-launch.ts).
+  const runner = withOwnNodeForTypeScript(runProcess, {
+    execPath: process.execPath,
+    version: process.version,
+  });
   // The describe steps (hooks, dynamic tools) stop at once when the run is interrupted.
   const describeRunner = withSignal(runner, options.signal);
   const resolved = resolveModel({

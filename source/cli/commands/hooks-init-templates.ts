@@ -264,8 +264,9 @@ function typescript(args: TemplateArgs): string {
 ${header(args, "//")}
 //
 // Written with the typed helper: it implements describe/execute, validates stdin
-// and prints the answer you return (return nothing to continue). Needs Node >= 22.18
-// (or >= 23.6) first on PATH (it runs TypeScript directly), or compile it with tsc.
+// and prints the answer you return (return nothing to continue). acai runs it with
+// its own Node, whatever \`node\` is on PATH; run by hand (./file.mts) it needs
+// Node >= 22.18 (or >= 23.6) first on PATH, as it runs TypeScript directly.
 ${
   local
     ? `// acai is not a dependency of this project, so the helper is imported from the

@@ -106,12 +106,11 @@ export function registerHooksInit(hooks: Command, ctx: CommandContext): void {
         const { file } = await initHook(io.cwd, name, raw);
         const rel = path.relative(io.cwd, file);
         if (raw.lang === "ts") {
-          const [{ findNodeOnPath, typeScriptNodeWarning }, { runProcess }] = await Promise.all([
+          const [{ typeScriptNodeWarning }, { acaiNode }] = await Promise.all([
             import("./hooks-init-node.js"),
-            import("../../process/runner.js"),
+            import("./hook-runner.js"),
           ]);
-          const node = await findNodeOnPath({ runner: runProcess, env: io.env, cwd: io.cwd });
-          const warning = typeScriptNodeWarning(node, rel);
+          const warning = typeScriptNodeWarning(acaiNode(), rel);
           if (warning) io.stderr.write(`acai: warning: ${warning}\n`);
         }
         io.stdout.write(

@@ -181,10 +181,11 @@ export function registerHooksList(hooks: Command, ctx: CommandContext): void {
     .action((raw: { json: boolean }) =>
       runToolkitCommand(ctx, async () => {
         const { io } = ctx;
-        const [{ loadInventory }, { runProcess }] = await Promise.all([
+        const [{ loadInventory }, { hookProcessRunner }] = await Promise.all([
           import("./hooks-inventory.js"),
-          import("../../process/runner.js"),
+          import("./hook-runner.js"),
         ]);
+        const runProcess = await hookProcessRunner();
         const inventory = await loadInventory({
           cwd: io.cwd,
           env: io.env,

@@ -250,17 +250,18 @@ export function registerHooksReplay(hooks: Command, ctx: CommandContext): void {
         const { io } = ctx;
         const [
           { loadInventory },
-          { runProcess },
+          { hookProcessRunner },
           { createHookInterceptor },
           { builtinTools },
           { HOOK_EVENT_OF },
         ] = await Promise.all([
           import("./hooks-inventory.js"),
-          import("../../process/runner.js"),
+          import("./hook-runner.js"),
           import("../../hooks/interceptor.js"),
           import("../../tools/registry.js"),
           import("../../hooks/events/names.js"),
         ]);
+        const runProcess = await hookProcessRunner();
         const inventory = await loadInventory({
           cwd: io.cwd,
           env: io.env,

@@ -393,7 +393,7 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
         const { io } = ctx;
         const [
           { loadInventory },
-          { runProcess },
+          { hookProcessRunner },
           { runHookOnce },
           { buildPayload },
           samples,
@@ -403,7 +403,7 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
           { builtinTools },
         ] = await Promise.all([
           import("./hooks-inventory.js"),
-          import("../../process/runner.js"),
+          import("./hook-runner.js"),
           import("../../hooks/run.js"),
           import("../../hooks/payload.js"),
           import("./hooks-samples.js"),
@@ -413,6 +413,7 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
           import("../../tools/registry.js"),
         ]);
         const extra = await readInputOption(raw.input, io.cwd);
+        const runProcess = await hookProcessRunner();
         const describing = recordingRunner(runProcess);
         const inventory = await loadInventory({
           cwd: io.cwd,
