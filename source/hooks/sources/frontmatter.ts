@@ -129,7 +129,15 @@ function describeYamlError(error: unknown, text: string): string {
   const fileLine = pos.line + 1;
   const source = text.replace(/^\uFEFF/, "").split(/\r?\n/)[fileLine - 1];
   const where = `HOOK.md line ${fileLine}, column ${pos.col}`;
-  if (source === undefined || source.trim() === "") return `${message} (${where})`;
+  const hint = (error as { code?: string }).code === "BAD_DQ_ESCAPE" ? DQ_ESCAPE_HINT : "";
+  if (source === undefined || source.trim() === "") return `${message} (${where})${hint}`;
   const snippet = source.length > SNIPPET_MAX ? `${source.slice(0, SNIPPET_MAX)}…` : source;
-  return `${message} (${where}: ${JSON.stringify(snippet)})`;
+  return `${message} (${where}: ${JSON.stringify(snippet)})${hint}`;
 }
+
+/**
+ * The Agent Hooks spec's own example, `pattern: "\.(py|js|ts)$"`, is invalid
+ * YAML in every parser: inside double quotes a backslash starts an escape.
+ */
+const DQ_ESCAPE_HINT =
+  "; inside double quotes YAML reads a backslash as an escape: write a regular expression in single quotes ('\\.(py|js|ts)$') or unquoted, or double the backslash";

@@ -317,6 +317,20 @@ describe("HOOK.md hooks", () => {
     expect(registry.hooks.map((h) => h.name)).toEqual(["y-user", "b-acai", "z-acai", "a-agents"]);
   });
 
+  it("explains the spec's double-quoted pattern example, which YAML refuses, and how to write it", async () => {
+    const spec = await readFrontmatter(
+      '---\ntrigger: before_tool\nmatcher:\n  pattern: "\\.(py|js|ts)$"\n---\n',
+    );
+    expect(spec).toMatchObject({ ok: false });
+    if (spec.ok) return;
+    expect(spec.reason).toMatch(/Invalid escape sequence/);
+    expect(spec.reason).toContain("write a regular expression in single quotes ('\\.(py|js|ts)$')");
+    expect(await readFrontmatter("---\nmatcher:\n  pattern: '\\.(py|js|ts)$'\n---\n")).toEqual({
+      ok: true,
+      data: { matcher: { pattern: "\\.(py|js|ts)$" } },
+    });
+  });
+
   it("parses frontmatter with CRLF line endings and nothing after the closing fence", async () => {
     expect(await readFrontmatter("---\r\ntrigger: Stop\r\n---")).toEqual({
       ok: true,
