@@ -79,7 +79,7 @@ const NETWORK_CODES = new Set([
 ]);
 
 /** Walks `cause` chains (fetch wraps the socket error) looking for a network error code. */
-function networkCode(error: unknown): string | undefined {
+export function networkCode(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 6 && current && typeof current === "object"; depth++) {
     const code = (current as { code?: unknown }).code;

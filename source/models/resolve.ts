@@ -4,6 +4,7 @@ import { type LanguageModel, wrapLanguageModel } from "ai";
 import { BASE_URL_REQUIREMENT, isHttpUrl } from "../config/base-url.js";
 import { createAnthropicModel } from "./anthropic.js";
 import { ModelConfigError } from "./errors.js";
+import { failFastOnLocalRefusal } from "./fail-fast.js";
 import { createReplayModel } from "./replay.js";
 
 export { ModelConfigError } from "./errors.js";
@@ -84,8 +85,8 @@ export function resolveModel(options: ResolveModelOptions): ResolvedModel {
       });
       const api =
         provider === "openai" ? (baseUrl ? "chat" : "responses") : provider.slice("openai-".length);
-      if (api === "chat") return { model: openai.chat(id), modelId: id };
-      const responses = openai.responses(id);
+      if (api === "chat") return { model: failFastOnLocalRefusal(openai.chat(id)), modelId: id };
+      const responses = failFastOnLocalRefusal(openai.responses(id));
       if (!baseUrl) return { model: responses, modelId: id };
       // Other servers keep no response store: send full items instead of item references.
       return {
@@ -123,7 +124,10 @@ function resolveAnthropic(
       `--model ${spec} names no model. Use e.g. --model anthropic:claude-sonnet-4-5.`,
     );
   }
-  return { model: createAnthropicModel({ modelId: id, spec, env }), modelId: id };
+  return {
+    model: failFastOnLocalRefusal(createAnthropicModel({ modelId: id, spec, env })),
+    modelId: id,
+  };
 }
 
 const PROVIDERS = new Set(["openai", "openai-chat", "openai-responses", "anthropic", "replay"]);
