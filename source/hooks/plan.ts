@@ -2,8 +2,8 @@
  * Selection as a value: which hooks an agent event starts, and how
  * (gemini-cli's hookPlanner `createExecutionPlan` was the model).
  *
- * Order (hooks.md §5): priority high→low, then user before project, then name,
- * then id — a total order, so the same set of hooks always gives the same
+ * Order (hooks.md §5): priority high→low, then user before project, then the
+ * configured order (`compareHooks`), then id — a total order, so the same set of hooks always gives the same
  * decision. `plan` is deterministic; the index only memoizes name-level
  * matching (`createCandidateFinder`) and reports a matcher that cannot be
  * evaluated once (`onBadMatcher`); such a matcher matches nothing.
