@@ -11,6 +11,7 @@ import { type Restart, runSlashCommand } from "./controller/slash-commands.js";
 import { errorText, type UiState, UiStore } from "./controller/store.js";
 import { TrustStep } from "./controller/trust.js";
 import { Turns } from "./controller/turns.js";
+import { loadMarkdown } from "./markdown/load.js";
 import type { PromptQueue } from "./prompt-queue.js";
 import { startFailureCode } from "./start-error.js";
 import type { Action } from "./state.js";
@@ -160,7 +161,8 @@ export class ReplController {
   /** Shows the session, opens its prompt queue and runs it to its end. */
   async #runOne(session: PreparedSession): Promise<SessionEndReason | undefined> {
     this.#session = session;
-    const price = await this.#price(session);
+    // The Markdown renderer loads behind the first frame, before any answer can arrive.
+    const [price] = await Promise.all([this.#price(session), loadMarkdown()]);
     this.#store.dispatch({
       type: "session",
       model: session.modelId,

@@ -77,13 +77,6 @@ export function firstLines(text: string, count: number, width: number): Excerpt 
   return { lines, hidden: Math.max(0, all.length - count) };
 }
 
-/** Splits streamed text into finished lines and the open tail. */
-export function splitFinishedLines(text: string): { done: string | undefined; rest: string } {
-  const cut = text.lastIndexOf("\n");
-  if (cut === -1) return { done: undefined, rest: text };
-  return { done: text.slice(0, cut), rest: text.slice(cut + 1) };
-}
-
 /** The model as the status line names it: a replay file by its file name only. */
 export function modelLabel(model: string): string {
   if (!model.startsWith("replay:")) return model;
@@ -126,4 +119,78 @@ function wrapLine(line: string, w: number): string {
   }
   if (row !== "") rows.push(row);
   return rows.join("\n");
+}
+
+/** An open fenced code block: its fence (``` or ~~~, at least that long closes it) and language. */
+export interface Fence {
+  marker: string;
+  lang: string;
+}
+
+const FENCE_OPEN = /^\s*(`{3,}|~{3,})\s*([^\s`]*)[^`]*$/;
+const FENCE_CLOSE = /^\s*(`{3,}|~{3,})\s*$/;
+
+/** The fence line `line` opens, when outside a code block. */
+export function fenceOpens(line: string): Fence | undefined {
+  const match = FENCE_OPEN.exec(line);
+  if (!match?.[1]) return undefined;
+  return { marker: match[1], lang: match[2] ?? "" };
+}
+
+/** Whether `line` closes the code block `fence` opened. */
+export function fenceCloses(line: string, fence: Fence): boolean {
+  const match = FENCE_CLOSE.exec(line);
+  const marker = match?.[1];
+  return (
+    marker !== undefined && marker[0] === fence.marker[0] && marker.length >= fence.marker.length
+  );
+}
+
+function fenceAfter(line: string, fence: Fence | undefined): Fence | undefined {
+  if (fence) return fenceCloses(line, fence) ? undefined : fence;
+  return fenceOpens(line);
+}
+
+export interface MarkdownSplit {
+  /** Finished lines that can be rendered for good (undefined: none yet). */
+  done: string | undefined;
+  /** What stays live: the open line, and a table still growing. */
+  rest: string;
+  /** The code block open where `rest` starts. */
+  restFence: Fence | undefined;
+}
+
+/** A table still streaming stays live (its columns depend on every row), up to this many lines. */
+const MAX_LIVE_TABLE_LINES = 40;
+
+/**
+ * Splits streamed Markdown into finished lines and the live part. Lines are
+ * finished one by one (inside a code block too: `restFence` carries the open
+ * block over), except a trailing run of table-looking lines outside a code
+ * block, which stays live until the table ends, so it is laid out whole.
+ */
+export function splitFinishedMarkdown(text: string, fence: Fence | undefined): MarkdownSplit {
+  const cut = text.lastIndexOf("\n");
+  if (cut === -1) return { done: undefined, rest: text, restFence: fence };
+  const lines = text.slice(0, cut).split("\n");
+  const before: (Fence | undefined)[] = [];
+  let state = fence;
+  for (const line of lines) {
+    before.push(state);
+    state = fenceAfter(line, state);
+  }
+  let keep = lines.length;
+  while (
+    keep > 0 &&
+    lines.length - keep < MAX_LIVE_TABLE_LINES &&
+    before[keep - 1] === undefined &&
+    fenceOpens(lines[keep - 1] ?? "") === undefined &&
+    (lines[keep - 1] ?? "").includes("|")
+  )
+    keep--;
+  if (keep === lines.length)
+    return { done: text.slice(0, cut), rest: text.slice(cut + 1), restFence: state };
+  const rest = [...lines.slice(keep), text.slice(cut + 1)].join("\n");
+  if (keep === 0) return { done: undefined, rest, restFence: fence };
+  return { done: lines.slice(0, keep).join("\n"), rest, restFence: before[keep] };
 }

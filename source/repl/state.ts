@@ -2,7 +2,7 @@ import type { StopReason, Usage } from "../agent/events.js";
 import type { HookOutcome, HookRef, InterceptedEvent } from "../hooks/activity.js";
 import type { HookEventName } from "../hooks/definition.js";
 import { costUsd, type ModelPrice } from "../models/pricing.js";
-import { splitFinishedLines } from "./format.js";
+import { type Fence, splitFinishedMarkdown } from "./format.js";
 import type { HooksSnapshot } from "./hooks-snapshot.js";
 
 /**
@@ -46,7 +46,15 @@ export interface HookLast {
 export type Item =
   | { kind: "banner"; id: number; text: string; tone: Tone }
   | { kind: "user"; id: number; text: string }
-  | { kind: "assistant"; id: number; text: string; continued: boolean }
+  | {
+      kind: "assistant";
+      id: number;
+      /** Markdown, rendered on screen. */
+      text: string;
+      continued: boolean;
+      /** The code block this part of a streamed message starts inside. */
+      fence?: Fence;
+    }
   | { kind: "tool"; id: number; tool: ToolView }
   | {
       kind: "hook";
@@ -96,6 +104,8 @@ export interface StreamView {
   text: string;
   /** Part of this message already moved to `items`. */
   continued: boolean;
+  /** The code block `text` starts inside. */
+  fence?: Fence;
 }
 
 export interface ViewState {
@@ -182,7 +192,12 @@ function flushStream(state: ViewState): ViewState {
   if (!stream) return state;
   const text = stream.text.replace(/\s+$/, "");
   const next = { ...state, stream: null };
-  return text ? push(next, { kind: "assistant", text, continued: stream.continued }) : next;
+  if (!text) return next;
+  return push(next, assistantItem(text, stream.continued, stream.fence));
+}
+
+function assistantItem(text: string, continued: boolean, fence: Fence | undefined): NewItem {
+  return { kind: "assistant", text, continued, ...(fence ? { fence } : {}) };
 }
 
 function ensureTurn(state: ViewState, turn: number, at: number): ViewState {
@@ -258,12 +273,17 @@ function reduceEvent(state: ViewState, event: InterceptedEvent, at: number): Vie
         text: "",
         continued: false,
       };
-      const { done, rest } = splitFinishedLines(stream.text + event.text);
+      const { done, rest, restFence } = splitFinishedMarkdown(
+        stream.text + event.text,
+        stream.fence,
+      );
       const streamedStep = `${event.turn}:${event.step}`;
-      if (done === undefined) return { ...next, streamedStep, stream: { ...stream, text: rest } };
+      const { fence: _open, ...open } = stream;
+      const live: StreamView = { ...open, text: rest, ...(restFence ? { fence: restFence } : {}) };
+      if (done === undefined) return { ...next, streamedStep, stream: live };
       return push(
-        { ...next, streamedStep, stream: { ...stream, text: rest, continued: true } },
-        { kind: "assistant", text: done, continued: stream.continued },
+        { ...next, streamedStep, stream: { ...live, continued: true } },
+        assistantItem(done, stream.continued, stream.fence),
       );
     }
     case "model_response": {

@@ -151,6 +151,7 @@ async function probe(env: Record<string, string>) {
       fetchAfter: typeof fetch,
       nodeEnv: process.env.NODE_ENV ?? null,
       esToolkit: seen.filter((u) => u.includes("/es-toolkit/")).length,
+      markdownRenderer: seen.filter((u) => u.includes("/repl/markdown/") && !u.endsWith("/load.js")).length,
       undici: process.moduleLoadList?.some((m) => m.includes("undici")) ?? null,
       reactProduction: cjs.some((f) => f.endsWith("react-reconciler.production.js")),
       reactDevelopment: cjs.some((f) => f.endsWith("react-reconciler.development.js")),
@@ -175,6 +176,8 @@ describe.skipIf(!existsSync(LOAD_UI))("loadUi (built dist/)", () => {
       reactProduction: true,
       reactDevelopment: false,
       undici: false,
+      // The Markdown renderer loads while the session starts, not before the first frame.
+      markdownRenderer: 0,
     });
     // The whole barrel is ~1,300 resolutions; ink's throttle needs a handful.
     expect(unset.esToolkit).toBeGreaterThan(0);

@@ -6,6 +6,7 @@ import type { Item, Tone } from "../state.js";
 import { type ColorName, useTheme } from "../theme.js";
 import { HookLine } from "./HookLine.js";
 import { HooksPanel } from "./HooksPanel.js";
+import { Markdown } from "./Markdown.js";
 import { ToolBlock } from "./ToolBlock.js";
 
 const TONE: Record<Tone, ColorName | undefined> = {
@@ -48,7 +49,9 @@ export function ItemView({ item, width }: { item: Item; width: number }) {
         </Box>
       );
     case "assistant":
-      return <Text wrap="wrap">{wrapWords(item.text, width)}</Text>;
+      return (
+        <Markdown text={item.text} width={width} {...(item.fence ? { fence: item.fence } : {})} />
+      );
     case "tool":
       return <ToolBlock tool={item.tool} width={width} />;
     case "hook":

@@ -1,8 +1,8 @@
 import { Box, Text } from "ink";
 import type { AskRequest } from "../../hooks/activity.js";
-import { wrapWords } from "../format.js";
 import { toolGate, type ViewState } from "../state.js";
 import { Elapsed } from "./Elapsed.js";
+import { Markdown } from "./Markdown.js";
 import { Spinner } from "./Spinner.js";
 import { ToolBlock } from "./ToolBlock.js";
 
@@ -19,7 +19,13 @@ export function LiveArea({
   const gate = toolGate(view, ask);
   return (
     <Box flexDirection="column">
-      {view.stream?.text ? <Text wrap="wrap">{wrapWords(view.stream.text, width)}</Text> : null}
+      {view.stream?.text ? (
+        <Markdown
+          text={view.stream.text}
+          width={width}
+          {...(view.stream.fence ? { fence: view.stream.fence } : {})}
+        />
+      ) : null}
       {view.tools.map((tool) => (
         <ToolBlock
           key={tool.toolCallId}

@@ -1,0 +1,27 @@
+/** A run of text with one style; a row is what fits on one terminal line. */
+export interface Span {
+  text: string;
+  bold?: boolean;
+  italic?: boolean;
+  code?: boolean;
+  dim?: boolean;
+  strike?: boolean;
+  underline?: boolean;
+}
+
+export type Style = Omit<Span, "text">;
+export type Row = Span[];
+
+export function spansLength(spans: readonly Span[]): number {
+  let n = 0;
+  for (const span of spans) n += span.text.length;
+  return n;
+}
+
+export function plain(text: string): Span {
+  return { text };
+}
+
+export function dim(text: string): Span {
+  return { text, dim: true };
+}
