@@ -129,7 +129,12 @@ interface WithContext {
 /** Go on, with what the gate lets the consumer replace (`Changes`). */
 export type ContinueVerdict<Changes extends object = object> = { action: "continue" } & Changes &
   WithContext;
-export type BlockVerdict = { action: "block"; reason: string } & WithContext;
+export type BlockVerdict = {
+  action: "block";
+  reason: string;
+  /** tool_call_start: the tool result's text, when not "Blocked by a hook: <reason>". */
+  modelText?: string;
+} & WithContext;
 export type RetryVerdict = { action: "retry"; afterMs: number } & WithContext;
 export type StopVerdict = { action: "stop"; reason: string };
 

@@ -113,7 +113,7 @@ export async function* runToolCalls(
     if (startVerdict?.action === "block") {
       const event = fail(call, input, startVerdict.reason, {
         blocked: true,
-        modelText: `Blocked by a hook: ${startVerdict.reason}`,
+        modelText: startVerdict.modelText ?? `Blocked by a hook: ${startVerdict.reason}`,
       });
       yield* ctx.emit(event);
       continue;

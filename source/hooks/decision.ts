@@ -17,7 +17,11 @@ export interface DecisionCommon {
 export type Decision = DecisionCommon &
   (
     | { action: "continue" }
-    | { action: "block" }
+    | {
+        action: "block";
+        /** Said by exit code 2 with the reason on stderr, not by a JSON answer. */
+        byExitCode?: true;
+      }
     | {
         action: "modify";
         /** Replaces the whole tool input. */

@@ -210,12 +210,15 @@ function decodeUncapped(
   }
   const stderr = result.stderr.trim();
   if (result.exitCode === 2) {
-    let reason = stderr;
     if (isJsonAnswer(result.stdout)) {
       const answer = decodeAnswerText(result.stdout.trim());
-      if (answer.action !== "failed" && answer.reason !== undefined) reason = answer.reason;
+      if (answer.action !== "failed" && answer.reason !== undefined) {
+        return { action: "block", reason: answer.reason };
+      }
     }
-    return reason === "" ? { action: "block" } : { action: "block", reason };
+    return stderr === ""
+      ? { action: "block", byExitCode: true }
+      : { action: "block", reason: stderr, byExitCode: true };
   }
   if (result.exitCode !== 0) {
     const detail = stderr === "" ? " (no error output)" : `: ${meaningfulErrorLine(stderr)}`;

@@ -33,7 +33,15 @@ export type ValidateToolInput = (toolName: string, input: unknown) => ToolInputV
 /** How a chain ended (none of its hooks ending it is `continue`). */
 export type ChainEnd =
   | { kind: "continue" }
-  | { kind: "block"; reason: string }
+  | {
+      kind: "block";
+      reason: string;
+      /**
+       * A Claude Code-shaped (settings) hook's command when it blocked by exit
+       * code 2: before_tool then words the tool result as Claude Code does.
+       */
+      exitCode2Command?: string;
+    }
   | { kind: "retry"; afterMs: number; hook: HookRef }
   | { kind: "stop"; reason: string };
 
@@ -130,8 +138,13 @@ function endOf(
       return { replaced: modified };
     case "block": {
       const reason = effective.reason ?? `blocked by hook "${hook.name}"`;
+      const claudeShaped = effective.byExitCode === true && hook.sourceKind === "settings";
       return {
-        end: { kind: "block", reason: capText(reason, gate.contextCapChars, "reason") },
+        end: {
+          kind: "block",
+          reason: capText(reason, gate.contextCapChars, "reason"),
+          ...(claudeShaped ? { exitCode2Command: hook.launch.command } : {}),
+        },
         replaced: before,
       };
     }

@@ -5,7 +5,7 @@
  *   Bash tool then sees FOO, and the model gets its output);
  * - a formatter after Write (the model is told the file changed, with the new lines).
  */
-import { chmod, readFile, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
@@ -117,5 +117,55 @@ describe("a formatter after Write", () => {
     const second = toolResultsSent(srv.requests[2]?.body).at(-1) ?? "";
     expect(second).toContain("b.txt");
     expect(second).not.toContain("was changed after");
+  });
+});
+
+describe("a before_tool block's text for the model", () => {
+  it("a settings hook's exit 2 reads as Claude Code's; a JSON deny and an acai executable keep acai's", async () => {
+    const d = await makeAcaiDirs("acai-block-text-");
+    dirs = d;
+    const guard = await script(
+      path.join(d.root, "guard.sh"),
+      `#!/usr/bin/env bash
+input=$(cat)
+case "$input" in
+  *exit-two*) echo "no rm here" >&2; exit 2 ;;
+  *json-deny*) echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"denied by policy"}}' ;;
+esac
+`,
+    );
+    await userSettings(d, {
+      PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `${guard} --strict` }] }],
+    });
+    const exe = path.join(d.acaiHome, "hooks", "exe-guard");
+    await mkdir(path.dirname(exe), { recursive: true });
+    await script(
+      exe,
+      `#!/usr/bin/env bash
+if [ "$HOOK_ACTION" = describe ]; then echo '{"events":["before_tool"]}'; exit 0; fi
+input=$(cat)
+if [[ "$input" == *exe-block* ]]; then echo "exe says no" >&2; exit 2; fi
+`,
+    );
+    const srv = await startFakeOpenAI([
+      {
+        toolCalls: [
+          { name: "Bash", input: { command: "echo exit-two" } },
+          { name: "Bash", input: { command: "echo json-deny" } },
+          { name: "Bash", input: { command: "echo exe-block" } },
+        ],
+      },
+      { text: "done" },
+    ]);
+    server = srv;
+    const result = await runAcai({ args: ["-p", "go", ...modelArgs("chat", srv)], dirs: d });
+    expect(result.exitCode, result.stderr).toBe(0);
+    // An error result goes over the chat API as {"error": text}.
+    const sent = toolResultsSent(srv.requests[1]?.body).map((s) => JSON.parse(s).error);
+    expect(sent).toEqual([
+      `PreToolUse:Bash hook error: [${guard} --strict]: no rm here`,
+      "Blocked by a hook: denied by policy",
+      "Blocked by a hook: exe says no",
+    ]);
   });
 });

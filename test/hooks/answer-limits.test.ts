@@ -69,7 +69,7 @@ describe("answers nested too deep are the hook's failure", () => {
       "before_tool",
       limits,
     );
-    expect(decision).toEqual({ action: "block", reason: "no" });
+    expect(decision).toEqual({ action: "block", reason: "no", byExitCode: true });
   });
 });
 

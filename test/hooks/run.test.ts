@@ -71,7 +71,11 @@ describe("runHookOnce with real scripts", () => {
 
   it("exit 2 blocks with stderr as the reason", async () => {
     const record = await run("echo 'destructive command' >&2; exit 2");
-    expect(record.decision).toEqual({ action: "block", reason: "destructive command" });
+    expect(record.decision).toEqual({
+      action: "block",
+      reason: "destructive command",
+      byExitCode: true,
+    });
   });
 
   it("exit 2 with a JSON answer takes its reason", async () => {

@@ -37,8 +37,21 @@ export function verdictOf(
   const end = result.end;
   if (end.kind !== "retry") retries.count = 0;
   switch (end.kind) {
-    case "block":
-      return { verdict: { action: "block", reason: end.reason, ...withContext } };
+    case "block": {
+      // Claude Code's wording for a settings hook's exit-2 block, which prompts and models may look for.
+      const modelText =
+        end.exitCode2Command !== undefined && agentEvent.type === "tool_call_start"
+          ? `PreToolUse:${agentEvent.toolName} hook error: [${end.exitCode2Command}]: ${end.reason}`
+          : undefined;
+      return {
+        verdict: {
+          action: "block",
+          reason: end.reason,
+          ...(modelText === undefined ? {} : { modelText }),
+          ...withContext,
+        },
+      };
+    }
     case "stop":
       return { verdict: { action: "stop", reason: end.reason } };
     case "retry": {
