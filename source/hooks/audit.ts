@@ -6,6 +6,7 @@
 import { closeSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { openPrivateAppendSync } from "../config/private-files.js";
+import { exitTwoCrashNote } from "./crash-note.js";
 import { capText, type Decision } from "./decision.js";
 import type { HookDefinition, HookEventName } from "./definition.js";
 import type { HookRunRecord } from "./run.js";
@@ -37,6 +38,8 @@ export interface AuditEntry {
   reason?: string;
   log?: string;
   stderr?: string;
+  /** Something the reader should know about this run (an exit 2 that looks like a shell crash). */
+  note?: string;
 }
 
 export interface AuditSink {
@@ -110,5 +113,7 @@ export function auditEntry(args: {
   // Already cut at ANSWER_TEXT_CAPS.log, visibly, when the answer was decoded.
   if (log !== undefined) entry.log = log;
   if (record.stderr !== "") entry.stderr = capText(record.stderr, AUDIT_STDERR_CHARS, "stderr");
+  const note = record.decision.action === "block" ? exitTwoCrashNote(record) : undefined;
+  if (note !== undefined) entry.note = note;
   return entry;
 }

@@ -76,6 +76,7 @@ export function formatAuditEntry(entry: AuditEntry): string {
   if (entry.log) line += `\n    log: ${oneLine(entry.log, 200)}`;
   const stderr = entry.decision === "failed" ? meaningfulErrorLine(entry.stderr ?? "", 200) : "";
   if (stderr !== "" && !detail?.includes(stderr)) line += `\n    stderr: ${inertText(stderr)}`;
+  if (typeof entry.note === "string") line += `\n    note: ${oneLine(entry.note, 300)}`;
   return line;
 }
 

@@ -399,6 +399,7 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
           samples,
           { matchSubject },
           { hookMatches },
+          { exitTwoCrashNote },
           { previewAnswer },
           { builtinTools },
         ] = await Promise.all([
@@ -409,6 +410,7 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
           import("./hooks-samples.js"),
           import("../../hooks/plan.js"),
           import("../../hooks/match.js"),
+          import("../../hooks/crash-note.js"),
           import("../../hooks/preview.js"),
           import("../../tools/registry.js"),
         ]);
@@ -504,6 +506,7 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
         });
         const { answered, effective, newInput } = preview;
         const exitCode = exitFor(answered, effective);
+        const crash = answered.action === "block" ? exitTwoCrashNote(record) : undefined;
 
         if (raw.json) {
           io.stdout.write(
@@ -531,6 +534,7 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
                 decision: answered,
                 effective,
                 ...(newInput === undefined ? {} : { new_input: newInput }),
+                ...(crash === undefined ? {} : { note: crash }),
                 would: preview.would,
               },
               2,
@@ -570,6 +574,7 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
                 : `failure policy "${hook.failure}": acai would warn and go on.`,
           );
         }
+        if (crash !== undefined) out.push(`note: ${inertText(crash)}.`);
         out.push(`acai would: ${preview.would}.`);
         io.stdout.write(`${out.join("\n")}\n`);
         return exitCode;
