@@ -298,4 +298,48 @@ describe.skipIf(skipReason !== "")(`acai REPL in tmux ${skipReason}`, () => {
     expect(screen.replace(/\n/g, "")).toContain(file);
     expect(server?.requests ?? []).toEqual([]);
   });
+
+  it("assistant Markdown is rendered, not shown raw (streamed through the real acai)", async () => {
+    const text = [
+      "## Plan",
+      "Run **all** tests with `npm test`.",
+      "",
+      "```sh",
+      "npm test",
+      "```",
+      "",
+      "| Step | Time |",
+      "|------|-----:|",
+      "| build | 20s |",
+      "| test | 3s |",
+      "",
+      "That is all.",
+    ].join("\n");
+    const t = await startAcai([{ text, chunkSize: 5 }]);
+    await t.see("ask anything");
+    t.text("plan?");
+    t.keys("Enter");
+    await t.see("That is all.");
+    const lines = t
+      .screen()
+      .split("\n")
+      .map((line) => line.trimEnd());
+    const from = lines.indexOf("Plan");
+    expect(from).toBeGreaterThan(-1);
+    expect(lines.slice(from, from + 12)).toEqual([
+      "Plan",
+      "Run all tests with `npm test`.",
+      "",
+      "  ┌ sh",
+      "  │ npm test",
+      "  └",
+      "",
+      "Step  │ Time",
+      "──────┼─────",
+      "build │  20s",
+      "test  │   3s",
+      "",
+    ]);
+    expect(t.screen()).not.toMatch(/##|\*\*|```/);
+  });
 });
