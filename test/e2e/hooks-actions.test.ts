@@ -171,7 +171,8 @@ describe.each(SOURCE_KINDS)("hooks from %s sources, through acai -p", (kind) => 
     });
     const dialectName = kind === "hook_md" ? "event_type" : "hook_event_name";
     expect(byEvent("before_tool")[0]).toMatchObject({
-      [dialectName]: kind === "hook_md" ? "pre-tool-call" : "PreToolUse",
+      // HOOK.md: the spelling of its trigger (hooks-support writes `trigger: before_tool`).
+      [dialectName]: kind === "hook_md" ? "before_tool" : "PreToolUse",
       tool_name: "Bash",
       tool_input: { command: "echo patch-me" },
     });
