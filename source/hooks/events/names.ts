@@ -11,7 +11,11 @@ export const CLAUDE_EVENT_NAMES: Readonly<Record<HookEventName, string>> = Objec
   HOOK_EVENTS.map((event) => [event, HOOK_EVENT_TABLE[event].claude]),
 ) as Record<HookEventName, string>;
 
-/** The Agent Hooks spec's name of an event (sent as `event_type`); acai's name where the spec has none. */
+/**
+ * The Agent Hooks spec's current name of an event; acai's name where the spec
+ * has none. A HOOK.md hook receives its own trigger's spelling as `event_type`
+ * instead (payload.ts `agentHooksEventType`).
+ */
 export function agentHooksEventName(event: HookEventName): string {
   return HOOK_EVENT_TABLE[event].agentHooks?.name ?? event;
 }
