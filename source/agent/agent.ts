@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { ToolSet } from "ai";
 import type { Tool } from "../tools/types.js";
 import { anySignal, sleep, unlessAborted } from "./abort.js";
@@ -106,6 +107,8 @@ class SessionRun {
   private readonly maxSteps: number;
   private readonly maxStopBlocks: number;
   private readonly maxHookRetries: number;
+  /** The running turn's prompt id (`promptId` of its events). */
+  private promptId = "";
 
   constructor(
     private readonly options: AgentOptions,
@@ -175,12 +178,14 @@ class SessionRun {
         if (signal.aborted || next === undefined) return yield* this.end("aborted");
         if (next.done) return yield* this.end(input.endReason?.() ?? "completed");
         turn++;
+        this.promptId = randomUUID();
         const turnSignal = anySignal([signal, next.value.signal]);
         const state: TurnState = { turn, text: "", usage: ZERO_USAGE, steps: 0 };
         const outcome = yield* this.turn(state, next.value, turnSignal);
         const endVerdict = yield* this.emit({
           type: "turn_end",
           turn,
+          promptId: this.promptId,
           stopReason: outcome.stopReason,
           text: state.text,
           usage: state.usage,
@@ -218,7 +223,12 @@ class SessionRun {
   ): AsyncGenerator<AgentEvent, TurnOutcome, Verdict | undefined> {
     const { turn } = state;
     let prompt = input.prompt;
-    const promptVerdict = yield* this.emit({ type: "user_prompt", turn, prompt });
+    const promptVerdict = yield* this.emit({
+      type: "user_prompt",
+      turn,
+      promptId: this.promptId,
+      prompt,
+    });
     if (signal.aborted) return { stopReason: "aborted" };
     switch (promptVerdict?.action) {
       case "block":
@@ -272,6 +282,7 @@ class SessionRun {
       const responseVerdict = yield* this.emit({
         type: "model_response",
         turn,
+        promptId: this.promptId,
         step,
         model: this.options.modelId,
         text: outcome.text,
@@ -310,6 +321,7 @@ class SessionRun {
             signal,
             now: this.now,
             turn,
+            promptId: this.promptId,
             step,
           },
           calls,
@@ -326,6 +338,7 @@ class SessionRun {
       const stopVerdict = yield* this.emit({
         type: "stop_request",
         turn,
+        promptId: this.promptId,
         step,
         lastAssistantMessage: outcome.text,
         stopHookActive: stopBlocks > 0,
@@ -356,6 +369,7 @@ class SessionRun {
       const verdict = yield* this.emit({
         type: "model_request",
         turn,
+        promptId: this.promptId,
         step,
         model: this.options.modelId,
       });

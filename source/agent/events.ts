@@ -36,12 +36,19 @@ export type AgentEvent =
       transcriptPath: string;
       source: "startup" | "resume";
     } /* gate: block = refuse to start; context */
-  | { type: "user_prompt"; turn: number; prompt: string } /* gate: block, replace prompt, context */
+  | {
+      type: "user_prompt";
+      turn: number;
+      /** One id per user prompt, the same on every event of its turn (hooks' `prompt_id`). */
+      promptId?: string;
+      prompt: string;
+    } /* gate: block, replace prompt, context */
   | { type: "turn_start"; turn: number; prompt: string }
   | { type: "step_start"; turn: number; step: number }
   | {
       type: "model_request";
       turn: number;
+      promptId?: string;
       step: number;
       model: string;
     } /* gate: block, retry, context */
@@ -49,6 +56,7 @@ export type AgentEvent =
   | {
       type: "model_response";
       turn: number;
+      promptId?: string;
       step: number;
       model: string;
       text: string;
@@ -60,6 +68,7 @@ export type AgentEvent =
   | {
       type: "tool_call_start";
       turn: number;
+      promptId?: string;
       step: number;
       toolCallId: string;
       toolName: string;
@@ -68,6 +77,7 @@ export type AgentEvent =
   | {
       type: "tool_call_end";
       turn: number;
+      promptId?: string;
       step: number;
       toolCallId: string;
       toolName: string;
@@ -81,6 +91,7 @@ export type AgentEvent =
   | {
       type: "tool_call_error";
       turn: number;
+      promptId?: string;
       step: number;
       toolCallId: string;
       toolName: string;
@@ -95,6 +106,7 @@ export type AgentEvent =
   | {
       type: "stop_request";
       turn: number;
+      promptId?: string;
       step: number;
       lastAssistantMessage: string;
       /** True when the previous stop request of this turn was blocked. */
@@ -105,6 +117,7 @@ export type AgentEvent =
   | {
       type: "turn_end";
       turn: number;
+      promptId?: string;
       stopReason: StopReason;
       /** Final assistant text of the turn. */
       text: string;

@@ -22,6 +22,7 @@ export interface ToolStepContext {
   signal: AbortSignal;
   now: () => number;
   turn: number;
+  promptId?: string;
   step: number;
 }
 
@@ -41,7 +42,11 @@ export async function* runToolCalls(
   calls: readonly StepToolCall[],
 ): AsyncGenerator<AgentEvent, ToolStepResult, Verdict | undefined> {
   const results: ToolResultPart[] = [];
-  const base = { turn: ctx.turn, step: ctx.step };
+  const base = {
+    turn: ctx.turn,
+    step: ctx.step,
+    ...(ctx.promptId === undefined ? {} : { promptId: ctx.promptId }),
+  };
 
   const fail = (
     call: StepToolCall,

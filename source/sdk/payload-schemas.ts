@@ -31,12 +31,20 @@ const ToolCallSchema = z.looseObject({
   tool_input: z.unknown(),
 });
 
+const promptId = {
+  prompt_id: z
+    .string()
+    .optional()
+    .describe("Id of the user prompt this event belongs to: the same on every event of its turn"),
+};
+
 const toolFields = {
   tool_name: z.string().describe("Bash, Read, Write, Edit, Glob, Grep or a dynamic tool's name"),
   tool_input: z
     .record(z.string(), z.unknown())
     .describe("The tool's input, with Claude Code's field names (as modified by earlier hooks)"),
   tool_use_id: z.string(),
+  ...promptId,
 };
 
 function event<E extends HookEventName, S extends z.core.$ZodLooseShape>(name: E, shape: S) {
@@ -53,11 +61,13 @@ export const PAYLOAD_SCHEMAS = {
   user_prompt: event("user_prompt", {
     prompt: z.string().describe("As replaced by earlier hooks"),
     turn: z.number().int().optional(),
+    ...promptId,
   }),
   before_model: event("before_model", {
     model: z.string(),
     step: z.number().int(),
     turn: z.number().int().optional(),
+    ...promptId,
   }),
   after_model: event("after_model", {
     model: z.string(),
@@ -68,6 +78,7 @@ export const PAYLOAD_SCHEMAS = {
     usage: UsageSchema,
     finish_reason: z.string(),
     duration_ms: z.number(),
+    ...promptId,
   }),
   before_tool: event("before_tool", toolFields),
   after_tool: event("after_tool", {
@@ -90,6 +101,7 @@ export const PAYLOAD_SCHEMAS = {
     last_assistant_message: z.string(),
     step: z.number().int().optional(),
     turn: z.number().int().optional(),
+    ...promptId,
   }),
   after_agent: event("after_agent", {
     turn: z.number().int(),
@@ -97,6 +109,7 @@ export const PAYLOAD_SCHEMAS = {
     last_assistant_message: z.string(),
     usage: UsageSchema.optional(),
     message: z.string().optional(),
+    ...promptId,
   }),
   notification: event("notification", {
     message: z.string(),

@@ -169,3 +169,52 @@ if [[ "$input" == *exe-block* ]]; then echo "exe says no" >&2; exit 2; fi
     ]);
   });
 });
+
+describe("prompt_id", () => {
+  it("every event of a turn carries the same prompt_id; session events carry none", async () => {
+    const d = await makeAcaiDirs("acai-prompt-id-");
+    dirs = d;
+    const log = path.join(d.root, "payloads.jsonl");
+    const logger = await script(
+      path.join(d.root, "log.sh"),
+      `#!/bin/sh\ncat >> '${log}'\necho >> '${log}'\n`,
+    );
+    const entry = [{ hooks: [{ type: "command", command: logger }] }];
+    await userSettings(d, {
+      SessionStart: entry,
+      UserPromptSubmit: entry,
+      PreToolUse: entry,
+      PostToolUse: entry,
+      Stop: entry,
+      before_model: entry,
+      after_agent: entry,
+    });
+    const srv = await startFakeOpenAI([
+      { toolCalls: [{ name: "Bash", input: { command: "true" } }] },
+      { text: "done" },
+    ]);
+    server = srv;
+    const result = await runAcai({ args: ["-p", "go", ...modelArgs("chat", srv)], dirs: d });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const payloads = (await readFile(log, "utf8"))
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((line) => JSON.parse(line) as { event: string; prompt_id?: string });
+    const events = payloads.map((p) => p.event);
+    expect(events).toEqual(
+      expect.arrayContaining([
+        "user_prompt",
+        "before_model",
+        "before_tool",
+        "after_tool",
+        "before_stop",
+        "after_agent",
+      ]),
+    );
+    const inTurn = payloads.filter((p) => p.event !== "session_start");
+    const ids = new Set(inTurn.map((p) => p.prompt_id));
+    expect(ids.size).toBe(1);
+    expect([...ids][0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(payloads.find((p) => p.event === "session_start")?.prompt_id).toBeUndefined();
+  });
+});

@@ -24,6 +24,11 @@ function usageFields(usage: Usage): Payload {
   };
 }
 
+/** `prompt_id`: the user prompt an event belongs to, the same on every event of its turn. */
+function promptIdField(ev: { promptId?: string }): Payload {
+  return ev.promptId === undefined ? {} : { prompt_id: ev.promptId };
+}
+
 function toolCallFields(call: ToolCallSummary): Payload {
   return { tool_use_id: call.toolCallId, tool_name: call.toolName, tool_input: call.input };
 }
@@ -36,12 +41,14 @@ export const sessionStartFields = (ev: AgentEventOf<"session_start">): Payload =
 export const userPromptFields = (ev: AgentEventOf<"user_prompt">, state: GateState): Payload => ({
   prompt: state.prompt ?? ev.prompt,
   turn: ev.turn,
+  ...promptIdField(ev),
 });
 
 export const modelRequestFields = (ev: AgentEventOf<"model_request">): Payload => ({
   model: ev.model,
   step: ev.step,
   turn: ev.turn,
+  ...promptIdField(ev),
 });
 
 export const modelResponseFields = (ev: AgentEventOf<"model_response">): Payload => ({
@@ -53,6 +60,7 @@ export const modelResponseFields = (ev: AgentEventOf<"model_response">): Payload
   usage: usageFields(ev.usage),
   finish_reason: ev.finishReason,
   duration_ms: ev.durationMs,
+  ...promptIdField(ev),
 });
 
 export const toolStartFields = (
@@ -62,6 +70,7 @@ export const toolStartFields = (
   tool_name: ev.toolName,
   tool_input: "toolInput" in state ? state.toolInput : ev.input,
   tool_use_id: ev.toolCallId,
+  ...promptIdField(ev),
 });
 
 export const toolEndFields = (ev: AgentEventOf<"tool_call_end">, state: GateState): Payload => ({
@@ -72,6 +81,7 @@ export const toolEndFields = (ev: AgentEventOf<"tool_call_end">, state: GateStat
   /** The text the model will see (as replaced by earlier hooks). */
   tool_output: state.output ?? ev.output,
   duration_ms: ev.durationMs,
+  ...promptIdField(ev),
 });
 
 export const toolErrorFields = (ev: AgentEventOf<"tool_call_error">): Payload => ({
@@ -82,6 +92,7 @@ export const toolErrorFields = (ev: AgentEventOf<"tool_call_error">): Payload =>
   is_interrupt: ev.interrupted,
   is_blocked: ev.blocked,
   duration_ms: ev.durationMs,
+  ...promptIdField(ev),
 });
 
 export const stopRequestFields = (ev: AgentEventOf<"stop_request">): Payload => ({
@@ -89,6 +100,7 @@ export const stopRequestFields = (ev: AgentEventOf<"stop_request">): Payload => 
   last_assistant_message: ev.lastAssistantMessage,
   step: ev.step,
   turn: ev.turn,
+  ...promptIdField(ev),
 });
 
 /** Agent Hooks' own fields for before_stop. */
@@ -104,6 +116,7 @@ export const turnEndFields = (ev: AgentEventOf<"turn_end">): Payload => ({
   last_assistant_message: ev.text,
   usage: usageFields(ev.usage),
   ...(ev.message === undefined ? {} : { message: ev.message }),
+  ...promptIdField(ev),
 });
 
 /** Agent Hooks' own fields for after_agent. */
