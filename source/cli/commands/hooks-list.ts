@@ -6,6 +6,7 @@ import { inertText, jsonForTerminal } from "../../terminal/inert-text.js";
 import type { CommandContext } from "../command-context.js";
 import { EXIT } from "../exit-codes.js";
 import type { HookEntry, Inventory } from "./hooks-inventory.js";
+import { writtenMatcher } from "./hooks-matcher-text.js";
 import { runToolkitCommand } from "./run-command.js";
 
 export interface ListedHook {
@@ -46,7 +47,8 @@ export function toListed(entry: HookEntry): ListedHook {
         file: hook.file,
         trust: entry.trust,
         events: hook.events,
-        matcher: hook.matcher,
+        // As written: a settings hook's Claude matcher (`mcp__.*`), not acai's regular expression.
+        matcher: writtenMatcher(hook),
         priority: hook.priority,
         timeout_ms: hook.timeoutMs,
         async: hook.async,

@@ -18,6 +18,7 @@ import {
   SettingsHookEntrySchema,
   SettingsHookGroupSchema,
 } from "../schemas/settings-hooks.js";
+import { settingsHookName } from "./settings-name.js";
 
 /** One settings file's raw `hooks` section, as the CLI's settings loader provides it. */
 export interface SettingsHookFile {
@@ -160,11 +161,6 @@ export function parseSettingsHooks(file: SettingsHookFile): {
   return { items, broken };
 }
 
-function displayName(command: string): string {
-  const oneLine = command.replace(/\s+/g, " ").trim();
-  return oneLine.length > 60 ? `${oneLine.slice(0, 59)}…` : oneLine;
-}
-
 /**
  * Definitions for every command entry of the given files, in file order. The
  * same command for the same event and matcher runs once, wherever it is
@@ -201,7 +197,7 @@ export function loadSettingsHooks(
       const { entry } = item;
       const hook: HookDefinition = {
         id: `${item.scope}:settings:${item.file}#${item.location}`,
-        name: entry.name ?? displayName(entry.command),
+        name: entry.name ?? settingsHookName(entry.command),
         events: [item.event],
         matcher,
         priority: entry.priority,

@@ -169,7 +169,7 @@ describe("acai hooks list", () => {
       status: "unknown",
       trust: "untrusted",
     });
-    expect(hooks.find((h) => h.name === "./gate.sh")).toMatchObject({
+    expect(hooks.find((h) => h.name === "gate.sh")).toMatchObject({
       status: "ok",
       trust: "untrusted",
       events: ["before_stop"],

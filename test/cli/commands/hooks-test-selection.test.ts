@@ -62,12 +62,15 @@ describe("acai hooks test: a sample the matcher does not select", () => {
       JSON.stringify({
         hooks: {
           PreToolUse: [
-            { matcher: "mcp__.*", hooks: [{ type: "command", command: `touch ${marker}` }] },
+            {
+              matcher: "mcp__.*",
+              hooks: [{ type: "command", command: `touch ${marker}`, name: "toucher" }],
+            },
           ],
         },
       }),
     );
-    const result = await acai(dirs, ["hooks", "test", `touch ${marker}`, "--tool", "Bash"]);
+    const result = await acai(dirs, ["hooks", "test", "toucher", "--tool", "Bash"]);
     expect(result.stderr).toBe("");
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain(
