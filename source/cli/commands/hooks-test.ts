@@ -202,9 +202,14 @@ async function findTarget(
       ? named.filter((e) => e.hook.events.includes(event))
       : named;
   if (chosen.length > 1) {
-    const files = chosen.map((e) => `  ${inertText(e.hook.file)}`).join("\n");
+    const files = chosen
+      .map((e) => `  ${inertText(e.hook.file)} (${inertText(e.hook.events.join(", "))})`)
+      .join("\n");
+    const settings = chosen.some((e) => e.hook.sourceKind === "settings")
+      ? ', or give a settings hook its own "name"'
+      : "";
     throw new UsageError(
-      `${chosen.length} hooks are named "${inertText(target)}":\n${files}\nName one by its file instead.`,
+      `${chosen.length} hooks are named "${inertText(target)}":\n${files}\nName one by its file${event === undefined ? ", pick its event with --event" : ""}${settings}.`,
     );
   }
   const only = chosen[0] ?? named[0];

@@ -63,4 +63,28 @@ describe("settings hooks: readable names, matchers as written", () => {
     expect(log.stdout).toContain("before_tool        check-bash.sh [user settings]");
     expect(log.stdout).toContain("before_stop        Stop gate [user settings]");
   });
+
+  it("hooks test tells two settings hooks of the same name apart by --event", async () => {
+    dirs = await tempProject();
+    const script = await writeExecutable(
+      path.join(dirs.acaiHome, "scripts", "notify.sh"),
+      "#!/bin/sh\ncat >/dev/null\nexit 0\n",
+    );
+    await writeFile(
+      path.join(dirs.acaiHome, "settings.json"),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [{ hooks: [{ type: "command", command: `bash ${script} pre` }] }],
+          Stop: [{ hooks: [{ type: "command", command: `bash ${script} stop` }] }],
+        },
+      }),
+    );
+    const both = await acai(dirs, ["hooks", "test", "notify.sh"]);
+    expect(both.exitCode).toBe(2);
+    expect(both.stderr).toContain('2 hooks are named "notify.sh"');
+    expect(both.stderr).toContain("pick its event with --event");
+    const one = await acai(dirs, ["hooks", "test", "notify.sh", "--event", "Stop"]);
+    expect(one.exitCode, one.stderr).toBe(0);
+    expect(one.stdout).toContain("Testing notify.sh (user settings");
+  });
 });
