@@ -161,6 +161,12 @@ export async function buildProgram(
     // Listed in --help; never dispatched to, since the first operand is not "hooks".
     program.command("hooks").description("inspect and manage hooks (see acai hooks --help)");
   }
+  if (operand === "tools" || operand === "help") {
+    const { registerToolsCommand } = await import("./commands/tools-list.js");
+    registerToolsCommand(program, ctx);
+  } else {
+    program.command("tools").description("list the tools the model gets (acai tools list)");
+  }
   return program;
 }
 
@@ -184,7 +190,7 @@ function optionValue(args: readonly string[], name: string): string | undefined 
 function writeUsageResult(io: CliIo, message: string, durationMs: number): void {
   const args = io.argv.slice(2);
   const operand = firstOperand(args);
-  if (operand === "hooks" || operand === "help") return;
+  if (operand === "hooks" || operand === "tools" || operand === "help") return;
   const format = optionValue(args, "--output-format");
   if (format !== "json" && format !== "stream-json") return;
   const result = resultObject(emptyOutcome(), {
