@@ -43,7 +43,7 @@ describe("a settings hook timeout above 600 s", () => {
     expect(JSON.parse(await readFile(marker, "utf8"))).toMatchObject({ prompt: "hello there" });
     expect(result.stderr.split(NOTE)).toHaveLength(2);
     expect(result.stderr).toContain(
-      `acai: warning: Settings file ${settingsFile}: hook hooks.UserPromptSubmit[0].hooks[0] (cat > '${marker}'): ${NOTE}.`,
+      `acai: warning: Settings file ${settingsFile}: hook hooks.UserPromptSubmit[0].hooks[0] (cat): ${NOTE}.`,
     );
     expect(result.stderr).not.toMatch(/not loaded|broken/);
 
