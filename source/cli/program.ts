@@ -167,6 +167,12 @@ export async function buildProgram(
   } else {
     program.command("tools").description("list the tools the model gets (acai tools list)");
   }
+  if (operand === "mcp" || operand === "help") {
+    const { registerMcpCommand } = await import("./commands/mcp-list.js");
+    registerMcpCommand(program, ctx);
+  } else {
+    program.command("mcp").description("list the MCP servers and their tools (acai mcp list)");
+  }
   return program;
 }
 
@@ -190,7 +196,7 @@ function optionValue(args: readonly string[], name: string): string | undefined 
 function writeUsageResult(io: CliIo, message: string, durationMs: number): void {
   const args = io.argv.slice(2);
   const operand = firstOperand(args);
-  if (operand === "hooks" || operand === "tools" || operand === "help") return;
+  if (operand === "hooks" || operand === "tools" || operand === "mcp" || operand === "help") return;
   const format = optionValue(args, "--output-format");
   if (format !== "json" && format !== "stream-json") return;
   const result = resultObject(emptyOutcome(), {

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
+import { McpServersSchema } from "../mcp/config.js";
 import { BASE_URL_REQUIREMENT, isHttpUrl } from "./base-url.js";
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from "./json-depth.js";
 import { parseJsonWithLocation } from "./json-error.js";
@@ -51,6 +52,8 @@ export const SettingsSchema = z.object({
       ModelPriceSettingSchema,
     )
     .optional(),
+  /** MCP servers by name (Claude Code's shape); the project's apply once it is trusted. */
+  mcpServers: McpServersSchema.optional(),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;

@@ -4,6 +4,7 @@
  * manifest of everything the project controls (what trust covers).
  */
 import path from "node:path";
+import { hasMcpJson, mcpJsonPath } from "../mcp/config.js";
 import { commandPaths } from "../project/command-paths.js";
 import { buildProjectManifest, type ProjectManifest } from "../project/manifest.js";
 import { executablesIn, projectToolsDir } from "../tools/dynamic.js";
@@ -161,16 +162,21 @@ function manifestOf(args: {
 }): ProjectManifest {
   const { projectDir } = args;
   const projectSettings = args.settingsFiles.filter((file) => file.scope === "project");
-  if (!args.hasFiles && !projectSettings.some(setsSomething)) {
+  // `.mcp.json` names commands acai would start: trusted as a whole, like a settings file.
+  const mcpJson = hasMcpJson(projectDir) ? [{ path: mcpJsonPath(projectDir) }] : [];
+  if (!args.hasFiles && mcpJson.length === 0 && !projectSettings.some(setsSomething)) {
     return { entries: [], fingerprint: null };
   }
   return buildProjectManifest({
     projectDir,
     trees: args.trees,
-    settingsFiles: projectSettings.map((file) => ({
-      path: path.resolve(projectDir, file.path),
-      ...(file.digest !== undefined ? { digest: file.digest } : {}),
-    })),
+    settingsFiles: [
+      ...projectSettings.map((file) => ({
+        path: path.resolve(projectDir, file.path),
+        ...(file.digest !== undefined ? { digest: file.digest } : {}),
+      })),
+      ...mcpJson,
+    ],
     commandPaths: projectSettings.flatMap((file) =>
       parseSettingsHooks(file).items.flatMap((item) =>
         commandPaths(item.entry.command, projectDir),

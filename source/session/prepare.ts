@@ -15,6 +15,7 @@ import { loadHookRegistry } from "../hooks/registry.js";
 import { DEFAULT_CONTEXT_CAP_CHARS } from "../hooks/step.js";
 import { trackTurnSignals } from "../hooks/turn-signal.js";
 import { withOwnNodeForTypeScript } from "../hooks/typescript-launch.js";
+import { collectServers } from "../mcp/config.js";
 import { resolveModel } from "../models/resolve.js";
 import { runProcess } from "../process/runner.js";
 import { withSignal } from "../process/with-signal.js";
@@ -65,8 +66,13 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
     cwd,
   });
 
+  const mcpServers = collectServers({
+    settingsFiles: loaded.settingsFiles,
+    projectDir,
+    includeProject,
+  });
   // Independent steps run together: start-up time matters for `acai -p`.
-  const [tools, registry] = await Promise.all([
+  const [tools, registry, mcp] = await Promise.all([
     loadTools({
       projectDir,
       includeProject,
@@ -87,9 +93,21 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
         ? { projectDefaultTimeoutMs: settings.projectHookTimeoutMs }
         : {}),
     }),
+    // The MCP client library is imported only when a server is configured.
+    mcpServers.active.length === 0
+      ? undefined
+      : import("../mcp/connect.js").then(({ connectMcpServers }) =>
+          connectMcpServers({
+            entries: mcpServers.active,
+            env,
+            projectDir,
+            ...(options.signal ? { signal: options.signal } : {}),
+          }),
+        ),
   ]);
 
   // Interrupted while describing: the aborted steps were not cached, go no further.
+  if (options.signal?.aborted) await mcp?.close();
   options.signal?.throwIfAborted();
   const sessionId = randomUUID();
   const transcriptPath = transcriptPathFor(paths.transcriptsDir, sessionId, new Date());
@@ -101,7 +119,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
   const agent = new Agent({
     model: resolved.model,
     modelId: resolved.modelId,
-    tools: tools.tools,
+    tools: mcp ? [...tools.tools, ...mcp.tools] : tools.tools,
     cwd,
     env,
     ...(envFiles.size > 0 ? { shellEnv: createShellEnvReader([...envFiles.values()], env) } : {}),
@@ -113,7 +131,9 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
       : {}),
     maxStopBlocks: settings.maxStopBlocks,
   });
-  const toolsByName = new Map(tools.tools.map((tool) => [tool.name, tool]));
+  const toolsByName = new Map(
+    [...tools.tools, ...(mcp?.tools ?? [])].map((tool) => [tool.name, tool]),
+  );
   const brokenWarnings = registry.broken.map(brokenHookWarning);
   /** The interceptor of the latest run, for `notify` (its notifier is idle once that run ends). */
   let running: HookInterceptor | undefined;
@@ -135,6 +155,8 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
       ...loaded.warnings,
       ...projectLeftOut(project, includeProject),
       ...tools.warnings,
+      ...mcpServers.warnings,
+      ...(mcp?.warnings ?? []),
       ...registry.warnings,
       ...brokenWarnings,
     ],
@@ -165,9 +187,22 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
         },
       });
       running = intercept;
-      return intercept(agent.run({ ...input, prompts: turns.prompts }));
+      const events = intercept(agent.run({ ...input, prompts: turns.prompts }));
+      return mcp ? closingAfter(events, mcp.close) : events;
     },
   };
+}
+
+/** The session's events, then `close` (the MCP clients) once they end, however they end. */
+async function* closingAfter<T>(
+  events: AsyncGenerator<T, void, undefined>,
+  close: () => Promise<void>,
+): AsyncGenerator<T, void, undefined> {
+  try {
+    yield* events;
+  } finally {
+    await close();
+  }
 }
 
 /** `maxAsyncHooks` / `asyncQueueLimit` of a hookDefaults section, those that are set. */

@@ -6,6 +6,7 @@
  * goes through `inertText`. Used by the `-p` refusal, `acai hooks trust` and
  * the REPL's trust screen, so all three tell the same story.
  */
+import { mcpJsonReviewLines } from "../mcp/config.js";
 import type { ProjectChanges } from "../project/changes.js";
 import { inertText } from "../terminal/inert-text.js";
 import type { ProjectReview, ProjectSettingsSummary } from "./types.js";
@@ -18,6 +19,7 @@ export function reviewLines(review: ProjectReview): string[] {
     `Project root: ${inertText(review.root)}`,
     ...changeLines(review.changes),
     ...review.settings.flatMap(settingsLines),
+    ...mcpJsonReviewLines(review.root).map(inertText),
     ...(review.incomplete !== undefined
       ? [`Cannot be trusted: ${inertText(review.incomplete)}.`]
       : []),
