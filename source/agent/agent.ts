@@ -106,6 +106,8 @@ class SessionRun {
   private readonly system: string;
   private readonly maxSteps: number;
   private readonly maxStopBlocks: number;
+  /** Provider warnings already reported (each is said once per session). */
+  private readonly modelWarnings = new Set<string>();
   private readonly maxHookRetries: number;
   /** The running turn's prompt id (`promptId` of its events). */
   private promptId = "";
@@ -416,7 +418,16 @@ class SessionRun {
     while (true) {
       const next = await stream.next();
       if (next.done) return next.value;
-      yield* this.emit({ type: "text_delta", turn, step, text: next.value });
+      const chunk = next.value;
+      if (chunk.kind === "warning") {
+        // Once per session: providers repeat the same warning on every request.
+        if (!this.modelWarnings.has(chunk.message)) {
+          this.modelWarnings.add(chunk.message);
+          yield* this.emit({ type: "warning", message: chunk.message, source: "model" });
+        }
+        continue;
+      }
+      yield* this.emit({ type: "text_delta", turn, step, text: chunk.text });
       if (signal.aborted) {
         await stream.return({ kind: "aborted" });
         return { kind: "aborted" };

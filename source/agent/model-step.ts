@@ -1,4 +1,5 @@
 import {
+  type CallWarning,
   isStepCount,
   type JSONSchema7,
   jsonSchema,
@@ -63,11 +64,17 @@ export interface StepRequest {
   signal: AbortSignal;
 }
 
+/** What a step streams: text as it arrives, and the provider's warnings about the call. */
+export type StepChunk = { kind: "text"; text: string } | { kind: "warning"; message: string };
+
 /**
- * One model request, streamed. Yields text deltas; returns what the step
- * produced. Provider failures come back as `{kind: "error"}`, never thrown.
+ * One model request, streamed. Yields text deltas and warnings; returns what
+ * the step produced. Provider failures come back as `{kind: "error"}`, never
+ * thrown.
  */
-export async function* streamModelStep(request: StepRequest): AsyncGenerator<string, StepOutcome> {
+export async function* streamModelStep(
+  request: StepRequest,
+): AsyncGenerator<StepChunk, StepOutcome> {
   let text = "";
   const toolCalls: StepToolCall[] = [];
   let usage: Usage = ZERO_USAGE;
@@ -91,7 +98,12 @@ export async function* streamModelStep(request: StepRequest): AsyncGenerator<str
         case "text-delta":
           if (part.text) {
             text += part.text;
-            yield part.text;
+            yield { kind: "text", text: part.text };
+          }
+          break;
+        case "start-step":
+          for (const warning of part.warnings) {
+            yield { kind: "warning", message: describeCallWarning(warning) };
           }
           break;
         case "tool-call":
@@ -123,6 +135,18 @@ export async function* streamModelStep(request: StepRequest): AsyncGenerator<str
     if (request.signal.aborted) return { kind: "aborted" };
     return { kind: "error", error: failure?.error ?? error };
   }
+}
+
+/** A provider's warning about a call (an unsupported setting, a model it does not know), in words. */
+export function describeCallWarning(warning: CallWarning): string {
+  const record = warning as Record<string, unknown>;
+  const subject = [record.feature, record.setting].find((v) => typeof v === "string");
+  const parts = [
+    typeof record.message === "string" ? record.message : undefined,
+    typeof subject === "string" ? `${warning.type}: ${subject}` : undefined,
+    typeof record.details === "string" ? record.details : undefined,
+  ].filter((part): part is string => part !== undefined);
+  return parts.length > 0 ? parts.join(" — ") : `the model provider warned: ${warning.type}`;
 }
 
 function toUsage(usage: LanguageModelUsage): Usage {

@@ -37,6 +37,10 @@ async function main(options: MainOptions, ctx: CommandContext): Promise<number> 
 export async function runFromProcess(): Promise<void> {
   // Before any model module loads: `OPENAI_BASE_URL=""` means unset, not a broken URL.
   dropBlankBaseUrls(process.env);
+  // The AI SDK would print provider warnings raw on stderr ("(node:123) Warning: …", which
+  // also tears through the REPL's screen). The agent reports them itself, once each, as
+  // `warning` events that -p and the REPL show like any other warning.
+  (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = false;
   const io: CliIo = {
     argv: process.argv,
     cwd: process.cwd(),

@@ -250,3 +250,21 @@ registerHooks({
     expect(await probe.loaded()).toContain("@ai-sdk/anthropic");
   });
 });
+
+describe("provider warnings", () => {
+  it("are said once each as acai warnings, never as raw Node warnings on stderr", async () => {
+    server = await startFakeAnthropic(bashThenAnswer("echo hi", "Done."));
+    const result = await runAcai({
+      args: ["-p", "go", ...MODEL],
+      dirs,
+      env: anthropicEnv(server.url),
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(server.requests).toHaveLength(2);
+    expect(result.stderr).not.toContain("(node:");
+    const warnings = result.stderr.split("\n").filter((line) => line.startsWith("acai: warning:"));
+    // claude-test is a model the Anthropic provider does not know: it warns on every request.
+    expect(warnings.length).toBeGreaterThan(0);
+    expect(new Set(warnings).size).toBe(warnings.length);
+  });
+});
