@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { Markers, markedSleep, pidsWith, survivors } from "../process/survivors.js";
 import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
 import { type AcaiDirs, makeAcaiDirs, REPO_ROOT, runAcai } from "../support/run-acai.js";
 import { modelArgs, toolResultsSent } from "./helpers.js";
@@ -17,7 +18,9 @@ const SERVER = path.join(REPO_ROOT, "test", "support", "mcp-test-server.mjs");
 
 let dirs: AcaiDirs | undefined;
 let server: FakeOpenAIServer | undefined;
+const markers = new Markers();
 afterEach(async () => {
+  markers.killAll();
   await server?.close();
   server = undefined;
   await dirs?.cleanup();
@@ -216,5 +219,40 @@ describe("MCP servers", () => {
     });
     expect(again.exitCode).toBe(4);
     expect(again.stderr).toContain(".mcp.json");
+  });
+
+  it("leaves nothing running after acai -p: neither the server nor a child it started with setsid", async () => {
+    const d = await makeAcaiDirs("acai-mcp-");
+    dirs = d;
+    const marker = markers.next("acai-mcp-server");
+    // The server starts a child that leaves its process group, then becomes the MCP server;
+    // `--` and the marker in its argv let the test count the server itself too.
+    const entry = {
+      command: "/bin/sh",
+      args: [
+        "-c",
+        `setsid bash -c 'touch "$1"; ${markedSleep(`${marker}-child`)}' sh "${path.join(d.root, "child-started")}" </dev/null >/dev/null 2>&1 & exec "$0" "$@"`,
+        process.execPath,
+        SERVER,
+        `--${marker}-server`,
+      ],
+      env: { MCP_TEST_LOG: path.join(d.root, "calls.jsonl") },
+    };
+    await userSettings(d, { mcpServers: { test: entry } });
+    const srv = await startFakeOpenAI([
+      { toolCalls: [{ name: "mcp__test__echo", input: { text: "hi" } }] },
+      { text: "done" },
+    ]);
+    server = srv;
+    const result = await runAcai({
+      args: ["-p", "go", ...modelArgs("chat", srv)],
+      dirs: d,
+      baseUrl: srv.url,
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(toldModel(srv, 1).join("\n")).toContain("hi");
+    expect(existsSync(path.join(d.root, "child-started"))).toBe(true);
+    expect(await survivors(marker)).toEqual([]);
+    expect(pidsWith(`${marker}-server`)).toEqual([]);
   });
 });
