@@ -32,6 +32,14 @@
  */
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import {
+  chunksOf,
+  flattenHeaders,
+  onClose,
+  parseBody,
+  sendJson as sendJsonWith,
+  sleep,
+} from "./http-fixture.js";
 
 export interface FakeAnthropicToolCall {
   name: string;
@@ -229,67 +237,14 @@ function errorBody(type: string, message: string) {
   return { type: "error", error: { type, message } };
 }
 
-function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(headers)) {
-    if (value !== undefined) out[key] = Array.isArray(value) ? value.join(", ") : value;
-  }
-  return out;
-}
-
-function parseBody(raw: string): Record<string, unknown> | undefined {
-  if (!raw) return undefined;
-  try {
-    const value: unknown = JSON.parse(raw);
-    return value && typeof value === "object" && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
+/** Anthropic's answers carry a request id. */
 function sendJson(
   res: http.ServerResponse,
   status: number,
   body: unknown,
   headers: Record<string, string> = {},
 ): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(text),
-    "request-id": `req_fake_${status}`,
-    ...headers,
-  });
-  res.end(text);
-}
-
-function onClose(res: http.ServerResponse): AbortController {
-  const controller = new AbortController();
-  res.on("close", () => {
-    if (!res.writableFinished) controller.abort();
-  });
-  return controller;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
-}
-
-function chunksOf(text: string, size: number): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
-  return out;
+  sendJsonWith(res, status, body, { "request-id": `req_fake_${status}`, ...headers });
 }
 
 function usageOf(turn: FakeAnthropicTurn) {

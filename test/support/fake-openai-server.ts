@@ -31,6 +31,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { chunksOf, flattenHeaders, onClose, parseBody, sendJson, sleep } from "./http-fixture.js";
 
 export interface FakeToolCall {
   name: string;
@@ -192,26 +193,6 @@ function apiOf(method: string, path: string): FakeApi {
   return "other";
 }
 
-function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(headers)) {
-    if (value !== undefined) out[key] = Array.isArray(value) ? value.join(", ") : value;
-  }
-  return out;
-}
-
-function parseBody(raw: string): Record<string, unknown> | undefined {
-  if (!raw) return undefined;
-  try {
-    const value: unknown = JSON.parse(raw);
-    return value && typeof value === "object" && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 function errorBody(status: number, message?: string) {
   const defaults: Record<number, { message: string; type: string; code: string | null }> = {
     400: { message: "Bad request", type: "invalid_request_error", code: null },
@@ -242,49 +223,6 @@ function errorBody(status: number, message?: string) {
   return {
     error: { message: message ?? base.message, type: base.type, param: null, code: base.code },
   };
-}
-
-function sendJson(
-  res: http.ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(text),
-    ...headers,
-  });
-  res.end(text);
-}
-
-/** An AbortSignal that fires when the client goes away before we finished. */
-function onClose(res: http.ServerResponse): AbortController {
-  const controller = new AbortController();
-  res.on("close", () => {
-    if (!res.writableFinished) controller.abort();
-  });
-  return controller;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
-}
-
-function chunksOf(text: string, size: number): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
-  return out;
 }
 
 function usageOf(turn: FakeTurn) {
