@@ -48,7 +48,15 @@ describe("notification hooks", () => {
       seenWhenAsked = await notes();
       return true;
     };
-    const agent = fakeAgent([ev.sessionStart(), ev.toolStart(), ev.turnEnd()]);
+    // The session ends properly: session end waits (within its budget) for the
+    // notification hook running beside the loop, so its hook_end is yielded.
+    // Without session_end the stream's close would kill it, racing its exit.
+    const agent = fakeAgent([
+      ev.sessionStart(),
+      ev.toolStart(),
+      ev.turnEnd(),
+      { type: "session_end", reason: "completed" },
+    ]);
     const events: InterceptedEvent[] = [];
     for await (const e of createHookInterceptor(base({ hooks: [guard, notifier], askUser }))(
       agent.run,
