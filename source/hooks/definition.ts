@@ -26,7 +26,16 @@ export interface HookMatcher {
   source?: string;
 }
 
+/**
+ * How a hook's process serves events: one process per event (`spawn`, the
+ * default), or one process per session answering requests line by line
+ * (`persistent`, hooks.md §6.4; source/hooks/persistent/).
+ */
+export type HookRunMode = "spawn" | "persistent";
+
 export interface HookLaunch {
+  /** Absent: `spawn`. */
+  mode?: HookRunMode;
   /** Executable (absolute path) or, when `viaShell`, the shell command line. */
   command: string;
   args: string[];
@@ -70,6 +79,11 @@ export interface HookDefinition {
    * folder by name, then settings in file order); ties of priority and scope run in it.
    */
   order?: number;
+}
+
+/** The hook's run mode (`spawn` unless its launch says otherwise). */
+export function runModeOf(hook: Pick<HookDefinition, "launch">): HookRunMode {
+  return hook.launch.mode ?? "spawn";
 }
 
 export interface BrokenHook {

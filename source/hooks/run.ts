@@ -7,10 +7,14 @@ import { meaningfulErrorLine } from "../process/error-output.js";
 import { quietRunResult } from "../process/result.js";
 import type { ProcessRunner, RunResult } from "../process/types.js";
 import { capDecisionTexts, type Decision, failed } from "./decision.js";
-import type { HookDefinition, HookEventName } from "./definition.js";
+import { type HookDefinition, type HookEventName, runModeOf } from "./definition.js";
 import { decodeAnswerText } from "./dialects/index.js";
 import { buildHookEnvironment } from "./environment.js";
 import { eventRow } from "./events/table.js";
+import type { PersistentHooks } from "./persistent/types.js";
+import type { HookRunRecord } from "./run-record.js";
+
+export type { HookRunRecord } from "./run-record.js";
 
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
 /** Grace between TERM and KILL when a hook times out. */
@@ -28,27 +32,8 @@ export interface HookRunOptions {
   signal?: AbortSignal;
   maxOutputBytes?: number;
   killGraceMs?: number;
-}
-
-/** Everything one run did: what the toolkit's `acai hooks test` prints and the audit log keeps. */
-export interface HookRunRecord {
-  hookId: string;
-  event: HookEventName;
-  stdin: string;
-  command: string;
-  args: readonly string[];
-  exitCode: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  durationMs: number;
-  timedOut: boolean;
-  aborted: boolean;
-  /** Killed because stdout or stderr passed the cap. */
-  outputLimit: boolean;
-  spawnError?: string;
-  /** The hook's answer, before the failure policy. */
-  decision: Decision;
+  /** The session's persistent hook processes (hooks.md §6.4); needed to run a persistent hook. */
+  persistent?: PersistentHooks;
 }
 
 export function launchOf(hook: Pick<HookDefinition, "launch">): {
@@ -61,7 +46,31 @@ export function launchOf(hook: Pick<HookDefinition, "launch">): {
 }
 
 /** Run a single hook against a given payload (also the toolkit's `acai hooks test`). */
-export async function runHookOnce(
+export function runHookOnce(
+  hook: HookDefinition,
+  event: HookEventName,
+  payload: unknown,
+  options: HookRunOptions,
+): Promise<HookRunRecord> {
+  const mode = runModeOf(hook);
+  switch (mode) {
+    case "spawn":
+      return runSpawned(hook, event, payload, options);
+    case "persistent": {
+      if (options.persistent === undefined) {
+        const error = "is a persistent hook, but nothing here runs persistent hooks";
+        return Promise.resolve(notRunRecord(hook, event, error));
+      }
+      const signal = options.signal === undefined ? {} : { signal: options.signal };
+      return options.persistent.request({ hook, event, payload, ...signal });
+    }
+    default:
+      return mode satisfies never;
+  }
+}
+
+/** One process for this one event: payload on stdin, answer from exit code and stdout. */
+async function runSpawned(
   hook: HookDefinition,
   event: HookEventName,
   payload: unknown,
