@@ -21,3 +21,25 @@ export function defaultSystemPrompt(options: { cwd: string; tools: readonly Tool
 function firstLine(text: string): string {
   return (text.split("\n")[0] ?? "").trim();
 }
+
+export interface SystemPromptParts {
+  /** `--system-prompt` / `systemPrompt`: replaces acai's own prompt. */
+  replace?: string;
+  /** Instruction files (AGENTS.md, …), in order: the user's, then the project's. */
+  instructions: readonly { label: string; text: string }[];
+  /** `--append-system-prompt` / `appendSystemPrompt`: added at the end. */
+  append?: string;
+}
+
+/** The system prompt a session sends: acai's (or the replacement), the instructions, the addition. */
+export function composeSystemPrompt(
+  options: { cwd: string; tools: readonly Tool[] },
+  parts: SystemPromptParts,
+): string {
+  const blocks = [parts.replace ?? defaultSystemPrompt(options)];
+  for (const section of parts.instructions) {
+    blocks.push(`# Instructions from ${section.label}\n\n${section.text}`);
+  }
+  if (parts.append !== undefined && parts.append.trim() !== "") blocks.push(parts.append);
+  return blocks.join("\n\n");
+}

@@ -22,6 +22,8 @@ export interface MainOptions {
   maxSteps: number | undefined;
   model: string | undefined;
   baseUrl: string | undefined;
+  systemPrompt?: string | undefined;
+  appendSystemPrompt?: string | undefined;
   yes: boolean;
   /** Text format: also show tool calls and every hook run on stderr. */
   verbose: boolean;
@@ -108,6 +110,8 @@ export async function buildProgram(
       parseModel,
     )
     .option("--base-url <url>", "OpenAI-compatible server (also OPENAI_BASE_URL)", parseBaseUrl)
+    .option("--system-prompt <text>", "replace acai's system prompt (AGENTS.md still follows)")
+    .option("--append-system-prompt <text>", "add text at the end of the system prompt")
     .option("-y, --yes", "approve hooks' `ask` answers (headless runs deny them otherwise)")
     .option("--verbose", "text output: also show tool calls and hook runs on stderr")
     .addOption(
@@ -142,6 +146,8 @@ export async function buildProgram(
         maxSteps: raw.maxSteps as number | undefined,
         model: raw.model as string | undefined,
         baseUrl: raw.baseUrl as string | undefined,
+        systemPrompt: raw.systemPrompt as string | undefined,
+        appendSystemPrompt: raw.appendSystemPrompt as string | undefined,
         yes: raw.yes === true,
         verbose: raw.verbose === true,
         projectHooks:

@@ -7,6 +7,10 @@ export function sessionFlags(options: MainOptions): SessionFlags {
     ...(options.model ? { model: options.model } : {}),
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
     ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
+    ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
+    ...(options.appendSystemPrompt !== undefined
+      ? { appendSystemPrompt: options.appendSystemPrompt }
+      : {}),
     projectHooks: options.projectHooks,
     assumeYes: options.yes,
   };

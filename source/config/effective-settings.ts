@@ -21,6 +21,8 @@ export interface EffectiveSettings {
   baseUrl?: string;
   maxSteps?: number;
   pricing?: MergedSettings["pricing"];
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
   /** Default timeout of user hooks (and of project hooks when the project sets none). */
   userHookTimeoutMs?: number;
   /** Default timeout of project hooks. */
@@ -50,6 +52,8 @@ export function effectiveSettings(
     ...defined("baseUrl", project.baseUrl ?? user.baseUrl),
     ...defined("maxSteps", project.maxSteps ?? user.maxSteps),
     ...defined("pricing", pricing),
+    ...defined("systemPrompt", project.systemPrompt ?? user.systemPrompt),
+    ...defined("appendSystemPrompt", project.appendSystemPrompt ?? user.appendSystemPrompt),
     ...defined("userHookTimeoutMs", userTimeout),
     ...defined("projectHookTimeoutMs", projectTimeout),
     contextCapChars: raiseOnly("contextCapChars"),

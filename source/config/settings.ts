@@ -52,6 +52,10 @@ export const SettingsSchema = z.object({
       ModelPriceSettingSchema,
     )
     .optional(),
+  /** Replaces acai's system prompt (instructions files and `appendSystemPrompt` still follow). */
+  systemPrompt: z.string().max(1_000_000).optional(),
+  /** Added at the end of the system prompt. */
+  appendSystemPrompt: z.string().max(1_000_000).optional(),
   /** MCP servers by name (Claude Code's shape); the project's apply once it is trusted. */
   mcpServers: McpServersSchema.optional(),
 });

@@ -6,6 +6,7 @@
 import path from "node:path";
 import { hasMcpJson, mcpJsonPath } from "../mcp/config.js";
 import { commandPaths } from "../project/command-paths.js";
+import { projectInstructionFile } from "../project/instructions.js";
 import { buildProjectManifest, type ProjectManifest } from "../project/manifest.js";
 import { executablesIn, projectToolsDir } from "../tools/dynamic.js";
 import type { BrokenHook } from "./definition.js";
@@ -163,7 +164,12 @@ function manifestOf(args: {
   const { projectDir } = args;
   const projectSettings = args.settingsFiles.filter((file) => file.scope === "project");
   // `.mcp.json` names commands acai would start: trusted as a whole, like a settings file.
-  const mcpJson = hasMcpJson(projectDir) ? [{ path: mcpJsonPath(projectDir) }] : [];
+  const mcpJson: { path: string }[] = hasMcpJson(projectDir)
+    ? [{ path: mcpJsonPath(projectDir) }]
+    : [];
+  // AGENTS.md (or CLAUDE.md) goes into the system prompt: trusted as a whole too.
+  const instructions = projectInstructionFile(projectDir);
+  if (instructions !== undefined) mcpJson.push({ path: instructions });
   if (!args.hasFiles && mcpJson.length === 0 && !projectSettings.some(setsSomething)) {
     return { entries: [], fingerprint: null };
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { Agent, DEFAULT_MAX_STOP_BLOCKS } from "../agent/agent.js";
+import { composeSystemPrompt } from "../agent/system-prompt.js";
 import type { RunInput } from "../agent/types.js";
 import { effectiveSettings } from "../config/effective-settings.js";
 import type { HookDefaults } from "../config/settings.js";
@@ -21,6 +22,7 @@ import { runProcess } from "../process/runner.js";
 import { withSignal } from "../process/with-signal.js";
 import { loadTools } from "../tools/registry.js";
 import { assessProject } from "./assessment.js";
+import { loadInstructions } from "./instructions.js";
 import { createSessionEnvFiles, createShellEnvReader, sessionEnvDir } from "./shell-env.js";
 import { decideProjectInclusion, projectLeftOut } from "./trust.js";
 import type { PreparedSession, PrepareSessionOptions } from "./types.js";
@@ -116,10 +118,21 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
     sessionEnvDir(paths.home, sessionId),
     registry.hooks,
   );
+  const agentTools = mcp ? [...tools.tools, ...mcp.tools] : tools.tools;
+  const instructions = loadInstructions({ acaiHome: paths.home, projectDir, includeProject });
+  const systemPrompt = composeSystemPrompt(
+    { cwd, tools: agentTools },
+    {
+      instructions: instructions.sections,
+      ...defined("replace", flags.systemPrompt ?? settings.systemPrompt),
+      ...defined("append", flags.appendSystemPrompt ?? settings.appendSystemPrompt),
+    },
+  );
   const agent = new Agent({
     model: resolved.model,
     modelId: resolved.modelId,
-    tools: mcp ? [...tools.tools, ...mcp.tools] : tools.tools,
+    tools: agentTools,
+    systemPrompt,
     cwd,
     env,
     ...(envFiles.size > 0 ? { shellEnv: createShellEnvReader([...envFiles.values()], env) } : {}),
@@ -159,6 +172,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
       ...(mcp?.warnings ?? []),
       ...registry.warnings,
       ...brokenWarnings,
+      ...instructions.warnings,
     ],
     notify: (message, notificationType) =>
       running ? running.notify(message, notificationType) : Promise.resolve([]),
@@ -225,4 +239,8 @@ export function brokenHookWarning(broken: BrokenHook): string {
     ? broken.reason.slice(name.length + 2)
     : broken.reason;
   return `hook ${name} (${broken.file}) is not loaded: ${reason}`;
+}
+
+function defined<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
 }

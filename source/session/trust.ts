@@ -1,3 +1,5 @@
+import path from "node:path";
+import { projectInstructionFile } from "../project/instructions.js";
 import { inertText } from "../terminal/inert-text.js";
 import { assessProject, type ProjectAssessment } from "./assessment.js";
 import { UntrustedProjectHooksError } from "./errors.js";
@@ -35,9 +37,11 @@ export function decideProjectInclusion(
 /** Says, once, that the project's hooks, tools and settings were left out (`--no-project`). */
 export function projectLeftOut(project: ProjectAssessment, included: boolean): string[] {
   if (included || (project.status === "nothing" && project.unreadSettings.length === 0)) return [];
-  return [
-    `This project's hooks, tools and settings in ${inertText(project.root.dir)} are not used (--no-project).`,
-  ];
+  const instructions = projectInstructionFile(project.root.dir);
+  const what = instructions
+    ? `hooks, tools, settings and ${path.basename(instructions)}`
+    : "hooks, tools and settings";
+  return [`This project's ${what} in ${inertText(project.root.dir)} are not used (--no-project).`];
 }
 
 /** Whether this project's hooks may run, without running anything. */

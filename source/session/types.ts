@@ -62,6 +62,10 @@ export interface SessionFlags {
   model?: string;
   baseUrl?: string;
   maxSteps?: number;
+  /** `--system-prompt`: replaces acai's own system prompt. */
+  systemPrompt?: string;
+  /** `--append-system-prompt`: added at its end. */
+  appendSystemPrompt?: string;
   projectHooks: ProjectHooksMode;
   assumeYes?: boolean;
 }
