@@ -9,7 +9,7 @@ export { HOOK_EVENTS, type HookEventName } from "./events/table.js";
 import type { HookEventName } from "./events/table.js";
 
 export type HookScope = "user" | "project";
-export type HookSourceKind = "executable" | "hook_md" | "settings";
+export type HookSourceKind = "executable" | "hook_md" | "settings" | "plugin";
 /** Which field names the hook receives on stdin. Answers of every dialect are always understood. */
 export type HookDialect = "acai" | "agenthooks";
 
@@ -29,18 +29,34 @@ export interface HookMatcher {
 /**
  * How a hook's process serves events: one process per event (`spawn`, the
  * default), or one process per session answering requests line by line
- * (`persistent`, hooks.md §6.4; source/hooks/persistent/).
+ * (`persistent`, hooks.md §6.4; source/hooks/persistent/); or no process
+ * at all: a handler a plugin registered (`plugin`, hooks.md §6.3; source/hooks/plugins/).
  */
-export type HookRunMode = "spawn" | "persistent";
+export type HookRunMode = "spawn" | "persistent" | "plugin";
 
-export interface HookLaunch {
+/** How a hook runs; `runHookOnce` (run.ts) switches on `mode`. */
+export type HookLaunch = ProcessLaunch | PluginLaunch;
+
+export interface ProcessLaunch {
   /** Absent: `spawn`. */
-  mode?: HookRunMode;
+  mode?: "spawn" | "persistent";
   /** Executable (absolute path) or, when `viaShell`, the shell command line. */
   command: string;
   args: string[];
   /** Settings hooks run through `/bin/sh -c`, as in Claude Code. */
   viaShell: boolean;
+}
+
+/** A handler registered in-process by a plugin; run by the plugin host, never spawned. */
+export interface PluginLaunch {
+  mode: "plugin";
+  /** The plugin file (absolute path): what lists and the audit log show as the command. */
+  command: string;
+  /** `["#N"]`: the registration's number. */
+  args: string[];
+  viaShell: false;
+  /** Its number in the plugin's registration order, the same after a restart of the plugin. */
+  registration: number;
 }
 
 export interface HookDefinition {

@@ -12,6 +12,7 @@ import { decodeAnswerText } from "./dialects/index.js";
 import { buildHookEnvironment } from "./environment.js";
 import { eventRow } from "./events/table.js";
 import type { PersistentHooks } from "./persistent/types.js";
+import type { PluginHooks } from "./plugins/types.js";
 import type { HookRunRecord } from "./run-record.js";
 
 export type { HookRunRecord } from "./run-record.js";
@@ -34,6 +35,8 @@ export interface HookRunOptions {
   killGraceMs?: number;
   /** The session's persistent hook processes (hooks.md §6.4); needed to run a persistent hook. */
   persistent?: PersistentHooks;
+  /** The session's plugins (hooks.md §6.3, hooks/plugins/); needed to run a plugin's handler. */
+  plugins?: PluginHooks;
 }
 
 export function launchOf(hook: Pick<HookDefinition, "launch">): {
@@ -63,6 +66,14 @@ export function runHookOnce(
       }
       const signal = options.signal === undefined ? {} : { signal: options.signal };
       return options.persistent.request({ hook, event, payload, ...signal });
+    }
+    case "plugin": {
+      if (options.plugins === undefined || hook.launch.mode !== "plugin") {
+        const error = "is a plugin's handler, but no plugin host runs here";
+        return Promise.resolve(notRunRecord(hook, event, error));
+      }
+      const signal = options.signal === undefined ? {} : { signal: options.signal };
+      return options.plugins.call({ hook, launch: hook.launch, event, payload, ...signal });
     }
     default:
       return mode satisfies never;

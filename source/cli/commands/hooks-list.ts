@@ -1,7 +1,7 @@
 /** `acai hooks list [--json]`: every hook from every source, and why broken ones do not run. */
 import path from "node:path";
 import type { Command } from "commander";
-import type { HookDefinition, HookMatcher } from "../../hooks/definition.js";
+import type { HookDefinition, HookMatcher, HookSourceKind } from "../../hooks/definition.js";
 import { inertText, jsonForTerminal } from "../../terminal/inert-text.js";
 import type { CommandContext } from "../command-context.js";
 import { EXIT } from "../exit-codes.js";
@@ -13,7 +13,7 @@ export interface ListedHook {
   name: string;
   status: "ok" | "broken" | "unknown";
   scope: "user" | "project";
-  source: "executable" | "hook_md" | "settings";
+  source: HookSourceKind;
   file: string;
   trust: "user" | "trusted" | "untrusted";
   events?: string[];
@@ -104,6 +104,7 @@ function matcherText(matcher: HookMatcher | undefined): string {
 const SOURCE_LABEL = {
   executable: "executable",
   hook_md: "HOOK.md",
+  plugin: "plugin",
   settings: "settings",
 } as const;
 
