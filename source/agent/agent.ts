@@ -442,6 +442,7 @@ function isBareContinue(verdict: Verdict): boolean {
     verdict.input === undefined &&
     verdict.prompt === undefined &&
     verdict.output === undefined &&
+    verdict.suppress === undefined &&
     !verdict.context?.length
   );
 }

@@ -189,7 +189,7 @@ export type VerdictFor<T extends AgentEventType> = T extends GateEventType
 
 /** Any verdict: what `next()` carries (the agent reads it as its event's own, `VerdictFor`). */
 export type Verdict =
-  | ContinueVerdict<{ input?: unknown; prompt?: string; output?: string }>
+  | ContinueVerdict<{ input?: unknown; prompt?: string; output?: string; suppress?: boolean }>
   | BlockVerdict
   | RetryVerdict
   | StopVerdict;

@@ -30,6 +30,11 @@ export interface EffectiveSettings {
   contextCapChars: number;
   maxStopBlocks: number;
   sessionEndBudgetMs: number;
+  /** agent-relay capability grants: the user's file only (a project cannot grant itself one). */
+  capabilities: NonNullable<MergedSettings["capabilities"]>;
+  /** The user's memory settings, the project's over them once trusted. */
+  memory: NonNullable<MergedSettings["memory"]>;
+  idleMs?: number;
 }
 
 export function effectiveSettings(
@@ -59,6 +64,9 @@ export function effectiveSettings(
     contextCapChars: raiseOnly("contextCapChars"),
     maxStopBlocks: raiseOnly("maxStopBlocks"),
     sessionEndBudgetMs: raiseOnly("sessionEndBudgetMs"),
+    capabilities: { ...user.capabilities },
+    memory: { ...user.memory, ...project.memory },
+    ...defined("idleMs", project.idleMs ?? user.idleMs),
   };
 }
 

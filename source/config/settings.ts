@@ -25,6 +25,22 @@ export const HookDefaultsSchema = z.object({
   asyncQueueLimit: z.int().min(0).max(100_000).optional(),
 });
 
+/** agent-relay's capability grants (default: all off). Read from the user's settings file only. */
+export const CapabilitiesSchema = z.object({
+  /** agent-relay's `inject` is not cut at 2,000 characters (the context cap still applies). */
+  unlimitedInjection: z.boolean().optional(),
+});
+
+/** The built-in memory (`@memory:` patterns, `acai memory`; docs/memory.md). */
+export const MemorySettingsSchema = z.object({
+  /** False: no built-in `@memory:` handler (hooks may handle the namespace) and nothing injected at start. */
+  enabled: z.boolean().optional(),
+  /** Where `@memory:` saves and searches: this project (default) or every project of the user. */
+  scope: z.enum(["project", "user"]).optional(),
+  /** How many memories (the most relevant to the project) the agent is given at session start; 0 = none (default 5). */
+  injectOnStart: z.int().min(0).max(50).optional(),
+});
+
 /** One model's price, USD per million tokens (no zod in models/pricing.ts: the REPL's first frame imports it). */
 export const ModelPriceSettingSchema = z.object({
   input: z.number().min(0).describe("USD per million input tokens"),
@@ -58,6 +74,10 @@ export const SettingsSchema = z.object({
   appendSystemPrompt: z.string().max(1_000_000).optional(),
   /** MCP servers by name (Claude Code's shape); the project's apply once it is trusted. */
   mcpServers: McpServersSchema.optional(),
+  capabilities: CapabilitiesSchema.optional(),
+  memory: MemorySettingsSchema.optional(),
+  /** Milliseconds without agent output before the `idle` hook event (default 30,000). */
+  idleMs: z.int().min(100).max(86_400_000).optional(),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -219,6 +239,18 @@ function unknownKeyWarnings(file: string, value: object): string[] {
       if (!knownDefaults.has(key)) {
         warnings.push(`Settings file ${file}: unknown field "hookDefaults.${key}" is ignored.`);
       }
+    }
+  }
+  for (const [section, schema] of [
+    ["capabilities", CapabilitiesSchema],
+    ["memory", MemorySettingsSchema],
+  ] as const) {
+    const given = (value as Record<string, unknown>)[section];
+    if (!isPlainObject(given)) continue;
+    const knownKeys = new Set(Object.keys(schema.shape));
+    for (const key of Object.keys(given)) {
+      if (!knownKeys.has(key))
+        warnings.push(`Settings file ${file}: unknown field "${section}.${key}" is ignored.`);
     }
   }
   const pricing = (value as Record<string, unknown>).pricing;

@@ -83,12 +83,19 @@ export interface ChainResult {
   /** Only the values hooks replaced are set. */
   state: GateState;
   context: string[];
+  /** A hook answered agent-relay's `suppress` and the event honours it. */
+  suppressed?: true;
 }
 
 const ABORTED: ChainEnd = { kind: "block", reason: "aborted" };
 
 function resultOf(state: ChainState, end: ChainEnd): ChainResult {
-  return { end, state: state.replaced, context: [...state.context] };
+  return {
+    end,
+    state: state.replaced,
+    context: [...state.context],
+    ...(state.suppressed ? { suppressed: true as const } : {}),
+  };
 }
 
 /** Gating events: in order, chained, first block wins. */

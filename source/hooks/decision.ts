@@ -12,6 +12,22 @@ export interface DecisionCommon {
   log?: string;
   /** Why: to the model when blocking a tool, to the user otherwise. */
   reason?: string;
+  /**
+   * A cap on this answer's context below the session's (agent-relay's
+   * `inject`: 2,000 characters); the session drops it when
+   * `capabilities.unlimitedInjection` is on.
+   */
+  contextCap?: number;
+  /** agent-relay's `suppress`: the event's default delivery is dropped (message_received). */
+  suppress?: true;
+  /** agent-relay's `sendMessage` (validated: one, content ≤ 5,000 characters), for messaging. */
+  sendMessage?: RelayMessage;
+}
+
+/** A message a hook asks acai to send to another agent (`*`: every agent). */
+export interface RelayMessage {
+  to: string;
+  content: string;
 }
 
 export type Decision = DecisionCommon &

@@ -37,6 +37,9 @@ import type {
   InterceptorOptions,
   NotifyHooks,
 } from "./intercept/options.js";
+
+export type { HookSentMessage, OnSendMessage } from "./intercept/relay-effects.js";
+
 import { createPump, type Pump } from "./intercept/pump.js";
 import { createRunContext, type RunContext } from "./intercept/run-context.js";
 import { sessionEnd } from "./intercept/session-end.js";

@@ -17,7 +17,7 @@ import type { FoldOptions } from "./chain.js";
 import type { Decision } from "./decision.js";
 import type { HookDefinition, HookEventName } from "./definition.js";
 import type { HookRunRecord } from "./run.js";
-import { contextOf } from "./step.js";
+import { contextOf, suppressedBy } from "./step.js";
 
 /** How an observed answer is taken: `canStop` where the event honours stop (after_agent, sync). */
 export interface ObservedMode {
@@ -50,6 +50,9 @@ export function settleObserved(
   const notes: HookActivityEvent[] = [];
   const taken = contextOf(hook, decision, cap);
   if (taken.note !== undefined) notes.push(hookWarning(hook, taken.note));
+  const ignoredSuppress: string[] = [];
+  suppressedBy(event, hook, decision, ignoredSuppress);
+  for (const note of ignoredSuppress) notes.push(hookWarning(hook, note));
   if (decision.action === "failed" && !record.aborted) {
     notes.push(hookWarning(hook, `hook "${hook.name}" failed: ${decision.error}`));
   }

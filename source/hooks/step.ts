@@ -60,6 +60,8 @@ export interface ChainState {
   replaced: GateState;
   /** From every hook that ran, in order, capped. */
   context: readonly string[];
+  /** A hook answered agent-relay's `suppress` where the event honours it. */
+  suppressed?: true;
 }
 
 export interface Stepped {
@@ -102,8 +104,9 @@ export function step(state: ChainState, hook: HookDefinition, decision: Decision
   const context = [...state.context];
   const cut = takeContext(hook, answered, gate.contextCapChars, context);
   if (cut) notes.push(cut);
+  const suppressed = suppressedBy(gate.event, hook, answered, notes) || state.suppressed === true;
   return {
-    state: { gate, replaced, context },
+    state: { gate, replaced, context, ...(suppressed ? { suppressed: true as const } : {}) },
     ...(end === undefined ? {} : { end }),
     notes,
     answered,
@@ -173,6 +176,19 @@ function endOf(
   }
 }
 
+/** Whether this answer suppresses the event's delivery; a note where the event cannot take it. */
+export function suppressedBy(
+  event: HookEventName,
+  hook: HookDefinition,
+  decision: Decision,
+  notes: string[],
+): boolean {
+  if (decision.suppress !== true || decision.action === "failed") return false;
+  if (eventRow(event).honours.includes("suppress")) return true;
+  notes.push(`hook "${hook.name}" answered suppress, which ${event} cannot take; ignored`);
+  return false;
+}
+
 /** What the user is asked, with the tool input as replaced so far. */
 function askRequest(
   gate: Gate,
@@ -202,9 +218,14 @@ function takeContext(
   context: string[],
 ): string | undefined {
   if (decision.context === undefined || decision.context === "") return undefined;
-  context.push(capText(decision.context, cap));
-  if (decision.context.length <= cap) return undefined;
-  return `hook "${hook.name}" gave ${decision.context.length} characters of context; cut at ${cap}`;
+  const own = decision.contextCap !== undefined && decision.contextCap < cap;
+  const limit = own ? (decision.contextCap as number) : cap;
+  context.push(capText(decision.context, limit));
+  if (decision.context.length <= limit) return undefined;
+  const why = own
+    ? " (agent-relay's inject limit; the capabilities.unlimitedInjection setting lifts it)"
+    : "";
+  return `hook "${hook.name}" gave ${decision.context.length} characters of context; cut at ${limit}${why}`;
 }
 
 /** Whether an answer's context was cut, and the capped text (observers share the rule). */

@@ -191,6 +191,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
         ...(options.askUser ? { askUser: options.askUser } : {}),
         assumeYes: flags.assumeYes ?? false,
         contextCapChars: settings.contextCapChars,
+        unlimitedInjection: settings.capabilities.unlimitedInjection === true,
         sessionEndBudgetMs: settings.sessionEndBudgetMs,
         // acai's own resource limits: the user's settings only (a project's could starve the user's hooks).
         ...asyncHookLimits(loaded.user.hookDefaults),

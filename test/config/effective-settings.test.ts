@@ -14,6 +14,8 @@ describe("effectiveSettings", () => {
     expect(effectiveSettings({ user: { model: "gpt-x" }, project }, false, defaults)).toEqual({
       model: "gpt-x",
       ...defaults,
+      capabilities: {},
+      memory: {},
     });
   });
 
@@ -27,6 +29,8 @@ describe("effectiveSettings", () => {
       contextCapChars: 10_000,
       maxStopBlocks: 8,
       sessionEndBudgetMs: 8000,
+      capabilities: {},
+      memory: {},
     });
     const raising = { hookDefaults: { sessionEndBudgetMs: 60_000, maxStopBlocks: 20 } };
     const raised = effectiveSettings({ user: {}, project: raising }, true, defaults);
@@ -39,5 +43,22 @@ describe("effectiveSettings", () => {
     expect(effectiveSettings({ user, project: {} }, true, defaults).projectHookTimeoutMs).toBe(
       20_000,
     );
+  });
+
+  it("capabilities come from the user's file only; memory and idleMs from the project once trusted", () => {
+    const user = { capabilities: { unlimitedInjection: true }, memory: { injectOnStart: 2 } };
+    const granting = {
+      capabilities: { unlimitedInjection: true },
+      memory: { enabled: false },
+      idleMs: 500,
+    };
+    expect(effectiveSettings({ user: {}, project: granting }, true, defaults).capabilities).toEqual(
+      {},
+    );
+    const both = effectiveSettings({ user, project: granting }, true, defaults);
+    expect(both.capabilities).toEqual({ unlimitedInjection: true });
+    expect(both.memory).toEqual({ injectOnStart: 2, enabled: false });
+    expect(both.idleMs).toBe(500);
+    expect(effectiveSettings({ user, project: granting }, false, defaults).idleMs).toBeUndefined();
   });
 });

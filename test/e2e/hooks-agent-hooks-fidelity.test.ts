@@ -2,7 +2,7 @@
  * Hooks written to the Agent Hooks spec and the other designs behave as their
  * authors expect (issue 14): `event_type` in the trigger's spelling, the
  * spec's `pattern` example, unknown matcher keys reported, equal priorities in
- * configured order, agent-relay answers never dropped silently. User-level
+ * configured order (agent-relay answers: relay-answers.test.ts). User-level
  * hooks (trusted) and the replay model; `acai -p` as a user runs it.
  */
 import { existsSync } from "node:fs";
@@ -106,30 +106,5 @@ describe("Agent Hooks and the other designs, end to end", () => {
     const result = await run(await replay([{ name: "Bash", input: { command: "echo hi" } }]));
     expect(result.exitCode).toBe(0);
     expect(await readFile(log, "utf8")).toBe("z\na\n");
-  });
-
-  it("warns, naming the hook and the field, when a hook answers in agent-relay's dialect", async () => {
-    await userSettings({
-      PreToolUse: [
-        {
-          hooks: [
-            {
-              type: "command",
-              name: "relay-style",
-              command: `echo '{"inject": "remember the build is broken"}'`,
-            },
-          ],
-        },
-      ],
-    });
-    const result = await run(
-      await replay([{ name: "Bash", input: { command: "echo ran > ran.txt" } }]),
-    );
-    expect(result.exitCode).toBe(0);
-    expect(result.stderr).toMatch(
-      /hook warning \(relay-style\): hook "relay-style" failed: answered in agent-relay's dialect \("inject"\), which acai does not read yet/,
-    );
-    // failure "open" (the default): the tool still ran.
-    expect(existsSync(path.join(dirs.cwd, "ran.txt"))).toBe(true);
   });
 });

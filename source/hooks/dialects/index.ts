@@ -2,7 +2,7 @@
  * Answer decoding: which dialect a JSON answer is written in is decided by the
  * fields it has (the first row whose `detect` says yes), whatever the hook's
  * payload dialect. Adding a dialect = one file and one row here. agent-relay's
- * answers are recognised (last) only to be reported, until issue 11 reads them.
+ * answers (`inject`, `suppress`, `stop: true`, `sendMessage`) are recognised last.
  */
 import { jsonTextTooDeep, MAX_JSON_DEPTH, valueTooDeep } from "../../config/json-depth.js";
 import { type Decision, failed } from "../decision.js";

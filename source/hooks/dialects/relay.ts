@@ -1,36 +1,74 @@
 /**
- * agent-relay's answer (`inject`, `suppress`, `stop: true`, `sendMessage`) is
- * recognised but not read yet: its events and messaging come with the relay
- * dialect (issue 11). Until then such an answer is a hook failure naming the
- * fields — a warning with `failure: "open"` — never a silent continue
- * (hooks.md §4: no answer is dropped silently). The hook's `log` is kept.
+ * agent-relay's answer (hooks.md §4): `inject` (context, capped at
+ * RELAY_INJECT_CAP characters unless the `capabilities.unlimitedInjection`
+ * setting is on), `suppress` (the event's default delivery is dropped:
+ * message_received), `stop: true` (= skip: no further hooks run for this
+ * event), `sendMessage: {to, content}` (one per answer, content at most
+ * RELAY_MESSAGE_CAP characters; the interceptor hands it to messaging), `log`.
+ *
+ * What cannot be read is a hook failure naming the field and the limit, never
+ * a silent continue: a `sendMessage` list, an empty `to`, content past the cap.
  */
-import { type Decision, failed } from "../decision.js";
-import type { AnswerDialect } from "./common.js";
+import { z } from "zod";
+import type { Decision } from "../decision.js";
+import { type AnswerDialect, common, decodeWith, withoutNulls } from "./common.js";
 
-/** The relay fields acai does not act on yet, in the order they are named. */
+/** agent-relay's cap on one `inject` (characters), lifted by `capabilities.unlimitedInjection`. */
+export const RELAY_INJECT_CAP = 2000;
+/** agent-relay's cap on one `sendMessage.content` (characters): past it the answer fails. */
+export const RELAY_MESSAGE_CAP = 5000;
+/** Longest agent name `sendMessage.to` may carry (`*` is everyone). */
+export const RELAY_TO_CAP = 200;
+
+const sendMessageSchema = z.object({
+  to: z
+    .string()
+    .trim()
+    .min(1, { error: "sendMessage.to must name an agent (or * for everyone)" })
+    .max(RELAY_TO_CAP, { error: `sendMessage.to is longer than ${RELAY_TO_CAP} characters` }),
+  content: z.string().max(RELAY_MESSAGE_CAP, {
+    error: `sendMessage.content is longer than agent-relay's limit of ${RELAY_MESSAGE_CAP} characters`,
+  }),
+});
+
+export const relayAnswerSchema = z.object({
+  inject: z.string().optional(),
+  suppress: z.boolean().optional(),
+  stop: z.boolean().optional(),
+  sendMessage: z
+    .unknown()
+    .refine((value) => !Array.isArray(value), {
+      error: "one sendMessage per answer (agent-relay's limit), not a list",
+    })
+    .pipe(sendMessageSchema)
+    .optional(),
+  log: z.string().optional(),
+});
+
+export type RelayAnswer = z.infer<typeof relayAnswerSchema>;
+
+/** The relay fields that make an answer relay's, in the order they are named. */
 const RELAY_FIELDS = ["inject", "suppress", "sendMessage", "stop"] as const;
 
-function relayFieldsOf(answer: Readonly<Record<string, unknown>>): string[] {
-  return RELAY_FIELDS.filter((key) =>
+function isRelay(answer: Readonly<Record<string, unknown>>): boolean {
+  return RELAY_FIELDS.some((key) =>
     // acai's own `stop` is an action; relay's is a boolean field.
     key === "stop" ? typeof answer.stop === "boolean" : answer[key] !== undefined,
   );
 }
 
-function decodeRelay(answer: Readonly<Record<string, unknown>>): Decision {
-  const fields = relayFieldsOf(answer)
-    .map((key) => `"${key}"`)
-    .join(", ");
-  const log = typeof answer.log === "string" && answer.log !== "" ? { log: answer.log } : {};
-  return failed(
-    `answered in agent-relay's dialect (${fields}), which acai does not read yet, so the answer is ignored; for text the model should see, answer {"context": "…"} (acai) or {"additionalContext": "…"} (Claude Code)`,
-    log,
-  );
+function toDecision(answer: RelayAnswer): Decision {
+  const base = common({ context: answer.inject, log: answer.log });
+  const decision: Decision = { ...base, action: answer.stop === true ? "skip" : "continue" };
+  if (base.context !== undefined) decision.contextCap = RELAY_INJECT_CAP;
+  if (answer.suppress === true) decision.suppress = true;
+  if (answer.sendMessage !== undefined) decision.sendMessage = { ...answer.sendMessage };
+  return decision;
 }
 
 export const relayDialect: AnswerDialect = {
   name: "agent-relay",
-  detect: (answer) => relayFieldsOf(answer).length > 0,
-  decode: decodeRelay,
+  detect: isRelay,
+  decode: (answer) =>
+    decodeWith("agent-relay", relayAnswerSchema, withoutNulls({ ...answer }), toDecision),
 };

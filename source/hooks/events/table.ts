@@ -29,7 +29,8 @@ import {
 } from "./fields.js";
 
 /** Answers beyond continue (and context) that an event can act on. */
-export type Honoured = "block" | "modify" | "ask" | "skip" | "stop" | "retry";
+/** `suppress`: agent-relay's answer dropping what the event would deliver (message_received). */
+export type Honoured = "block" | "modify" | "ask" | "skip" | "stop" | "retry" | "suppress";
 /** What a `modify` may replace, by the answer's field name. */
 export type Changeable = "input" | "prompt" | "output";
 

@@ -5,6 +5,7 @@ import type { AuditSink } from "../audit.js";
 import type { NotificationEvent } from "../chain.js";
 import type { HookDefinition } from "../definition.js";
 import type { ValidateToolInput } from "../step.js";
+import type { OnSendMessage } from "./relay-effects.js";
 
 export const DEFAULT_SESSION_END_BUDGET_MS = 5000;
 export const DEFAULT_MAX_RETRIES = 3;
@@ -47,6 +48,14 @@ export interface InterceptorOptions {
   asyncQueueLimit?: number;
   now?: () => number;
   audit?: AuditSink;
+  /**
+   * The hand-off of agent-relay's `sendMessage` (hooks.md §4): called once per
+   * answer that carries one, already validated (one message, content ≤ 5,000
+   * characters). Without it such a message is not sent, with a warning.
+   */
+  onSendMessage?: OnSendMessage;
+  /** `capabilities.unlimitedInjection`: agent-relay's `inject` is not cut at 2,000 characters. */
+  unlimitedInjection?: boolean;
   /** Told of every `notification` event as it is raised (the agent's transcript records it). */
   onNotification?: (event: NotificationEvent) => void;
 }

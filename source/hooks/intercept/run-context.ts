@@ -19,6 +19,7 @@ import {
   DEFAULT_SESSION_END_BUDGET_MS,
   type InterceptorOptions,
 } from "./options.js";
+import { applyRelayEffects, type RelayEffectOptions } from "./relay-effects.js";
 
 /** Work running beside the loop (async hooks, notification hooks). */
 export interface Background {
@@ -65,6 +66,13 @@ export function createRunContext(
   if (options.signal?.aborted) stopAll.abort();
   else options.signal?.addEventListener("abort", onAbort, { once: true });
   const warnedMatchers = new Set<string>();
+  const relay: RelayEffectOptions = {
+    ...(options.unlimitedInjection === undefined
+      ? {}
+      : { unlimitedInjection: options.unlimitedInjection }),
+    ...(options.onSendMessage === undefined ? {} : { onSendMessage: options.onSendMessage }),
+    warn: (event) => pendingActivity.push(event),
+  };
   return {
     options,
     now,
@@ -99,8 +107,8 @@ export function createRunContext(
       onFailure: (message) => pendingActivity.push({ type: "hook_warning", message }),
     }),
     hookSignal: turnAwareSignal(options, stopAll.signal),
-    runnerFor: (event, agentEvent) => (hook, state, signal) =>
-      runHookOnce(
+    runnerFor: (event, agentEvent) => async (hook, state, signal) => {
+      const record = await runHookOnce(
         hook,
         event,
         buildPayload({
@@ -123,7 +131,9 @@ export function createRunContext(
             ? {}
             : { maxOutputBytes: options.maxOutputBytes }),
         },
-      ),
+      );
+      return applyRelayEffects(relay, hook, event, record);
+    },
     detach: () => options.signal?.removeEventListener("abort", onAbort),
   };
 }

@@ -81,6 +81,7 @@ export function verdictOf(
       if ("toolInput" in state) verdict.input = state.checkedToolInput ?? state.toolInput;
       if (state.prompt !== undefined) verdict.prompt = state.prompt;
       if (state.output !== undefined) verdict.output = state.output;
+      if (result.suppressed) verdict.suppress = true;
       return { verdict };
     }
     default:

@@ -5,6 +5,7 @@ import {
   decodeAnswerText,
   pickDialect,
 } from "../../../source/hooks/dialects/index.js";
+import { RELAY_INJECT_CAP, RELAY_MESSAGE_CAP } from "../../../source/hooks/dialects/relay.js";
 
 type Row = [string, unknown, Decision];
 
@@ -141,29 +142,62 @@ describe("answer dialects", () => {
     if (decision.action === "failed") expect(decision.error).toMatch(pattern);
   });
 
-  it.each([
-    ["inject", { inject: "remember X" }, /\("inject"\)/],
-    ["suppress", { suppress: true }, /\("suppress"\)/],
-    [
-      "sendMessage and stop",
-      { sendMessage: { to: "a", content: "b" }, stop: true },
-      /"sendMessage", "stop"/,
-    ],
-  ])("agent-relay answers are reported, never dropped silently: %s", (_name, answer, fields) => {
-    expect(pickDialect(answer).name).toBe("agent-relay");
-    const decision = decodeAnswer(answer);
-    expect(decision.action).toBe("failed");
-    if (decision.action !== "failed") return;
-    expect(decision.error).toMatch(fields);
-    expect(decision.error).toMatch(/agent-relay's dialect .* which acai does not read yet/);
-  });
-
-  it("an agent-relay answer keeps its log; acai's own stop action is not relay's", () => {
-    expect(decodeAnswer({ inject: "x", log: "note" })).toMatchObject({
-      action: "failed",
+  it("agent-relay answers: inject is capped context, stop: true skips, suppress, sendMessage, log", () => {
+    expect(pickDialect({ inject: "x" }).name).toBe("agent-relay");
+    expect(pickDialect({ stop: true }).name).toBe("agent-relay");
+    expect(decodeAnswer({ inject: "remember X", log: "note" })).toEqual({
+      action: "continue",
+      context: "remember X",
+      contextCap: RELAY_INJECT_CAP,
       log: "note",
     });
+    expect(decodeAnswer({ stop: true })).toEqual({ action: "skip" });
+    expect(decodeAnswer({ stop: false, inject: "y" })).toMatchObject({
+      action: "continue",
+      context: "y",
+    });
+    expect(decodeAnswer({ suppress: true, log: "quiet" })).toEqual({
+      action: "continue",
+      suppress: true,
+      log: "quiet",
+    });
+    expect(decodeAnswer({ sendMessage: { to: "Coordinator", content: "idle 60s" } })).toEqual({
+      action: "continue",
+      sendMessage: { to: "Coordinator", content: "idle 60s" },
+    });
+    // acai's own stop action is not relay's.
     expect(decodeAnswer({ action: "stop" })).toEqual({ action: "stop" });
+  });
+
+  it.each([
+    [
+      "content past 5,000 characters",
+      { sendMessage: { to: "a", content: "x".repeat(RELAY_MESSAGE_CAP + 1) } },
+      /sendMessage\.content is longer than agent-relay's limit of 5000 characters/,
+    ],
+    [
+      "a list of messages",
+      { sendMessage: [{ to: "a", content: "b" }] },
+      /one sendMessage per answer/,
+    ],
+    ["no recipient", { sendMessage: { to: " ", content: "b" } }, /sendMessage\.to must name/],
+    ["content not text", { sendMessage: { to: "a", content: 3 } }, /sendMessage\.content/],
+    ["inject not text", { inject: { text: "x" } }, /inject/],
+    ["suppress not a boolean", { suppress: "yes" }, /suppress/],
+  ])("agent-relay answers that cannot be read fail, naming the field: %s", (_n, answer, error) => {
+    const decision = decodeAnswer(answer);
+    expect(decision.action).toBe("failed");
+    if (decision.action === "failed") {
+      expect(decision.error).toMatch(/agent-relay/);
+      expect(decision.error).toMatch(error);
+    }
+  });
+
+  it("exactly 5,000 characters of message content are accepted", () => {
+    const content = "y".repeat(RELAY_MESSAGE_CAP);
+    expect(decodeAnswer({ sendMessage: { to: "*", content } })).toMatchObject({
+      sendMessage: { to: "*", content },
+    });
   });
 
   it("non-objects and invalid JSON fail", () => {
