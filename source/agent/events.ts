@@ -27,7 +27,7 @@ export type StopReason =
 
 export type SessionEndReason = "completed" | "aborted" | "error" | "hook_stop" | "user_exit";
 
-export type AgentEvent =
+export type AgentEvent = (
   | {
       type: "session_start";
       sessionId: string;
@@ -130,7 +130,58 @@ export type AgentEvent =
   | { type: "notification"; message: string; notificationType: string }
   | { type: "warning"; message: string; source?: string }
   | { type: "error"; message: string; turn?: number }
-  | { type: "session_end"; reason: SessionEndReason };
+  | { type: "session_end"; reason: SessionEndReason }
+  | SubagentEvent
+) &
+  SubagentMark;
+
+/**
+ * Set on every event raised inside a subagent (the `Task` tool): the
+ * subagent's id and type (hooks' `agent_id`, `agent_type`). Events of the
+ * session's own agent have neither.
+ */
+export interface SubagentMark {
+  agentId?: string;
+  agentType?: string;
+}
+
+/** A subagent's lifecycle (source/subagents/): raised by the Task tool around a nested run. */
+export type SubagentEvent =
+  | {
+      type: "subagent_start";
+      agentId: string;
+      agentType: string;
+      /** The Task call's `description` (hooks' `task_description`). */
+      description: string;
+      prompt: string;
+      /** The parent's Task call. */
+      toolCallId: string;
+      /** 1 for a subagent of the session's agent, 2 for one of that subagent, … */
+      depth: number;
+    } /* gate: block = the Task call fails with the reason; context reaches the subagent */
+  | {
+      type: "subagent_stop";
+      agentId: string;
+      agentType: string;
+      turn: number;
+      step: number;
+      lastAssistantMessage: string;
+      stopHookActive: boolean;
+      consecutiveBlocks: number;
+      /** The subagent's own JSONL transcript. */
+      agentTranscriptPath: string;
+    } /* gate: block = the reason becomes the subagent's next user message (as stop_request) */
+  | {
+      type: "subagent_end";
+      agentId: string;
+      agentType: string;
+      toolCallId: string;
+      stopReason: StopReason;
+      /** The subagent's final text: the Task call's result. */
+      text: string;
+      usage: Usage;
+      message?: string;
+    };
 
 export type AgentEventType = AgentEvent["type"];
 
@@ -178,6 +229,10 @@ export interface GateVerdicts {
   stop_request: ContinueVerdict | BlockVerdict | StopVerdict;
   /** stop: end the session after this turn. */
   turn_end: ContinueVerdict | StopVerdict;
+  /** block: the Task call fails with the reason; context reaches the subagent. */
+  subagent_start: ContinueVerdict | BlockVerdict | StopVerdict;
+  /** block: the reason becomes the subagent's next user message and it goes on. */
+  subagent_stop: ContinueVerdict | BlockVerdict | StopVerdict;
 }
 
 export type GateEventType = keyof GateVerdicts;
@@ -195,3 +250,8 @@ export type Verdict =
   | StopVerdict;
 
 export const CONTINUE: Verdict = Object.freeze({ action: "continue" });
+
+/** Whether an event was raised inside a subagent (or is a subagent's lifecycle event). */
+export function fromSubagent(event: object): event is SubagentMark & { agentId: string } {
+  return "agentId" in event && typeof event.agentId === "string";
+}

@@ -1,6 +1,6 @@
 import type { ToolResultPart } from "ai";
 import type { ProcessRunner } from "../process/types.js";
-import type { Tool, ToolResult } from "../tools/types.js";
+import type { Tool, ToolContext, ToolResult } from "../tools/types.js";
 import type { AgentEvent, StopReason, Verdict, VerdictFor } from "./events.js";
 import { errorResult, textResult } from "./history.js";
 import type { StepToolCall } from "./model-step.js";
@@ -138,7 +138,16 @@ export async function* runToolCalls(
       yield* ctx.emit({ type: "warning", message, source: "CLAUDE_ENV_FILE" });
     }
     const started = ctx.now();
-    const result = await executeSafely(tool, input, ctx, shell?.vars);
+    const result = tool.stream
+      ? yield* streamSafely(
+          tool.stream(input, {
+            ...toolContext(ctx, shell?.vars),
+            toolCallId: call.toolCallId,
+          }),
+          tool.name,
+          ctx,
+        )
+      : await executeSafely(tool, input, ctx, shell?.vars);
     const durationMs = Math.max(0, ctx.now() - started);
     if (!result.ok) {
       const interrupted = result.interrupted || ctx.signal.aborted;
@@ -184,6 +193,33 @@ export async function* runToolCalls(
   return { results };
 }
 
+function toolContext(
+  ctx: ToolStepContext,
+  shellEnv: Readonly<Record<string, string>> | undefined,
+): ToolContext {
+  return {
+    cwd: ctx.cwd,
+    signal: ctx.signal,
+    runner: ctx.runner,
+    env: ctx.env,
+    ...(shellEnv === undefined ? {} : { shellEnv }),
+  };
+}
+
+/** A streaming tool (Task): its events go to the consumer as they are, their verdicts back to it. */
+async function* streamSafely(
+  run: AsyncGenerator<AgentEvent, ToolResult, Verdict | undefined>,
+  toolName: string,
+  ctx: ToolStepContext,
+): AsyncGenerator<AgentEvent, ToolResult, Verdict | undefined> {
+  try {
+    return yield* run;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, error: `${toolName} failed: ${message}`, interrupted: ctx.signal.aborted };
+  }
+}
+
 async function executeSafely(
   tool: Tool,
   input: unknown,
@@ -191,13 +227,7 @@ async function executeSafely(
   shellEnv: Readonly<Record<string, string>> | undefined,
 ): Promise<ToolResult> {
   try {
-    return await tool.execute(input, {
-      cwd: ctx.cwd,
-      signal: ctx.signal,
-      runner: ctx.runner,
-      env: ctx.env,
-      ...(shellEnv === undefined ? {} : { shellEnv }),
-    });
+    return await tool.execute(input, toolContext(ctx, shellEnv));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return { ok: false, error: `${tool.name} failed: ${message}`, interrupted: ctx.signal.aborted };

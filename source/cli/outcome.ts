@@ -1,4 +1,4 @@
-import type { StopReason, Usage } from "../agent/events.js";
+import { fromSubagent, type StopReason, type Usage } from "../agent/events.js";
 import type { InterceptedEvent } from "../hooks/activity.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 
@@ -39,6 +39,8 @@ export class OutcomeTracker {
   private stepUsage: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
 
   observe(event: InterceptedEvent): void {
+    // A subagent's turns, steps and errors are its Task call's, not the run's.
+    if (fromSubagent(event)) return;
     const s = this.state;
     switch (event.type) {
       case "turn_start":

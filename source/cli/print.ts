@@ -1,3 +1,4 @@
+import { fromSubagent } from "../agent/events.js";
 import type { InterceptedEvent } from "../hooks/activity.js";
 import { ControlStripper, stripControls } from "../terminal/inert-text.js";
 import { EXIT } from "./exit-codes.js";
@@ -145,7 +146,8 @@ class TextPrinter implements Printer {
       this.shownHookBlock = true;
     }
     if (note) this.note(note);
-    if (event.type === "text_delta" && event.text.length > 0) {
+    // stdout is the session's answer: a subagent's text reaches it only as its Task result.
+    if (event.type === "text_delta" && event.text.length > 0 && !fromSubagent(event)) {
       const text = this.modelText ? this.modelText.push(event.text) : event.text;
       if (text.length === 0) return;
       const stepKey = event.turn * 100_000 + event.step;
@@ -252,14 +254,23 @@ export function describeForHuman(
 export function describeVerbose(event: InterceptedEvent): string | undefined {
   switch (event.type) {
     case "tool_call_start":
-      return `tool ${event.toolName} ${clip(JSON.stringify(event.input) ?? "", 120)}`;
+      return `${subagentPrefix(event)}tool ${event.toolName} ${clip(JSON.stringify(event.input) ?? "", 120)}`;
+    case "subagent_start":
+      return `subagent ${event.agentType} (${event.agentId}) started: ${clip(event.description, 120)}`;
+    case "subagent_end":
+      return `subagent ${event.agentType} (${event.agentId}) ended: ${event.stopReason}`;
     case "tool_call_error":
-      return `tool ${event.toolName} failed: ${clip(event.error, 200)}`;
+      return `${subagentPrefix(event)}tool ${event.toolName} failed: ${clip(event.error, 200)}`;
     case "hook_end":
       return `hook ${event.hook.name} (${event.event}): ${event.outcome}${event.detail ? ` (${clip(event.detail, 200)})` : ""}, ${Math.round(event.durationMs)} ms`;
     default:
       return undefined;
   }
+}
+
+/** "[subagent TYPE] " before what happened inside a subagent. */
+function subagentPrefix(event: InterceptedEvent): string {
+  return fromSubagent(event) ? `[subagent ${event.agentType ?? ""}] ` : "";
 }
 
 function clip(text: string, max: number): string {

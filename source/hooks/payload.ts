@@ -12,10 +12,13 @@
  * `tool_use_id`, `prompt`, …), and the spec's own where it has them:
  * before_stop/after_agent `stop_reason`, `step_count`, `final_message`;
  * session_end `exit_reason`, `duration_seconds`. `event` (acai's name) is sent too.
+ *
+ * Inside a subagent (the Task tool) both dialects also get `agent_id` and
+ * `agent_type` (Claude Code's names).
  */
 import type { AgentEvent } from "../agent/events.js";
 import type { HookDialect } from "./definition.js";
-import type { Payload } from "./events/fields.js";
+import { type Payload, subagentFields } from "./events/fields.js";
 import {
   agentHooksEventName,
   CLAUDE_EVENT_NAMES,
@@ -59,7 +62,10 @@ export function buildPayload(args: PayloadArgs): Payload {
   // The fields are those of the agent event given (its row's builders).
   const from = HOOK_EVENT_OF[args.agentEvent.type];
   const row = from === undefined ? undefined : eventRow(from);
-  const fields = row?.fields(args.agentEvent, args.state ?? {}) ?? {};
+  const fields = {
+    ...subagentFields(args.agentEvent),
+    ...row?.fields(args.agentEvent, args.state ?? {}),
+  };
   const timestamp = new Date(args.now).toISOString();
   if (args.dialect === "agenthooks") {
     const at = {

@@ -8,6 +8,7 @@ import { hasMcpJson, mcpJsonPath } from "../mcp/config.js";
 import { commandPaths } from "../project/command-paths.js";
 import { projectInstructionFile } from "../project/instructions.js";
 import { buildProjectManifest, type ProjectManifest } from "../project/manifest.js";
+import { agentFilesIn, projectAgentsDir } from "../subagents/files.js";
 import { executablesIn, projectToolsDir } from "../tools/dynamic.js";
 import type { BrokenHook } from "./definition.js";
 import { MetadataCache } from "./metadata-cache.js";
@@ -42,7 +43,7 @@ export interface HookScan {
   projectTools: string[];
   /**
    * Everything the project controls (project/manifest.ts): every file under
-   * its `.acai/hooks/`, `.agents/hooks/` and `.acai/tools/` (through links),
+   * its `.acai/hooks/`, `.agents/hooks/`, `.acai/tools/` and `.acai/agents/` (through links),
    * its settings files as a whole, interpreters and scripts they name.
    */
   projectManifest: ProjectManifest;
@@ -58,6 +59,8 @@ function hookDirs(options: Pick<ScanOptions, "projectDir" | "acaiHome" | "homeDi
     userAgents: path.join(options.homeDir, ".config", "agents", "hooks"),
     projectTools: projectToolsDir(options.projectDir),
     userTools: path.join(options.acaiHome, "tools"),
+    projectAgentFiles: projectAgentsDir(options.projectDir),
+    userAgentFiles: path.join(options.acaiHome, "agents"),
   };
 }
 
@@ -94,6 +97,8 @@ export async function scanHookSources(options: ScanOptions): Promise<HookScan> {
         dirs.userAgents,
         dirs.projectTools,
         dirs.userTools,
+        dirs.projectAgentFiles,
+        dirs.userAgentFiles,
       ].map(realpathOrSelf),
     );
   const projectHookDirs = [
@@ -101,6 +106,9 @@ export async function scanHookSources(options: ScanOptions): Promise<HookScan> {
     projectAgentsReal !== userAgentsReal ? dirs.projectAgents : undefined,
   ].filter((d): d is string => d !== undefined);
   const projectToolsOwn = toolsReal[0] !== toolsReal[1];
+  // Subagent types (subagents/files.ts): their prompts and tool lists steer the agent, trusted with the hooks.
+  const projectAgentsOwn = toolsReal[2] !== toolsReal[3];
+  const projectAgents = projectAgentsOwn ? agentFilesIn(dirs.projectAgentFiles) : [];
 
   const broken: BrokenHook[] = [];
   const reader = new ScanReader();
@@ -131,13 +139,18 @@ export async function scanHookSources(options: ScanOptions): Promise<HookScan> {
 
   const projectManifest = manifestOf({
     projectDir,
-    trees: [...projectHookDirs, ...(projectToolsOwn ? [dirs.projectTools] : [])],
+    trees: [
+      ...projectHookDirs,
+      ...(projectToolsOwn ? [dirs.projectTools] : []),
+      ...(projectAgents.length > 0 ? [dirs.projectAgentFiles] : []),
+    ],
     settingsFiles: options.settingsFiles,
     hasFiles:
       projectExecutables.length > 0 ||
       hookMds.some((md) => md.scope === "project") ||
       broken.some((b) => b.scope === "project") ||
-      projectTools.length > 0,
+      projectTools.length > 0 ||
+      projectAgents.length > 0,
   });
   return {
     projectDir,

@@ -1,4 +1,4 @@
-import type { StopReason, Usage } from "../agent/events.js";
+import { fromSubagent, type StopReason, type Usage } from "../agent/events.js";
 import type { HookOutcome, HookRef, InterceptedEvent } from "../hooks/activity.js";
 import type { HookEventName } from "../hooks/definition.js";
 import { costUsd, type ModelPrice } from "../models/pricing.js";
@@ -248,6 +248,7 @@ function shownThisTurn(items: readonly Item[], message: string | undefined): boo
 }
 
 function reduceEvent(state: ViewState, event: InterceptedEvent, at: number): ViewState {
+  if (fromSubagent(event)) return state;
   switch (event.type) {
     case "session_start":
       return { ...state, model: event.model, sessionId: event.sessionId };

@@ -47,9 +47,22 @@ const toolFields = {
   ...promptId,
 };
 
+const subagent = {
+  agent_id: z.string().describe("The subagent's id"),
+  agent_type: z
+    .string()
+    .describe("The subagent's type (its agent file's name, or general-purpose)"),
+};
+
+/** Sent on every event raised inside a subagent. */
+const inSubagent = {
+  agent_id: z.string().optional().describe("Inside a subagent: its id"),
+  agent_type: z.string().optional().describe("Inside a subagent: its type"),
+};
+
 function event<E extends HookEventName, S extends z.core.$ZodLooseShape>(name: E, shape: S) {
   return z
-    .looseObject({ event: z.literal(name), ...base, ...shape })
+    .looseObject({ event: z.literal(name), ...base, ...inSubagent, ...shape })
     .describe(`stdin of a hook on ${name} (${CLAUDE_EVENT_NAMES[name]})`);
 }
 
@@ -110,6 +123,25 @@ export const PAYLOAD_SCHEMAS = {
     usage: UsageSchema.optional(),
     message: z.string().optional(),
     ...promptId,
+  }),
+  subagent_start: event("subagent_start", {
+    ...subagent,
+    task_description: z.string().describe("The Task call's description"),
+    prompt: z.string().optional().describe("The subagent's task, as the Task call gave it"),
+    subagent_name: z.string().optional().describe("The Agent Hooks spec's name of agent_type"),
+    subagent_type: z.string().optional().describe("The Agent Hooks spec's name of agent_type"),
+    tool_use_id: z.string().optional().describe("The Task call that starts it"),
+    depth: z.number().int().optional().describe("1 for a subagent of the session's agent"),
+  }),
+  subagent_stop: event("subagent_stop", {
+    ...subagent,
+    stop_hook_active: z.boolean().describe("True when this subagent's previous stop was blocked"),
+    last_assistant_message: z.string(),
+    agent_transcript_path: z.string().describe("The subagent's own JSONL transcript"),
+    subagent_name: z.string().optional(),
+    subagent_type: z.string().optional(),
+    step: z.number().int().optional(),
+    turn: z.number().int().optional(),
   }),
   notification: event("notification", {
     message: z.string(),

@@ -20,6 +20,8 @@ import { collectServers } from "../mcp/config.js";
 import { resolveModel } from "../models/resolve.js";
 import { runProcess } from "../process/runner.js";
 import { withSignal } from "../process/with-signal.js";
+import { subagentTaskTool } from "../subagents/run.js";
+import { loadSubagentTypes } from "../subagents/session.js";
 import { loadTools } from "../tools/registry.js";
 import { assessProject } from "./assessment.js";
 import { loadInstructions } from "./instructions.js";
@@ -74,7 +76,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
     includeProject,
   });
   // Independent steps run together: start-up time matters for `acai -p`.
-  const [tools, registry, mcp] = await Promise.all([
+  const [tools, registry, mcp, subagentTypes] = await Promise.all([
     loadTools({
       projectDir,
       includeProject,
@@ -106,6 +108,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
             ...(options.signal ? { signal: options.signal } : {}),
           }),
         ),
+    loadSubagentTypes({ acaiHome: paths.home, projectDir, includeProject }),
   ]);
 
   // Interrupted while describing: the aborted steps were not cached, go no further.
@@ -119,20 +122,9 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
     registry.hooks,
   );
   const agentTools = mcp ? [...tools.tools, ...mcp.tools] : tools.tools;
-  const instructions = loadInstructions({ acaiHome: paths.home, projectDir, includeProject });
-  const systemPrompt = composeSystemPrompt(
-    { cwd, tools: agentTools },
-    {
-      instructions: instructions.sections,
-      ...defined("replace", flags.systemPrompt ?? settings.systemPrompt),
-      ...defined("append", flags.appendSystemPrompt ?? settings.appendSystemPrompt),
-    },
-  );
-  const agent = new Agent({
+  const agentOptions = {
     model: resolved.model,
     modelId: resolved.modelId,
-    tools: agentTools,
-    systemPrompt,
     cwd,
     env,
     ...(envFiles.size > 0 ? { shellEnv: createShellEnvReader([...envFiles.values()], env) } : {}),
@@ -143,9 +135,28 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
       ? { maxSteps: flags.maxSteps ?? settings.maxSteps }
       : {}),
     maxStopBlocks: settings.maxStopBlocks,
+  };
+  // The Task tool runs subagents with the session's own tools and limits (subagents/run.ts).
+  const taskTool = subagentTaskTool({
+    ...agentOptions,
+    tools: agentTools,
+    definitions: subagentTypes.definitions,
+    resolveModel: (spec) =>
+      resolveModel({ spec, baseUrl: flags.baseUrl ?? settings.baseUrl, env, cwd }),
   });
+  const sessionTools = [...agentTools, taskTool];
+  const instructions = loadInstructions({ acaiHome: paths.home, projectDir, includeProject });
+  const systemPrompt = composeSystemPrompt(
+    { cwd, tools: sessionTools },
+    {
+      instructions: instructions.sections,
+      ...defined("replace", flags.systemPrompt ?? settings.systemPrompt),
+      ...defined("append", flags.appendSystemPrompt ?? settings.appendSystemPrompt),
+    },
+  );
+  const agent = new Agent({ ...agentOptions, tools: sessionTools, systemPrompt });
   const toolsByName = new Map(
-    [...tools.tools, ...(mcp?.tools ?? [])].map((tool) => [tool.name, tool]),
+    [...tools.tools, ...(mcp?.tools ?? []), taskTool].map((tool) => [tool.name, tool]),
   );
   const brokenWarnings = registry.broken.map(brokenHookWarning);
   /** The interceptor of the latest run, for `notify` (its notifier is idle once that run ends). */
@@ -168,6 +179,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
       ...loaded.warnings,
       ...projectLeftOut(project, includeProject),
       ...tools.warnings,
+      ...subagentTypes.warnings,
       ...mcpServers.warnings,
       ...(mcp?.warnings ?? []),
       ...registry.warnings,

@@ -1,3 +1,4 @@
+import type { AgentEvent, Verdict } from "../agent/events.js";
 import type { ProcessRunner } from "../process/types.js";
 
 /** JSON Schema object as given to the model and published to hook authors. */
@@ -16,6 +17,8 @@ export interface ToolContext {
    * `CLAUDE_ENV_FILE`): the Bash tool layers them over `env`; other tools ignore them.
    */
   shellEnv?: Readonly<Record<string, string>>;
+  /** The model's id of the call being run (the Task tool passes it to its subagent). */
+  toolCallId?: string;
 }
 
 /**
@@ -44,4 +47,13 @@ export interface Tool {
   validate(input: unknown): InputValidation;
   /** Runs a validated input. Must not throw for ordinary failures: return `ok: false`. */
   execute(input: unknown, context: ToolContext): Promise<ToolResult>;
+  /**
+   * A tool whose run raises agent events (the Task tool: its subagent's
+   * events). The agent uses it instead of `execute`, passes its events to its
+   * consumer (so hooks see them) and hands back their verdicts.
+   */
+  stream?(
+    input: unknown,
+    context: ToolContext,
+  ): AsyncGenerator<AgentEvent, ToolResult, Verdict | undefined>;
 }

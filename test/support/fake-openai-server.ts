@@ -89,6 +89,39 @@ export interface FakeOpenAIServer {
 
 const EXHAUSTED_TEXT = "fake-openai: script exhausted";
 
+/** The system prompt of a model request (Chat Completions `messages`, Responses `instructions`/`input`). */
+export function systemPromptOf(request: RecordedRequest): string {
+  const body = request.body ?? {};
+  if (typeof body.instructions === "string") return body.instructions;
+  const list = Array.isArray(body.messages)
+    ? body.messages
+    : Array.isArray(body.input)
+      ? body.input
+      : [];
+  const first = list[0] as { role?: unknown; content?: unknown } | undefined;
+  if (first?.role !== "system" && first?.role !== "developer") return "";
+  return typeof first.content === "string" ? first.content : JSON.stringify(first.content);
+}
+
+/**
+ * A script for interleaved agents (a session and its subagents): each request
+ * goes to the first route whose `system` text its system prompt contains,
+ * else to `rest`, and takes that list's next turn, in order.
+ */
+export function scriptBySystemPrompt(
+  routes: readonly { system: string; turns: FakeTurn[] }[],
+  rest: FakeTurn[],
+): FakeScript {
+  const used = new Map<FakeTurn[], number>();
+  return (request) => {
+    const system = systemPromptOf(request);
+    const turns = routes.find((route) => system.includes(route.system))?.turns ?? rest;
+    const index = used.get(turns) ?? 0;
+    used.set(turns, index + 1);
+    return turns[index] ?? { text: EXHAUSTED_TEXT };
+  };
+}
+
 export async function startFakeOpenAI(script: FakeScript): Promise<FakeOpenAIServer> {
   const requests: RecordedRequest[] = [];
   let modelRequestCount = 0;

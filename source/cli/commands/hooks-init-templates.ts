@@ -71,6 +71,15 @@ const EVENT_HELP: Record<HookEventName, EventHelp> = {
     fields: "turn, stop_reason, last_assistant_message, usage",
     can: "observe",
   },
+  subagent_start: {
+    fields: "agent_id, agent_type, task_description, prompt, subagent_name, subagent_type",
+    can: "block (the Task call fails with the reason); add context for the subagent",
+    matcher: { source: "general-purpose" },
+  },
+  subagent_stop: {
+    fields: "agent_id, agent_type, stop_hook_active, last_assistant_message, agent_transcript_path",
+    can: "block = the reason becomes the subagent's next message and it goes on; check stop_hook_active to avoid loops",
+  },
   notification: {
     fields: "message, notification_type",
     can: "observe",

@@ -39,6 +39,8 @@ export function sampleToolInput(toolName: string, projectDir: string): Record<st
   }
 }
 
+const SAMPLE_SUBAGENT = { agentId: "a3f9c2e1-sample", agentType: "general-purpose" };
+
 const USAGE = { inputTokens: 1843, outputTokens: 212, totalTokens: 2055 };
 
 /** The agent event behind `event`, with plausible values everywhere. */
@@ -108,6 +110,29 @@ export async function sampleAgentEvent(args: SampleArgs): Promise<AgentEvent> {
         stopReason: "end_turn",
         text: "I added tests for the greeting module; all 88 tests pass.",
         usage: USAGE,
+      };
+    case "subagent_start":
+      return {
+        type: "subagent_start",
+        ...SAMPLE_SUBAGENT,
+        description: "Review the greeting module",
+        prompt: "Review source/greeting.ts for bugs and report what you find.",
+        toolCallId: "call_test_1",
+        depth: 1,
+      };
+    case "subagent_stop":
+      return {
+        type: "subagent_stop",
+        ...SAMPLE_SUBAGENT,
+        turn: 1,
+        step: 2,
+        lastAssistantMessage: "The greeting module looks fine; no bugs found.",
+        stopHookActive: false,
+        consecutiveBlocks: 0,
+        agentTranscriptPath: args.transcriptPath.replace(
+          /\.jsonl$/,
+          `/subagents/agent-${SAMPLE_SUBAGENT.agentId}.jsonl`,
+        ),
       };
     case "notification":
       return {

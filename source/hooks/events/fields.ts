@@ -141,3 +141,34 @@ export const sessionEndExtras = (ev: AgentEventOf<"session_end">, at: ExtrasCont
     ? {}
     : { duration_seconds: Math.round((at.now - at.startedAt) / 1000) }),
 });
+
+/** Inside a subagent, every event's payload says whose it is (hooks.md §2): `agent_id`, `agent_type`. */
+export function subagentFields(ev: { agentId?: string; agentType?: string }): Payload {
+  return ev.agentId === undefined
+    ? {}
+    : { agent_id: ev.agentId, ...(ev.agentType === undefined ? {} : { agent_type: ev.agentType }) };
+}
+
+export const subagentStartFields = (ev: AgentEventOf<"subagent_start">): Payload => ({
+  agent_id: ev.agentId,
+  agent_type: ev.agentType,
+  // The Agent Hooks spec's names for the same facts.
+  subagent_name: ev.agentType,
+  subagent_type: ev.agentType,
+  task_description: ev.description,
+  prompt: ev.prompt,
+  tool_use_id: ev.toolCallId,
+  depth: ev.depth,
+});
+
+export const subagentStopFields = (ev: AgentEventOf<"subagent_stop">): Payload => ({
+  agent_id: ev.agentId,
+  agent_type: ev.agentType,
+  subagent_name: ev.agentType,
+  subagent_type: ev.agentType,
+  stop_hook_active: ev.stopHookActive,
+  last_assistant_message: ev.lastAssistantMessage,
+  agent_transcript_path: ev.agentTranscriptPath,
+  step: ev.step,
+  turn: ev.turn,
+});

@@ -22,9 +22,9 @@ export function agentHooksEventName(event: HookEventName): string {
 
 /**
  * Agent Hooks spec names (HOOK.md `trigger`), current and older spellings →
- * acai's name. acai's own names are accepted anyway. Events acai does not emit
- * yet (subagents, compaction) are deliberately absent: such a hook is reported
- * as broken instead of silently never firing.
+ * acai's name. acai's own names are accepted anyway (the spec's subagent events
+ * are spelled as acai's). Events acai does not emit are deliberately absent:
+ * such a hook is reported as broken instead of silently never firing.
  */
 export const AGENT_HOOKS_TRIGGERS: Readonly<Record<string, HookEventName>> = Object.fromEntries(
   HOOK_EVENTS.flatMap((event) => {
