@@ -24,6 +24,8 @@ export interface HookMatcher {
   path?: string;
   /** For session_start (`startup`/`resume`) and notification (notification type). */
   source?: string;
+  /** One session (A3S): the hook runs only in the session with exactly this id. */
+  session_id?: string;
 }
 
 /**
@@ -72,6 +74,11 @@ export interface HookDefinition {
   timeoutMs: number;
   async: boolean;
   failure: "open" | "closed";
+  /**
+   * How many `retry` answers of this hook in a row are honoured (A3S's
+   * `max_retries`); unset: the session's limit (3).
+   */
+  maxRetries?: number;
   /**
    * Its allow-list: variables it receives although the secrets policy
    * (source/process/secrets.ts) removes them from every hook's environment.

@@ -11,6 +11,8 @@ export interface MatchSubject {
   toolInput?: unknown;
   /** session_start source or notification type. */
   source?: string;
+  /** The running session's id (for `session_id` matchers). */
+  sessionId?: string;
   /**
    * Base for `path` globs. Defaults to the project dir the registry loaded the
    * hook for; relative tool paths are taken as relative to it already.
@@ -213,7 +215,7 @@ function matchesTool(compiled: CompiledMatcher, subject: MatchSubject): boolean 
  * ignored, as in Claude Code and the Agent Hooks spec.
  */
 export function hookMatches(hook: HookDefinition, subject: MatchSubject): boolean {
-  if (!hook.events.includes(subject.event)) return false;
+  if (!hook.events.includes(subject.event) || !sessionMatches(hook, subject)) return false;
   const compiled = compiledFor(hook);
   if (isToolEvent(subject.event)) {
     return compiled.anyTool || matchesTool(compiled, subject);
@@ -224,6 +226,12 @@ export function hookMatches(hook: HookDefinition, subject: MatchSubject): boolea
   return true;
 }
 
+/** `session_id` (A3S): on every event, the exact id of the running session; unknown, no match. */
+function sessionMatches(hook: HookDefinition, subject: MatchSubject): boolean {
+  const wanted = hook.matcher.session_id;
+  return wanted === undefined || subject.sessionId === wanted;
+}
+
 /**
  * Whether the hook can match this subject whatever its tool input: the event,
  * the tool name (`command` also needs Bash) or the source. When the hook has
@@ -231,7 +239,7 @@ export function hookMatches(hook: HookDefinition, subject: MatchSubject): boolea
  * answer, the same as `hookMatches`.
  */
 export function mayMatchByName(hook: HookDefinition, subject: MatchSubject): boolean {
-  if (!hook.events.includes(subject.event)) return false;
+  if (!hook.events.includes(subject.event) || !sessionMatches(hook, subject)) return false;
   const compiled = compiledFor(hook);
   if (isToolEvent(subject.event)) {
     const toolName = subject.toolName ?? "";

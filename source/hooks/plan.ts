@@ -23,11 +23,13 @@ export function matchSubject(
   agentEvent: AgentEvent,
   state: GateState = {},
   projectDir?: string,
+  sessionId?: string,
 ): MatchSubject {
   // matchOn returns a fresh object: completing it in place spares an allocation per event.
   const subject = eventRow(event).matchOn(agentEvent, state) as MatchSubject;
   subject.event = event;
   if (projectDir !== undefined) subject.projectDir = projectDir;
+  if (sessionId !== undefined) subject.sessionId = sessionId;
   return subject;
 }
 
@@ -82,6 +84,8 @@ export interface HookIndex {
   /** Full match; a matcher that cannot be evaluated matches nothing. */
   matches: (hook: HookDefinition, subject: MatchSubject) => boolean;
   projectDir?: string;
+  /** The running session's id, for `session_id` matchers (constant once the session started). */
+  sessionId?: () => string;
 }
 
 export interface HookIndexOptions {
@@ -89,6 +93,8 @@ export interface HookIndexOptions {
   projectDir?: string;
   /** Told of a matcher that cannot be evaluated (once per hook is the caller's to ensure). */
   onBadMatcher?: (hook: HookDefinition, error: Error) => void;
+  /** The running session's id (`session_id` matchers). */
+  sessionId?: () => string;
 }
 
 /** Selection over hooks already indexed by event (`indexHooks`, once per interceptor). */
@@ -111,6 +117,7 @@ export function createHookIndex(
     candidates: createCandidateFinder(byEvent, guarded(mayMatchByName)),
     matches: guarded(hookMatches),
     ...(options.projectDir === undefined ? {} : { projectDir: options.projectDir }),
+    ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
   };
 }
 
@@ -140,7 +147,7 @@ export function plan(
   state: GateState = {},
 ): Plan | undefined {
   if (!index.byEvent.has(event)) return undefined;
-  const subject = matchSubject(event, agentEvent, state, index.projectDir);
+  const subject = matchSubject(event, agentEvent, state, index.projectDir, index.sessionId?.());
   const candidates = index.candidates(subject);
   if (candidates.length === 0) return undefined;
   const row = eventRow(event);
@@ -178,5 +185,8 @@ export function matchesNow(
   hook: HookDefinition,
   state: GateState,
 ): boolean {
-  return index.matches(hook, matchSubject(event, agentEvent, state, index.projectDir));
+  return index.matches(
+    hook,
+    matchSubject(event, agentEvent, state, index.projectDir, index.sessionId?.()),
+  );
 }

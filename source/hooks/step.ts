@@ -42,7 +42,7 @@ export type ChainEnd =
        */
       exitCode2Command?: string;
     }
-  | { kind: "retry"; afterMs: number; hook: HookRef }
+  | { kind: "retry"; afterMs: number; hook: HookRef; maxRetries?: number }
   | { kind: "stop"; reason: string };
 
 /** What stays the same along one chain. */
@@ -160,7 +160,12 @@ function endOf(
     case "retry":
       if (eventRow(gate.event).honours.includes("retry")) {
         return {
-          end: { kind: "retry", afterMs: effective.retryAfterMs, hook: hookRef(hook) },
+          end: {
+            kind: "retry",
+            afterMs: effective.retryAfterMs,
+            hook: hookRef(hook),
+            ...(hook.maxRetries === undefined ? {} : { maxRetries: hook.maxRetries }),
+          },
           replaced: before,
         };
       }

@@ -47,6 +47,17 @@ const tool = (toolName: string, toolInput: unknown = {}) => ({
 });
 
 describe("hookMatches", () => {
+  it("session_id (A3S) matches exactly the running session, on every event", () => {
+    const h = hook({ session_id: "session-123", tool: "Bash" });
+    expect(hookMatches(h, { ...bash("ls"), sessionId: "session-123" })).toBe(true);
+    expect(hookMatches(h, { ...bash("ls"), sessionId: "session-1234" })).toBe(false);
+    expect(hookMatches(h, bash("ls"))).toBe(false);
+    expect(mayMatchByName(h, { ...bash("ls"), sessionId: "other" })).toBe(false);
+    const prompt = { event: "user_prompt" as const, sessionId: "session-123" };
+    expect(hookMatches(h, prompt)).toBe(true);
+    expect(hookMatches(h, { ...prompt, sessionId: "x" })).toBe(false);
+  });
+
   it("requires the event to be listed", () => {
     const h = hook({}, { events: ["after_tool"] });
     expect(hookMatches(h, tool("Bash"))).toBe(false);

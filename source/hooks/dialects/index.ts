@@ -6,6 +6,7 @@
  */
 import { jsonTextTooDeep, MAX_JSON_DEPTH, valueTooDeep } from "../../config/json-depth.js";
 import { type Decision, failed } from "../decision.js";
+import { a3sDialect } from "./a3s.js";
 import { acaiDialect } from "./acai.js";
 import { agentHooksDialect } from "./agenthooks.js";
 import { claudeDialect } from "./claude.js";
@@ -14,8 +15,12 @@ import { relayDialect } from "./relay.js";
 
 export type { AnswerDialect } from "./common.js";
 
-/** Checked in order. An explicit `action` is acai's; an answer no row claims is read as acai's. */
+/**
+ * Checked in order. An A3S action (`Block`, or `continue` with `modified`) is
+ * A3S's; any other explicit `action` is acai's; an answer no row claims is read as acai's.
+ */
 export const ANSWER_DIALECTS: readonly AnswerDialect[] = [
+  a3sDialect,
   acaiDialect,
   claudeDialect,
   agentHooksDialect,

@@ -87,6 +87,7 @@ export function createRunContext(
     pendingContext: [],
     index: createHookIndex(byEvent, {
       projectDir: options.projectDir,
+      sessionId: () => session.sessionId,
       // A matcher that cannot be evaluated is warned about once and matches nothing.
       onBadMatcher: (hook, error) => {
         if (warnedMatchers.has(hook.id)) return;

@@ -62,7 +62,9 @@ export function verdictOf(
         retries.key = key;
         retries.count = 1;
       }
-      if (retries.count <= maxRetries) {
+      // The answering hook's own bound (A3S `max_retries`), else the session's.
+      const bound = end.maxRetries ?? maxRetries;
+      if (retries.count <= bound) {
         return { verdict: { action: "retry", afterMs: end.afterMs, ...withContext } };
       }
       retries.count = 0;
@@ -71,7 +73,7 @@ export function verdictOf(
         warning: {
           type: "hook_warning",
           hook: end.hook,
-          message: `hook "${end.hook.name}" asked to retry ${event} more than ${maxRetries} times in a row; going ahead`,
+          message: `hook "${end.hook.name}" asked to retry ${event} more than ${bound} times in a row; going ahead`,
         },
       };
     }

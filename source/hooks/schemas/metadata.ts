@@ -45,12 +45,10 @@ export const AgentHooksTriggerSchema = z
     spelling: name,
   }));
 
-const MATCHER_KEYS = ["tool", "pattern", "command", "path", "source"] as const;
+const MATCHER_KEYS = ["tool", "pattern", "command", "path", "source", "session_id"] as const;
 
 /** Keys other designs use that acai does not, with what to write instead. */
 const FOREIGN_MATCHER_KEYS: Readonly<Record<string, string>> = {
-  session_id:
-    "A3S's one-session matcher is not supported: acai's session ids are new for every session, so no file can name one; remove it",
   command_pattern: 'use "command" (a regular expression searched in a Bash command)',
   path_pattern: 'use "path" (a glob) or "pattern" (a regular expression)',
   tool_name: 'use "tool"',
@@ -87,6 +85,10 @@ export const MatcherSchema = z.strictObject(
       .string()
       .optional()
       .describe("Regular expression matching the whole session_start source or notification type"),
+    session_id: z
+      .string()
+      .optional()
+      .describe("One session (A3S): the hook runs only in the session with exactly this id"),
   },
   {
     error: (issue) =>
@@ -102,6 +104,10 @@ const TimeoutMsSchema = z.int().min(100).max(600_000);
 export const DEFAULT_HOOK_TIMEOUT_MS = 30_000;
 const TIMEOUT_DEFAULT_NOTE = "Default 30000, or hookDefaults.timeoutMs from settings";
 const FailureSchema = z.enum(["open", "closed"]);
+/** How many `retry` answers of one hook in a row are honoured (A3S's `max_retries`). */
+export const MaxRetriesSchema = z.int().min(0).max(100);
+const MAX_RETRIES_NOTE =
+  "How many retry answers of this hook in a row are honoured (default: the session's 3)";
 /** Secret-looking variables a hook may receive (source/process/secrets.ts); shown at trust. */
 export const EnvListSchema = z
   .array(
@@ -120,6 +126,7 @@ export const ExecutableMetadataSchema = z.looseObject({
   async: z.boolean().default(false),
   failure: FailureSchema.default("open"),
   env: EnvListSchema.default([]).describe("Secret-looking variables this hook may receive"),
+  max_retries: MaxRetriesSchema.optional().describe(MAX_RETRIES_NOTE),
 });
 export type ExecutableMetadata = z.output<typeof ExecutableMetadataSchema>;
 
@@ -133,6 +140,7 @@ export const HookMdFrontmatterSchema = z.looseObject({
   async: z.boolean().default(false),
   priority: PrioritySchema.default(100),
   failure: FailureSchema.default("open"),
+  max_retries: MaxRetriesSchema.optional().describe(MAX_RETRIES_NOTE),
   env: EnvListSchema.default([]).describe(
     "acai extra: secret-looking variables this hook may receive",
   ),

@@ -187,6 +187,7 @@ export function executableDefinition(
     launch: { command: candidate.path, args: [], viaShell: false },
   };
   if (meta.description !== undefined) hook.description = meta.description;
+  if (meta.max_retries !== undefined) hook.maxRetries = meta.max_retries;
   try {
     prepareHookMatcher(hook, projectDir);
   } catch (error) {

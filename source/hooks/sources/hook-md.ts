@@ -189,6 +189,7 @@ export function hookMdDefinition(
     launch,
   };
   if (meta.description !== undefined) hook.description = meta.description;
+  if (meta.max_retries !== undefined) hook.maxRetries = meta.max_retries;
   try {
     prepareHookMatcher(hook, projectDir);
   } catch (error) {
