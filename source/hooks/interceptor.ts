@@ -159,6 +159,7 @@ async function closeRun(ctx: RunContext, pump: Pump): Promise<void> {
   ctx.detach();
   ctx.stopAll.abort();
   ctx.closing.abort();
+  ctx.persistent.kill();
   await settleBackground(ctx);
   ctx.audit.close();
   await pump.close();

@@ -14,6 +14,7 @@
  */
 import { open } from "node:fs/promises";
 import path from "node:path";
+import type { ProcessStarter } from "../process/long-lived.js";
 import type { ProcessRunner, RunOptions } from "../process/types.js";
 
 export interface NodeRuntime {
@@ -57,7 +58,9 @@ async function firstLine(file: string): Promise<string> {
 }
 
 /** The TypeScript file this start would hand to PATH's node, if any. */
-export async function typeScriptFileOf(options: RunOptions): Promise<string | undefined> {
+export async function typeScriptFileOf(
+  options: Pick<RunOptions, "command" | "args">,
+): Promise<string | undefined> {
   const { command } = options;
   const [first] = options.args ?? [];
   if (command === "node" && first !== undefined && TYPESCRIPT.has(path.extname(first)))
@@ -70,16 +73,34 @@ export async function typeScriptFileOf(options: RunOptions): Promise<string | un
 
 /** `runner`, starting TypeScript hooks with `node` instead of PATH's node (see the file's comment). */
 export function withOwnNodeForTypeScript(runner: ProcessRunner, node: NodeRuntime): ProcessRunner {
+  const rewrite = ownNodeRewrite(node);
+  return rewrite === undefined ? runner : async (options) => runner(await rewrite(options));
+}
+
+/** The same for the starter of persistent hooks' processes. */
+export function withOwnNodeForTypeScriptStarter(
+  starter: ProcessStarter,
+  node: NodeRuntime,
+): ProcessStarter {
+  const rewrite = ownNodeRewrite(node);
+  return rewrite === undefined ? starter : async (options) => starter(await rewrite(options));
+}
+
+type Launch = { command: string; args?: readonly string[] | undefined };
+
+function ownNodeRewrite(
+  node: NodeRuntime,
+): (<T extends Launch>(options: T) => Promise<T>) | undefined {
   const flags = typeStrippingFlags(node.version);
-  if (flags === undefined) return runner;
+  if (flags === undefined) return undefined;
   return async (options) => {
     const { command } = options;
     const looksTs =
       (command === "node" && options.args !== undefined) || TYPESCRIPT.has(path.extname(command));
-    if (!looksTs) return runner(options);
+    if (!looksTs) return options;
     const file = await typeScriptFileOf(options);
-    if (file === undefined) return runner(options);
+    if (file === undefined) return options;
     const rest = command === "node" ? (options.args ?? []).slice(1) : (options.args ?? []);
-    return runner({ ...options, command: node.execPath, args: [...flags, file, ...rest] });
+    return { ...options, command: node.execPath, args: [...flags, file, ...rest] };
   };
 }

@@ -21,12 +21,10 @@
  *   (or any run with `sweepOnExit`) also has its setsid/double-fork escapees
  *   swept by that id.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { statSync } from "node:fs";
-import { resolve } from "node:path";
 import type { Readable } from "node:stream";
 import { type Containment, processContainment } from "./containment.js";
 import { quietRunResult } from "./result.js";
+import { describeSpawnError, killGroup, spawnMarked } from "./spawn.js";
 import type { ProcessRunner, RunOptions, RunResult } from "./types.js";
 
 export interface ProcessRunnerOptions {
@@ -116,48 +114,6 @@ function completeUtf8Length(buf: Buffer): number {
   return end;
 }
 
-function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: the group is already gone.
-  }
-}
-
-function describeSpawnError(error: NodeJS.ErrnoException, run: RunOptions): string {
-  const what = `cannot run "${run.command}"`;
-  switch (error.code) {
-    case "ENOENT": {
-      if (!isDirectory(run.cwd)) return `${what}: working directory "${run.cwd}" does not exist`;
-      if (run.command.includes("/") && isFile(run.command, run.cwd)) {
-        return `${what}: its interpreter (the #! line) was not found`;
-      }
-      return `${what}: no such file or executable (check the path or PATH)`;
-    }
-    case "EACCES":
-      return `${what}: permission denied (is the file executable? try chmod +x)`;
-    default:
-      return `${what}: ${error.message}`;
-  }
-}
-
-function isFile(path: string, cwd: string): boolean {
-  try {
-    return statSync(resolve(cwd, path)).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 function emptyResult(started: number, extra: Partial<RunResult>): RunResult {
   return quietRunResult({ durationMs: performance.now() - started, ...extra });
 }
@@ -167,22 +123,11 @@ function runOne(run: RunOptions, timing: Timing): Promise<RunResult> {
   if (run.signal?.aborted) return Promise.resolve(emptyResult(started, { aborted: true }));
 
   const containment = timing.containment;
-  const runId = containment?.nextRunId();
-  let child: ChildProcess;
-  try {
-    containment?.beforeSpawn();
-    child = spawn(run.command, run.args ?? [], {
-      cwd: run.cwd,
-      env: containment && runId !== undefined ? containment.envFor(run.env, runId) : run.env,
-      detached: true,
-      stdio: [run.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
-      windowsHide: true,
-    });
-  } catch (error) {
-    return Promise.resolve(
-      emptyResult(started, { spawnError: describeSpawnError(error as NodeJS.ErrnoException, run) }),
-    );
+  const spawned = spawnMarked(run, containment, run.stdin === undefined ? "ignore" : "pipe");
+  if ("spawnError" in spawned) {
+    return Promise.resolve(emptyResult(started, { spawnError: spawned.spawnError }));
   }
+  const { child, runId } = spawned;
 
   return new Promise<RunResult>((resolve) => {
     const pid = child.pid;

@@ -16,6 +16,8 @@
  * JSON, calls the handler and prints its answer (nothing for "continue"), exit
  * 0. A handler that throws, or input that does not validate, ends with a
  * message on stderr and exit 1 — a failed hook, handled by its `failure` policy.
+ * With `mode: "persistent"` acai starts it once per session with
+ * `HOOK_ACTION=serve`, and it answers one request per line (serve.ts).
  *
  * Kept light on purpose: hook processes start often. It imports zod and the
  * schemas, nothing else of acai.
@@ -25,6 +27,7 @@ import type { HookEventName, HookMatcher } from "../hooks/definition.js";
 import { acaiAnswerSchema } from "../hooks/dialects/acai.js";
 import { ExecutableMetadataSchema, formatZodError } from "../hooks/schemas/metadata.js";
 import { type HookPayload, PAYLOAD_SCHEMAS } from "./payload-schemas.js";
+import { serveRequests } from "./serve.js";
 
 export type { HookEventName, HookMatcher } from "../hooks/definition.js";
 export type { HookPayload, HookPayloads } from "./payload-schemas.js";
@@ -48,6 +51,11 @@ export interface HookMetadata<E extends HookEventName = HookEventName> {
   failure?: "open" | "closed";
   /** Secret-looking environment variables this hook needs (otherwise scrubbed). */
   env?: readonly string[];
+  /**
+   * "persistent": one process per session serving every event (requests may
+   * overlap: keep per-request state local); default "spawn", a process per event.
+   */
+  mode?: "spawn" | "persistent";
 }
 
 /** Returning nothing (`undefined`, or `async () => {}`) means continue. */
@@ -161,6 +169,7 @@ export async function runHook<E extends HookEventName>(hook: Hook<E>, io: HookIO
     await io.stdout(`${JSON.stringify(hook.metadata)}\n`);
     return 0;
   }
+  if (io.env.HOOK_ACTION === "serve") return serveRequests({ name, handle: hook.handle }, io);
   try {
     const text = await readAll(io.stdin);
     let payload: unknown;

@@ -15,9 +15,13 @@ import {
 import { loadHookRegistry } from "../hooks/registry.js";
 import { DEFAULT_CONTEXT_CAP_CHARS } from "../hooks/step.js";
 import { trackTurnSignals } from "../hooks/turn-signal.js";
-import { withOwnNodeForTypeScript } from "../hooks/typescript-launch.js";
+import {
+  withOwnNodeForTypeScript,
+  withOwnNodeForTypeScriptStarter,
+} from "../hooks/typescript-launch.js";
 import { collectServers } from "../mcp/config.js";
 import { resolveModel } from "../models/resolve.js";
+import { startProcess } from "../process/long-lived.js";
 import { runProcess } from "../process/runner.js";
 import { withSignal } from "../process/with-signal.js";
 import { subagentTaskTool } from "../subagents/run.js";
@@ -57,10 +61,9 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
     sessionEndBudgetMs: DEFAULT_SESSION_END_BUDGET_MS,
   });
   // TypeScript hooks and tools run with the Node acai runs on, not PATH's (hooks/typescript-launch.ts).
-  const runner = withOwnNodeForTypeScript(runProcess, {
-    execPath: process.execPath,
-    version: process.version,
-  });
+  const ownNode = { execPath: process.execPath, version: process.version };
+  const runner = withOwnNodeForTypeScript(runProcess, ownNode);
+  const starter = withOwnNodeForTypeScriptStarter(startProcess, ownNode);
   // The describe steps (hooks, dynamic tools) stop at once when the run is interrupted.
   const describeRunner = withSignal(runner, options.signal);
   const resolved = resolveModel({
@@ -194,6 +197,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
       const intercept = createHookInterceptor({
         hooks: registry.hooks,
         runner,
+        starter,
         env,
         projectDir,
         envFiles,

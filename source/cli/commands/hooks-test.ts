@@ -398,7 +398,7 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
         const { io } = ctx;
         const [
           { loadInventory },
-          { hookProcessRunner },
+          { hookProcessRunner, oneRequestPersistentHooks },
           { runHookOnce },
           { buildPayload },
           samples,
@@ -497,6 +497,11 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
           env: io.env,
           projectDir: inventory.projectDir,
           sessionId,
+          persistent: await oneRequestPersistentHooks({
+            env: io.env,
+            projectDir: inventory.projectDir,
+            sessionId,
+          }),
         });
         const tools = new Map(builtinTools().map((tool) => [tool.name, tool]));
         const preview = previewAnswer({

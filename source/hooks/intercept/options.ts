@@ -1,4 +1,5 @@
 import type { AgentEvent, Verdict } from "../../agent/events.js";
+import type { ProcessStarter } from "../../process/long-lived.js";
 import type { ProcessRunner } from "../../process/types.js";
 import type { AskUser, HookActivityEvent, InterceptedEvent } from "../activity.js";
 import type { AuditSink } from "../audit.js";
@@ -13,6 +14,8 @@ export const DEFAULT_MAX_RETRIES = 3;
 export interface InterceptorOptions {
   hooks: readonly HookDefinition[];
   runner: ProcessRunner;
+  /** Starts persistent hooks' processes (hooks.md §6.4); default: acai's own (long-lived.ts). */
+  starter?: ProcessStarter;
   /** Parent environment of hooks (secrets are scrubbed per hook). */
   env: Readonly<Record<string, string>>;
   /** Working directory of hooks and ACAI_PROJECT_DIR. */

@@ -5,11 +5,13 @@
  * loop. Made once per run by `createRunContext`.
  */
 import type { AgentEvent } from "../../agent/events.js";
+import { startProcess } from "../../process/long-lived.js";
 import { hookWarning, type InterceptedEvent } from "../activity.js";
 import type { RunHook } from "../chain.js";
 import type { HookDefinition, HookEventName } from "../definition.js";
 import { isObserveOnly } from "../events/names.js";
 import { buildPayload, type SessionInfo } from "../payload.js";
+import { createPersistentHost, type PersistentHost } from "../persistent/host.js";
 import { createHookIndex, type HookIndex } from "../plan.js";
 import { runHookOnce } from "../run.js";
 import { DEFAULT_CONTEXT_CAP_CHARS } from "../step.js";
@@ -46,6 +48,8 @@ export interface RunContext {
   pendingContext: string[];
   index: HookIndex;
   audit: AuditRecorder;
+  /** The persistent hooks' processes (hooks.md §6.4), started at their first request. */
+  persistent: PersistentHost;
   /** What stops the sync hooks of an event: the session's abort, and the running turn's. */
   hookSignal(event: HookEventName): AbortSignal;
   /** Runs a hook of this event with the payload built for it. */
@@ -73,6 +77,13 @@ export function createRunContext(
     ...(options.onSendMessage === undefined ? {} : { onSendMessage: options.onSendMessage }),
     warn: (event) => pendingActivity.push(event),
   };
+  const persistent = createPersistentHost({
+    starter: options.starter ?? startProcess,
+    env: options.env,
+    projectDir: options.projectDir,
+    sessionId: () => session.sessionId,
+    ...(options.maxOutputBytes === undefined ? {} : { maxLineBytes: options.maxOutputBytes }),
+  });
   return {
     options,
     now,
@@ -107,6 +118,7 @@ export function createRunContext(
       sessionId: () => session.sessionId,
       onFailure: (message) => pendingActivity.push({ type: "hook_warning", message }),
     }),
+    persistent,
     hookSignal: turnAwareSignal(options, stopAll.signal),
     runnerFor: (event, agentEvent) => async (hook, state, signal) => {
       const record = await runHookOnce(
@@ -123,6 +135,7 @@ export function createRunContext(
         }),
         {
           runner: options.runner,
+          persistent,
           env: options.env,
           projectDir: options.projectDir,
           sessionId: session.sessionId,

@@ -15,6 +15,7 @@ export async function* sessionEnd(
   agentEvent: AgentEvent,
 ): AsyncGenerator<InterceptedEvent, undefined, undefined> {
   const budget = new AbortController();
+  const deadline = ctx.now() + ctx.budgetMs;
   const timer = setTimeout(() => budget.abort(SESSION_END), ctx.budgetMs);
   try {
     const signal = AbortSignal.any([ctx.closing.signal, budget.signal]);
@@ -33,6 +34,8 @@ export async function* sessionEnd(
       });
     }
     await backgroundWithin(ctx, signal);
+    // Persistent hooks' processes are asked to finish within what is left of the budget.
+    await ctx.persistent.stop(signal.aborted ? 0 : Math.max(0, deadline - ctx.now()));
     yield* ctx.pendingActivity.splice(0);
     return undefined;
   } finally {

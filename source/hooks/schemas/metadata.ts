@@ -108,6 +108,12 @@ const FailureSchema = z.enum(["open", "closed"]);
 export const MaxRetriesSchema = z.int().min(0).max(100);
 const MAX_RETRIES_NOTE =
   "How many retry answers of this hook in a row are honoured (default: the session's 3)";
+const ModeSchema = z
+  .enum(["spawn", "persistent"])
+  .default("spawn")
+  .describe(
+    "spawn: a process per event; persistent: one process per session answering a JSON request per line",
+  );
 /** Secret-looking variables a hook may receive (source/process/secrets.ts); shown at trust. */
 export const EnvListSchema = z
   .array(
@@ -127,6 +133,7 @@ export const ExecutableMetadataSchema = z.looseObject({
   failure: FailureSchema.default("open"),
   env: EnvListSchema.default([]).describe("Secret-looking variables this hook may receive"),
   max_retries: MaxRetriesSchema.optional().describe(MAX_RETRIES_NOTE),
+  mode: ModeSchema,
 });
 export type ExecutableMetadata = z.output<typeof ExecutableMetadataSchema>;
 
@@ -144,6 +151,7 @@ export const HookMdFrontmatterSchema = z.looseObject({
   env: EnvListSchema.default([]).describe(
     "acai extra: secret-looking variables this hook may receive",
   ),
+  mode: ModeSchema,
 });
 export type HookMdFrontmatter = z.output<typeof HookMdFrontmatterSchema>;
 

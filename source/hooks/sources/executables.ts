@@ -184,7 +184,12 @@ export function executableDefinition(
     env: meta.env,
     ...base,
     dialect: "acai",
-    launch: { command: candidate.path, args: [], viaShell: false },
+    launch: {
+      command: candidate.path,
+      args: [],
+      viaShell: false,
+      ...(meta.mode === "persistent" ? { mode: meta.mode } : {}),
+    },
   };
   if (meta.description !== undefined) hook.description = meta.description;
   if (meta.max_retries !== undefined) hook.maxRetries = meta.max_retries;

@@ -186,7 +186,7 @@ export function hookMdDefinition(
     env: meta.env,
     ...base,
     dialect: "agenthooks",
-    launch,
+    launch: meta.mode === "persistent" ? { ...launch, mode: meta.mode } : launch,
   };
   if (meta.description !== undefined) hook.description = meta.description;
   if (meta.max_retries !== undefined) hook.maxRetries = meta.max_retries;
