@@ -29,7 +29,10 @@ export class LineSplitter {
       }
       const piece = chunk.subarray(from, newline);
       from = newline + 1;
-      if (this.partialBytes + piece.length > this.options.maxLineBytes) return this.tooLong();
+      if (this.partialBytes + piece.length > this.options.maxLineBytes) {
+        this.tooLong();
+        return;
+      }
       const line = this.partialBytes === 0 ? piece : Buffer.concat([...this.partial, piece]);
       this.partial = [];
       this.partialBytes = 0;
@@ -40,7 +43,10 @@ export class LineSplitter {
 
   private keep(rest: Buffer): void {
     if (rest.length === 0) return;
-    if (this.partialBytes + rest.length > this.options.maxLineBytes) return this.tooLong();
+    if (this.partialBytes + rest.length > this.options.maxLineBytes) {
+      this.tooLong();
+      return;
+    }
     // A copy: the stream may reuse its chunk's memory.
     this.partial.push(Buffer.from(rest));
     this.partialBytes += rest.length;

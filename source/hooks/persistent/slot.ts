@@ -191,14 +191,18 @@ export class HookProcessSlot {
   private onLine(inst: Instance, text: string): void {
     const line = readAnswerLine(text);
     if (line.kind === "blank") return;
-    if (line.kind === "garbage") return this.end(inst, line.why);
+    if (line.kind === "garbage") {
+      this.end(inst, line.why);
+      return;
+    }
     const waiting = inst.pending.get(line.id);
     if (waiting === undefined) {
       if (this.abandoned.delete(line.id)) return;
-      return this.end(
+      this.end(
         inst,
         `answered id ${line.id}, which is not waiting for an answer (unknown, or answered already)`,
       );
+      return;
     }
     this.crashes = 0;
     this.restartAt = 0;
