@@ -27,7 +27,7 @@ interface EventHelp {
   change?: { label: string; answer: Record<string, unknown> };
 }
 
-const EVENT_HELP: Record<HookEventName, EventHelp> = {
+export const EVENT_HELP: Record<HookEventName, EventHelp> = {
   session_start: {
     fields: "source (startup|resume), model",
     can: 'add context ({"context": "..."} or plain stdout); block = refuse to start',
@@ -98,7 +98,7 @@ export interface TemplateArgs {
   sdkImport: string;
 }
 
-function metadataObject(args: TemplateArgs): Record<string, unknown> {
+export function metadataObject(args: TemplateArgs): Record<string, unknown> {
   const help = EVENT_HELP[args.event];
   return {
     name: args.name,
@@ -127,7 +127,7 @@ function metadataLiteral(args: TemplateArgs, indent = ""): string {
   return `{\n${rows.join("\n")}\n${indent}}`;
 }
 
-function inline(value: unknown): string {
+export function inline(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(inline).join(", ")}]`;
   if (typeof value === "object" && value !== null) {
     const entries = Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${inline(v)}`);

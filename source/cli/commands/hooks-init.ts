@@ -1,4 +1,4 @@
-/** `acai hooks init <name> [--lang bash|python|node|ts] [--event E] [--force]` */
+/** `acai hooks init <name> [--lang bash|python|node|ts] [--event E] [--mode spawn|persistent] [--force]` */
 
 import { constants as fsConstants } from "node:fs";
 import fs from "node:fs/promises";
@@ -12,6 +12,7 @@ import { normalizeEventName } from "../../hooks/schemas/metadata.js";
 import type { CommandContext } from "../command-context.js";
 import { UsageError } from "../errors.js";
 import { EXIT } from "../exit-codes.js";
+import { renderPersistentSkeleton } from "./hooks-init-persistent.js";
 import {
   INIT_EXTENSIONS,
   INIT_LANGS,
@@ -51,9 +52,14 @@ function sdkImportFor(projectRoot: string): string {
   }
 }
 
+export const INIT_MODES = ["spawn", "persistent"] as const;
+export type InitMode = (typeof INIT_MODES)[number];
+
 export interface InitOptions {
   lang: InitLang;
   event: HookEventName;
+  /** Default spawn: a process per event; persistent: one per session (hooks.md §6.4). */
+  mode?: InitMode;
   force: boolean;
 }
 
@@ -64,12 +70,14 @@ export async function initHook(
 ): Promise<{ file: string }> {
   const project = resolveProjectPaths(cwd);
   const file = path.join(project.hooksDir, `${name}${INIT_EXTENSIONS[options.lang]}`);
-  const source = renderSkeleton({
+  const args = {
     name,
     event: options.event,
     lang: options.lang,
     sdkImport: sdkImportFor(project.root),
-  });
+  };
+  const source =
+    options.mode === "persistent" ? renderPersistentSkeleton(args) : renderSkeleton(args);
   await fs.mkdir(project.hooksDir, { recursive: true });
   try {
     await fs.writeFile(file, source, { flag: options.force ? "w" : "wx", mode: 0o755 });
@@ -99,26 +107,38 @@ export function registerHooksInit(hooks: Command, ctx: CommandContext): void {
       parseEventOption,
       "before_tool",
     )
+    .addOption(
+      new Option(
+        "--mode <mode>",
+        "spawn: a process per event; persistent: one process per session answering a request per line",
+      )
+        .choices(INIT_MODES)
+        .default("spawn"),
+    )
     .option("--force", "overwrite an existing file", false)
-    .action((name: string, raw: { lang: InitLang; event: HookEventName; force: boolean }) =>
-      runToolkitCommand(ctx, async () => {
-        const { io } = ctx;
-        const { file } = await initHook(io.cwd, name, raw);
-        const rel = path.relative(io.cwd, file);
-        if (raw.lang === "ts") {
-          const [{ typeScriptNodeWarning }, { acaiNode }] = await Promise.all([
-            import("./hooks-init-node.js"),
-            import("./hook-runner.js"),
-          ]);
-          const warning = typeScriptNodeWarning(acaiNode(), rel);
-          if (warning) io.stderr.write(`acai: warning: ${warning}\n`);
-        }
-        io.stdout.write(
-          `Wrote ${rel} (${raw.lang}, on ${raw.event}).\n` +
-            `Try it:  acai hooks test ${rel} --event ${raw.event}\n` +
-            "Project hooks run only once trusted: after editing it, run `acai hooks trust`.\n",
-        );
-        return EXIT.ok;
-      }),
+    .action(
+      (
+        name: string,
+        raw: { lang: InitLang; event: HookEventName; mode: InitMode; force: boolean },
+      ) =>
+        runToolkitCommand(ctx, async () => {
+          const { io } = ctx;
+          const { file } = await initHook(io.cwd, name, raw);
+          const rel = path.relative(io.cwd, file);
+          if (raw.lang === "ts") {
+            const [{ typeScriptNodeWarning }, { acaiNode }] = await Promise.all([
+              import("./hooks-init-node.js"),
+              import("./hook-runner.js"),
+            ]);
+            const warning = typeScriptNodeWarning(acaiNode(), rel);
+            if (warning) io.stderr.write(`acai: warning: ${warning}\n`);
+          }
+          io.stdout.write(
+            `Wrote ${rel} (${raw.lang}${raw.mode === "persistent" ? ", persistent" : ""}, on ${raw.event}).\n` +
+              `Try it:  acai hooks test ${rel} --event ${raw.event}\n` +
+              "Project hooks run only once trusted: after editing it, run `acai hooks trust`.\n",
+          );
+          return EXIT.ok;
+        }),
     );
 }

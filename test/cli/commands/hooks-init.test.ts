@@ -17,6 +17,41 @@ const LANGS = [
 ] as const;
 
 describe("acai hooks init", () => {
+  it("--mode persistent writes a skeleton in every language that serves `acai hooks test`", async () => {
+    dirs = await tempProject();
+    const d = dirs;
+    for (const { lang, ext } of LANGS) {
+      const init = await acai(d, [
+        "hooks",
+        "init",
+        `p-${lang}`,
+        "--lang",
+        lang,
+        "--mode",
+        "persistent",
+      ]);
+      expect(init.stderr).toBe("");
+      expect(init.stdout).toContain(`Wrote .acai/hooks/p-${lang}${ext} (${lang}, persistent`);
+      const result = await acai(d, [
+        "hooks",
+        "test",
+        `p-${lang}`,
+        "--event",
+        "before_tool",
+        "--json",
+      ]);
+      expect(result.exitCode, `${lang}: ${result.stdout}${result.stderr}`).toBe(0);
+      const report = JSON.parse(result.stdout) as {
+        decision: { action: string; log?: string };
+        stdin: string;
+      };
+      expect(report.decision.action).toBe("continue");
+      expect(report.decision.log).toMatch(new RegExp(`^p-${lang} served request 1 \\(pid \\d+\\)`));
+      // The request line: the event JSON with an id.
+      expect(JSON.parse(report.stdin)).toMatchObject({ id: 1, event: "before_tool" });
+    }
+  });
+
   it("writes an executable skeleton in every language that passes `acai hooks test`", async () => {
     dirs = await tempProject();
     const d = dirs;
