@@ -12,7 +12,10 @@ export const COMMAND_HELP: ReadonlyArray<readonly [string, string]> = [
   ["/hooks", "loaded hooks: source, events, matcher, trust, broken ones, last decision"],
   ["/model [spec]", "show the model, or start a new session with another (counts start at 0)"],
   ["/clear", "start a new session (clears the screen)"],
-  ["/expand [N]", "show the full output of tool block N (default: the last one)"],
+  [
+    "/expand [N]",
+    "show the full output of tool block N (default: the last one), or every line of subagent N",
+  ],
   ["/help", "this list and the keys"],
   ["/exit", "end the session (runs session_end hooks)"],
 ];

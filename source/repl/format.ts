@@ -47,6 +47,8 @@ export function summarizeToolInput(toolName: string, input: unknown, max = 60): 
       "pattern",
       "url",
       "query",
+      // Task: its short description rather than its long prompt.
+      "description",
       "prompt",
     ]);
     if (main !== undefined) {

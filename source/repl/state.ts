@@ -4,6 +4,7 @@ import type { HookEventName } from "../hooks/definition.js";
 import { costUsd, type ModelPrice } from "../models/pricing.js";
 import { type Fence, splitFinishedMarkdown } from "./format.js";
 import type { HooksSnapshot } from "./hooks-snapshot.js";
+import { reduceSubagents, type SubagentView } from "./subagents.js";
 
 /**
  * The REPL's view state and the pure reducer that folds intercepted events
@@ -87,7 +88,8 @@ export type Item =
     }
   | { kind: "detail"; id: number; title: string; text: string }
   | { kind: "ask"; id: number; name: string; reason: string; allowed: boolean }
-  | { kind: "hooks"; id: number; snapshot: HooksSnapshot };
+  | { kind: "hooks"; id: number; snapshot: HooksSnapshot }
+  | { kind: "subagent"; id: number; view: SubagentView };
 
 export type NewItem = Item extends infer I ? (I extends Item ? Omit<I, "id"> : never) : never;
 
@@ -134,6 +136,8 @@ export interface ViewState {
   answers: AnsweredAsk[];
   /** `turn:step` of the last step that streamed text, so its model_response does not repeat it. */
   streamedStep?: string;
+  /** Subagents running, and finished ones waiting for their Task call to end (subagents.ts). */
+  subagents: SubagentView[];
 }
 
 /** "you allowed/denied …", held until the hook that asked has ended. */
@@ -168,6 +172,7 @@ export function initialViewState(model = ""): ViewState {
     hookLast: {},
     toolSeq: 0,
     answers: [],
+    subagents: [],
   };
 }
 
@@ -219,7 +224,35 @@ const NOTABLE: ReadonlySet<HookOutcome> = new Set([
 
 function finishTool(state: ViewState, tool: ToolView): ViewState {
   const tools = state.tools.filter((t) => t.toolCallId !== tool.toolCallId);
-  return push({ ...state, tools }, { kind: "tool", tool });
+  // A Task call's subagent goes below it, collapsed.
+  const nested = state.subagents.filter((v) => v.toolCallId === tool.toolCallId);
+  const subagents = state.subagents.filter((v) => !nested.includes(v));
+  return push(
+    { ...state, tools, subagents },
+    { kind: "tool", tool },
+    ...nested.map((view): NewItem => ({ kind: "subagent", view })),
+  );
+}
+
+/** A subagent's event: its nested view; one that ended gets its `/expand` number. */
+function reduceSubagentEvent(
+  state: ViewState,
+  event: Parameters<typeof reduceSubagents>[1],
+  at: number,
+): ViewState {
+  const running = state.subagents.filter((v) => v.stopReason === undefined);
+  const waiting = state.subagents.filter((v) => v.stopReason !== undefined);
+  const { views, ended } = reduceSubagents(running, event, at);
+  if (ended === undefined) return { ...state, subagents: [...waiting, ...views] };
+  const seq = state.toolSeq + 1;
+  const done = { ...ended, seq };
+  // A nested subagent's Task call is its parent's line, never a block: it goes out at once.
+  if (done.depth > 1)
+    return push(
+      { ...state, toolSeq: seq, subagents: [...waiting, ...views] },
+      { kind: "subagent", view: done },
+    );
+  return { ...state, toolSeq: seq, subagents: [...waiting, ...views, done] };
 }
 
 function startedTool(state: ViewState, toolCallId: string): ToolView | undefined {
@@ -248,7 +281,7 @@ function shownThisTurn(items: readonly Item[], message: string | undefined): boo
 }
 
 function reduceEvent(state: ViewState, event: InterceptedEvent, at: number): ViewState {
-  if (fromSubagent(event)) return state;
+  if (fromSubagent(event)) return reduceSubagentEvent(state, event, at);
   switch (event.type) {
     case "session_start":
       return { ...state, model: event.model, sessionId: event.sessionId };
@@ -399,7 +432,13 @@ function reduceEvent(state: ViewState, event: InterceptedEvent, at: number): Vie
     case "error":
       return push(flushStream(state), { kind: "error", text: event.message });
     case "session_end": {
-      const next = { ...flushAnswers(flushStream(state)), hooks: [], tools: [], turn: null };
+      const next = {
+        ...flushAnswers(flushStream(state)),
+        hooks: [],
+        tools: [],
+        subagents: [],
+        turn: null,
+      };
       if (event.reason === "user_exit" || event.reason === "completed") return next;
       return push(next, {
         kind: "banner",
@@ -476,6 +515,7 @@ export function reduce(state: ViewState, action: Action): ViewState {
         ...(action.sessionId ? { sessionId: action.sessionId } : {}),
         hooks: [],
         tools: [],
+        subagents: [],
         turn: null,
         stream: null,
       };

@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   type FakeOpenAIServer,
   type FakeScript,
+  scriptBySystemPrompt,
   startFakeOpenAI,
 } from "../support/fake-openai-server.js";
 import { type AcaiDirs, CLI_PATH, makeAcaiDirs } from "../support/run-acai.js";
@@ -341,5 +342,57 @@ describe.skipIf(skipReason !== "")(`acai REPL in tmux ${skipReason}`, () => {
       "",
     ]);
     expect(t.screen()).not.toMatch(/##|\*\*|```/);
+  });
+
+  it("a subagent shows nested under its Task call, live, then collapsed; /expand shows its lines", async () => {
+    const t = await startAcai(
+      scriptBySystemPrompt(
+        [
+          {
+            system: "You are a subagent",
+            turns: [
+              { toolCalls: [{ name: "Bash", input: { command: "echo sub-said-hi" } }] },
+              { text: "SUB-DONE: it said hi.", delayMs: 4000 },
+            ],
+          },
+        ],
+        [
+          {
+            toolCalls: [
+              {
+                name: "Task",
+                input: {
+                  description: "look around",
+                  prompt: "run echo",
+                  subagent_type: "general-purpose",
+                },
+              },
+            ],
+          },
+          { text: "PARENT-DONE." },
+        ],
+      ),
+    );
+    await t.see("ask anything");
+    t.text("delegate");
+    t.keys("Enter");
+    // Live: the subagent's header and its finished tool call, nested (indented) under the Task call.
+    const live = await t.see("✓ Bash echo sub-said-hi");
+    expect(live).toMatch(/^ {2}↳ subagent general-purpose · look around/m);
+    expect(live).toMatch(/^ {4}✓ Bash echo sub-said-hi/m);
+    await t.see("PARENT-DONE.");
+    const done = t.screen();
+    expect(done).toMatch(/✓ Task look around done .*\[1\]/);
+    expect(done).toContain("⎿ SUB-DONE: it said hi.");
+    // Collapsed: one line, its tool calls behind /expand.
+    expect(done).toMatch(
+      /↳ subagent general-purpose · look around done \S+, 1 tool call \(\/expand 2\)/,
+    );
+    expect(done).not.toMatch(/✓ Bash echo sub-said-hi/);
+    t.text("/expand 2");
+    t.keys("Enter");
+    const expanded = await t.see("[2] subagent general-purpose · look around");
+    expect(expanded).toContain("✓ Bash echo sub-said-hi");
+    expect(expanded).toContain("SUB-DONE: it said hi.");
   });
 });

@@ -7,6 +7,7 @@ import { type ColorName, useTheme } from "../theme.js";
 import { HookLine } from "./HookLine.js";
 import { HooksPanel } from "./HooksPanel.js";
 import { Markdown } from "./Markdown.js";
+import { SubagentBlock } from "./SubagentBlock.js";
 import { ToolBlock } from "./ToolBlock.js";
 
 const TONE: Record<Tone, ColorName | undefined> = {
@@ -117,6 +118,8 @@ export function ItemView({ item, width }: { item: Item; width: number }) {
       );
     case "hooks":
       return <HooksPanel snapshot={item.snapshot} />;
+    case "subagent":
+      return <SubagentBlock view={item.view} width={width} />;
     default:
       return item satisfies never;
   }

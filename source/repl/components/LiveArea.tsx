@@ -4,6 +4,7 @@ import { toolGate, type ViewState } from "../state.js";
 import { Elapsed } from "./Elapsed.js";
 import { Markdown } from "./Markdown.js";
 import { Spinner } from "./Spinner.js";
+import { SubagentBlock } from "./SubagentBlock.js";
 import { ToolBlock } from "./ToolBlock.js";
 
 /** What is still moving: the open line of streamed text, running tools, running hooks. */
@@ -33,6 +34,9 @@ export function LiveArea({
           width={width}
           {...(gate?.toolCallId === tool.toolCallId ? { waitingFor: gate.label } : {})}
         />
+      ))}
+      {view.subagents.map((subagent) => (
+        <SubagentBlock key={subagent.agentId} view={subagent} width={width} />
       ))}
       {view.hooks.map((running) => (
         <Text key={running.key} wrap="truncate-end">

@@ -1,6 +1,7 @@
 import type { PreparedSession } from "../../session/types.js";
 import { COMMAND_HELP, type Command, KEY_HELP } from "../commands.js";
 import { buildHooksSnapshot } from "../hooks-snapshot.js";
+import { subagentDetail } from "../subagents.js";
 import type { UiStore } from "./store.js";
 
 /** A new session in place of the running one (`/clear`, `/model <spec>`). */
@@ -85,11 +86,20 @@ function switchModel(spec: string | undefined, ctx: SlashCommandContext): void {
   ctx.newSession({ clear: false, model: spec });
 }
 
-/** `/expand [n]`: the full output of tool block n, or of the latest one. */
+/** `/expand [n]`: the full output of tool block n, or of the latest one; a subagent's every line. */
 function expandTool(seq: number | undefined, store: UiStore): void {
-  const tools = store
-    .getState()
-    .view.items.flatMap((item) => (item.kind === "tool" ? [item.tool] : []));
+  const items = store.getState().view.items;
+  const subagent = items.find((item) => item.kind === "subagent" && item.view.seq === seq);
+  if (seq !== undefined && subagent?.kind === "subagent") {
+    const { view } = subagent;
+    store.item({
+      kind: "detail",
+      title: `[${seq}] subagent ${view.agentType} · ${view.description}`,
+      text: subagentDetail(view),
+    });
+    return;
+  }
+  const tools = items.flatMap((item) => (item.kind === "tool" ? [item.tool] : []));
   const tool = seq === undefined ? tools[tools.length - 1] : tools.find((t) => t.seq === seq);
   if (!tool) {
     store.item({ kind: "error", text: `No tool block ${seq ?? ""} to expand.`.replace("  ", " ") });
