@@ -5,6 +5,7 @@ import { editTool } from "./builtin/edit.js";
 import { globTool } from "./builtin/glob.js";
 import { grepTool } from "./builtin/grep.js";
 import { readTool } from "./builtin/read.js";
+import { TASK_TOOL_NAME } from "./builtin/task.js";
 import { writeTool } from "./builtin/write.js";
 import { loadDynamicTools, projectToolsDir } from "./dynamic.js";
 import type { Tool } from "./types.js";
@@ -42,7 +43,8 @@ export async function loadTools(
     projectDir: options.projectDir,
     runner: options.runner,
     env: options.env,
-    reserved: builtins.map((t) => t.name),
+    // Task is built in too (added by the session: it needs the agent, subagents/run.ts).
+    reserved: [...builtins.map((t) => t.name), TASK_TOOL_NAME],
   });
   return { tools: [...builtins, ...dynamic.tools], warnings: dynamic.warnings };
 }

@@ -67,7 +67,7 @@ async function listTools(ctx: CommandContext): Promise<ToolListing> {
   );
   const projectDir = project.root.dir;
   const trusted = project.status === "trusted";
-  const builtin = builtinTools().map((tool) => tool.name);
+  const builtin = [...builtinTools().map((tool) => tool.name), "Task"];
   const runner = await hookProcessRunner();
   const load = (dir: string) =>
     dynamic.loadDynamicTools({ dirs: [dir], projectDir, runner, env: io.env, reserved: builtin });
