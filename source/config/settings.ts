@@ -23,6 +23,8 @@ export const HookDefaultsSchema = z.object({
   maxAsyncHooks: z.int().min(1).max(1000).optional(),
   /** Async hooks waiting for a free slot (default 256); past it a hook is dropped, with a warning. */
   asyncQueueLimit: z.int().min(0).max(100_000).optional(),
+  /** Hooks per event (default 100); past it the last in run order are not loaded, with a warning. User settings only. */
+  maxHooks: z.int().min(1).max(10_000).optional(),
 });
 
 /** agent-relay's capability grants (default: all off). Read from the user's settings file only. */

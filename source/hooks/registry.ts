@@ -6,7 +6,10 @@ import path from "node:path";
 import type { ProcessRunner } from "../process/types.js";
 import type { BrokenHook, HookDefinition } from "./definition.js";
 import { compareHooks } from "./match.js";
+import { boundHooksPerEvent, DEFAULT_MAX_HOOKS } from "./max-hooks.js";
 import { MetadataCache } from "./metadata-cache.js";
+import type { PluginHost } from "./plugins/host.js";
+import { loadPlugins } from "./plugins/load.js";
 import { type HookScan, hookFolderOrder } from "./scan.js";
 import { loadExecutables } from "./sources/executables.js";
 import { hookMdDefinition } from "./sources/hook-md.js";
@@ -38,6 +41,10 @@ export interface LoadOptions {
   defaultTimeoutMs?: number;
   /** The same for project hooks (the project's own `hookDefaults`; default `defaultTimeoutMs`). */
   projectDefaultTimeoutMs?: number;
+  /** Runs the plugins' `register(api)`; without it plugins are not loaded (`acai hooks` commands). */
+  plugins?: PluginHost;
+  /** Hooks per event (user settings `hookDefaults.maxHooks`, default 100); past it a warning names the rest. */
+  maxHooks?: number;
 }
 
 /**
@@ -97,6 +104,14 @@ export async function loadHookRegistry(
     if ("launch" in result) hooks.push(result);
     else broken.push(result);
   }
+  const plugins =
+    options.plugins === undefined
+      ? { hooks: [], broken: [] }
+      : await loadPlugins(
+          scan.plugins.filter((p) => included(p.scope)),
+          { host: options.plugins, projectDir, defaultTimeoutFor: timeoutFor },
+        );
+  broken.push(...plugins.broken);
   const settings = loadSettingsHooks(
     scan.settingsFiles.filter((file) => included(file.scope)),
     projectDir,
@@ -104,13 +119,22 @@ export async function loadHookRegistry(
   );
   broken.push(...settings.broken);
   // Numbered in place: the matchers prepared at load are cached per definition object.
-  const configured = [...inFolderOrder(hooks, hookFolderOrder(scan)), ...settings.hooks];
+  const configured = [
+    ...inFolderOrder(hooks, hookFolderOrder(scan)),
+    ...plugins.hooks,
+    ...settings.hooks,
+  ];
   configured.forEach((hook, order) => {
     hook.order = order;
   });
   configured.sort(compareHooks);
   broken.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  return { hooks: configured, broken, warnings: settings.warnings };
+  const bounded = boundHooksPerEvent(configured, options.maxHooks ?? DEFAULT_MAX_HOOKS);
+  return {
+    hooks: bounded.hooks,
+    broken,
+    warnings: [...settings.warnings, ...bounded.warnings],
+  };
 }
 
 /**

@@ -12,6 +12,7 @@ import { agentFilesIn, projectAgentsDir } from "../subagents/files.js";
 import { executablesIn, projectToolsDir } from "../tools/dynamic.js";
 import type { BrokenHook } from "./definition.js";
 import { MetadataCache } from "./metadata-cache.js";
+import { findPlugins, type PluginCandidate, pluginDirs } from "./plugins/load.js";
 import { type ExecutableCandidate, findExecutables } from "./sources/executables.js";
 import { realpathOrSelf, ScanReader } from "./sources/files.js";
 import { findHookMds, type HookMdCandidate } from "./sources/hook-md.js";
@@ -39,6 +40,8 @@ export interface HookScan {
   settingsFiles: SettingsHookFile[];
   /** Problems visible without running anything (a script missing `chmod +x`, ...). */
   broken: BrokenHook[];
+  /** Plugin files (`~/.acai/plugins/`, `<project>/.acai/plugins/`), user's first; none loaded yet. */
+  plugins: PluginCandidate[];
   /** Dynamic tools in `<project>/.acai/tools/`: project code too, trusted with the hooks. */
   projectTools: string[];
   /**
@@ -133,6 +136,7 @@ export async function scanHookSources(options: ScanOptions): Promise<HookScan> {
     else if (cached !== undefined) candidate.cachedFailure = cached.reason;
   }
   const executables = [...userExecutables, ...projectExecutables];
+  const plugins = await scanPlugins(options, projectDir, broken);
   const settingsFiles = [...options.settingsFiles]
     .filter((file) => hasSettingsHooks(file.hooks))
     .sort((a, b) => (a.scope === b.scope ? 0 : a.scope === "user" ? -1 : 1));
@@ -143,6 +147,8 @@ export async function scanHookSources(options: ScanOptions): Promise<HookScan> {
       ...projectHookDirs,
       ...(projectToolsOwn ? [dirs.projectTools] : []),
       ...(projectAgents.length > 0 ? [dirs.projectAgentFiles] : []),
+      // Plugins are code: their whole folder (helpers beside them too) is trusted as one.
+      ...(plugins.project ? [plugins.project] : []),
     ],
     settingsFiles: options.settingsFiles,
     hasFiles:
@@ -150,7 +156,8 @@ export async function scanHookSources(options: ScanOptions): Promise<HookScan> {
       hookMds.some((md) => md.scope === "project") ||
       broken.some((b) => b.scope === "project") ||
       projectTools.length > 0 ||
-      projectAgents.length > 0,
+      projectAgents.length > 0 ||
+      plugins.found.some((p) => p.scope === "project"),
   });
   return {
     projectDir,
@@ -160,10 +167,25 @@ export async function scanHookSources(options: ScanOptions): Promise<HookScan> {
     hookMds,
     settingsFiles,
     broken,
+    plugins: plugins.found,
     projectTools,
     projectManifest,
     projectFingerprint: projectManifest.fingerprint,
   };
+}
+
+/** User and project plugin files; the project's folder (for the manifest) unless it is the user's own. */
+async function scanPlugins(
+  options: Pick<ScanOptions, "acaiHome">,
+  projectDir: string,
+  broken: BrokenHook[],
+): Promise<{ found: PluginCandidate[]; project?: string }> {
+  const dirs = pluginDirs({ projectDir, acaiHome: options.acaiHome });
+  const [userReal, projectReal] = await Promise.all([dirs.user, dirs.project].map(realpathOrSelf));
+  const user = await findPlugins(dirs.user, "user", broken);
+  if (userReal === projectReal) return { found: user };
+  const project = await findPlugins(dirs.project, "project", broken);
+  return { found: [...user, ...project], ...(project.length > 0 ? { project: dirs.project } : {}) };
 }
 
 /** The manifest of what the project controls; empty (no fingerprint) when it controls nothing. */

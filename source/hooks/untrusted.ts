@@ -105,6 +105,17 @@ export function describeUntrusted(scan: HookScan): UntrustedHook[] {
   for (const bad of scan.broken) {
     if (bad.scope === "project") result.push(fromDefinition(bad, bad.file));
   }
+  for (const plugin of scan.plugins) {
+    if (plugin.scope !== "project") continue;
+    result.push({
+      sourceKind: "plugin",
+      file: plugin.file,
+      name: path.basename(plugin.file),
+      events: [],
+      command: plugin.file,
+      note: "a plugin: code acai imports and runs in a worker thread (its register(api) at start)",
+    });
+  }
   for (const file of scan.projectTools) {
     result.push({
       sourceKind: "tool",

@@ -32,6 +32,12 @@ import { serveRequests } from "./serve.js";
 export type { HookEventName, HookMatcher } from "../hooks/definition.js";
 export type { HookPayload, HookPayloads } from "./payload-schemas.js";
 export { HookPayloadSchema, PAYLOAD_SCHEMAS } from "./payload-schemas.js";
+export {
+  definePlugin,
+  type PluginApi,
+  type PluginHookOptions,
+  type PluginResult,
+} from "./plugins.js";
 
 /** The JSON answer (hooks.md §4). Every field is optional; returning nothing means continue. */
 export type HookAnswer = z.input<typeof acaiAnswerSchema>;

@@ -12,6 +12,7 @@ import {
   DEFAULT_SESSION_END_BUDGET_MS,
   type HookInterceptor,
 } from "../hooks/interceptor.js";
+import { createSessionPlugins } from "../hooks/plugins/session.js";
 import { loadHookRegistry } from "../hooks/registry.js";
 import { DEFAULT_CONTEXT_CAP_CHARS } from "../hooks/step.js";
 import { trackTurnSignals } from "../hooks/turn-signal.js";
@@ -78,6 +79,13 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
     projectDir,
     includeProject,
   });
+  // Plugins run in worker threads of this process (hooks/plugins/), the project's only once trusted.
+  const plugins = createSessionPlugins({
+    plugins: scan.plugins,
+    included: (scope) => scope === "user" || includeProject,
+    env,
+    projectDir,
+  });
   // Independent steps run together: start-up time matters for `acai -p`.
   const [tools, registry, mcp, subagentTypes] = await Promise.all([
     loadTools({
@@ -99,6 +107,11 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
       ...(settings.projectHookTimeoutMs !== undefined
         ? { projectDefaultTimeoutMs: settings.projectHookTimeoutMs }
         : {}),
+      ...(plugins === undefined ? {} : { plugins }),
+      // acai's own resource limit: the user's settings only (a project's could leave out the user's guards).
+      ...(loaded.user.hookDefaults?.maxHooks === undefined
+        ? {}
+        : { maxHooks: loaded.user.hookDefaults.maxHooks }),
     }),
     // The MCP client library is imported only when a server is configured.
     mcpServers.active.length === 0
@@ -211,6 +224,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
         sessionEndBudgetMs: settings.sessionEndBudgetMs,
         // acai's own resource limits: the user's settings only (a project's could starve the user's hooks).
         ...asyncHookLimits(loaded.user.hookDefaults),
+        ...(plugins === undefined ? {} : { plugins }),
         onNotification: (event) => agent.record(event),
         validateToolInput: (toolName: string, toolInput: unknown) => {
           const tool = toolsByName.get(toolName);

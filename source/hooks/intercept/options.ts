@@ -5,6 +5,7 @@ import type { AskUser, HookActivityEvent, InterceptedEvent } from "../activity.j
 import type { AuditSink } from "../audit.js";
 import type { NotificationEvent } from "../chain.js";
 import type { HookDefinition } from "../definition.js";
+import type { PluginHooks } from "../plugins/types.js";
 import type { ValidateToolInput } from "../step.js";
 import type { OnSendMessage } from "./relay-effects.js";
 
@@ -43,6 +44,8 @@ export interface InterceptorOptions {
   sessionEndBudgetMs?: number;
   /** Consecutive retries of one model request (default 3); past it the request goes ahead. */
   maxRetries?: number;
+  /** The session's plugins (hooks/plugins/host.ts): runs their handlers. */
+  plugins?: PluginHooks;
   /** Cap per output stream of a hook (default 1 MiB). */
   maxOutputBytes?: number;
   /** Async hooks running at once (default 8); the rest wait in a queue. */

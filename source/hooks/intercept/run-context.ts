@@ -144,6 +144,7 @@ export function createRunContext(
           ...(options.maxOutputBytes === undefined
             ? {}
             : { maxOutputBytes: options.maxOutputBytes }),
+          ...(options.plugins === undefined ? {} : { plugins: options.plugins }),
         },
       );
       return applyRelayEffects(relay, hook, event, record);

@@ -1,0 +1,93 @@
+/**
+ * A plugin handler's outcome → the run record every hook run leaves (the
+ * audit log, `acai hooks test`), its answer decoded exactly as a spawned
+ * hook's stdout is (run.ts `decodeRunResult`): the same dialects, the same
+ * depth, size and text caps.
+ */
+import { jsonTextTooDeep } from "../../config/json-depth.js";
+import { quietRunResult } from "../../process/result.js";
+import { type Decision, failed } from "../decision.js";
+import type { HookDefinition, HookEventName } from "../definition.js";
+import { MAX_ANSWER_DEPTH } from "../dialects/index.js";
+import { decodeRunResult, formatBytes } from "../run.js";
+import type { HookRunRecord } from "../run-record.js";
+import type { RegistrationShape } from "./registration.js";
+import { translateOpenClawAnswer } from "./shapes.js";
+
+/** What the worker said, or why nothing usable came back. */
+export type CallOutcome =
+  | { kind: "answer"; json?: string; text?: string; error?: string }
+  | { kind: "timeout" }
+  | { kind: "aborted" }
+  | { kind: "lost"; error: string };
+
+export interface RecordContext {
+  hook: HookDefinition;
+  event: HookEventName;
+  shape: RegistrationShape;
+  stdin: string;
+  startedAt: number;
+  now: number;
+  maxOutputBytes: number;
+}
+
+export function pluginRecord(ctx: RecordContext, outcome: CallOutcome): HookRunRecord {
+  const answered = outcome.kind === "answer" ? (outcome.json ?? outcome.text ?? "") : "";
+  const error = outcome.kind === "answer" ? outcome.error : undefined;
+  return {
+    hookId: ctx.hook.id,
+    event: ctx.event,
+    stdin: ctx.stdin,
+    command: ctx.hook.launch.command,
+    args: ctx.hook.launch.args,
+    exitCode: outcome.kind === "answer" && error === undefined ? 0 : null,
+    signal: null,
+    stdout: answered.length > 4096 ? `${answered.slice(0, 4096)}…` : answered,
+    stderr: error ?? (outcome.kind === "lost" ? outcome.error : ""),
+    durationMs: ctx.now - ctx.startedAt,
+    timedOut: outcome.kind === "timeout",
+    aborted: outcome.kind === "aborted",
+    outputLimit: answered.length > ctx.maxOutputBytes,
+    decision: decisionOf(ctx, outcome),
+  };
+}
+
+function decisionOf(ctx: RecordContext, outcome: CallOutcome): Decision {
+  switch (outcome.kind) {
+    case "timeout":
+      return failed(`timed out after ${ctx.hook.timeoutMs} ms (its handler was abandoned)`);
+    case "aborted":
+      return failed("aborted");
+    case "lost":
+      return failed(outcome.error);
+    case "answer":
+      if (outcome.error !== undefined) return failed(`its handler ${outcome.error}`);
+      return answerDecision(ctx, outcome.json ?? outcome.text);
+    default:
+      return outcome satisfies never;
+  }
+}
+
+function answerDecision(ctx: RecordContext, answer: string | undefined): Decision {
+  if (answer === undefined) return { action: "continue" };
+  if (answer.length > ctx.maxOutputBytes) {
+    return failed(`answered more than ${formatBytes(ctx.maxOutputBytes)}; the answer is not read`);
+  }
+  const stdout = ctx.shape === "openclaw" ? openClawText(answer) : answer;
+  return decodeRunResult(quietRunResult({ exitCode: 0, stdout }), ctx.event, {
+    timeoutMs: ctx.hook.timeoutMs,
+    maxOutputBytes: ctx.maxOutputBytes,
+  });
+}
+
+/** OpenClaw's `{ block, blockReason, params }` rewritten in acai's dialect (within the depth limit). */
+function openClawText(answer: string): string {
+  if (!answer.trimStart().startsWith("{") || jsonTextTooDeep(answer, MAX_ANSWER_DEPTH)) {
+    return answer;
+  }
+  try {
+    return JSON.stringify(translateOpenClawAnswer(JSON.parse(answer)));
+  } catch {
+    return answer;
+  }
+}

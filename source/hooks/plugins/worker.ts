@@ -1,0 +1,208 @@
+/**
+ * The worker thread one plugin runs in (hooks.md §6.3, host.ts starts it).
+ * It imports the plugin, calls its `register(api)`, reports the registrations
+ * (plain data: what the handler listens to and how), then calls handlers on
+ * request. Self-contained on purpose (only `node:` imports and erasable
+ * types), so it runs as TypeScript source too.
+ *
+ * Messages in: `call` (id, registration, argument), `abort` (id), `ping`.
+ * Messages out: `registered` | `broken`, `answer` (id, json | text | error), `pong`.
+ */
+import { pathToFileURL } from "node:url";
+import { parentPort, workerData } from "node:worker_threads";
+
+type Shape = "acai" | "openclaw" | "a3s" | "pattern";
+type Handler = (argument: unknown, signal: AbortSignal) => unknown;
+
+interface Registered {
+  shape: Shape;
+  name: string | undefined;
+  events: unknown[];
+  options: unknown;
+}
+
+// What the plugin prints never reaches acai's terminal or its `-p` output (acai's host does not
+// read these streams): dropped here, so nothing piles up either.
+process.stdout.write = () => true;
+process.stderr.write = () => true;
+
+const port = parentPort;
+if (port === null) throw new Error("acai's plugin worker must run in a worker thread");
+const file = String((workerData as { file: string }).file);
+
+const handlers: Handler[] = [];
+const registered: Registered[] = [];
+const problems: string[] = [];
+let open = true;
+
+/** A plain-data copy of what the plugin passed (functions and cycles dropped), or a note. */
+function plain(value: unknown): unknown {
+  if (value === undefined) return undefined;
+  try {
+    return JSON.parse(JSON.stringify(value)) as unknown;
+  } catch (error) {
+    return { unreadable: String((error as Error).message) };
+  }
+}
+
+function add(shape: Shape, name: unknown, events: unknown[], handler: unknown, options: unknown) {
+  if (!open) {
+    problems.push("registered a hook after register() returned (ignored)");
+    return;
+  }
+  if (typeof handler !== "function") {
+    problems.push(`a ${shape} registration has no handler function (ignored)`);
+    return;
+  }
+  handlers.push(handler as Handler);
+  registered.push({
+    shape,
+    name: typeof name === "string" ? name : undefined,
+    events: plain(events) as unknown[],
+    options: plain(options),
+  });
+}
+
+/** A3S registers a hook and its handler apart, by id; they are paired when register() returns. */
+const a3sHooks = new Map<string, Record<string, unknown>>();
+const a3sHandlers = new Map<string, unknown>();
+
+function a3sHandlerFunction(handler: unknown): unknown {
+  if (typeof handler === "function") return handler;
+  if (typeof handler === "object" && handler !== null) {
+    const handle = (handler as { handle?: unknown }).handle;
+    if (typeof handle === "function") return (event: unknown) => handle.call(handler, event);
+  }
+  return undefined;
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+}
+
+const api = {
+  /** acai's own: any event name acai accepts, options as hooks.md §6.3. */
+  on(event: unknown, handler: unknown, options?: unknown) {
+    const opts = record(options);
+    add("acai", opts.name, [event], handler, options);
+  },
+  /** OpenClaw's `api.registerHook({ event, handler, priority })`. */
+  registerHook(registration: unknown) {
+    const r = record(registration);
+    const { handler, ...rest } = r;
+    add("openclaw", r.name, [r.event], handler, rest);
+  },
+  /** A3S's `engine.register(hook)`: `{ id, event_type, matcher, config }`. */
+  register(hook: unknown) {
+    const h = record(hook);
+    if (typeof h.id !== "string") {
+      problems.push("an A3S hook without a string id (ignored)");
+      return;
+    }
+    a3sHooks.set(h.id, h);
+  },
+  /** A3S's `engine.register_handler(id, { handle })` (or a function). */
+  register_handler(id: unknown, handler: unknown) {
+    a3sHandlers.set(String(id), handler);
+  },
+  /** agent-relay's `relay.pattern(namespace, handler)`: the `pattern` event, by namespace. */
+  pattern(namespace: unknown, handler: unknown, options?: unknown) {
+    add("pattern", record(options).name, ["pattern"], handler, { ...record(options), namespace });
+  },
+};
+
+function pairA3s(): void {
+  for (const [id, hook] of a3sHooks) {
+    const handler = a3sHandlerFunction(a3sHandlers.get(id));
+    if (handler === undefined) {
+      problems.push(`A3S hook "${id}" has no handler (register_handler) (ignored)`);
+      continue;
+    }
+    const { id: _id, event_type, ...rest } = hook;
+    add("a3s", id, [event_type], handler, rest);
+  }
+  for (const id of a3sHandlers.keys()) {
+    if (!a3sHooks.has(id)) problems.push(`A3S handler "${id}" has no hook (register) (ignored)`);
+  }
+}
+
+function message(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return String(error);
+}
+
+async function load(): Promise<void> {
+  try {
+    const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    const fallback = record(module.default);
+    const register = module.register ?? fallback.register ?? module.default;
+    if (typeof register !== "function") {
+      port?.postMessage({
+        type: "broken",
+        reason: "exports no register(api) function (export function register(api) { … })",
+      });
+      return;
+    }
+    await (register as (a: typeof api) => unknown)(api);
+    pairA3s();
+    open = false;
+    port?.postMessage({ type: "registered", registrations: registered, problems });
+  } catch (error) {
+    port?.postMessage({ type: "broken", reason: `failed to load: ${message(error)}` });
+  }
+}
+
+const running = new Map<number, AbortController>();
+
+interface CallMessage {
+  type: "call";
+  id: number;
+  registration: number;
+  argument: unknown;
+}
+
+async function call(request: CallMessage): Promise<void> {
+  const controller = new AbortController();
+  running.set(request.id, controller);
+  try {
+    const handler = handlers[request.registration];
+    if (handler === undefined) throw new Error(`no registration #${request.registration}`);
+    const result = await handler(request.argument, controller.signal);
+    if (result === undefined || result === null)
+      port?.postMessage({ type: "answer", id: request.id });
+    else if (typeof result === "string") {
+      port?.postMessage({ type: "answer", id: request.id, text: result });
+    } else if (typeof result === "object") {
+      port?.postMessage({ type: "answer", id: request.id, json: JSON.stringify(result) });
+    } else {
+      port?.postMessage({
+        type: "answer",
+        id: request.id,
+        error: `returned a ${typeof result}, not an answer object`,
+      });
+    }
+  } catch (error) {
+    port?.postMessage({ type: "answer", id: request.id, error: `threw ${message(error)}` });
+  } finally {
+    running.delete(request.id);
+  }
+}
+
+port.on("message", (msg: { type: string; id: number }) => {
+  switch (msg.type) {
+    case "call":
+      void call(msg as CallMessage);
+      break;
+    case "calls":
+      for (const one of (msg as unknown as { calls: CallMessage[] }).calls) void call(one);
+      break;
+    case "abort":
+      running.get(msg.id)?.abort();
+      break;
+    case "ping":
+      port.postMessage({ type: "pong", id: msg.id });
+      break;
+  }
+});
+
+void load();
