@@ -129,7 +129,14 @@ function startLongLived(options: LongLivedOptions, containment?: Containment): L
   return {
     pid,
     write(text) {
-      if (!gone && child.stdin?.writable) child.stdin.write(text);
+      const stdin = child.stdin;
+      if (gone || !stdin?.writable) return;
+      // Requests written in one tick go out in one write (one system call, one wake-up).
+      if (stdin.writableCorked === 0) {
+        stdin.cork();
+        process.nextTick(() => stdin.uncork());
+      }
+      stdin.write(text);
     },
     pendingBytes: () => child.stdin?.writableLength ?? 0,
     stderrTail: () => tail.text(),
