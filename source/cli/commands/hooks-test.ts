@@ -497,11 +497,16 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
           env: io.env,
           projectDir: inventory.projectDir,
           sessionId,
-          persistent: await oneRequestPersistentHooks({
-            env: io.env,
-            projectDir: inventory.projectDir,
-            sessionId,
-          }),
+          // A persistent hook: its process is started for this one request, then stopped.
+          ...(hook.launch.mode === "persistent"
+            ? {
+                persistent: await oneRequestPersistentHooks({
+                  env: io.env,
+                  projectDir: inventory.projectDir,
+                  sessionId,
+                }),
+              }
+            : {}),
         });
         const tools = new Map(builtinTools().map((tool) => [tool.name, tool]));
         const preview = previewAnswer({

@@ -50,7 +50,7 @@ describe("acai hooks init", () => {
       // The request line: the event JSON with an id.
       expect(JSON.parse(report.stdin)).toMatchObject({ id: 1, event: "before_tool" });
     }
-  });
+  }, 60_000);
 
   it("writes an executable skeleton in every language that passes `acai hooks test`", async () => {
     dirs = await tempProject();
