@@ -96,13 +96,13 @@ describe("persistent hook host", () => {
 
   it("a request past its timeout fails and the process is restarted", async () => {
     const hook = nodeHook("req.hang ? null : { id: req.id, context: String(process.pid) }", {
-      timeoutMs: 300,
+      timeoutMs: 1500,
     });
     const h = host();
     const before = await ask(h, hook);
     const hung = await ask(h, hook, { hang: true });
     expect(hung.timedOut).toBe(true);
-    expect(hung.decision).toEqual({ action: "failed", error: "timed out after 300 ms" });
+    expect(hung.decision).toEqual({ action: "failed", error: "timed out after 1500 ms" });
     const after = await ask(h, hook);
     expect(after.decision.action).toBe("continue");
     expect(after.decision.context).not.toBe(before.decision.context);
