@@ -50,12 +50,16 @@ interface WorkerMessage {
   reason?: string;
   registrations?: unknown;
   problems?: unknown;
+  answers?: unknown;
 }
 
 function workerUrl(): URL {
   const js = new URL("./worker.js", import.meta.url);
   return existsSync(fileURLToPath(js)) ? js : new URL("./worker.ts", import.meta.url);
 }
+
+/** How often call deadlines are checked: a timeout fires at most this late. */
+const SWEEP_MS = 20;
 
 /** One plugin file's worker and what is waiting on it. */
 class PluginThread {
@@ -64,6 +68,11 @@ class PluginThread {
   readonly pending = new Map<number, (outcome: CallOutcome) => void>();
   shapes: RegistrationShape[] = [];
   restarts = 0;
+  /** Call id → when it times out: one sweeping timer per thread, not one timer per call. */
+  readonly deadlines = new Map<number, { at: number; onTimeout: () => void }>();
+  private sweeper: NodeJS.Timeout | undefined;
+  /** Calls not yet posted: those made in the same tick share one message. */
+  private outbox: unknown[] = [];
   private pinging = false;
 
   constructor(
@@ -113,9 +122,13 @@ class PluginThread {
 
   private onMessage(msg: WorkerMessage, settle: (load: PluginLoad) => void): void {
     switch (msg.type) {
-      case "answer":
-        if (msg.id !== undefined)
-          this.pending.get(msg.id)?.({ kind: "answer", ...answerFields(msg) });
+      case "answers":
+        if (!Array.isArray(msg.answers)) return;
+        for (const one of msg.answers as WorkerMessage[]) {
+          if (typeof one?.id === "number") {
+            this.pending.get(one.id)?.({ kind: "answer", ...answerFields(one) });
+          }
+        }
         return;
       case "pong":
         this.pinging = false;
@@ -131,6 +144,52 @@ class PluginThread {
       case "broken":
         settle({ ok: false, reason: String(msg.reason ?? "failed to load") });
         return;
+    }
+  }
+
+  watch(id: number, at: number, onTimeout: () => void): void {
+    this.deadlines.set(id, { at, onTimeout });
+    // Ref'd: acai stays up while a call is out.
+    this.sweeper ??= setTimeout(() => this.sweep(), SWEEP_MS);
+  }
+
+  private sweep(): void {
+    this.sweeper = undefined;
+    const now = performance.now();
+    for (const [id, deadline] of this.deadlines) {
+      if (deadline.at <= now) {
+        this.deadlines.delete(id);
+        deadline.onTimeout();
+      }
+    }
+    if (this.deadlines.size > 0) this.sweeper = setTimeout(() => this.sweep(), SWEEP_MS);
+  }
+
+  post(call: unknown): void {
+    if (this.outbox.length === 0) queueMicrotask(() => this.flush());
+    this.outbox.push(call);
+  }
+
+  private flush(): void {
+    const calls = this.outbox;
+    this.outbox = [];
+    const worker = this.worker;
+    if (worker === undefined) return; // stopped meanwhile: its calls were failed already
+    try {
+      worker.postMessage(calls.length === 1 ? calls[0] : { type: "calls", calls });
+    } catch {
+      // One payload that cannot be copied spoils the batch: send them one by one.
+      for (const call of calls) this.postOne(worker, call);
+    }
+  }
+
+  private postOne(worker: Worker, call: unknown): void {
+    try {
+      worker.postMessage(call);
+    } catch (error) {
+      const id = (call as { id: number }).id;
+      const reason = `its payload cannot be sent (${(error as Error).message})`;
+      this.pending.get(id)?.({ kind: "lost", error: reason });
     }
   }
 
@@ -208,12 +267,11 @@ export class PluginHost implements PluginHooks {
       return notRunRecord(hook, event, "was not run: its plugin is not loaded");
     }
     const startedAt = this.now();
-    const stdin = safeJson(call.payload);
     const ctx = {
       hook,
       event,
       shape,
-      stdin,
+      payload: call.payload,
       startedAt,
       maxOutputBytes: this.settings.maxOutputBytes,
     };
@@ -256,30 +314,25 @@ export class PluginHost implements PluginHooks {
     const worker = thread.worker as Worker;
     const id = ++this.seq;
     return new Promise<HookRunRecord>((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
       const onAbort = (): void => {
         worker.postMessage({ type: "abort", id });
         done({ kind: "aborted" });
       };
       const done = (outcome: CallOutcome): void => {
         if (!thread.pending.delete(id)) return;
-        clearTimeout(timer);
+        thread.deadlines.delete(id);
         call.signal?.removeEventListener("abort", onAbort);
         resolve(finish(outcome));
       };
       thread.pending.set(id, done);
-      timer = setTimeout(() => {
+      thread.watch(id, this.now() + call.hook.timeoutMs, () => {
         worker.postMessage({ type: "abort", id });
         done({ kind: "timeout" });
         thread.checkAlive();
-      }, call.hook.timeoutMs);
+      });
       call.signal?.addEventListener("abort", onAbort, { once: true });
-      try {
-        const argument = handlerArgument(shape, call.event, call.payload);
-        worker.postMessage({ type: "call", id, registration: call.launch.registration, argument });
-      } catch (error) {
-        done({ kind: "lost", error: `its payload cannot be sent (${(error as Error).message})` });
-      }
+      const argument = handlerArgument(shape, call.event, call.payload);
+      thread.post({ type: "call", id, registration: call.launch.registration, argument });
     });
   }
 
@@ -294,13 +347,5 @@ export class PluginHost implements PluginHooks {
         return worker?.terminate();
       }),
     );
-  }
-}
-
-function safeJson(payload: unknown): string {
-  try {
-    return JSON.stringify(payload) ?? "";
-  } catch {
-    return "";
   }
 }

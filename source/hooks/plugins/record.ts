@@ -25,7 +25,8 @@ export interface RecordContext {
   hook: HookDefinition;
   event: HookEventName;
   shape: RegistrationShape;
-  stdin: string;
+  /** What the handler was given; serialized only if a reader asks (`acai hooks test`). */
+  payload: unknown;
   startedAt: number;
   now: number;
   maxOutputBytes: number;
@@ -37,7 +38,9 @@ export function pluginRecord(ctx: RecordContext, outcome: CallOutcome): HookRunR
   return {
     hookId: ctx.hook.id,
     event: ctx.event,
-    stdin: ctx.stdin,
+    get stdin() {
+      return safeJson(ctx.payload);
+    },
     command: ctx.hook.launch.command,
     args: ctx.hook.launch.args,
     exitCode: outcome.kind === "answer" && error === undefined ? 0 : null,
@@ -50,6 +53,14 @@ export function pluginRecord(ctx: RecordContext, outcome: CallOutcome): HookRunR
     outputLimit: answered.length > ctx.maxOutputBytes,
     decision: decisionOf(ctx, outcome),
   };
+}
+
+function safeJson(payload: unknown): string {
+  try {
+    return JSON.stringify(payload) ?? "";
+  } catch {
+    return "";
+  }
 }
 
 function decisionOf(ctx: RecordContext, outcome: CallOutcome): Decision {
@@ -74,11 +85,27 @@ function answerDecision(ctx: RecordContext, answer: string | undefined): Decisio
     return failed(`answered more than ${formatBytes(ctx.maxOutputBytes)}; the answer is not read`);
   }
   const stdout = ctx.shape === "openclaw" ? openClawText(answer) : answer;
-  return decodeRunResult(quietRunResult({ exitCode: 0, stdout }), ctx.event, {
+  // Decoding is pure: a handler's usual answers are decoded once per event.
+  const cacheable = stdout.length <= CACHED_ANSWER_CHARS;
+  const key = cacheable ? `${ctx.event}\u0000${stdout}` : "";
+  const known = cacheable ? decoded.get(key) : undefined;
+  if (known !== undefined) return { ...known };
+  const decision = decodeRunResult(quietRunResult({ exitCode: 0, stdout }), ctx.event, {
     timeoutMs: ctx.hook.timeoutMs,
     maxOutputBytes: ctx.maxOutputBytes,
   });
+  // A modify carries objects the chain goes on to use: decoded afresh each time.
+  if (cacheable && decision.action !== "modify") {
+    if (decoded.size >= CACHED_ANSWERS) decoded.clear();
+    decoded.set(key, decision);
+  }
+  return { ...decision };
 }
+
+/** Answers (per event) whose decoding is kept, and the longest kept. */
+const CACHED_ANSWERS = 256;
+const CACHED_ANSWER_CHARS = 1024;
+const decoded = new Map<string, Decision>();
 
 /** OpenClaw's `{ block, blockReason, params }` rewritten in acai's dialect (within the depth limit). */
 function openClawText(answer: string): string {

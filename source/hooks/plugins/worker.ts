@@ -154,6 +154,28 @@ async function load(): Promise<void> {
 
 const running = new Map<number, AbortController>();
 
+interface Answer {
+  id: number;
+  json?: string;
+  text?: string;
+  error?: string;
+}
+
+/**
+ * Answers go out together: those ready by the next turn of the event loop
+ * share one message (a message costs far more than its content).
+ */
+let outbox: Answer[] = [];
+function answer(a: Answer): void {
+  if (outbox.length === 0) queueMicrotask(flush);
+  outbox.push(a);
+}
+function flush(): void {
+  const batch = outbox;
+  outbox = [];
+  port?.postMessage({ type: "answers", answers: batch });
+}
+
 interface CallMessage {
   type: "call";
   id: number;
@@ -168,21 +190,15 @@ async function call(request: CallMessage): Promise<void> {
     const handler = handlers[request.registration];
     if (handler === undefined) throw new Error(`no registration #${request.registration}`);
     const result = await handler(request.argument, controller.signal);
-    if (result === undefined || result === null)
-      port?.postMessage({ type: "answer", id: request.id });
-    else if (typeof result === "string") {
-      port?.postMessage({ type: "answer", id: request.id, text: result });
-    } else if (typeof result === "object") {
-      port?.postMessage({ type: "answer", id: request.id, json: JSON.stringify(result) });
+    if (result === undefined || result === null) answer({ id: request.id });
+    else if (typeof result === "string") answer({ id: request.id, text: result });
+    else if (typeof result === "object") {
+      answer({ id: request.id, json: JSON.stringify(result) });
     } else {
-      port?.postMessage({
-        type: "answer",
-        id: request.id,
-        error: `returned a ${typeof result}, not an answer object`,
-      });
+      answer({ id: request.id, error: `returned a ${typeof result}, not an answer object` });
     }
   } catch (error) {
-    port?.postMessage({ type: "answer", id: request.id, error: `threw ${message(error)}` });
+    answer({ id: request.id, error: `threw ${message(error)}` });
   } finally {
     running.delete(request.id);
   }
