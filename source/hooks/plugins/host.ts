@@ -330,6 +330,11 @@ export class PluginHost implements PluginHooks {
         done({ kind: "timeout" });
         thread.checkAlive();
       });
+      // Aborted while the worker was being (re)started: the listener would never fire.
+      if (call.signal?.aborted) {
+        done({ kind: "aborted" });
+        return;
+      }
       call.signal?.addEventListener("abort", onAbort, { once: true });
       const argument = handlerArgument(shape, call.event, call.payload);
       thread.post({ type: "call", id, registration: call.launch.registration, argument });
