@@ -1,4 +1,4 @@
-import type { AgentEvent } from "../agent/events.js";
+import type { AgentEvent, SubagentMark } from "../agent/events.js";
 import type { HookEventName, HookScope, HookSourceKind } from "./definition.js";
 
 /** What the interceptor adds to the stream so consumers can show hooks at work. */
@@ -21,7 +21,8 @@ export type HookOutcome =
   | "timeout"
   | "aborted";
 
-export type HookActivityEvent =
+/** Hook activity of an event raised inside a subagent carries the subagent's mark (`SubagentMark`). */
+export type HookActivityEvent = (
   | { type: "hook_start"; hook: HookRef; event: HookEventName; startedAt: number }
   | {
       type: "hook_end";
@@ -35,7 +36,9 @@ export type HookActivityEvent =
       durationMs: number;
     }
   /** Failures, timeouts, broken definitions, caps reached: always shown, never lost. */
-  | { type: "hook_warning"; hook?: HookRef; message: string };
+  | { type: "hook_warning"; hook?: HookRef; message: string }
+) &
+  SubagentMark;
 
 export type InterceptedEvent = AgentEvent | HookActivityEvent;
 

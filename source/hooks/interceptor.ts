@@ -43,6 +43,7 @@ export type { HookSentMessage, OnSendMessage } from "./intercept/relay-effects.j
 import { createPump, type Pump } from "./intercept/pump.js";
 import { createRunContext, type RunContext } from "./intercept/run-context.js";
 import { sessionEnd } from "./intercept/session-end.js";
+import { markedLike } from "./intercept/subagent-mark.js";
 import { carriedVerdict, newRetryCount } from "./intercept/verdict.js";
 import { indexHooks, type Plan, plan } from "./plan.js";
 
@@ -99,7 +100,10 @@ async function* intercept(
       const route = routeOf(ctx, step.value);
       if (route.kind === "answer") verdict = route.verdict;
       else if (route.kind === "hooks")
-        verdict = yield* handleEvent(ctx, parts, step.value, route.plan, route.carried);
+        verdict = yield* markedLike(
+          step.value,
+          handleEvent(ctx, parts, step.value, route.plan, route.carried),
+        );
       else verdict = yield* sessionEnd(ctx, step.value);
     }
     if (ctx.pendingActivity.length > 0) yield* ctx.pendingActivity.splice(0);

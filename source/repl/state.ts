@@ -1,5 +1,10 @@
 import { fromSubagent, type StopReason, type Usage } from "../agent/events.js";
-import type { HookOutcome, HookRef, InterceptedEvent } from "../hooks/activity.js";
+import type {
+  HookActivityEvent,
+  HookOutcome,
+  HookRef,
+  InterceptedEvent,
+} from "../hooks/activity.js";
 import type { HookEventName } from "../hooks/definition.js";
 import { costUsd, type ModelPrice } from "../models/pricing.js";
 import { type Fence, splitFinishedMarkdown } from "./format.js";
@@ -234,6 +239,10 @@ function finishTool(state: ViewState, tool: ToolView): ViewState {
   );
 }
 
+function isHookActivity(event: InterceptedEvent): event is HookActivityEvent {
+  return event.type === "hook_start" || event.type === "hook_end" || event.type === "hook_warning";
+}
+
 /** A subagent's event: its nested view; one that ended gets its `/expand` number. */
 function reduceSubagentEvent(
   state: ViewState,
@@ -281,7 +290,8 @@ function shownThisTurn(items: readonly Item[], message: string | undefined): boo
 }
 
 function reduceEvent(state: ViewState, event: InterceptedEvent, at: number): ViewState {
-  if (fromSubagent(event)) return reduceSubagentEvent(state, event, at);
+  // A subagent's hook activity shows like the session's; its other events go to its nested view.
+  if (fromSubagent(event) && !isHookActivity(event)) return reduceSubagentEvent(state, event, at);
   switch (event.type) {
     case "session_start":
       return { ...state, model: event.model, sessionId: event.sessionId };

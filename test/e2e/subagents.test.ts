@@ -162,6 +162,12 @@ describe("subagents (the Task tool)", () => {
         "subagent_end",
       ]),
     );
+    // So does the activity of the hooks that ran on its events.
+    expect(marked.filter((e) => e.type === "hook_end").map((e) => e.event)).toEqual(
+      expect.arrayContaining(["subagent_start", "before_tool", "after_tool", "subagent_stop"]),
+    );
+    const taskHooks = events.filter((e) => e.type === "hook_end" && e.agentId === undefined);
+    expect(taskHooks.map((e) => e.event)).toContain("before_stop");
     const resultLine = events.at(-1);
     expect(resultLine).toMatchObject({ type: "result", text: "PARENT-DONE", num_turns: 1 });
   });
