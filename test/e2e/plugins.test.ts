@@ -7,7 +7,7 @@
  * not imported before the project is trusted.
  */
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
@@ -28,6 +28,17 @@ async function plugin(d: AcaiDirs, name: string, text: string): Promise<string> 
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, text);
   return file;
+}
+
+/** Command lines of running processes that contain `text`. */
+async function processesRunning(text: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const pid of await readdir("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
+    if (cmdline.split("\0").join(" ").includes(text)) found.push(cmdline);
+  }
+  return found;
 }
 
 const bash = (command: string) => ({ toolCalls: [{ name: "Bash", input: { command } }] });
@@ -164,9 +175,12 @@ export function register(engine) {
       dirs,
       "stuck.mjs",
       `
+import { spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 const spun = process.env.HOOK_E2E_DIR + "/spun";
 export function register(api) {
+  // A daemon of its own, in a new session: the containment marker still finds it.
+  spawn("sleep", ["987.654"], { detached: true, stdio: "ignore" }).unref();
   api.on("before_tool", () => {
     if (!existsSync(spun)) { writeFileSync(spun, ""); while (true) {} }
     return { action: "block", reason: "RESTARTED-PLUGIN-ANSWERS" };
@@ -191,6 +205,8 @@ export function register(api) {
     expect(results(1)).toContain("first");
     expect(results(2)).toContain("second");
     expect(results(3)).toContain("RESTARTED-PLUGIN-ANSWERS");
+    // Nothing of the plugin outlives acai: its threads ended with it, its daemons were swept.
+    expect(await processesRunning("sleep 987.654")).toEqual([]);
   });
 
   it("a project plugin is not imported before trust", { timeout: 60_000 }, async () => {
@@ -199,7 +215,7 @@ export function register(api) {
     await plugin(
       dirs,
       "evil.mjs",
-      `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "x");\nexport function register() {}\n`,
+      `import { writeFileSync } from "node:fs";\nwriteFileSync($JSON.stringify(marker), "x");\nexport function register() {}\n`,
     );
     server = await startFakeOpenAI([{ text: "finished" }]);
     const refused = await run(dirs, server, []);
