@@ -250,3 +250,97 @@ describe("stdin payloads", () => {
     expect(eventType("before_tool", "post-tool-call")).toBe("pre-tool-call");
   });
 });
+
+describe("payloads inside a subagent", () => {
+  const inside: AgentEvent = {
+    type: "tool_call_start",
+    turn: 1,
+    step: 1,
+    toolCallId: "c9",
+    toolName: "Bash",
+    input: { command: "ls" },
+    agentId: "agent-7",
+    agentType: "reviewer",
+  };
+
+  it("every event raised inside one carries agent_id and agent_type, in both dialects", () => {
+    for (const dialect of ["acai", "agenthooks"] as const) {
+      const payload = buildPayload({
+        event: "before_tool",
+        agentEvent: inside,
+        session,
+        dialect,
+        now,
+      });
+      expect(payload).toMatchObject({
+        agent_id: "agent-7",
+        agent_type: "reviewer",
+        tool_name: "Bash",
+      });
+      // The session's own identity stays.
+      expect(payload.session_id).toBe("s1");
+    }
+  });
+
+  it("the session's own events have neither", () => {
+    const { agentId: _id, agentType: _type, ...own } = inside;
+    const payload = buildPayload({
+      event: "before_tool",
+      agentEvent: own,
+      session,
+      dialect: "acai",
+      now,
+    });
+    expect(payload).not.toHaveProperty("agent_id");
+    expect(payload).not.toHaveProperty("agent_type");
+  });
+
+  it("subagent_start and subagent_stop send Claude Code's and the Agent Hooks spec's fields", () => {
+    const start = buildPayload({
+      event: "subagent_start",
+      agentEvent: {
+        type: "subagent_start",
+        agentId: "agent-7",
+        agentType: "reviewer",
+        description: "review auth",
+        prompt: "Review the auth module",
+        toolCallId: "t1",
+        depth: 1,
+      },
+      session,
+      dialect: "agenthooks",
+      now,
+    });
+    expect(start).toMatchObject({
+      event_type: "subagent_start",
+      agent_id: "agent-7",
+      agent_type: "reviewer",
+      subagent_name: "reviewer",
+      subagent_type: "reviewer",
+      task_description: "review auth",
+    });
+    const stop = buildPayload({
+      event: "subagent_stop",
+      agentEvent: {
+        type: "subagent_stop",
+        agentId: "agent-7",
+        agentType: "reviewer",
+        turn: 1,
+        step: 3,
+        lastAssistantMessage: "done",
+        stopHookActive: true,
+        consecutiveBlocks: 1,
+        agentTranscriptPath: "/t/s1/subagents/agent-agent-7.jsonl",
+      },
+      session,
+      dialect: "acai",
+      now,
+    });
+    expect(stop).toMatchObject({
+      hook_event_name: "SubagentStop",
+      stop_hook_active: true,
+      last_assistant_message: "done",
+      agent_transcript_path: "/t/s1/subagents/agent-agent-7.jsonl",
+    });
+  });
+});

@@ -395,4 +395,55 @@ describe.skipIf(skipReason !== "")(`acai REPL in tmux ${skipReason}`, () => {
     expect(expanded).toContain("✓ Bash echo sub-said-hi");
     expect(expanded).toContain("SUB-DONE: it said hi.");
   });
+
+  it("Esc while a subagent's tool runs reaches it: the Task call ends interrupted, nothing left running", async () => {
+    const marker = `acai-subagent-esc-${process.pid}-${Date.now()}`;
+    const t = await startAcai(
+      scriptBySystemPrompt(
+        [
+          {
+            system: "You are a subagent",
+            turns: [
+              { toolCalls: [{ name: "Bash", input: { command: `exec -a ${marker} sleep 300` } }] },
+            ],
+          },
+        ],
+        [
+          {
+            toolCalls: [
+              {
+                name: "Task",
+                input: { description: "wait", prompt: "sleep", subagent_type: "general-purpose" },
+              },
+            ],
+          },
+          { text: "unreachable" },
+        ],
+      ),
+    );
+    await t.see("ask anything");
+    t.text("delegate");
+    t.keys("Enter");
+    await t.see(`Bash exec -a ${marker}`);
+    try {
+      for (let i = 0; i < 100 && processesMatching(marker).length === 0; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(processesMatching(marker).length).toBeGreaterThan(0);
+      t.keys("Escape");
+      await t.see("■ turn aborted");
+      const screen = t.screen();
+      expect(screen).toMatch(/■ Task wait interrupted/);
+      expect(screen).toMatch(/↳ subagent general-purpose · wait aborted/);
+      for (let i = 0; i < 50 && processesMatching(marker).length > 0; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(processesMatching(marker)).toEqual([]);
+    } finally {
+      for (const line of processesMatching(marker)) {
+        const pid = Number.parseInt(line.trim().split(/\s+/)[0] ?? "", 10);
+        if (pid > 0) spawnSync("kill", ["-9", String(pid)]);
+      }
+    }
+  });
 });
