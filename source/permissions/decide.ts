@@ -1,0 +1,218 @@
+/**
+ * Whether a tool call may run: allow, deny or ask, and what decided it —
+ * pure, in Claude Code's order:
+ *
+ * 1. a deny rule that matches denies (from any settings file or flag: a
+ *    project's allow never beats the user's deny);
+ * 2. plan mode denies every tool but the read-only ones;
+ * 3. an ask rule that matches asks; so does a before_tool hook that answered ask;
+ * 4. bypassPermissions allows;
+ * 5. a before_tool hook that answered allow (Claude Code's
+ *    `permissionDecision: "allow"`) allows, and so does an allow rule;
+ * 6. else the mode says: read-only tools and the user's own (dynamic) tools
+ *    run; acceptEdits also allows Write and Edit inside the project; Bash,
+ *    Write, Edit and MCP tools ask.
+ */
+import path from "node:path";
+import { commandMatches, commandsToAllow, commandsToCatch, suggestBashRule } from "./bash.js";
+import { isInside, type PathContext, pathMatches, suggestPathRule } from "./paths.js";
+import {
+  type PermissionMode,
+  type PermissionRule,
+  type PermissionRules,
+  ruleNamesTool,
+} from "./rules.js";
+
+/** How a tool touches the world, for the mode table. */
+export type ToolKind = "read" | "edit" | "bash" | "mcp" | "other";
+
+export const READ_ONLY_TOOLS = ["Read", "Glob", "Grep"] as const;
+
+export function toolKind(toolName: string): ToolKind {
+  if ((READ_ONLY_TOOLS as readonly string[]).includes(toolName)) return "read";
+  if (toolName === "Write" || toolName === "Edit") return "edit";
+  if (toolName === "Bash") return "bash";
+  if (toolName.startsWith("mcp__")) return "mcp";
+  return "other";
+}
+
+/** A before_tool hook's say on the permission (the interceptor folds the chain into one). */
+export interface PermissionHint {
+  behavior: "ask" | "allow";
+  reason: string;
+  /** The hook's name. */
+  by: string;
+}
+
+export interface PermissionPolicy {
+  mode: PermissionMode;
+  rules: PermissionRules;
+  /** The project root (relative path rules, acceptEdits' reach) and the home folder. */
+  paths: PathContext;
+  /** The agent's working directory: relative tool paths are taken from it. */
+  cwd: string;
+  /** The real path of a file, when it differs (symlinks); deny rules are tested on both. */
+  realpath?: (file: string) => string | undefined;
+}
+
+export interface ToolCall {
+  toolName: string;
+  input: unknown;
+}
+
+export type DecidedBy =
+  | { kind: "rule"; rule: PermissionRule }
+  | { kind: "mode"; mode: PermissionMode }
+  | { kind: "hook"; name: string; reason: string };
+
+export type PermissionDecision =
+  | { behavior: "allow"; by: DecidedBy }
+  | { behavior: "deny"; by: DecidedBy }
+  | { behavior: "ask"; by: DecidedBy };
+
+export function decide(
+  call: ToolCall,
+  policy: PermissionPolicy,
+  hint?: PermissionHint,
+): PermissionDecision {
+  const kind = toolKind(call.toolName);
+  const target = targetOf(call, policy);
+  const deny = firstMatch(policy.rules.deny, call.toolName, target, policy.paths);
+  if (deny) return { behavior: "deny", by: { kind: "rule", rule: deny } };
+  const mode = policy.mode;
+  if (mode === "plan" && kind !== "read") return { behavior: "deny", by: { kind: "mode", mode } };
+  const ask = firstMatch(policy.rules.ask, call.toolName, target, policy.paths);
+  if (ask) return { behavior: "ask", by: { kind: "rule", rule: ask } };
+  if (hint?.behavior === "ask") {
+    return { behavior: "ask", by: { kind: "hook", name: hint.by, reason: hint.reason } };
+  }
+  if (mode === "bypassPermissions") return { behavior: "allow", by: { kind: "mode", mode } };
+  if (hint?.behavior === "allow") {
+    return { behavior: "allow", by: { kind: "hook", name: hint.by, reason: hint.reason } };
+  }
+  const allow = allowedBy(policy.rules.allow, call.toolName, target, policy.paths);
+  if (allow) return { behavior: "allow", by: { kind: "rule", rule: allow } };
+  return { behavior: byMode(mode, kind, target, policy), by: { kind: "mode", mode } };
+}
+
+function byMode(
+  mode: Exclude<PermissionMode, "bypassPermissions">,
+  kind: ToolKind,
+  target: Target,
+  policy: PermissionPolicy,
+): "allow" | "ask" {
+  if (kind === "read" || kind === "other") return "allow";
+  if (mode === "acceptEdits" && kind === "edit" && target.kind === "path") {
+    const inside = target.files.every((file) => isInside(policy.paths.projectDir, file));
+    return inside ? "allow" : "ask";
+  }
+  return "ask";
+}
+
+/** What rule contents are tested against. */
+type Target =
+  | { kind: "command"; line: string }
+  | { kind: "path"; files: string[] }
+  | { kind: "none" };
+
+/** The tools whose rule content is a path, and the input field holding it. */
+const PATH_FIELDS: Readonly<Record<string, string>> = {
+  Read: "file_path",
+  Write: "file_path",
+  Edit: "file_path",
+  Glob: "path",
+  Grep: "path",
+};
+
+function targetOf(call: ToolCall, policy: PermissionPolicy): Target {
+  const input = (call.input ?? {}) as Record<string, unknown>;
+  if (call.toolName === "Bash") {
+    return { kind: "command", line: typeof input.command === "string" ? input.command : "" };
+  }
+  const field = PATH_FIELDS[call.toolName];
+  if (field === undefined) return { kind: "none" };
+  const given = typeof input[field] === "string" ? (input[field] as string) : ".";
+  const file = path.resolve(policy.cwd, given);
+  const real = policy.realpath?.(file);
+  return { kind: "path", files: real !== undefined && real !== file ? [file, real] : [file] };
+}
+
+/** Which tools a rule of a tool name covers: Edit rules cover Write too, Read rules the searches. */
+function ruleCovers(rule: PermissionRule, toolName: string): boolean {
+  if (ruleNamesTool(rule.tool, toolName)) return true;
+  if (rule.content === undefined) return false;
+  if (rule.tool === "Edit") return toolName === "Write";
+  if (rule.tool === "Read") return toolName === "Glob" || toolName === "Grep";
+  return false;
+}
+
+/** The first deny / ask rule that catches the call (any command, any of its paths). */
+function firstMatch(
+  rules: readonly PermissionRule[],
+  toolName: string,
+  target: Target,
+  paths: PathContext,
+): PermissionRule | undefined {
+  for (const rule of rules) {
+    if (!ruleCovers(rule, toolName)) continue;
+    if (rule.content === undefined) return rule;
+    if (contentCatches(rule.content, target, paths)) return rule;
+  }
+  return undefined;
+}
+
+function contentCatches(content: string, target: Target, paths: PathContext): boolean {
+  switch (target.kind) {
+    case "command":
+      return commandsToCatch(target.line).some((command) => commandMatches(content, command));
+    case "path":
+      return target.files.some((file) => pathMatches(content, file, paths));
+    case "none":
+      return false;
+    default:
+      return target satisfies never;
+  }
+}
+
+/** The allow rule that allows the call: every command of a line covered, every path. */
+function allowedBy(
+  rules: readonly PermissionRule[],
+  toolName: string,
+  target: Target,
+  paths: PathContext,
+): PermissionRule | undefined {
+  const covering = rules.filter((rule) => ruleCovers(rule, toolName));
+  const whole = covering.find((rule) => rule.content === undefined);
+  if (whole) return whole;
+  switch (target.kind) {
+    case "command": {
+      const commands = commandsToAllow(target.line);
+      if (commands === undefined) return undefined;
+      let first: PermissionRule | undefined;
+      for (const command of commands) {
+        const rule = covering.find((r) => commandMatches(r.content, command));
+        if (rule === undefined) return undefined;
+        first ??= rule;
+      }
+      return first;
+    }
+    case "path":
+      return covering.find((rule) =>
+        target.files.every((file) => pathMatches(rule.content as string, file, paths)),
+      );
+    case "none":
+      return undefined;
+    default:
+      return target satisfies never;
+  }
+}
+
+/** A rule that would allow this call, for "how to allow it" messages. */
+export function suggestRule(call: ToolCall, policy: PermissionPolicy): string {
+  const target = targetOf(call, policy);
+  if (target.kind === "command") return suggestBashRule(target.line);
+  if (target.kind === "path" && (call.toolName === "Write" || call.toolName === "Edit")) {
+    return suggestPathRule("Edit", target.files[0] as string, policy.paths);
+  }
+  return call.toolName;
+}

@@ -1,0 +1,65 @@
+/**
+ * Permission decisions in words: why a call asks (the prompt, the
+ * `permission_request` payload's `reason`) and why it was denied (the tool
+ * result the model gets, which also says how the user can allow it).
+ */
+import type { DecidedBy, PermissionDecision } from "./decide.js";
+import type { PermissionMode, PermissionRule } from "./rules.js";
+
+const MODE_WORDS: Readonly<Record<PermissionMode, string>> = {
+  default: "default mode",
+  acceptEdits: "acceptEdits mode",
+  plan: "plan mode",
+  bypassPermissions: "bypassPermissions mode",
+};
+
+export function ruleWhere(rule: PermissionRule): string {
+  if (rule.source.scope === "flag") return `${rule.source.label}`;
+  return `"permissions.${rule.list}" of ${rule.source.label}`;
+}
+
+/** Why the user is asked (one line). */
+export function askReason(toolName: string, by: DecidedBy): string {
+  switch (by.kind) {
+    case "rule":
+      return `the ask rule ${by.rule.text} (${ruleWhere(by.rule)}) matches this ${toolName} call`;
+    case "hook":
+      return `hook "${by.name}" asks: ${by.reason}`;
+    case "mode":
+      return `no rule allows ${toolName} in ${MODE_WORDS[by.mode]}`;
+    default:
+      return by satisfies never;
+  }
+}
+
+/** Why a call was denied by a rule or the mode (the decision's own reason, without advice). */
+export function denyReason(toolName: string, by: DecidedBy): string {
+  switch (by.kind) {
+    case "rule":
+      return `the deny rule ${by.rule.text} (${ruleWhere(by.rule)}) matches this ${toolName} call`;
+    case "mode":
+      return by.mode === "plan"
+        ? `acai is in plan mode: only read-only tools (Read, Glob, Grep) run`
+        : `${toolName} is not allowed in ${MODE_WORDS[by.mode]}`;
+    case "hook":
+      return `hook "${by.name}" denied it: ${by.reason}`;
+    default:
+      return by satisfies never;
+  }
+}
+
+/** The tool result for a call that a rule or the mode denied. */
+export function denialForModel(toolName: string, decision: PermissionDecision): string {
+  const why = denyReason(toolName, decision.by);
+  const advice =
+    decision.by.kind === "mode" && decision.by.mode === "plan"
+      ? "Do not try to run it another way: present your plan to the user, who can leave plan mode to let it run."
+      : "Do not try to get around it another way; if you need it, tell the user, who can change the rule.";
+  return `Permission denied: ${why}. ${advice}`;
+}
+
+/** How the user could allow a call that was asked about and not approved. */
+export function howToAllow(suggested: string, interactive: boolean): string {
+  if (interactive) return "";
+  return ` The user can allow it with --allowedTools "${suggested}", with a "permissions.allow" rule in settings, or with --yes.`;
+}
