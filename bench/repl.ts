@@ -203,6 +203,7 @@ function streamingSession(onDone: () => void): PreparedSession {
     cwd: "/",
     acaiHome: "/",
     transcriptPath: "/t",
+    permissionMode: "default",
     hooks: { loaded: [], broken: [], projectHooksEnabled: true },
     warnings: [],
     async notify() {

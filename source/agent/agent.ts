@@ -44,7 +44,10 @@ interface TurnState {
  * - `model_request`: block → turn ends "blocked"; retry → waits `afterMs` and asks again
  *   (at most `maxHookRetries` times, then sends the request with a `warning`).
  * - `model_response`: block → turn ends "blocked" (pending tool calls are answered "not run").
- * - `tool_call_start`: block → not run, the reason is the tool result; `continue.input` → re-validated.
+ * - `tool_call_start`: block → not run, the reason is the tool result; `continue.input` → re-validated;
+ *   then the permission check (`options.permissions`, with `continue.permission`): deny → not run,
+ *   why is the tool result; ask → `permission_request`.
+ * - `permission_request`: allow → the tool runs (`allow.input` re-validated); anything else → not run.
  * - `tool_call_end`: `continue.output` replaces the output; block → the reason is appended.
  * - `stop_request`: block → the reason becomes a user message and the turn goes on.
  * - any gate: stop → the turn ends "hook_stop", then the session ends "hook_stop".
@@ -320,6 +323,7 @@ class SessionRun {
             env: this.options.env,
             ...(this.options.shellEnv ? { shellEnv: this.options.shellEnv } : {}),
             runner: this.options.runner,
+            ...(this.options.permissions ? { permissions: this.options.permissions } : {}),
             signal,
             now: this.now,
             turn,
@@ -443,6 +447,7 @@ function isBareContinue(verdict: Verdict): boolean {
     verdict.prompt === undefined &&
     verdict.output === undefined &&
     verdict.suppress === undefined &&
+    verdict.permission === undefined &&
     !verdict.context?.length
   );
 }

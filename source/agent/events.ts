@@ -75,6 +75,21 @@ export type AgentEvent = (
       input: unknown;
     } /* gate: block (reason is the tool result), modify input, ask resolved by the interceptor */
   | {
+      type: "permission_request";
+      turn: number;
+      promptId?: string;
+      step: number;
+      toolCallId: string;
+      toolName: string;
+      input: unknown;
+      /** Why the user is asked: the ask rule, the hook that asked, or the mode. */
+      reason: string;
+      /** The session's permission mode. */
+      permissionMode: string;
+      /** A rule that would allow this call (`Bash(npm test:*)`), for messages and hooks. */
+      suggestion: string;
+    } /* gate: allow (possibly with a new input) or block = deny; no verdict denies */
+  | {
       type: "tool_call_end";
       turn: number;
       promptId?: string;
@@ -101,6 +116,8 @@ export type AgentEvent = (
       interrupted: boolean;
       /** Never ran because a gate blocked it. */
       blocked: boolean;
+      /** Blocked by the permission check: a rule, the mode, the user, or a permission_request hook. */
+      denied?: boolean;
       durationMs: number;
     }
   | {
@@ -201,6 +218,20 @@ export type BlockVerdict = {
 } & WithContext;
 export type RetryVerdict = { action: "retry"; afterMs: number } & WithContext;
 export type StopVerdict = { action: "stop"; reason: string };
+/** permission_request: run the tool; `input` replaces its input (checked against its schema). */
+export type AllowVerdict = { action: "allow"; input?: unknown } & WithContext;
+
+/**
+ * A before_tool consumer's say on the permission (Claude Code's PreToolUse
+ * `permissionDecision`): `ask` asks the user even where a rule allows; `allow`
+ * spares the question where no deny or ask rule holds.
+ */
+export interface PermissionHintVerdict {
+  behavior: "ask" | "allow";
+  reason: string;
+  /** Who said it (a hook's name). */
+  by: string;
+}
 
 /**
  * What a consumer may answer to each gate, and what the agent does with it
@@ -222,7 +253,15 @@ export interface GateVerdicts {
    * the tool input (the agent checks it against the tool's schema; one the hooks
    * already checked is not parsed again, see tools/validated-input.ts).
    */
-  tool_call_start: ContinueVerdict<{ input?: unknown }> | BlockVerdict | StopVerdict;
+  tool_call_start:
+    | ContinueVerdict<{ input?: unknown; permission?: PermissionHintVerdict }>
+    | BlockVerdict
+    | StopVerdict;
+  /**
+   * allow: the tool runs; block: it does not, the reason (or `modelText`) is
+   * its result; anything else (no verdict, continue) is a denial: nobody allowed it.
+   */
+  permission_request: AllowVerdict | ContinueVerdict | BlockVerdict | StopVerdict;
   /** block: the reason goes beside the result; `output` replaces the text the model sees. */
   tool_call_end: ContinueVerdict<{ output?: string }> | BlockVerdict | StopVerdict;
   /** block: the reason becomes a user message and the agent goes on. */
@@ -244,7 +283,14 @@ export type VerdictFor<T extends AgentEventType> = T extends GateEventType
 
 /** Any verdict: what `next()` carries (the agent reads it as its event's own, `VerdictFor`). */
 export type Verdict =
-  | ContinueVerdict<{ input?: unknown; prompt?: string; output?: string; suppress?: boolean }>
+  | ContinueVerdict<{
+      input?: unknown;
+      prompt?: string;
+      output?: string;
+      suppress?: boolean;
+      permission?: PermissionHintVerdict;
+    }>
+  | AllowVerdict
   | BlockVerdict
   | RetryVerdict
   | StopVerdict;

@@ -1,10 +1,12 @@
 import type { ToolResultPart } from "ai";
+import type { PermissionPolicy } from "../permissions/decide.js";
 import type { ProcessRunner } from "../process/types.js";
 import type { Tool, ToolContext, ToolResult } from "../tools/types.js";
 import type { AgentEvent, StopReason, Verdict, VerdictFor } from "./events.js";
 import { errorResult, textResult } from "./history.js";
 import type { StepToolCall } from "./model-step.js";
 import { modifiedFileNotice, snapshotFile } from "./modified-file.js";
+import { checkPermission } from "./permission-gate.js";
 import type { ShellEnvironment } from "./types.js";
 
 export type Emit = <E extends AgentEvent>(
@@ -19,6 +21,8 @@ export interface ToolStepContext {
   /** Variables for the user's shell, asked before each tool call (see `AgentOptions.shellEnv`). */
   shellEnv?: () => ShellEnvironment;
   runner: ProcessRunner;
+  /** Whether each call may run (see `AgentOptions.permissions`). */
+  permissions?: PermissionPolicy;
   signal: AbortSignal;
   now: () => number;
   turn: number;
@@ -55,6 +59,7 @@ export async function* runToolCalls(
     extra: {
       interrupted?: boolean;
       blocked?: boolean;
+      denied?: boolean;
       durationMs?: number;
       modelText?: string;
     } = {},
@@ -69,6 +74,7 @@ export async function* runToolCalls(
       error,
       interrupted: extra.interrupted ?? false,
       blocked: extra.blocked ?? false,
+      ...(extra.denied ? { denied: true } : {}),
       durationMs: extra.durationMs ?? 0,
     };
   };
@@ -132,6 +138,36 @@ export async function* runToolCalls(
       }
       input = replaced.value;
     }
+
+    const permitted = yield* checkPermission(
+      ctx,
+      { ...base, toolCallId: call.toolCallId },
+      tool,
+      input,
+      startVerdict?.action === "continue" ? startVerdict.permission : undefined,
+    );
+    if (permitted.kind === "aborted") {
+      answerRest(index, "the user interrupted the turn");
+      return { results, end: { stopReason: "aborted" } };
+    }
+    if (permitted.kind === "stop") {
+      answerRest(index, `a hook stopped the session (${permitted.reason})`);
+      return { results, end: { stopReason: "hook_stop", message: permitted.reason } };
+    }
+    if (permitted.kind === "denied") {
+      const event = fail(call, input, permitted.reason, {
+        blocked: true,
+        denied: true,
+        modelText: permitted.modelText,
+      });
+      yield* ctx.emit(event);
+      continue;
+    }
+    if (permitted.kind === "invalid") {
+      yield* ctx.emit(fail(call, permitted.input, permitted.error));
+      continue;
+    }
+    input = permitted.input;
 
     const shell = ctx.shellEnv?.();
     for (const message of shell?.warnings ?? []) {

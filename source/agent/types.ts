@@ -1,4 +1,5 @@
 import type { LanguageModel } from "ai";
+import type { PermissionPolicy } from "../permissions/decide.js";
 import type { ProcessRunner } from "../process/types.js";
 import type { Tool } from "../tools/types.js";
 import type { SessionEndReason } from "./events.js";
@@ -17,6 +18,12 @@ export interface AgentOptions {
    */
   shellEnv?: () => ShellEnvironment;
   runner: ProcessRunner;
+  /**
+   * Whether each tool call may run (docs/permissions.md): asked after
+   * `tool_call_start`; an `ask` becomes a `permission_request`. None: every
+   * call runs unless a consumer's `tool_call_start` verdict asks.
+   */
+  permissions?: PermissionPolicy;
   sessionId: string;
   /** JSONL transcript written by the agent (directories are created). */
   transcriptPath: string;

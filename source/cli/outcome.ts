@@ -16,6 +16,8 @@ export interface RunOutcome {
   /** A session_start hook refused the session. */
   refusedAtStart: boolean;
   sessionEndReason: string | undefined;
+  /** Tool calls the permission check denied (Claude Code's `permission_denials`). */
+  permissionDenials: { toolName: string; toolUseId: string; toolInput: unknown }[];
 }
 
 /** The outcome of a run that never reached the loop. */
@@ -30,6 +32,7 @@ export function emptyOutcome(): RunOutcome {
     errors: [],
     refusedAtStart: false,
     sessionEndReason: undefined,
+    permissionDenials: [],
   };
 }
 
@@ -62,6 +65,15 @@ export class OutcomeTracker {
         return;
       case "error":
         s.errors.push(event.message);
+        return;
+      case "tool_call_error":
+        if (event.denied) {
+          s.permissionDenials.push({
+            toolName: event.toolName,
+            toolUseId: event.toolCallId,
+            toolInput: event.input,
+          });
+        }
         return;
       case "hook_end":
         if (

@@ -30,6 +30,8 @@ export interface ResultObject {
   num_turns: number;
   num_steps: number;
   duration_ms: number;
+  /** Tool calls the permission check denied (only when there were some). */
+  permission_denials?: { tool_name: string; tool_use_id: string; tool_input: unknown }[];
   error?: string;
 }
 
@@ -55,6 +57,15 @@ export function resultObject(outcome: RunOutcome, info: ResultInfo): ResultObjec
     num_turns: outcome.numTurns,
     num_steps: outcome.numSteps,
     duration_ms: info.durationMs,
+    ...(outcome.permissionDenials.length > 0
+      ? {
+          permission_denials: outcome.permissionDenials.map((d) => ({
+            tool_name: d.toolName,
+            tool_use_id: d.toolUseId,
+            tool_input: d.toolInput,
+          })),
+        }
+      : {}),
     ...(error && info.exitCode !== 0 ? { error } : {}),
   };
 }
@@ -238,6 +249,10 @@ export function describeForHuman(
       if (event.message) parts.push(`hook ${event.hook.name}: ${event.message}`);
       return parts.length > 0 ? parts.join("\nacai: ") : undefined;
     }
+    case "tool_call_error":
+      return event.denied
+        ? `permission denied: ${event.toolName} ${clip(summarize(event.input), 80)}: ${event.error}`
+        : undefined;
     case "turn_end":
       if (event.stopReason === "max_steps")
         return `stopped: ${event.message ?? "max steps reached"}`;
@@ -271,6 +286,17 @@ export function describeVerbose(event: InterceptedEvent): string | undefined {
 /** "[subagent TYPE] " before what happened inside a subagent. */
 function subagentPrefix(event: InterceptedEvent): string {
   return fromSubagent(event) ? `[subagent ${event.agentType ?? ""}] ` : "";
+}
+
+/** A tool input in one short line: a command or a path when it has one. */
+function summarize(input: unknown): string {
+  if (typeof input === "object" && input !== null) {
+    const fields = input as Record<string, unknown>;
+    for (const key of ["command", "file_path", "path", "pattern"]) {
+      if (typeof fields[key] === "string") return fields[key] as string;
+    }
+  }
+  return JSON.stringify(input) ?? "";
 }
 
 function clip(text: string, max: number): string {

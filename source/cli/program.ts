@@ -1,6 +1,12 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { BASE_URL_REQUIREMENT, isHttpUrl } from "../config/base-url.js";
 import { MAX_STEPS_MAX, MAX_STEPS_MIN, MAX_STEPS_REQUIREMENT } from "../config/max-steps.js";
+import {
+  PERMISSION_MODES,
+  type PermissionMode,
+  parseRuleText,
+  splitRuleList,
+} from "../permissions/rules.js";
 import type { ProjectHooksMode } from "../session/types.js";
 import type { CommandContext } from "./command-context.js";
 import { formatUnexpected } from "./errors.js";
@@ -25,6 +31,12 @@ export interface MainOptions {
   systemPrompt?: string | undefined;
   appendSystemPrompt?: string | undefined;
   yes: boolean;
+  /** `--permission-mode`, or bypassPermissions for `--dangerously-skip-permissions`. */
+  permissionMode: PermissionMode | undefined;
+  /** `--allowedTools` rules, each flag's list split. */
+  allowedTools: string[];
+  /** `--disallowedTools` rules. */
+  disallowedTools: string[];
   /** Text format: also show tool calls and every hook run on stderr. */
   verbose: boolean;
   projectHooks: ProjectHooksMode;
@@ -63,6 +75,23 @@ function parseModel(value: string): string {
     );
   }
   return value;
+}
+
+/** One `--allowedTools` / `--disallowedTools` value: rules separated by commas or spaces, added to earlier ones. */
+function collectRules(value: string, previous: string[] | undefined): string[] {
+  const rules = splitRuleList(value);
+  if (rules.length === 0) {
+    throw new InvalidArgumentError('give at least one rule, e.g. "Bash(npm test:*)" or Edit.');
+  }
+  for (const rule of rules) {
+    const parsed = parseRuleText(rule);
+    if (!parsed.ok) {
+      throw new InvalidArgumentError(
+        `${parsed.error}. Rules are written as Claude Code's: Bash, "Bash(npm test:*)", "Edit(src/**)", mcp__github__*.`,
+      );
+    }
+  }
+  return [...(previous ?? []), ...rules];
 }
 
 function parseBaseUrl(value: string): string {
@@ -112,7 +141,31 @@ export async function buildProgram(
     .option("--base-url <url>", "OpenAI-compatible server (also OPENAI_BASE_URL)", parseBaseUrl)
     .option("--system-prompt <text>", "replace acai's system prompt (AGENTS.md still follows)")
     .option("--append-system-prompt <text>", "add text at the end of the system prompt")
-    .option("-y, --yes", "approve hooks' `ask` answers (headless runs deny them otherwise)")
+    .option(
+      "-y, --yes",
+      "answer yes to every permission question and hook `ask` (headless runs deny them otherwise)",
+    )
+    .addOption(
+      new Option(
+        "--permission-mode <mode>",
+        "default (ask before Bash, Write, Edit, MCP tools), acceptEdits, plan (read-only tools), bypassPermissions (also --dangerously-skip-permissions)",
+      ).choices(PERMISSION_MODES),
+    )
+    .option(
+      "--allowedTools <rules>",
+      'allow these without asking, e.g. "Bash(npm test:*) Edit(src/**)" (repeatable)',
+      collectRules,
+    )
+    .option(
+      "--disallowedTools <rules>",
+      'deny these, e.g. "Bash(curl:*)" (repeatable; a deny beats any allow)',
+      collectRules,
+    )
+    // Claude Code's flag, listed under --permission-mode (its name would widen every line of --help).
+    .addOption(new Option("--dangerously-skip-permissions").hideHelp().conflicts("permissionMode"))
+    // Kebab-case spellings, as Claude Code also accepts them.
+    .addOption(new Option("--allowed-tools <rules>").hideHelp().argParser(collectRules))
+    .addOption(new Option("--disallowed-tools <rules>").hideHelp().argParser(collectRules))
     .option("--verbose", "text output: also show tool calls and hook runs on stderr")
     .addOption(
       new Option(
@@ -149,6 +202,13 @@ export async function buildProgram(
         systemPrompt: raw.systemPrompt as string | undefined,
         appendSystemPrompt: raw.appendSystemPrompt as string | undefined,
         yes: raw.yes === true,
+        permissionMode:
+          raw.dangerouslySkipPermissions === true
+            ? "bypassPermissions"
+            : (raw.permissionMode as PermissionMode | undefined),
+        // `--allowed-tools` shares `--allowedTools`' attribute (commander camel-cases it).
+        allowedTools: (raw.allowedTools as string[] | undefined) ?? [],
+        disallowedTools: (raw.disallowedTools as string[] | undefined) ?? [],
         verbose: raw.verbose === true,
         projectHooks:
           raw.project === false || raw.projectHooks === false

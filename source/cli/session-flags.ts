@@ -13,5 +13,10 @@ export function sessionFlags(options: MainOptions): SessionFlags {
       : {}),
     projectHooks: options.projectHooks,
     assumeYes: options.yes,
+    permissions: {
+      ...(options.permissionMode ? { mode: options.permissionMode } : {}),
+      ...(options.allowedTools.length > 0 ? { allow: options.allowedTools } : {}),
+      ...(options.disallowedTools.length > 0 ? { deny: options.disallowedTools } : {}),
+    },
   };
 }

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
 import { McpServersSchema } from "../mcp/config.js";
+import { PermissionsSettingsSchema } from "../permissions/rules.js";
 import { BASE_URL_REQUIREMENT, isHttpUrl } from "./base-url.js";
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from "./json-depth.js";
 import { parseJsonWithLocation } from "./json-error.js";
@@ -80,6 +81,12 @@ export const SettingsSchema = z.object({
   memory: MemorySettingsSchema.optional(),
   /** Milliseconds without agent output before the `idle` hook event (default 30,000). */
   idleMs: z.int().min(100).max(86_400_000).optional(),
+  /**
+   * Tool permissions, Claude Code's shape: `allow` / `deny` / `ask` rules and
+   * `defaultMode` (docs/permissions.md). Rules of every file add up; the
+   * project's apply once it is trusted.
+   */
+  permissions: PermissionsSettingsSchema.optional(),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -246,6 +253,7 @@ function unknownKeyWarnings(file: string, value: object): string[] {
   for (const [section, schema] of [
     ["capabilities", CapabilitiesSchema],
     ["memory", MemorySettingsSchema],
+    ["permissions", PermissionsSettingsSchema],
   ] as const) {
     const given = (value as Record<string, unknown>)[section];
     if (!isPlainObject(given)) continue;

@@ -14,6 +14,7 @@ export type HookOutcome =
   | "block"
   | "modify"
   | "ask"
+  | "allow"
   | "retry"
   | "skip"
   | "stop"
@@ -42,13 +43,21 @@ export type HookActivityEvent = (
 
 export type InterceptedEvent = AgentEvent | HookActivityEvent;
 
-/** A hook answered `ask`: the consumer decides. Headless runs deny unless `--yes`. */
+/**
+ * The user is asked (one prompt for both): a tool call needs permission
+ * (`event` permission_request: a rule, the mode or a before_tool hook's `ask`
+ * wants the user's yes), or a hook of another event answered `ask` (`hook`
+ * set). The consumer decides; headless runs deny unless `--yes`.
+ */
 export interface AskRequest {
-  hook: HookRef;
+  /** The hook whose `ask` answer this is, on events other than permission_request. */
+  hook?: HookRef;
   event: HookEventName;
   reason: string;
   toolName?: string;
   toolInput?: unknown;
+  /** permission_request: a rule that would allow such calls (`Bash(npm test:*)`). */
+  suggestion?: string;
 }
 
 export type AskUser = (request: AskRequest, signal: AbortSignal) => Promise<boolean>;

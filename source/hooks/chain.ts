@@ -85,6 +85,8 @@ export interface ChainResult {
   context: string[];
   /** A hook answered agent-relay's `suppress` and the event honours it. */
   suppressed?: true;
+  /** before_tool: the hooks' say on the permission (see `ChainState.permission`). */
+  permission?: ChainState["permission"];
 }
 
 const ABORTED: ChainEnd = { kind: "block", reason: "aborted" };
@@ -95,6 +97,7 @@ function resultOf(state: ChainState, end: ChainEnd): ChainResult {
     state: state.replaced,
     context: [...state.context],
     ...(state.suppressed ? { suppressed: true as const } : {}),
+    ...(state.permission === undefined ? {} : { permission: state.permission }),
   };
 }
 
@@ -151,8 +154,8 @@ function endOf(
 }
 
 /** Who answers an `ask`: `--yes`, else the user; headless with no one to ask, denied. */
-async function resolveAsk(
-  options: ChainOptions,
+export async function resolveAsk(
+  options: Pick<ChainOptions, "assumeYes" | "askUser" | "signal">,
   request: AskRequest,
 ): Promise<{ allowed: boolean; reason: string }> {
   const asked = request.reason;

@@ -50,6 +50,15 @@ export type Decision = DecisionCommon &
         output?: string;
       }
     | { action: "ask" }
+    | {
+        /**
+         * Allow on the user's behalf: permission_request grants the call (with
+         * `input` replacing its input); before_tool spares the permission
+         * question (Claude Code's `permissionDecision: "allow"`); elsewhere continue.
+         */
+        action: "allow";
+        input?: unknown;
+      }
     | { action: "retry"; retryAfterMs: number }
     | { action: "skip" }
     | { action: "stop" }

@@ -37,9 +37,7 @@ import type {
   InterceptorOptions,
   NotifyHooks,
 } from "./intercept/options.js";
-
-export type { HookSentMessage, OnSendMessage } from "./intercept/relay-effects.js";
-
+import { permissionRequest } from "./intercept/permission.js";
 import { createPump, type Pump } from "./intercept/pump.js";
 import { createRunContext, type RunContext } from "./intercept/run-context.js";
 import { sessionEnd } from "./intercept/session-end.js";
@@ -53,6 +51,7 @@ export {
   type InterceptorOptions,
   type NotifyHooks,
 } from "./intercept/options.js";
+export type { HookSentMessage, OnSendMessage } from "./intercept/relay-effects.js";
 
 export interface HookInterceptor {
   (run: AgentRun): InterceptedRun;
@@ -104,6 +103,11 @@ async function* intercept(
           step.value,
           handleEvent(ctx, parts, step.value, route.plan, route.carried),
         );
+      else if (route.kind === "permission" && step.value.type === "permission_request")
+        verdict = yield* markedLike(
+          step.value,
+          permissionRequest(ctx, parts, step.value, route.plan, route.carried),
+        );
       else verdict = yield* sessionEnd(ctx, step.value);
     }
     if (ctx.pendingActivity.length > 0) yield* ctx.pendingActivity.splice(0);
@@ -129,6 +133,8 @@ async function* whileWoken(
 type Route =
   | { kind: "answer"; verdict: Verdict | undefined }
   | { kind: "hooks"; plan: Plan; carried: readonly string[] }
+  /** Always answered here, hooks or not: the user is asked when no hook decides. */
+  | { kind: "permission"; plan: Plan | undefined; carried: readonly string[] }
   | { kind: "session_end" };
 
 const NO_HOOKS: Route = { kind: "answer", verdict: undefined };
@@ -147,6 +153,7 @@ function routeOf(ctx: RunContext, agentEvent: AgentEvent): Route {
       ? ctx.pendingContext.splice(0)
       : NOTHING_CARRIED;
   const planned = plan(ctx.index, event, agentEvent);
+  if (event === "permission_request") return { kind: "permission", plan: planned, carried };
   if (planned !== undefined) return { kind: "hooks", plan: planned, carried };
   return carried.length === 0 ? NO_HOOKS : { kind: "answer", verdict: carriedVerdict(carried) };
 }

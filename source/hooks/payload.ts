@@ -38,6 +38,8 @@ export interface SessionInfo {
   cwd: string;
   /** When session_start was seen (epoch ms), for `duration_seconds`. */
   startedAt?: number;
+  /** The session's permission mode (`permission_mode`); none: not sent. */
+  permissionMode?: string;
 }
 
 export interface PayloadArgs {
@@ -91,6 +93,9 @@ export function buildPayload(args: PayloadArgs): Payload {
     transcript_path: args.session.transcriptPath,
     cwd: args.session.cwd,
     timestamp,
+    ...(args.session.permissionMode === undefined
+      ? {}
+      : { permission_mode: args.session.permissionMode }),
     ...fields,
   };
 }

@@ -101,7 +101,17 @@ export function consequence(
     case "block":
       return row.onBlock;
     case "ask":
-      return "ask the user in the REPL; a headless run (acai -p) denies it unless --yes";
+      if (event === "permission_request") return "ask the user, as if no hook had answered";
+      return event === "before_tool"
+        ? "ask the user's permission for the call (even where a rule allows it; a deny rule still denies it): the REPL asks, a headless run (acai -p) denies it unless --yes"
+        : "ask the user in the REPL; a headless run (acai -p) denies it unless --yes";
+    case "allow":
+      if (event === "permission_request") return "allow the call without asking the user";
+      if (event === "before_tool")
+        return hook.dialect === "agenthooks"
+          ? "go on (a HOOK.md hook's allow is no permission)"
+          : "go on without asking the user's permission (unless a deny or ask rule holds)";
+      return "go on";
     case "retry":
       return row.honours.includes("retry")
         ? `wait ${effective.retryAfterMs} ms and send the model request again`

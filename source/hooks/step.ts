@@ -9,9 +9,13 @@
  * invalid one refuses the call whatever the failure policy; a failure follows
  * the hook's policy; the first block / stop / retry (where honoured) ends the
  * chain; `skip` ends it and goes on; `ask` ends the step waiting for the user
- * (`settleAsk`); context is collected from every hook, capped.
+ * (`settleAsk`) — except on before_tool, where `ask` and `allow` are the
+ * hooks' say on the permission (`ChainState.permission`), which the agent's
+ * permission check asks about once the chain is over, and on
+ * permission_request, where `allow` ends the chain granting the call and
+ * `ask` is no decision; context is collected from every hook, capped.
  */
-import type { AgentEvent } from "../agent/events.js";
+import type { AgentEvent, PermissionHintVerdict } from "../agent/events.js";
 import { type AskRequest, type HookRef, hookRef } from "./activity.js";
 import {
   ANSWER_TEXT_CAPS,
@@ -43,7 +47,9 @@ export type ChainEnd =
       exitCode2Command?: string;
     }
   | { kind: "retry"; afterMs: number; hook: HookRef; maxRetries?: number }
-  | { kind: "stop"; reason: string };
+  | { kind: "stop"; reason: string }
+  /** permission_request: a hook allowed the call on the user's behalf. */
+  | { kind: "allow" };
 
 /** What stays the same along one chain. */
 export interface Gate {
@@ -62,6 +68,12 @@ export interface ChainState {
   context: readonly string[];
   /** A hook answered agent-relay's `suppress` where the event honours it. */
   suppressed?: true;
+  /**
+   * before_tool: what its hooks said about the permission — the first `ask`
+   * (it beats any `allow`), else the first `allow`. The agent's permission
+   * check reads it (docs/permissions.md).
+   */
+  permission?: PermissionHintVerdict;
 }
 
 export interface Stepped {
@@ -105,8 +117,15 @@ export function step(state: ChainState, hook: HookDefinition, decision: Decision
   const cut = takeContext(hook, answered, gate.contextCapChars, context);
   if (cut) notes.push(cut);
   const suppressed = suppressedBy(gate.event, hook, answered, notes) || state.suppressed === true;
+  const permission = permissionSay(gate, hook, effective, state.permission);
   return {
-    state: { gate, replaced, context, ...(suppressed ? { suppressed: true as const } : {}) },
+    state: {
+      gate,
+      replaced,
+      context,
+      ...(suppressed ? { suppressed: true as const } : {}),
+      ...(permission === undefined ? {} : { permission }),
+    },
     ...(end === undefined ? {} : { end }),
     notes,
     answered,
@@ -172,10 +191,18 @@ function endOf(
       notes.push(`hook "${hook.name}" answered retry, which only before_model supports; ignored`);
       return { replaced: before };
     case "ask":
+      // before_tool: the permission check asks (permissionSay); permission_request: no decision.
+      if (gate.event === "before_tool" || gate.event === "permission_request") {
+        return { replaced: before };
+      }
       return {
-        end: { kind: "ask", request: askRequest(gate, hook, effective, before) },
+        end: { kind: "ask", request: askRequest(gate, hook, effective) },
         replaced: before,
       };
+    case "allow":
+      if (gate.event === "permission_request")
+        return { end: { kind: "allow" }, replaced: modified };
+      return { replaced: modified };
     default:
       return effective satisfies never;
   }
@@ -194,24 +221,34 @@ export function suppressedBy(
   return false;
 }
 
-/** What the user is asked, with the tool input as replaced so far. */
-function askRequest(
+/**
+ * The before_tool chain's say on the permission after this hook: the first
+ * `ask` wins over everything; an `allow` counts only while nobody asked. A
+ * HOOK.md hook's allow is Agent Hooks' "no objection", not a permission.
+ */
+function permissionSay(
   gate: Gate,
   hook: HookDefinition,
-  decision: Decision,
-  replaced: GateState,
-): AskRequest {
-  const ev = gate.agentEvent;
+  effective: Decision,
+  before: PermissionHintVerdict | undefined,
+): PermissionHintVerdict | undefined {
+  if (gate.event !== "before_tool" || before?.behavior === "ask") return before;
+  if (effective.action === "ask") {
+    const reason = effective.reason ?? `hook "${hook.name}" asks for confirmation`;
+    return { behavior: "ask", reason, by: hook.name };
+  }
+  if (effective.action === "allow" && hook.dialect !== "agenthooks" && before === undefined) {
+    return { behavior: "allow", reason: effective.reason ?? "", by: hook.name };
+  }
+  return before;
+}
+
+/** What the user is asked about a hook's `ask` (tool calls go through permission_request). */
+function askRequest(gate: Gate, hook: HookDefinition, decision: Decision): AskRequest {
   return {
     hook: hookRef(hook),
     event: gate.event,
     reason: decision.reason ?? `hook "${hook.name}" asks for confirmation`,
-    ...(ev.type === "tool_call_start"
-      ? {
-          toolName: ev.toolName,
-          toolInput: "toolInput" in replaced ? replaced.toolInput : ev.input,
-        }
-      : {}),
   };
 }
 
@@ -278,13 +315,26 @@ function applyModification(
   decision: Decision,
   replaced: GateState,
 ): Applied {
+  if (decision.action === "allow") {
+    if (decision.input === undefined) return { decision, replaced, notes: [] };
+    const asModify = applyModification(
+      gate,
+      hook,
+      { action: "modify", input: decision.input },
+      replaced,
+    );
+    return asModify.decision.action === "failed" ? asModify : { ...asModify, decision };
+  }
   if (decision.action !== "modify") return { decision, replaced, notes: [] };
   const changes = eventRow(gate.event).changes;
   const next: GateState = { ...replaced };
   const ignored: string[] = [];
   const ev = gate.agentEvent;
   if (decision.input !== undefined || decision.inputPatch !== undefined) {
-    if (changes.includes("input") && ev.type === "tool_call_start") {
+    if (
+      changes.includes("input") &&
+      (ev.type === "tool_call_start" || ev.type === "permission_request")
+    ) {
       let input = "toolInput" in replaced ? replaced.toolInput : ev.input;
       if (decision.input !== undefined) input = decision.input;
       if (decision.inputPatch !== undefined) input = applyMergePatch(input, decision.inputPatch);

@@ -51,7 +51,10 @@ export interface PermissionPolicy {
   paths: PathContext;
   /** The agent's working directory: relative tool paths are taken from it. */
   cwd: string;
-  /** The real path of a file, when it differs (symlinks); deny rules are tested on both. */
+  /**
+   * The real path of a file (symlinks resolved): rules must hold for both the
+   * path as given and the real one, which is taken from the project's real root.
+   */
   realpath?: (file: string) => string | undefined;
 }
 
@@ -77,11 +80,11 @@ export function decide(
 ): PermissionDecision {
   const kind = toolKind(call.toolName);
   const target = targetOf(call, policy);
-  const deny = firstMatch(policy.rules.deny, call.toolName, target, policy.paths);
+  const deny = firstMatch(policy.rules.deny, call.toolName, target);
   if (deny) return { behavior: "deny", by: { kind: "rule", rule: deny } };
   const mode = policy.mode;
   if (mode === "plan" && kind !== "read") return { behavior: "deny", by: { kind: "mode", mode } };
-  const ask = firstMatch(policy.rules.ask, call.toolName, target, policy.paths);
+  const ask = firstMatch(policy.rules.ask, call.toolName, target);
   if (ask) return { behavior: "ask", by: { kind: "rule", rule: ask } };
   if (hint?.behavior === "ask") {
     return { behavior: "ask", by: { kind: "hook", name: hint.by, reason: hint.reason } };
@@ -90,20 +93,19 @@ export function decide(
   if (hint?.behavior === "allow") {
     return { behavior: "allow", by: { kind: "hook", name: hint.by, reason: hint.reason } };
   }
-  const allow = allowedBy(policy.rules.allow, call.toolName, target, policy.paths);
+  const allow = allowedBy(policy.rules.allow, call.toolName, target);
   if (allow) return { behavior: "allow", by: { kind: "rule", rule: allow } };
-  return { behavior: byMode(mode, kind, target, policy), by: { kind: "mode", mode } };
+  return { behavior: byMode(mode, kind, target), by: { kind: "mode", mode } };
 }
 
 function byMode(
   mode: Exclude<PermissionMode, "bypassPermissions">,
   kind: ToolKind,
   target: Target,
-  policy: PermissionPolicy,
 ): "allow" | "ask" {
   if (kind === "read" || kind === "other") return "allow";
   if (mode === "acceptEdits" && kind === "edit" && target.kind === "path") {
-    const inside = target.files.every((file) => isInside(policy.paths.projectDir, file));
+    const inside = target.files.every((f) => isInside(f.paths.projectDir, f.file));
     return inside ? "allow" : "ask";
   }
   return "ask";
@@ -112,7 +114,7 @@ function byMode(
 /** What rule contents are tested against. */
 type Target =
   | { kind: "command"; line: string }
-  | { kind: "path"; files: string[] }
+  | { kind: "path"; files: { file: string; paths: PathContext }[] }
   | { kind: "none" };
 
 /** The tools whose rule content is a path, and the input field holding it. */
@@ -133,8 +135,13 @@ function targetOf(call: ToolCall, policy: PermissionPolicy): Target {
   if (field === undefined) return { kind: "none" };
   const given = typeof input[field] === "string" ? (input[field] as string) : ".";
   const file = path.resolve(policy.cwd, given);
+  const files = [{ file, paths: policy.paths }];
   const real = policy.realpath?.(file);
-  return { kind: "path", files: real !== undefined && real !== file ? [file, real] : [file] };
+  if (real !== undefined && real !== file) {
+    const realRoot = policy.realpath?.(policy.paths.projectDir) ?? policy.paths.projectDir;
+    files.push({ file: real, paths: { ...policy.paths, projectDir: realRoot } });
+  }
+  return { kind: "path", files };
 }
 
 /** Which tools a rule of a tool name covers: Edit rules cover Write too, Read rules the searches. */
@@ -151,22 +158,21 @@ function firstMatch(
   rules: readonly PermissionRule[],
   toolName: string,
   target: Target,
-  paths: PathContext,
 ): PermissionRule | undefined {
   for (const rule of rules) {
     if (!ruleCovers(rule, toolName)) continue;
     if (rule.content === undefined) return rule;
-    if (contentCatches(rule.content, target, paths)) return rule;
+    if (contentCatches(rule.content, target)) return rule;
   }
   return undefined;
 }
 
-function contentCatches(content: string, target: Target, paths: PathContext): boolean {
+function contentCatches(content: string, target: Target): boolean {
   switch (target.kind) {
     case "command":
       return commandsToCatch(target.line).some((command) => commandMatches(content, command));
     case "path":
-      return target.files.some((file) => pathMatches(content, file, paths));
+      return target.files.some((f) => pathMatches(content, f.file, f.paths));
     case "none":
       return false;
     default:
@@ -179,7 +185,6 @@ function allowedBy(
   rules: readonly PermissionRule[],
   toolName: string,
   target: Target,
-  paths: PathContext,
 ): PermissionRule | undefined {
   const covering = rules.filter((rule) => ruleCovers(rule, toolName));
   const whole = covering.find((rule) => rule.content === undefined);
@@ -198,7 +203,7 @@ function allowedBy(
     }
     case "path":
       return covering.find((rule) =>
-        target.files.every((file) => pathMatches(rule.content as string, file, paths)),
+        target.files.every((f) => pathMatches(rule.content as string, f.file, f.paths)),
       );
     case "none":
       return undefined;
@@ -212,7 +217,7 @@ export function suggestRule(call: ToolCall, policy: PermissionPolicy): string {
   const target = targetOf(call, policy);
   if (target.kind === "command") return suggestBashRule(target.line);
   if (target.kind === "path" && (call.toolName === "Write" || call.toolName === "Edit")) {
-    return suggestPathRule("Edit", target.files[0] as string, policy.paths);
+    return suggestPathRule("Edit", target.files[0]?.file ?? "", policy.paths);
   }
   return call.toolName;
 }

@@ -92,7 +92,16 @@ export type Item =
       table?: ReadonlyArray<readonly [string, string]>;
     }
   | { kind: "detail"; id: number; title: string; text: string }
-  | { kind: "ask"; id: number; name: string; reason: string; allowed: boolean }
+  | {
+      kind: "ask";
+      id: number;
+      /** The hook that asked; none: a permission question about `tool`. */
+      name?: string;
+      /** The call asked about, summarized (`Bash npm test`). */
+      tool?: string;
+      reason: string;
+      allowed: boolean;
+    }
   | { kind: "hooks"; id: number; snapshot: HooksSnapshot }
   | { kind: "subagent"; id: number; view: SubagentView };
 
@@ -220,6 +229,7 @@ const NOTABLE: ReadonlySet<HookOutcome> = new Set([
   "block",
   "modify",
   "ask",
+  "allow",
   "retry",
   "stop",
   "failed",
@@ -306,6 +316,7 @@ function reduceEvent(state: ViewState, event: InterceptedEvent, at: number): Vie
     case "model_request":
     case "stop_request":
     case "notification":
+    case "permission_request":
       return state;
     case "text_delta": {
       let next = state;
@@ -554,17 +565,16 @@ export function reduce(state: ViewState, action: Action): ViewState {
  */
 export function toolGate(
   view: Pick<ViewState, "tools" | "hooks">,
-  ask: { hook: HookRef; event: HookEventName } | null,
+  ask: { hook?: HookRef; event: HookEventName } | null,
 ): { toolCallId: string; label: string } | undefined {
   const tool = view.tools.findLast((t) => t.status === "running");
   if (!tool) return undefined;
-  if (ask?.event === "before_tool") {
-    return {
-      toolCallId: tool.toolCallId,
-      label: `waiting for your answer (hook ${ask.hook.name})`,
-    };
+  if (ask?.event === "permission_request") {
+    return { toolCallId: tool.toolCallId, label: "waiting for your permission" };
   }
-  const gating = view.hooks.filter((h) => h.event === "before_tool");
+  const gating = view.hooks.filter(
+    (h) => h.event === "before_tool" || h.event === "permission_request",
+  );
   if (gating.length === 0) return undefined;
   const names = gating.map((h) => h.hook.name).join(", ");
   return {

@@ -17,6 +17,10 @@ const base = {
   transcript_path: z.string().describe("Absolute path of the session's JSONL transcript"),
   cwd: z.string().describe("Project root; also the hook's working directory"),
   timestamp: z.string().describe("ISO 8601"),
+  permission_mode: z
+    .enum(["default", "acceptEdits", "plan", "bypassPermissions"])
+    .optional()
+    .describe("The session's permission mode (docs/permissions.md)"),
 };
 
 const UsageSchema = z.looseObject({
@@ -94,6 +98,18 @@ export const PAYLOAD_SCHEMAS = {
     ...promptId,
   }),
   before_tool: event("before_tool", toolFields),
+  permission_request: event("permission_request", {
+    ...toolFields,
+    reason: z
+      .string()
+      .describe("Why the user would be asked: the ask rule, the hook that asked, or the mode"),
+    permission_suggestions: z
+      .array(z.looseObject({ type: z.string() }))
+      .optional()
+      .describe(
+        'Claude Code\'s shape: [{type: "addRules", rules: [{toolName, ruleContent}], behavior: "allow", destination}]',
+      ),
+  }),
   after_tool: event("after_tool", {
     ...toolFields,
     tool_response: z

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { realpathSync } from "node:fs";
 import path from "node:path";
 import { Agent, DEFAULT_MAX_STOP_BLOCKS } from "../agent/agent.js";
 import { composeSystemPrompt } from "../agent/system-prompt.js";
@@ -22,6 +23,7 @@ import {
 } from "../hooks/typescript-launch.js";
 import { collectServers } from "../mcp/config.js";
 import { resolveModel } from "../models/resolve.js";
+import { sessionPermissions } from "../permissions/sources.js";
 import { startProcess } from "../process/long-lived.js";
 import { runProcess } from "../process/runner.js";
 import { withSignal } from "../process/with-signal.js";
@@ -74,6 +76,15 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
     cwd,
   });
 
+  const permissions = sessionPermissions(
+    loaded.settingsFiles.map((file) => ({
+      path: file.path,
+      scope: file.scope,
+      ...(file.values.permissions === undefined ? {} : { permissions: file.values.permissions }),
+    })),
+    includeProject,
+    flags.permissions,
+  );
   const mcpServers = collectServers({
     settingsFiles: loaded.settingsFiles,
     projectDir,
@@ -145,6 +156,13 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
     env,
     ...(envFiles.size > 0 ? { shellEnv: createShellEnvReader([...envFiles.values()], env) } : {}),
     runner,
+    permissions: {
+      mode: permissions.mode,
+      rules: permissions.rules,
+      paths: { projectDir, homeDir },
+      cwd,
+      realpath: realpathOrUndefined,
+    },
     sessionId,
     transcriptPath,
     ...((flags.maxSteps ?? settings.maxSteps)
@@ -189,11 +207,13 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
     },
     acaiHome: paths.home,
     transcriptPath,
+    permissionMode: permissions.mode,
     sessionEndBudgetMs: settings.sessionEndBudgetMs,
     hooks: { loaded: registry.hooks, broken: registry.broken, projectHooksEnabled: includeProject },
     warnings: [
       ...loaded.warnings,
       ...projectLeftOut(project, includeProject),
+      ...permissions.warnings,
       ...tools.warnings,
       ...subagentTypes.warnings,
       ...mcpServers.warnings,
@@ -219,6 +239,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
         turnSignal: turns.current,
         ...(options.askUser ? { askUser: options.askUser } : {}),
         assumeYes: flags.assumeYes ?? false,
+        permissionMode: permissions.mode,
         contextCapChars: settings.contextCapChars,
         unlimitedInjection: settings.capabilities.unlimitedInjection === true,
         sessionEndBudgetMs: settings.sessionEndBudgetMs,
@@ -247,6 +268,20 @@ async function* closingAfter<T>(
     yield* events;
   } finally {
     await close();
+  }
+}
+
+/** The file a path leads to through symlinks (deny rules are tested on both), if it differs. */
+function realpathOrUndefined(file: string): string | undefined {
+  try {
+    return realpathSync(file);
+  } catch {
+    // A file about to be written: where its folder really is.
+    try {
+      return path.join(realpathSync(path.dirname(file)), path.basename(file));
+    } catch {
+      return undefined;
+    }
   }
 }
 

@@ -1,6 +1,8 @@
 import type { RunInput } from "../agent/types.js";
 import type { AskUser, HookActivityEvent, InterceptedEvent } from "../hooks/activity.js";
 import type { BrokenHook, HookDefinition } from "../hooks/definition.js";
+import type { PermissionMode } from "../permissions/rules.js";
+import type { PermissionFlags } from "../permissions/sources.js";
 import type { ProjectChanges } from "../project/changes.js";
 
 /** `notification_type` values acai sends (Claude Code's). */
@@ -68,6 +70,8 @@ export interface SessionFlags {
   appendSystemPrompt?: string;
   projectHooks: ProjectHooksMode;
   assumeYes?: boolean;
+  /** `--permission-mode` (or `--dangerously-skip-permissions`), `--allowedTools`, `--disallowedTools`. */
+  permissions?: PermissionFlags;
 }
 
 export interface PrepareSessionOptions {
@@ -91,6 +95,8 @@ export interface PreparedSession {
   settings: { baseUrl?: string; pricing?: Record<string, { input: number; output: number }> };
   acaiHome: string;
   transcriptPath: string;
+  /** The permission mode tool calls are checked in (docs/permissions.md). */
+  permissionMode: PermissionMode;
   /** How long session_end hooks may take (settings `hookDefaults.sessionEndBudgetMs`; default 5000 when absent). */
   sessionEndBudgetMs?: number;
   hooks: { loaded: HookDefinition[]; broken: BrokenHook[]; projectHooksEnabled: boolean };

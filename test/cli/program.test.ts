@@ -30,9 +30,51 @@ describe("acai argument parsing", () => {
       model: undefined,
       baseUrl: undefined,
       yes: false,
+      permissionMode: undefined,
+      allowedTools: [],
+      disallowedTools: [],
       verbose: false,
       projectHooks: "require-trust",
     });
+  });
+
+  it("parses the permission flags: modes, rule lists in both spellings, the bypass flag", async () => {
+    const { options } = await parse([
+      "-p",
+      "x",
+      "--permission-mode",
+      "plan",
+      "--allowedTools",
+      "Bash(npm test:*) Edit(src/**),Read",
+      "--allowed-tools",
+      "mcp__github__*",
+      "--disallowedTools",
+      "Bash(curl:*)",
+    ]);
+    expect(options).toMatchObject({
+      permissionMode: "plan",
+      allowedTools: ["Bash(npm test:*)", "Edit(src/**)", "Read", "mcp__github__*"],
+      disallowedTools: ["Bash(curl:*)"],
+    });
+    const bypass = await parse(["-p", "x", "--dangerously-skip-permissions"]);
+    expect(bypass.options?.permissionMode).toBe("bypassPermissions");
+  });
+
+  it("refuses a mode it does not know, a rule that is not one, and the bypass flag beside a mode", async () => {
+    const mode = await parse(["-p", "x", "--permission-mode", "yolo"]);
+    expect(mode.code).toBe(2);
+    expect(mode.err).toContain("default, acceptEdits, plan, bypassPermissions");
+    const rule = await parse(["-p", "x", "--allowedTools", "Bash()"]);
+    expect(rule.code).toBe(2);
+    expect(rule.err).toMatch(/empty parentheses/);
+    const both = await parse([
+      "-p",
+      "x",
+      "--dangerously-skip-permissions",
+      "--permission-mode",
+      "plan",
+    ]);
+    expect(both.code).toBe(2);
   });
 
   it("parses every option", async () => {
@@ -59,6 +101,9 @@ describe("acai argument parsing", () => {
       model: "replay:x.json",
       baseUrl: "http://127.0.0.1:9/v1",
       yes: true,
+      permissionMode: undefined,
+      allowedTools: [],
+      disallowedTools: [],
       verbose: true,
       projectHooks: "off",
     });

@@ -130,11 +130,11 @@ describe("loadSettings", () => {
 
   it("warns about unknown keys and ignores them", async () => {
     const file = path.join(projectDir, ".acai", "settings.json");
-    await write(file, { permissions: { allow: [] }, hookDefaults: { bogus: 1 }, maxSteps: 2 });
+    await write(file, { permissionz: { allow: [] }, hookDefaults: { bogus: 1 }, maxSteps: 2 });
     const loaded = await loadSettings({ acaiHome, projectDir });
     expect(loaded.settings).toEqual({ maxSteps: 2, hookDefaults: {} });
     expect(loaded.warnings).toEqual([
-      `Settings file ${file}: unknown field "permissions" is ignored.`,
+      `Settings file ${file}: unknown field "permissionz" is ignored.`,
       `Settings file ${file}: unknown field "hookDefaults.bogus" is ignored.`,
     ]);
   });

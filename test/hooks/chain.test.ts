@@ -291,46 +291,61 @@ describe("runChain", () => {
   });
 
   describe("ask", () => {
-    const asker = makeHook({ name: "asker" });
+    const asker = makeHook({ name: "asker", events: ["user_prompt"] });
     const answers = new Map<HookDefinition, Answer>([
-      [asker, { action: "ask", reason: "run rm?" }],
+      [asker, { action: "ask", reason: "send it?" }],
     ]);
+    const onPrompt: Partial<ChainOptions> = {
+      event: "user_prompt",
+      agentEvent: { type: "user_prompt", turn: 1, prompt: "deploy" },
+    };
 
     it("without askUser it is denied", async () => {
-      const { result } = await chain([asker], answers).run();
+      const { result } = await chain([asker], answers, onPrompt).run();
       expect(result.end.kind).toBe("block");
-      if (result.end.kind === "block") expect(result.end.reason).toMatch(/run rm\?.*--yes/);
+      if (result.end.kind === "block") expect(result.end.reason).toMatch(/send it\?.*--yes/);
     });
 
     it("assumeYes allows without asking", async () => {
-      const { result } = await chain([asker], answers, { assumeYes: true }).run();
+      const { result } = await chain([asker], answers, { ...onPrompt, assumeYes: true }).run();
       expect(result.end).toEqual({ kind: "continue" });
     });
 
-    it("askUser decides, and sees the tool and the reason", async () => {
+    it("askUser decides, and sees the event and the reason", async () => {
       const requests: unknown[] = [];
       const yes: AskUser = async (request) => {
         requests.push(request);
         return true;
       };
-      expect((await chain([asker], answers, { askUser: yes }).run()).result.end).toEqual({
-        kind: "continue",
-      });
+      const allowed = await chain([asker], answers, { ...onPrompt, askUser: yes }).run();
+      expect(allowed.result.end).toEqual({ kind: "continue" });
       expect(requests[0]).toMatchObject({
-        reason: "run rm?",
-        toolName: "Bash",
-        toolInput: toolEvent.type === "tool_call_start" ? toolEvent.input : undefined,
+        reason: "send it?",
+        event: "user_prompt",
         hook: { name: "asker" },
       });
       const no: AskUser = async () => false;
-      const denied = (await chain([asker], answers, { askUser: no }).run()).result.end;
-      expect(denied).toEqual({ kind: "block", reason: "run rm? — denied by the user" });
+      const denied = (await chain([asker], answers, { ...onPrompt, askUser: no }).run()).result.end;
+      expect(denied).toEqual({ kind: "block", reason: "send it? — denied by the user" });
       const broken: AskUser = async () => {
         throw new Error("no tty");
       };
-      expect((await chain([asker], answers, { askUser: broken }).run()).result.end.kind).toBe(
-        "block",
-      );
+      const failed = await chain([asker], answers, { ...onPrompt, askUser: broken }).run();
+      expect(failed.result.end.kind).toBe("block");
+    });
+
+    it("on before_tool it asks nobody: the chain goes on and says the permission must be asked", async () => {
+      const guard = makeHook({ name: "guard" });
+      const later = makeHook({ name: "later" });
+      const asked: unknown[] = [];
+      const { result } = await chain(
+        [guard, later],
+        new Map<HookDefinition, Answer>([[guard, { action: "ask", reason: "run rm?" }]]),
+        { askUser: async (r) => (asked.push(r), true) },
+      ).run();
+      expect(asked).toEqual([]);
+      expect(result.end).toEqual({ kind: "continue" });
+      expect(result.permission).toEqual({ behavior: "ask", reason: "run rm?", by: "guard" });
     });
   });
 

@@ -85,18 +85,63 @@ describe("step", () => {
     expect(retry.end).toMatchObject({ kind: "retry", afterMs: 5 });
   });
 
-  it("waits for the user on ask; a denial blocks with the reason", () => {
+  it("waits for the user on ask (events other than before_tool); a denial blocks with the reason", () => {
     const hook = makeHook({ name: "asker" });
-    const asked = step(startChain(gate()), hook, { action: "ask", reason: "sure?" });
+    const prompt: AgentEvent = { type: "user_prompt", turn: 1, prompt: "hi" };
+    const asked = step(startChain(gate({ event: "user_prompt", agentEvent: prompt })), hook, {
+      action: "ask",
+      reason: "sure?",
+    });
     expect(asked.end).toMatchObject({
       kind: "ask",
-      request: { reason: "sure?", toolName: "Bash" },
+      request: { reason: "sure?", event: "user_prompt", hook: { name: "asker" } },
     });
     expect(settleAsk(asked, { allowed: true, reason: "sure?" }).end).toBeUndefined();
     expect(settleAsk(asked, { allowed: false, reason: "sure? — denied" }).end).toEqual({
       kind: "block",
       reason: "sure? — denied",
     });
+  });
+
+  it("before_tool: ask and allow are the hooks' say on the permission; the first ask wins", () => {
+    const allowed = step(startChain(gate()), makeHook({ name: "ok" }), {
+      action: "allow",
+      reason: "safe",
+    });
+    expect(allowed.end).toBeUndefined();
+    expect(allowed.state.permission).toEqual({ behavior: "allow", reason: "safe", by: "ok" });
+    const asked = step(allowed.state, makeHook({ name: "guard" }), { action: "ask", reason: "?" });
+    expect(asked.end).toBeUndefined();
+    expect(asked.state.permission).toEqual({ behavior: "ask", reason: "?", by: "guard" });
+    const after = step(asked.state, makeHook({ name: "late" }), { action: "allow" });
+    expect(after.state.permission?.by).toBe("guard");
+    // A HOOK.md hook's allow is the Agent Hooks spec's "no objection", no permission.
+    const spec = step(startChain(gate()), makeHook({ name: "md", dialect: "agenthooks" }), {
+      action: "allow",
+    });
+    expect(spec.state.permission).toBeUndefined();
+  });
+
+  it("permission_request: allow ends the chain granting the call; ask is no decision", () => {
+    const request: AgentEvent = {
+      type: "permission_request",
+      turn: 1,
+      step: 1,
+      toolCallId: "c1",
+      toolName: "Bash",
+      input: { command: "ls" },
+      reason: "no rule allows Bash in default mode",
+      permissionMode: "default",
+      suggestion: "Bash(ls:*)",
+    };
+    const g = gate({ event: "permission_request", agentEvent: request });
+    expect(step(startChain(g), makeHook({ name: "a" }), { action: "ask" }).end).toBeUndefined();
+    const granted = step(startChain(g), makeHook({ name: "a" }), {
+      action: "allow",
+      input: { command: "ls -la" },
+    });
+    expect(granted.end).toEqual({ kind: "allow" });
+    expect(granted.state.replaced).toEqual({ toolInput: { command: "ls -la" } });
   });
 
   it("caps context and says so", () => {

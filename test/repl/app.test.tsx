@@ -425,8 +425,14 @@ describe("REPL app (ink-testing-library, fake session)", () => {
           outcome: "ask",
           durationMs: 5,
         };
+        // The hook's ask goes to the permission question, the one prompt.
         await askUser?.(
-          { hook: guardRef, event: "before_tool", reason: "run it?", toolName: "Bash" },
+          {
+            event: "permission_request",
+            reason: 'hook "guard" asks: run it?',
+            toolName: "Bash",
+            toolInput: { command: "echo first" },
+          },
           ctx.signal ?? new AbortController().signal,
         );
         yield {
@@ -458,9 +464,12 @@ describe("REPL app (ink-testing-library, fake session)", () => {
     await t.see("waiting for hook guard [1]");
     expect(t.frame()).not.toContain("running [1]");
     release?.();
-    await t.see("waiting for your answer (hook guard) [1]");
+    await t.see("waiting for your permission [1]");
+    await t.see("? permission to run Bash echo first");
+    expect(t.frame()).toContain('hook "guard" asks: run it?');
     await t.type("y");
     await t.see("ask anything");
+    await t.see("✓ you allowed Bash echo first");
   });
 
   it("an ask is withdrawn (denied) when its turn is aborted", async () => {

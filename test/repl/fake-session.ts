@@ -90,6 +90,7 @@ export function fakeSession(options: FakeSessionOptions = {}): FakeSession {
     settings: {},
     acaiHome: "/tmp/acai",
     transcriptPath: "/tmp/t.jsonl",
+    permissionMode: "default",
     hooks: options.hooks ?? { loaded: [], broken: [], projectHooksEnabled: true },
     warnings: options.warnings ?? [],
     prompts,

@@ -116,6 +116,7 @@ export function registerHooksImport(hooks: Command, ctx: CommandContext): void {
           "./hooks-import-claude.js"
         );
         const { secretsOfHook } = await import("./hooks-import-secrets.js");
+        const { convertClaudePermissions } = await import("./hooks-import-permissions.js");
         const from = await sourceFile(file, io.cwd, io.homeDir);
         const source = await readJsonFile(from, "Claude Code settings file");
         if (source === undefined) throw new UsageError(`${from} does not exist.`);
@@ -129,14 +130,15 @@ export function registerHooksImport(hooks: Command, ctx: CommandContext): void {
           secretsOf: (command) => secretsOfHook(command, namedScripts(command, io.cwd, rel)),
         });
         const out: string[] = [`Importing Claude Code hooks from ${rel(from)} into ${rel(target)}`];
+        const existing = (await readJsonFile(target, "acai settings file")) ?? {};
+        const permissions = convertClaudePermissions(source.permissions, existing.permissions);
         if (conversion.count === 0) {
           out.push(
             source.hooks === undefined
-              ? '  it has no "hooks" section: nothing to import.'
+              ? '  it has no "hooks" section: no hook to import.'
               : "  no hook could be carried over.",
           );
         }
-        const existing = (await readJsonFile(target, "acai settings file")) ?? {};
         const merged = mergeIntoSettingsHooks(existing.hooks, conversion.hooks);
         for (const [event, groups] of Object.entries(conversion.hooks)) {
           for (const group of groups ?? []) {
@@ -148,6 +150,10 @@ export function registerHooksImport(hooks: Command, ctx: CommandContext): void {
             }
           }
         }
+        for (const rule of permissions.added) out.push(`  + permissions.${inertText(rule)}`);
+        if (permissions.mode !== undefined) {
+          out.push(`  + permissions.defaultMode: ${inertText(permissions.mode)}`);
+        }
         if (conversion.changes.length > 0) {
           out.push("Changed on the way:");
           for (const change of conversion.changes) out.push(`  ~ ${inertText(change)}`);
@@ -158,39 +164,55 @@ export function registerHooksImport(hooks: Command, ctx: CommandContext): void {
           );
           for (const line of conversion.secrets) out.push(`  $ ${inertText(line)}`);
         }
-        if (conversion.notes.length > 0) {
+        const notes = [...conversion.notes, ...permissions.notes];
+        if (notes.length > 0) {
           out.push("Worth knowing:");
-          for (const note of conversion.notes) out.push(`  ! ${inertText(note)}`);
+          for (const note of notes) out.push(`  ! ${inertText(note)}`);
         }
-        if (conversion.dropped.length > 0) {
+        const dropped = [...conversion.dropped, ...permissions.dropped];
+        if (dropped.length > 0) {
           out.push("Not carried over:");
-          for (const dropped of conversion.dropped) out.push(`  - ${inertText(dropped)}`);
+          for (const line of dropped) out.push(`  - ${inertText(line)}`);
         }
-        const settings = { ...existing, hooks: merged.hooks };
+        const rulesAdded = permissions.added.length + (permissions.mode === undefined ? 0 : 1);
+        const changed = merged.added > 0 || rulesAdded > 0;
+        const settings = {
+          ...existing,
+          ...(merged.added > 0 || existing.hooks !== undefined ? { hooks: merged.hooks } : {}),
+          ...(permissions.permissions === undefined
+            ? {}
+            : { permissions: permissions.permissions }),
+        };
         const text = `${JSON.stringify(settings, null, 2)}\n`;
         if (raw.dryRun) {
           out.push(`Dry run: ${rel(target)} would become:`, text.trimEnd());
           io.stdout.write(`${inertLines(out.join("\n"))}\n`);
           return EXIT.ok;
         }
-        if (merged.added > 0) {
+        if (changed) {
           await mkdir(path.dirname(target), { recursive: true });
           const temp = `${target}.${process.pid}.tmp`;
           await writeFile(temp, text, "utf8");
           await rename(temp, target);
         }
+        const skipped = merged.skipped + permissions.skipped;
         out.push(
-          `${merged.added > 0 ? `Wrote ${rel(target)}` : `${rel(target)} unchanged`}: ${merged.added} hook(s) added${merged.skipped > 0 ? `, ${merged.skipped} already there` : ""}.`,
+          `${changed ? `Wrote ${rel(target)}` : `${rel(target)} unchanged`}: ${merged.added} hook(s)${rulesAdded > 0 ? `, ${rulesAdded} permission setting(s)` : ""} added${skipped > 0 ? `, ${skipped} already there` : ""}.`,
         );
         if (merged.added > 0) {
           out.push(
             "Commands run through /bin/sh -c with CLAUDE_PROJECT_DIR set, and Claude Code's JSON answers are understood, so they behave as before.",
           );
-          if (!rel(target).startsWith("/")) {
-            out.push(
-              "The project's hook set changed: review it with `acai hooks list`, then `acai hooks trust`.",
-            );
-          }
+        }
+        if (rulesAdded > 0) {
+          out.push(
+            "Permission rules keep Claude Code's syntax and meaning (docs/permissions.md); a deny from any settings file beats every allow.",
+          );
+        }
+        if (changed && !rel(target).startsWith("/")) {
+          out.push(
+            "The project's settings changed: review them with `acai hooks list`, then `acai hooks trust`.",
+          );
         }
         io.stdout.write(`${inertLines(out.join("\n"))}\n`);
         return EXIT.ok;

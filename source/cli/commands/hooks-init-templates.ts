@@ -53,6 +53,12 @@ export const EVENT_HELP: Record<HookEventName, EventHelp> = {
     matcher: { tool: "Bash" },
     change: { label: "modify", answer: { action: "modify", input_patch: { timeout: 60000 } } },
   },
+  permission_request: {
+    fields: "tool_name, tool_input, tool_use_id, reason, permission_suggestions",
+    can: 'allow for the user ({"action":"allow"}); deny ({"action":"block","reason":"..."}, the reason goes to the model); say nothing and the user is asked',
+    matcher: { tool: "Bash" },
+    change: { label: "allow", answer: { action: "allow" } },
+  },
   after_tool: {
     fields: "tool_name, tool_input, tool_use_id, tool_response, tool_output, duration_ms",
     can: 'replace the output ({"action":"modify","output":"..."}); add context; block (reason beside the result)',

@@ -156,6 +156,7 @@ export function summarize(event: AgentEvent): string {
       return `step ${event.step}, ${event.toolCalls.length} tool call(s), ${event.finishReason}`;
     case "tool_call_start":
     case "tool_call_end":
+    case "permission_request":
       return `${event.toolName} ${clip(JSON.stringify(event.input), 90)}`;
     case "tool_call_error":
       return `${event.toolName} ${clip(event.error, 80)}`;
@@ -179,7 +180,7 @@ export function verdictDiff(applied: Verdict, now: Verdict): string[] {
   const pick = (v: Verdict) => ({
     action: v.action,
     reason: "reason" in v ? v.reason : undefined,
-    input: v.action === "continue" ? v.input : undefined,
+    input: v.action === "continue" || v.action === "allow" ? v.input : undefined,
     prompt: v.action === "continue" ? v.prompt : undefined,
     output: v.action === "continue" ? v.output : undefined,
     context: "context" in v && v.context && v.context.length > 0 ? v.context : undefined,
@@ -199,9 +200,12 @@ function verdictText(v: Verdict): string {
       if (v.input !== undefined) parts.push(`input ${clip(JSON.stringify(v.input), 80)}`);
       if (v.prompt !== undefined) parts.push(`prompt ${JSON.stringify(clip(v.prompt, 60))}`);
       if (v.output !== undefined) parts.push(`output ${JSON.stringify(clip(v.output, 60))}`);
+      if (v.permission !== undefined) parts.push(`permission ${v.permission.behavior}`);
       if (v.context?.length) parts.push(`+${v.context.length} context`);
       return parts.join(", ");
     }
+    case "allow":
+      return v.input === undefined ? "allow" : `allow, input ${clip(JSON.stringify(v.input), 80)}`;
     case "block":
       return `block ${JSON.stringify(clip(v.reason, 100))}`;
     case "retry":

@@ -75,6 +75,14 @@ export async function sampleAgentEvent(args: SampleArgs): Promise<AgentEvent> {
       };
     case "before_tool":
       return { type: "tool_call_start", ...call };
+    case "permission_request":
+      return {
+        type: "permission_request",
+        ...call,
+        reason: `no rule allows ${args.toolName} in default mode`,
+        permissionMode: "default",
+        suggestion: args.toolName === "Bash" ? "Bash(npm test:*)" : args.toolName,
+      };
     case "after_tool":
       return {
         type: "tool_call_end",

@@ -8,6 +8,7 @@ export const ACAI_ACTIONS = [
   "block",
   "modify",
   "ask",
+  "allow",
   "retry",
   "skip",
   "stop",
@@ -49,6 +50,10 @@ function toDecision(answer: AcaiAnswer): Decision {
       if (answer.output !== undefined) decision.output = answer.output;
       return decision;
     }
+    case "allow":
+      return answer.input === undefined
+        ? { ...base, action: "allow" }
+        : { ...base, action: "allow", input: answer.input };
     case "retry":
       return {
         ...base,

@@ -30,6 +30,13 @@ function toDecision(answer: AgentHooksAnswer): Decision {
     reason: answer.reason,
   });
   if (answer.decision === "deny") return { ...base, action: "block" };
+  // An explicit allow: on permission_request it grants the call; on before_tool the
+  // step reads a HOOK.md hook's allow as "no objection" (the spec has no permission prompt).
+  if (answer.decision === "allow") {
+    return answer.modified_input === undefined
+      ? { ...base, action: "allow" }
+      : { ...base, action: "allow", input: answer.modified_input };
+  }
   if (answer.modified_input !== undefined) {
     return { ...base, action: "modify", input: answer.modified_input };
   }

@@ -1,10 +1,13 @@
 /**
  * Claude Code's hook answer: `decision: "block"|"approve"`, `continue: false` +
  * `stopReason`, `systemMessage`, `hookSpecificOutput.{permissionDecision,
- * permissionDecisionReason, updatedInput, additionalContext, updatedToolOutput}`.
+ * permissionDecisionReason, updatedInput, additionalContext, updatedToolOutput}`,
+ * and PermissionRequest's `hookSpecificOutput.decision.{behavior, updatedInput,
+ * message, interrupt}`.
  *
- * Precedence, as in Claude Code: `continue: false` (stop) over block/deny, over
- * ask, over modifications, over continue.
+ * Precedence, as in Claude Code: `continue: false` (stop) over a
+ * PermissionRequest decision, over block/deny, over ask, over allow, over
+ * modifications, over continue.
  */
 import { z } from "zod";
 import type { Decision } from "../decision.js";
@@ -17,8 +20,19 @@ import {
   withoutNulls,
 } from "./common.js";
 
+/** PermissionRequest's answer: allow (maybe with a new input) or deny (maybe ending the session). */
+const permissionRequestDecisionSchema = z.object({
+  behavior: z.enum(["allow", "deny"]),
+  updatedInput: jsonObjectSchema.nullish(),
+  /** Rules to add to settings: not applied by acai (they are ignored). */
+  updatedPermissions: z.unknown().optional(),
+  message: z.string().nullish(),
+  interrupt: z.boolean().nullish(),
+});
+
 const hookSpecificOutputSchema = z.object({
   hookEventName: z.string().nullish(),
+  decision: permissionRequestDecisionSchema.nullish(),
   permissionDecision: z.enum(["allow", "deny", "ask"]).nullish(),
   permissionDecisionReason: z.string().nullish(),
   updatedInput: jsonObjectSchema.nullish(),
@@ -62,6 +76,17 @@ function toDecision(answer: ClaudeAnswer): Decision {
   if (answer.continue === false) {
     return { ...base, action: "stop", ...common({ reason: answer.stopReason ?? answer.reason }) };
   }
+  const request = specific?.decision ?? undefined;
+  if (request !== undefined) {
+    const reason = common({ reason: request.message ?? answer.reason ?? undefined });
+    if (request.behavior === "deny") {
+      return { ...base, ...reason, action: request.interrupt === true ? "stop" : "block" };
+    }
+    const updated = request.updatedInput ?? undefined;
+    return updated === undefined
+      ? { ...base, ...reason, action: "allow" }
+      : { ...base, ...reason, action: "allow", input: updated };
+  }
   const permission = specific?.permissionDecision ?? undefined;
   const permissionReason = specific?.permissionDecisionReason ?? undefined;
   if (answer.decision === "block" || permission === "deny") {
@@ -73,6 +98,12 @@ function toDecision(answer: ClaudeAnswer): Decision {
   const reason = common({ reason: permissionReason ?? answer.reason });
   const input = specific?.updatedInput ?? undefined;
   const output = outputText(specific?.updatedToolOutput ?? specific?.updatedMCPToolOutput);
+  // `permissionDecision: "allow"` (or the older `decision: "approve"`) spares the permission question.
+  if ((permission === "allow" || answer.decision === "approve") && output === undefined) {
+    return input === undefined
+      ? { ...base, ...reason, action: "allow" }
+      : { ...base, ...reason, action: "allow", input };
+  }
   if (input !== undefined || output !== undefined) {
     const decision: Decision = { ...base, ...reason, action: "modify" };
     if (input !== undefined) decision.input = input;

@@ -73,6 +73,37 @@ export const toolStartFields = (
   ...promptIdField(ev),
 });
 
+/**
+ * permission_request (Claude Code's PermissionRequest): the call, why the user
+ * would be asked, and a rule that would allow it (`permission_suggestions`, in
+ * Claude Code's shape).
+ */
+export const permissionRequestFields = (
+  ev: AgentEventOf<"permission_request">,
+  state: GateState,
+): Payload => ({
+  tool_name: ev.toolName,
+  tool_input: "toolInput" in state ? state.toolInput : ev.input,
+  tool_use_id: ev.toolCallId,
+  reason: ev.reason,
+  permission_suggestions: [
+    {
+      type: "addRules",
+      rules: [ruleValue(ev.suggestion)],
+      behavior: "allow",
+      destination: "localSettings",
+    },
+  ],
+  ...promptIdField(ev),
+});
+
+/** `Bash(npm test:*)` as Claude Code's `{toolName, ruleContent}`. */
+function ruleValue(rule: string): Payload {
+  const open = rule.indexOf("(");
+  if (open === -1 || !rule.endsWith(")")) return { toolName: rule };
+  return { toolName: rule.slice(0, open), ruleContent: rule.slice(open + 1, -1) };
+}
+
 export const toolEndFields = (ev: AgentEventOf<"tool_call_end">, state: GateState): Payload => ({
   tool_name: ev.toolName,
   tool_input: ev.input,

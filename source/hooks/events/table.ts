@@ -15,6 +15,7 @@ import {
   modelResponseFields,
   notificationFields,
   type Payload,
+  permissionRequestFields,
   sessionEndExtras,
   sessionEndFields,
   sessionStartFields,
@@ -30,9 +31,19 @@ import {
   userPromptFields,
 } from "./fields.js";
 
-/** Answers beyond continue (and context) that an event can act on. */
-/** `suppress`: agent-relay's answer dropping what the event would deliver (message_received). */
-export type Honoured = "block" | "modify" | "ask" | "skip" | "stop" | "retry" | "suppress";
+/**
+ * Answers beyond continue (and context) that an event can act on. `suppress`:
+ * agent-relay's answer dropping what the event would deliver (message_received).
+ */
+export type Honoured =
+  | "block"
+  | "modify"
+  | "ask"
+  | "allow"
+  | "skip"
+  | "stop"
+  | "retry"
+  | "suppress";
 /** What a `modify` may replace, by the answer's field name. */
 export type Changeable = "input" | "prompt" | "output";
 
@@ -89,6 +100,13 @@ const row = <T extends AgentEventType>(r: EventRow<T>): EventRow => r as unknown
 const GATE: readonly Honoured[] = ["block", "modify", "ask", "skip", "stop"];
 const OBSERVED = "ignore it: hooks of this event only observe";
 const none = (): MatchFields => ({});
+const toolAsReplaced = (
+  ev: { toolName: string; input: unknown },
+  state: GateState,
+): MatchFields => ({
+  toolName: ev.toolName,
+  toolInput: "toolInput" in state ? state.toolInput : ev.input,
+});
 const toolOf = (ev: { toolName: string; input: unknown }): MatchFields => ({
   toolName: ev.toolName,
   toolInput: ev.input,
@@ -155,16 +173,29 @@ export const HOOK_EVENT_TABLE = {
     agentHooks: { name: "pre-tool-call" },
     kind: "gate",
     subject: "tool",
-    honours: GATE,
+    // allow: no permission question unless a deny or ask rule holds (Claude Code's permissionDecision).
+    honours: [...GATE, "allow"],
     changes: ["input"],
     plainStdoutIsContext: false,
     asyncHooks: "background",
     onBlock: "not run the tool; the reason goes to the model as the tool result",
     fields: toolStartFields,
-    matchOn: (ev, state) => ({
-      toolName: ev.toolName,
-      toolInput: "toolInput" in state ? state.toolInput : ev.input,
-    }),
+    matchOn: toolAsReplaced,
+  }),
+  permission_request: row({
+    agentEvent: "permission_request",
+    claude: "PermissionRequest",
+    kind: "gate",
+    subject: "tool",
+    // ask is no decision here: the user is asked, as when no hook answers.
+    honours: ["block", "allow", "modify", "skip", "stop"],
+    changes: ["input"],
+    plainStdoutIsContext: false,
+    asyncHooks: "background",
+    onBlock:
+      "deny the tool call without asking the user; the reason goes to the model as the tool result",
+    fields: permissionRequestFields,
+    matchOn: toolAsReplaced,
   }),
   after_tool: row({
     agentEvent: "tool_call_end",

@@ -26,11 +26,11 @@ export interface Notifications {
 export function createNotifications(ctx: RunContext): Notifications {
   return {
     onAsk(request) {
-      const event = raise(
-        ctx,
-        `Hook ${request.hook.name} asks: ${request.reason}`,
-        "permission_prompt",
-      );
+      const message =
+        request.hook === undefined
+          ? `acai needs your permission to use ${request.toolName ?? request.event}`
+          : `Hook ${request.hook.name} asks: ${request.reason}`;
+      const event = raise(ctx, message, "permission_prompt");
       if (event)
         void runNotificationHooks(ctx, event, (activity) => ctx.pendingActivity.push(activity));
       return event;

@@ -33,7 +33,9 @@ export interface InterceptorOptions {
    * gating hooks in it; observe-only hooks still see how the turn ended.
    */
   turnSignal?: () => AbortSignal | undefined;
-  /** Answers `ask`; without it `ask` is denied unless `assumeYes`. */
+  /** The session's permission mode, sent to hooks as `permission_mode` (none: not sent). */
+  permissionMode?: string;
+  /** Answers `ask` and permission requests; without it they are denied unless `assumeYes`. */
   askUser?: AskUser;
   assumeYes?: boolean;
   /** Checks a tool input a hook modified; an invalid one makes that hook fail. */

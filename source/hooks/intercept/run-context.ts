@@ -63,7 +63,12 @@ export function createRunContext(
   byEvent: ReadonlyMap<HookEventName, readonly HookDefinition[]>,
 ): RunContext {
   const now = options.now ?? Date.now;
-  const session: SessionInfo = { sessionId: "", transcriptPath: "", cwd: options.projectDir };
+  const session: SessionInfo = {
+    sessionId: "",
+    transcriptPath: "",
+    cwd: options.projectDir,
+    ...(options.permissionMode === undefined ? {} : { permissionMode: options.permissionMode }),
+  };
   const pendingActivity: InterceptedEvent[] = [];
   const stopAll = new AbortController();
   const onAbort = (): void => stopAll.abort();

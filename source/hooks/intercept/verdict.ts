@@ -54,6 +54,13 @@ export function verdictOf(
     }
     case "stop":
       return { verdict: { action: "stop", reason: end.reason } };
+    case "allow": {
+      const state = result.state;
+      const input = "toolInput" in state ? (state.checkedToolInput ?? state.toolInput) : undefined;
+      return {
+        verdict: { action: "allow", ...(input === undefined ? {} : { input }), ...withContext },
+      };
+    }
     case "retry": {
       const key =
         agentEvent.type === "model_request" ? `${agentEvent.turn}:${agentEvent.step}` : "";
@@ -84,6 +91,7 @@ export function verdictOf(
       if (state.prompt !== undefined) verdict.prompt = state.prompt;
       if (state.output !== undefined) verdict.output = state.output;
       if (result.suppressed) verdict.suppress = true;
+      if (result.permission !== undefined) verdict.permission = result.permission;
       return { verdict };
     }
     default:

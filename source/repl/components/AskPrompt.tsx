@@ -4,7 +4,10 @@ import { inertLines, inertText } from "../../terminal/inert-text.js";
 import { summarizeToolInput } from "../format.js";
 import { useTheme } from "../theme.js";
 
-/** A hook answered `ask`: the question, inline, answered with y or n. */
+/**
+ * The one question the user answers with y or n: a tool call that needs
+ * permission (why: the rule, the mode or the hook that asks), or a hook's `ask`.
+ */
 export function AskPrompt({ request, width }: { request: AskRequest; width: number }) {
   const { c } = useTheme();
   const what = request.toolName
@@ -12,10 +15,17 @@ export function AskPrompt({ request, width }: { request: AskRequest; width: numb
     : request.event;
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={c("yellow")} paddingX={1}>
-      <Text wrap="wrap">
-        <Text color={c("yellow")}>? hook </Text>
-        <Text bold>{inertText(request.hook.name)}</Text> asks before {inertText(what)}
-      </Text>
+      {request.hook === undefined ? (
+        <Text wrap="wrap">
+          <Text color={c("yellow")}>? permission </Text>
+          to run <Text bold>{inertText(what)}</Text>
+        </Text>
+      ) : (
+        <Text wrap="wrap">
+          <Text color={c("yellow")}>? hook </Text>
+          <Text bold>{inertText(request.hook.name)}</Text> asks before {inertText(what)}
+        </Text>
+      )}
       <Text wrap="wrap">
         {"  "}
         {inertLines(request.reason) || "(no reason given)"}

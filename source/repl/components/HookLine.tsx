@@ -11,6 +11,7 @@ const OUTCOME: Record<HookOutcome, { verb: string; color: ColorName }> = {
   block: { verb: "blocked", color: "red" },
   modify: { verb: "modified", color: "magenta" },
   ask: { verb: "asked", color: "yellow" },
+  allow: { verb: "allowed", color: "green" },
   retry: { verb: "asked to retry", color: "yellow" },
   stop: { verb: "stopped the session", color: "red" },
   failed: { verb: "failed", color: "red" },

@@ -108,7 +108,14 @@ export function ItemView({ item, width }: { item: Item; width: number }) {
         </Box>
       );
     case "ask":
-      return (
+      return item.name === undefined ? (
+        <Text wrap="wrap">
+          <Text color={c(item.allowed ? "green" : "red")}>
+            {item.allowed ? "✓ you allowed" : "✗ you denied"}
+          </Text>{" "}
+          <Text bold>{inertText(item.tool ?? "the call")}</Text>
+        </Text>
+      ) : (
         <Text wrap="wrap">
           <Text color={c(item.allowed ? "green" : "red")}>
             {item.allowed ? "✓ you allowed" : "✗ you denied"}

@@ -1,4 +1,5 @@
 import type { AskRequest, AskUser } from "../../hooks/activity.js";
+import { summarizeToolInput } from "../format.js";
 import type { UiStore } from "./store.js";
 
 interface PendingAsk {
@@ -13,8 +14,9 @@ export interface HookQuestionsOptions {
 }
 
 /**
- * Questions hooks ask the user (`ask` answers), one on screen at a time, in
- * order. A question whose turn is aborted leaves the queue as denied.
+ * Questions for the user — a tool call's permission, a hook's `ask` — one on
+ * screen at a time, in order. A question whose turn is aborted leaves the
+ * queue as denied.
  */
 export class HookQuestions {
   readonly #store: UiStore;
@@ -58,12 +60,21 @@ export class HookQuestions {
   answer(allowed: boolean): void {
     const pending = this.#asks.shift();
     if (!pending) return;
-    const { hook, event, reason } = pending.request;
-    // Shown below the hook's own line, once the hook has ended (its hook_end follows the answer).
-    this.#store.dispatch({
-      type: "answered",
-      answer: { hookId: hook.id, event, item: { kind: "ask", name: hook.name, reason, allowed } },
-    });
+    const { hook, event, reason, toolName, toolInput } = pending.request;
+    if (hook === undefined) {
+      // A permission question: no hook line to wait for.
+      const tool = `${toolName ?? event} ${summarizeToolInput(toolName ?? "", toolInput, 60)}`;
+      this.#store.dispatch({
+        type: "item",
+        item: { kind: "ask", tool: tool.trim(), reason, allowed },
+      });
+    } else {
+      // Shown below the hook's own line, once the hook has ended (its hook_end follows the answer).
+      this.#store.dispatch({
+        type: "answered",
+        answer: { hookId: hook.id, event, item: { kind: "ask", name: hook.name, reason, allowed } },
+      });
+    }
     pending.resolve(allowed);
     this.#store.set({ ask: this.#asks[0]?.request ?? null });
   }

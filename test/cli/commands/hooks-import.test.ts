@@ -40,7 +40,11 @@ if event["tool_input"].get("file_path", "").startswith("secrets/"):
     `#!/bin/bash\ninput=$(cat)\nif [[ "$input" == *'"stop_hook_active":true'* ]]; then exit 0; fi\necho '{"decision":"block","reason":"Run the linter before you finish."}'\n`,
   );
   const settings = {
-    permissions: { allow: ["Bash(npm test)"] },
+    permissions: {
+      allow: ["Bash(npm test)", "Edit(notes.txt)"],
+      deny: ["Bash(curl:*)"],
+      additionalDirectories: ["../shared"],
+    },
     hooks: {
       PreToolUse: [
         {
@@ -111,11 +115,22 @@ describe("acai hooks import --from claude", () => {
     );
     expect(imported.stdout).not.toContain("never fire");
     expect(imported.stdout).toMatch(/- hooks\.PreCompact: acai has no PreCompact event/);
-    expect(imported.stdout).toContain("Wrote .acai/settings.json: 5 hook(s) added.");
+    expect(imported.stdout).toContain(
+      "Wrote .acai/settings.json: 5 hook(s), 3 permission setting(s) added.",
+    );
+    expect(imported.stdout).toContain("+ permissions.allow: Edit(notes.txt)");
+    expect(imported.stdout).toContain("+ permissions.deny: Bash(curl:*)");
+    expect(imported.stdout).toContain(
+      "- permissions.additionalDirectories (acai has no such setting)",
+    );
     const written = JSON.parse(
       await readFile(path.join(dirs.cwd, ".acai", "settings.json"), "utf8"),
     );
     expect(written.maxSteps).toBe(12);
+    expect(written.permissions).toEqual({
+      allow: ["Bash(npm test)", "Edit(notes.txt)"],
+      deny: ["Bash(curl:*)"],
+    });
     expect(written.hooks.before_tool).toEqual([
       {
         matcher: "Bash",
@@ -140,7 +155,7 @@ describe("acai hooks import --from claude", () => {
     // Importing again adds nothing.
     const again = await acai(dirs, ["hooks", "import", "--from", "claude"]);
     expect(again.stdout).toContain(
-      ".acai/settings.json unchanged: 0 hook(s) added, 5 already there.",
+      ".acai/settings.json unchanged: 0 hook(s) added, 8 already there.",
     );
 
     const list = JSON.parse((await acai(dirs, ["hooks", "list", "--json"])).stdout) as {
@@ -157,7 +172,9 @@ describe("acai hooks import --from claude", () => {
     server = await startFakeOpenAI([
       { toolCalls: [{ name: "Bash", input: { command: "rm -rf build" } }] },
       { toolCalls: [{ name: "Write", input: { file_path: "secrets/key.txt", content: "k" } }] },
+      // Allowed by the imported Edit(notes.txt): acai -p asks nobody.
       { toolCalls: [{ name: "Write", input: { file_path: "notes.txt", content: "hi\n" } }] },
+      { toolCalls: [{ name: "Bash", input: { command: "curl https://example.com" } }] },
       { text: "All done." },
       { text: "Linted, done." },
     ]);
@@ -179,9 +196,13 @@ describe("acai hooks import --from claude", () => {
     expect(existsSync(path.join(dirs.cwd, "secrets", "key.txt"))).toBe(false);
     expect(await readFile(path.join(dirs.cwd, "notes.txt"), "utf8")).toBe("hi\n");
     expect(await readFile(path.join(dirs.cwd, "writes.log"), "utf8")).toBe(`${dirs.cwd} wrote\n`);
+    // The imported deny rule: the model is told which rule, and where it is written.
+    expect(toolResultsSent(server.requests[4]?.body).join("\n")).toMatch(
+      /Permission denied: the deny rule Bash\(curl:\*\) \("permissions\.deny" of .*\.acai\/settings\.json\)/,
+    );
     // The Stop gate blocked once; its reason reached the model as a user message; then it let go.
-    expect(server.requests).toHaveLength(5);
-    expect(bodies[4]).toContain("Run the linter before you finish.");
+    expect(server.requests).toHaveLength(6);
+    expect(bodies[5]).toContain("Run the linter before you finish.");
     expect(run.stdout).toContain("Linted, done.");
   });
 

@@ -33,6 +33,12 @@ const acaiRows: Row[] = [
   ["retry", { action: "retry", retry_after_ms: 250 }, { action: "retry", retryAfterMs: 250 }],
   ["retry default delay", { action: "retry" }, { action: "retry", retryAfterMs: 1000 }],
   ["skip", { action: "skip" }, { action: "skip" }],
+  ["allow", { action: "allow" }, { action: "allow" }],
+  [
+    "allow with a new input",
+    { action: "allow", input: { command: "ls" } },
+    { action: "allow", input: { command: "ls" } },
+  ],
   ["stop", { action: "stop", reason: "done" }, { action: "stop", reason: "done" }],
   [
     "message and log",
@@ -45,7 +51,8 @@ const acaiRows: Row[] = [
 
 const claudeRows: Row[] = [
   ["decision block", { decision: "block", reason: "r" }, { action: "block", reason: "r" }],
-  ["decision approve", { decision: "approve" }, { action: "continue" }],
+  // Claude Code's allow spares the permission question (on before_tool), hence its own action.
+  ["decision approve", { decision: "approve" }, { action: "allow" }],
   [
     "continue false → stop",
     { continue: false, stopReason: "bye", decision: "block" },
@@ -71,7 +78,37 @@ const claudeRows: Row[] = [
         updatedInput: { command: "ls" },
       },
     },
-    { action: "modify", input: { command: "ls" } },
+    { action: "allow", input: { command: "ls" } },
+  ],
+  [
+    "PermissionRequest allow",
+    {
+      hookSpecificOutput: {
+        hookEventName: "PermissionRequest",
+        decision: { behavior: "allow", updatedInput: { command: "npm test" } },
+      },
+    },
+    { action: "allow", input: { command: "npm test" } },
+  ],
+  [
+    "PermissionRequest deny, with the message for the model",
+    {
+      hookSpecificOutput: {
+        hookEventName: "PermissionRequest",
+        decision: { behavior: "deny", message: "no network" },
+      },
+    },
+    { action: "block", reason: "no network" },
+  ],
+  [
+    "PermissionRequest deny with interrupt ends the session",
+    {
+      hookSpecificOutput: {
+        hookEventName: "PermissionRequest",
+        decision: { behavior: "deny", message: "stop now", interrupt: true },
+      },
+    },
+    { action: "stop", reason: "stop now" },
   ],
   [
     "additionalContext",
@@ -91,11 +128,17 @@ const claudeRows: Row[] = [
 ];
 
 const agentHooksRows: Row[] = [
-  ["allow", { decision: "allow", log: "ok" }, { action: "continue", log: "ok" }],
+  // Read as "no objection" on before_tool (step.ts), a grant on permission_request.
+  ["allow", { decision: "allow", log: "ok" }, { action: "allow", log: "ok" }],
   ["deny", { decision: "deny", reason: "bad" }, { action: "block", reason: "bad" }],
   [
     "modified_input",
     { decision: "allow", modified_input: { command: "ls" } },
+    { action: "allow", input: { command: "ls" } },
+  ],
+  [
+    "modified_input alone",
+    { modified_input: { command: "ls" } },
     { action: "modify", input: { command: "ls" } },
   ],
   ["additional_context", { additional_context: "ctx" }, { action: "continue", context: "ctx" }],

@@ -35,7 +35,10 @@ describe("the events table", () => {
   it("lets only gates block, modify, ask, skip or retry; observe-only events honour stop at most", () => {
     for (const event of HOOK_EVENTS) {
       const row = eventRow(event);
-      if (row.kind === "gate") {
+      if (event === "permission_request") {
+        // Its hooks allow or deny for the user; an ask is no decision (the user is asked).
+        expect(row.honours).toEqual(["block", "allow", "modify", "skip", "stop"]);
+      } else if (row.kind === "gate") {
         expect(row.honours).toEqual(
           expect.arrayContaining(["block", "modify", "ask", "skip", "stop"]),
         );
@@ -57,10 +60,14 @@ describe("the events table", () => {
   it("gives tool subjects to the tool events only, and each change to the event that carries it", () => {
     const toolEvents = HOOK_EVENTS.filter((event) => eventRow(event).subject === "tool");
     expect(toolEvents.map((event) => eventRow(event).agentEvent).sort()).toEqual([
+      "permission_request",
       "tool_call_end",
       "tool_call_error",
       "tool_call_start",
     ]);
+    expect(HOOK_EVENTS.filter((event) => eventRow(event).honours.includes("allow")).sort()).toEqual(
+      ["before_tool", "permission_request"],
+    );
     const changes = Object.fromEntries(
       HOOK_EVENTS.filter((event) => eventRow(event).changes.length > 0).map((event) => [
         event,
@@ -70,6 +77,7 @@ describe("the events table", () => {
     expect(changes).toEqual({
       user_prompt: ["prompt"],
       before_tool: ["input"],
+      permission_request: ["input"],
       after_tool: ["output"],
     });
   });

@@ -37,7 +37,12 @@ async function notes(): Promise<Record<string, unknown>[]> {
 
 describe("notification hooks", () => {
   it("run when a hook asks, before the user answers, and their activity is shown", async () => {
-    const guard = await answerHook(dir.path, "guard", { action: "ask", reason: "sure?" });
+    const guard = await answerHook(
+      dir.path,
+      "guard",
+      { action: "ask", reason: "sure?" },
+      { events: ["user_prompt"] },
+    );
     const notifier = await recorder();
     let seenWhenAsked: Record<string, unknown>[] | undefined;
     const askUser = async (_request: AskRequest) => {
@@ -53,7 +58,7 @@ describe("notification hooks", () => {
     // Without session_end the stream's close would kill it, racing its exit.
     const agent = fakeAgent([
       ev.sessionStart(),
-      ev.toolStart(),
+      ev.prompt(),
       ev.turnEnd(),
       { type: "session_end", reason: "completed" },
     ]);
@@ -78,9 +83,14 @@ describe("notification hooks", () => {
   });
 
   it("an ask yields the notification event before the asking hook's end, and tells onNotification", async () => {
-    const guard = await answerHook(dir.path, "guard", { action: "ask", reason: "sure?" });
+    const guard = await answerHook(
+      dir.path,
+      "guard",
+      { action: "ask", reason: "sure?" },
+      { events: ["user_prompt"] },
+    );
     const told: unknown[] = [];
-    const agent = fakeAgent([ev.sessionStart(), ev.toolStart(), ev.turnEnd()]);
+    const agent = fakeAgent([ev.sessionStart(), ev.prompt(), ev.turnEnd()]);
     const events: InterceptedEvent[] = [];
     const intercept = createHookInterceptor(
       base({ hooks: [guard], onNotification: (event) => told.push(event) }),
@@ -121,15 +131,19 @@ describe("notification hooks", () => {
     expect(await stream.return(undefined)).toEqual({ done: true, value: undefined });
   });
 
-  it("run headless too, where the ask is denied", async () => {
-    const guard = await answerHook(dir.path, "guard", { action: "ask", reason: "sure?" });
+  it("run headless too, where the permission is denied", async () => {
     const notifier = await recorder();
-    const agent = fakeAgent([ev.toolStart(), { type: "session_end", reason: "completed" }]);
-    for await (const _ of createHookInterceptor(base({ hooks: [guard, notifier] }))(agent.run)) {
+    const agent = fakeAgent([ev.permission(), { type: "session_end", reason: "completed" }]);
+    for await (const _ of createHookInterceptor(base({ hooks: [notifier] }))(agent.run)) {
       // drain
     }
     expect(agent.verdicts[0]?.verdict).toMatchObject({ action: "block" });
-    expect(await notes()).toMatchObject([{ notification_type: "permission_prompt" }]);
+    expect(await notes()).toMatchObject([
+      {
+        notification_type: "permission_prompt",
+        message: "acai needs your permission to use Bash",
+      },
+    ]);
   });
 
   it("notify() runs them during a run and resolves with their activity; no run, nothing runs", async () => {

@@ -139,6 +139,17 @@ export const ev = {
     toolName: "Bash",
     input,
   }),
+  permission: (input: unknown = { command: "ls" }): AgentEvent => ({
+    type: "permission_request",
+    turn: 1,
+    step: 1,
+    toolCallId: "c1",
+    toolName: "Bash",
+    input,
+    reason: "no rule allows Bash in default mode",
+    permissionMode: "default",
+    suggestion: "Bash(ls:*)",
+  }),
   toolEnd: (): AgentEvent => ({
     type: "tool_call_end",
     turn: 1,

@@ -1,0 +1,108 @@
+/**
+ * The permission check of one tool call, after its `tool_call_start` gate
+ * (docs/permissions.md): `decide` with the session's policy and what the
+ * consumer's verdict said (a before_tool hook's ask or allow); an `ask` is a
+ * `permission_request` gate, answered by the consumer (hooks, then the user;
+ * a headless run denies). A denial's words, which say why and how to allow
+ * it, are the tool result the model gets.
+ */
+import { decide, type PermissionPolicy, suggestRule } from "../permissions/decide.js";
+import { askReason, denialForModel, denyReason } from "../permissions/explain.js";
+import { NO_RULES } from "../permissions/rules.js";
+import type { Tool } from "../tools/types.js";
+import type { AgentEvent, PermissionHintVerdict, Verdict, VerdictFor } from "./events.js";
+
+export type PermissionOutcome =
+  | { kind: "run"; input: unknown }
+  | { kind: "denied"; reason: string; modelText: string }
+  | { kind: "invalid"; error: string; input: unknown }
+  | { kind: "aborted" }
+  | { kind: "stop"; reason: string };
+
+type Emit = <E extends AgentEvent>(
+  event: E,
+) => AsyncGenerator<AgentEvent, VerdictFor<E["type"]> | undefined, Verdict | undefined>;
+
+export interface PermissionGateContext {
+  emit: Emit;
+  /** None: every call runs, unless a consumer asked (`hint`). */
+  permissions?: PermissionPolicy;
+  cwd: string;
+  signal: AbortSignal;
+}
+
+interface CallRef {
+  turn: number;
+  step: number;
+  promptId?: string;
+  toolCallId: string;
+}
+
+/** Without a policy every call runs, but a consumer's `ask` is still asked. */
+function openPolicy(cwd: string): PermissionPolicy {
+  return {
+    mode: "bypassPermissions",
+    rules: NO_RULES,
+    paths: { projectDir: cwd, homeDir: cwd },
+    cwd,
+  };
+}
+
+export async function* checkPermission(
+  ctx: PermissionGateContext,
+  ref: CallRef,
+  tool: Tool,
+  input: unknown,
+  hint: PermissionHintVerdict | undefined,
+): AsyncGenerator<AgentEvent, PermissionOutcome, Verdict | undefined> {
+  const policy = ctx.permissions ?? openPolicy(ctx.cwd);
+  const call = { toolName: tool.name, input };
+  const decision = decide(call, policy, hint);
+  if (decision.behavior === "allow") return { kind: "run", input };
+  if (decision.behavior === "deny") {
+    return {
+      kind: "denied",
+      reason: denyReason(tool.name, decision.by),
+      modelText: denialForModel(tool.name, decision),
+    };
+  }
+  const reason = askReason(tool.name, decision.by);
+  const verdict = yield* ctx.emit({
+    type: "permission_request",
+    ...ref,
+    toolName: tool.name,
+    input,
+    reason,
+    permissionMode: policy.mode,
+    suggestion: suggestRule(call, policy),
+  });
+  if (ctx.signal.aborted) return { kind: "aborted" };
+  switch (verdict?.action) {
+    case "stop":
+      return { kind: "stop", reason: verdict.reason };
+    case "allow": {
+      if (verdict.input === undefined) return { kind: "run", input };
+      const replaced = tool.validate(verdict.input);
+      if (!replaced.ok) {
+        return {
+          kind: "invalid",
+          error: `The permission answer replaced the input of this ${tool.name} call with an invalid one: ${replaced.error}`,
+          input: verdict.input,
+        };
+      }
+      return { kind: "run", input: replaced.value };
+    }
+    case "block":
+      return {
+        kind: "denied",
+        reason: verdict.reason,
+        modelText: verdict.modelText ?? `Permission denied: ${verdict.reason}`,
+      };
+    default:
+      return {
+        kind: "denied",
+        reason: `not allowed: ${reason}, and nobody answered`,
+        modelText: `Permission denied: ${tool.name} needs the user's approval (${reason}), and nobody gave it.`,
+      };
+  }
+}
