@@ -63,6 +63,8 @@ async function run(extraArgs: string[] = []) {
       "go",
       "--output-format",
       "stream-json",
+      // The scripted model's tool calls are the hooks' subject: run them without asking.
+      "--yes",
       ...extraArgs,
       ...modelArgs("chat", server as FakeOpenAIServer),
     ],
@@ -214,7 +216,7 @@ describe("a 400 KB stop reason", () => {
     ]);
     const result = await runAcai({
       dirs,
-      args: ["-p", "go", ...modelArgs("chat", server)],
+      args: ["-p", "go", "--yes", ...modelArgs("chat", server)],
       baseUrl: server.url,
       timeoutMs: 30_000,
     });

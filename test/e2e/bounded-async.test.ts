@@ -67,7 +67,7 @@ describe("async hooks under load", () => {
     server = await startFakeOpenAI([{ toolCalls: calls }, { text: "all done" }]);
     const result = await runAcai({
       dirs,
-      args: ["-p", "go", ...modelArgs("chat", server)],
+      args: ["-p", "go", "--yes", ...modelArgs("chat", server)],
       baseUrl: server.url,
       timeoutMs: 60_000,
       fdLimit: 256,

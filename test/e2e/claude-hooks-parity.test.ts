@@ -67,7 +67,10 @@ describe("CLAUDE_ENV_FILE", () => {
       { text: "done" },
     ]);
     server = srv;
-    const result = await runAcai({ args: ["-p", "go", ...modelArgs("chat", srv)], dirs: d });
+    const result = await runAcai({
+      args: ["-p", "go", "--yes", ...modelArgs("chat", srv)],
+      dirs: d,
+    });
     expect(result.exitCode, result.stderr).toBe(0);
     const sent = toolResultsSent(srv.requests[1]?.body);
     expect(sent.join("\n")).toContain(`FOO=bar; hello world; ${d.home}/acai-test-bin; []`);
@@ -107,7 +110,10 @@ describe("a formatter after Write", () => {
       { text: "done" },
     ]);
     server = srv;
-    const result = await runAcai({ args: ["-p", "go", ...modelArgs("chat", srv)], dirs: d });
+    const result = await runAcai({
+      args: ["-p", "go", "--yes", ...modelArgs("chat", srv)],
+      dirs: d,
+    });
     expect(result.exitCode, result.stderr).toBe(0);
     expect(await readFile(path.join(d.cwd, "a.js"), "utf8")).toBe("let x = 1\nlet y = 2\n");
     const first = toolResultsSent(srv.requests[1]?.body).join("\n");
@@ -158,7 +164,10 @@ if [[ "$input" == *exe-block* ]]; then echo "exe says no" >&2; exit 2; fi
       { text: "done" },
     ]);
     server = srv;
-    const result = await runAcai({ args: ["-p", "go", ...modelArgs("chat", srv)], dirs: d });
+    const result = await runAcai({
+      args: ["-p", "go", "--yes", ...modelArgs("chat", srv)],
+      dirs: d,
+    });
     expect(result.exitCode, result.stderr).toBe(0);
     // An error result goes over the chat API as {"error": text}.
     const sent = toolResultsSent(srv.requests[1]?.body).map((s) => JSON.parse(s).error);
@@ -194,7 +203,10 @@ describe("prompt_id", () => {
       { text: "done" },
     ]);
     server = srv;
-    const result = await runAcai({ args: ["-p", "go", ...modelArgs("chat", srv)], dirs: d });
+    const result = await runAcai({
+      args: ["-p", "go", "--yes", ...modelArgs("chat", srv)],
+      dirs: d,
+    });
     expect(result.exitCode, result.stderr).toBe(0);
     const payloads = (await readFile(log, "utf8"))
       .split("\n")

@@ -45,7 +45,14 @@ describe.each<Api>(["chat", "responses"])("acai -p over the %s API", (api) => {
     const file = path.join(dirs.cwd, "note.txt");
     server = await startFakeOpenAI(writeReadAnswer(file));
     const result = await runAcai({
-      args: ["-p", "write a note and read it back", ...modelArgs(api, server)],
+      // An allow rule for the one file it writes: acai -p asks nobody, and needs no --yes.
+      args: [
+        "-p",
+        "write a note and read it back",
+        "--allowedTools",
+        "Edit(note.txt)",
+        ...modelArgs(api, server),
+      ],
       dirs,
       baseUrl: server.url,
     });
@@ -67,7 +74,7 @@ describe.each<Api>(["chat", "responses"])("acai -p over the %s API", (api) => {
     const file = path.join(dirs.cwd, "note.txt");
     server = await startFakeOpenAI(writeReadAnswer(file));
     const result = await runAcai({
-      args: ["-p", "go", "--output-format", "json", ...modelArgs(api, server)],
+      args: ["-p", "go", "--yes", "--output-format", "json", ...modelArgs(api, server)],
       dirs,
       baseUrl: server.url,
     });
@@ -94,12 +101,16 @@ describe.each<Api>(["chat", "responses"])("acai -p over the %s API", (api) => {
     const file = path.join(dirs.cwd, "note.txt");
     server = await startFakeOpenAI(writeReadAnswer(file));
     const result = await runAcai({
-      args: ["-p", "go", "--output-format", "stream-json", ...modelArgs(api, server)],
+      args: ["-p", "go", "--yes", "--output-format", "stream-json", ...modelArgs(api, server)],
       dirs,
       baseUrl: server.url,
     });
     expect(result.exitCode).toBe(0);
     const lines = jsonLines(result.stdout);
+    // The Write asked (default mode) and --yes answered.
+    expect(lines.filter((l) => l.type === "permission_request").map((l) => l.toolName)).toEqual([
+      "Write",
+    ]);
     const types = lines.map((l) => l.type);
     expect(types[0]).toBe("session_start");
     expect(types.at(-2)).toBe("session_end");

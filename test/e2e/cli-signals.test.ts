@@ -34,7 +34,7 @@ describe("acai -p under signals", () => {
   it("SIGTERM during a slow model stream exits 143 promptly with a result", async () => {
     server = await startFakeOpenAI([{ text: "partial answer that never ends", hangMs: 30_000 }]);
     const run = startAcai({
-      args: ["-p", "go", "--output-format", "stream-json", ...modelArgs("chat", server)],
+      args: ["-p", "go", "--yes", "--output-format", "stream-json", ...modelArgs("chat", server)],
       dirs,
       baseUrl: server.url,
     });
@@ -68,7 +68,7 @@ describe("acai -p under signals", () => {
       { text: "unreachable" },
     ]);
     const run = startAcai({
-      args: ["-p", "go", ...modelArgs("chat", server)],
+      args: ["-p", "go", "--yes", ...modelArgs("chat", server)],
       dirs,
       baseUrl: server.url,
     });

@@ -49,7 +49,7 @@ describe("terminal escapes in acai -p text output", () => {
       { text: "done" },
     ]);
     const result = await runAcai({
-      args: ["-p", "run it", "--verbose", ...modelArgs("chat", server)],
+      args: ["-p", "run it", "--yes", "--verbose", ...modelArgs("chat", server)],
       dirs,
       baseUrl: server.url,
     });

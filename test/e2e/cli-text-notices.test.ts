@@ -87,8 +87,12 @@ echo '{"action":"ask","reason":"writing notes.txt needs a look"}'
   it("denied without --yes: one line says so and how to allow it; the file is not written", async () => {
     const result = await runWith([]);
     expect(result.exitCode).toBe(0);
+    // The hook's ask is a permission question, which acai -p cannot put to anyone.
     expect(result.stderr).toContain(
-      "acai: hook confirm-writes asked to confirm before_tool: writing notes.txt needs a look — denied: no one can answer in a non-interactive run (use --yes to allow)",
+      "acai: hook confirm-writes asked to confirm before_tool: writing notes.txt needs a look\n",
+    );
+    expect(result.stderr).toContain(
+      'acai: permission denied: Write notes.txt: Write needs permission (hook "confirm-writes" asks: writing notes.txt needs a look) and acai -p cannot ask: allow it with --allowedTools "Edit(./notes.txt)", a "permissions.allow" rule in settings, or --yes',
     );
     expect(existsSync(path.join(dirs.cwd, "notes.txt"))).toBe(false);
   });

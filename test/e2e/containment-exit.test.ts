@@ -68,7 +68,7 @@ describe("containment", () => {
     });
     const result = await runAcai({
       dirs,
-      args: ["-p", "go", ...modelArgs("chat", server)],
+      args: ["-p", "go", "--yes", ...modelArgs("chat", server)],
       baseUrl: server.url,
     });
     expect(result.stderr).not.toMatch(STACK_TRACE);
@@ -105,7 +105,7 @@ describe("containment", () => {
     }, 5);
     const result = await runAcai({
       dirs,
-      args: ["-p", "go", ...modelArgs("chat", server)],
+      args: ["-p", "go", "--yes", ...modelArgs("chat", server)],
       baseUrl: server.url,
     });
     clearInterval(check);
@@ -132,7 +132,7 @@ describe("containment", () => {
     ]);
     const run = startAcai({
       dirs,
-      args: ["-p", "go", ...modelArgs("chat", server)],
+      args: ["-p", "go", "--yes", ...modelArgs("chat", server)],
       baseUrl: server.url,
     });
     expect(await waitFor(() => pidsWith(marker).length === 4, 10_000)).toBe(true);

@@ -62,6 +62,8 @@ function startRepl(fake: FakeOpenAIServer): () => string {
     "openai:fake-model",
     "--base-url",
     q(fake.url),
+    // The REPL would ask before Bash: these tests are about what the call leaves behind.
+    "--yes",
   ].join(" ");
   const line = `${acai}; echo "acai exited $?"; sleep 60`;
   tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", "t", "-c", dirs.cwd, `sh -c ${q(line)}`);

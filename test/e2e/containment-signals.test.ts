@@ -63,7 +63,7 @@ describe("containment under signals", () => {
     );
     const run = startAcai({
       dirs,
-      args: ["-p", "go", ...modelArgs("chat", fake)],
+      args: ["-p", "go", "--yes", ...modelArgs("chat", fake)],
       baseUrl: fake.url,
     });
     expect(await waitFor(() => pidsWith(marker).length === 4, 10_000)).toBe(true);
@@ -87,7 +87,7 @@ describe("containment under signals", () => {
     const fake = await bashTurn("echo never");
     const run = startAcai({
       dirs,
-      args: ["-p", "go", ...modelArgs("chat", fake)],
+      args: ["-p", "go", "--yes", ...modelArgs("chat", fake)],
       baseUrl: fake.url,
     });
     expect(await waitFor(() => pidsWith(`${marker}-stubborn`).length === 1, 10_000)).toBe(true);
@@ -115,7 +115,7 @@ describe("containment under signals", () => {
     const fake = await bashTurn("echo never");
     const run = startAcai({
       dirs,
-      args: ["-p", "go", ...modelArgs("chat", fake)],
+      args: ["-p", "go", "--yes", ...modelArgs("chat", fake)],
       baseUrl: fake.url,
     });
     expect(await waitFor(() => pidsWith(marker).length === 5, 10_000)).toBe(true);
@@ -131,11 +131,15 @@ describe("containment under signals", () => {
   });
 
   it("SIGTERM while the prompt is read from a stdin that stays open exits 143 at once", async () => {
-    const child = spawn(process.execPath, [CLI_PATH, "-p", "--model", "openai:fake-model"], {
-      cwd: dirs.cwd,
-      env: childEnv({ dirs, args: [], baseUrl: "http://127.0.0.1:9/v1" }),
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [CLI_PATH, "-p", "--model", "--yes", "openai:fake-model"],
+      {
+        cwd: dirs.cwd,
+        env: childEnv({ dirs, args: [], baseUrl: "http://127.0.0.1:9/v1" }),
+        stdio: ["pipe", "pipe", "pipe"],
+      },
+    );
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.stdin.write("the start of a prompt ");
@@ -160,7 +164,7 @@ describe("containment under signals", () => {
     const fake = await bashTurn(`exec -a ${marker}-shell sleep 300`);
     const run = startAcai({
       dirs,
-      args: ["-p", "go", ...modelArgs("chat", fake)],
+      args: ["-p", "go", "--yes", ...modelArgs("chat", fake)],
       baseUrl: fake.url,
       timeoutMs: 40_000,
     });

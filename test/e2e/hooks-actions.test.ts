@@ -136,7 +136,7 @@ describe.each(SOURCE_KINDS)("hooks from %s sources, through acai -p", (kind) => 
       { text: "final one" },
       { text: "final two" },
     ]);
-    const result = await run(dirs, "PROMPT-ORIG", server);
+    const result = await run(dirs, "PROMPT-ORIG", server, ["--yes"]);
     expect(result.stderr).not.toMatch(STACK_TRACE);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stdout).toContain("final two");
@@ -248,7 +248,7 @@ describe.each(SOURCE_KINDS)("hooks from %s sources, through acai -p", (kind) => 
     for (const [mode, requests] of Object.entries(expected)) {
       await writeFile(path.join(dirs.root, "mode"), mode);
       server = await startFakeOpenAI([bash("echo never-run"), { text: "never" }]);
-      const result = await run(dirs, "hello", server);
+      const result = await run(dirs, "hello", server, ["--yes"]);
       expect(result.exitCode, `${mode}: ${result.stderr}`).toBe(3);
       expect(result.stdout + result.stderr).toContain(`GATE-${mode}`);
       expect(server.requests, mode).toHaveLength(requests);

@@ -44,7 +44,7 @@ async function userSettings(hooks: Record<string, unknown>): Promise<void> {
   await writeFile(path.join(dirs.acaiHome, "settings.json"), JSON.stringify({ hooks }));
 }
 
-const run = (model: string) => runAcai({ args: ["-p", "go", "--model", model], dirs });
+const run = (model: string) => runAcai({ args: ["-p", "go", "--yes", "--model", model], dirs });
 
 describe("Agent Hooks and the other designs, end to end", () => {
   it("sends event_type in the spelling of each HOOK.md hook's trigger", async () => {

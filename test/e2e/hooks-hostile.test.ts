@@ -75,7 +75,7 @@ describe.each(SOURCE_KINDS)("hostile %s hooks", (kind) => {
     const started = Date.now();
     const result = await runAcai({
       dirs,
-      args: ["-p", "go", "--trust-project-hooks", ...modelArgs("chat", server)],
+      args: ["-p", "go", "--yes", "--trust-project-hooks", ...modelArgs("chat", server)],
       baseUrl: server.url,
       timeoutMs: 30_000,
     });

@@ -1,7 +1,7 @@
 /**
  * `notification` (contract §2) fires when acai needs the user — in `acai -p`
- * too: a hook's `ask` runs the notification hooks before it is denied (or
- * approved with --yes).
+ * too: a hook's `ask` (on before_tool: a permission question) runs the
+ * notification hooks before it is denied (or approved with --yes).
  */
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
@@ -103,10 +103,13 @@ describe("notification hooks in acai -p", () => {
     expect(result.exitCode, result.stderr).toBe(0);
     const lines = jsonLines(result.stdout);
     const notifications = lines.filter((l) => l.type === "notification");
+    // The before_tool hook's ask is the permission question's reason; it is raised after
+    // the hook's end, before the question is answered (denied: acai -p without --yes).
     expect(notifications).toEqual([
       {
         type: "notification",
-        message: "Hook write-guard asks: WRITE-NEEDS-OK",
+        message:
+          'acai needs your permission to use Write (hook "write-guard" asks: WRITE-NEEDS-OK)',
         notificationType: "permission_prompt",
       },
     ]);
@@ -114,9 +117,11 @@ describe("notification hooks in acai -p", () => {
     const guardEnd = lines.findIndex(
       (l) => l.type === "hook_end" && (l.hook as { name: string }).name === "write-guard",
     );
-    expect(at).toBeGreaterThan(0);
-    expect(at).toBeLessThan(guardEnd);
+    const denied = lines.findIndex((l) => l.type === "tool_call_error");
     expect(lines[guardEnd]).toMatchObject({ outcome: "ask" });
+    expect(at).toBeGreaterThan(guardEnd);
+    expect(at).toBeLessThan(denied);
+    expect(lines[denied]).toMatchObject({ blocked: true, denied: true });
 
     const [transcript] = await transcripts(dirs.acaiHome);
     const recorded = (await readJsonl(transcript!)) as { event?: { type: string } }[];

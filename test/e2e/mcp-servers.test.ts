@@ -68,12 +68,14 @@ describe("MCP servers", () => {
       { text: "done" },
     ]);
     server = srv;
+    // A server's tools allowed by one rule (Claude Code's syntax): nobody is asked.
     const result = await runAcai({
-      args: ["-p", "go", ...modelArgs("chat", srv)],
+      args: ["-p", "go", "--allowedTools", "mcp__test__*", ...modelArgs("chat", srv)],
       dirs: d,
       baseUrl: srv.url,
     });
     expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).not.toContain("permission denied");
     const offered = ((srv.requests[0]?.body?.tools ?? []) as { function: { name: string } }[]).map(
       (tool) => tool.function.name,
     );
@@ -106,7 +108,7 @@ describe("MCP servers", () => {
     ]);
     server = srv;
     const result = await runAcai({
-      args: ["-p", "go", ...modelArgs("chat", srv)],
+      args: ["-p", "go", "--yes", ...modelArgs("chat", srv)],
       dirs: d,
       baseUrl: srv.url,
     });
@@ -131,7 +133,7 @@ describe("MCP servers", () => {
     ]);
     server = srv;
     const result = await runAcai({
-      args: ["-p", "go", ...modelArgs("chat", srv)],
+      args: ["-p", "go", "--yes", ...modelArgs("chat", srv)],
       dirs: d,
       baseUrl: srv.url,
     });
@@ -185,7 +187,7 @@ describe("MCP servers", () => {
     ]);
     server = srv;
     const refused = await runAcai({
-      args: ["-p", "go", ...modelArgs("chat", srv)],
+      args: ["-p", "go", "--yes", ...modelArgs("chat", srv)],
       dirs: d,
       baseUrl: srv.url,
     });
@@ -200,7 +202,7 @@ describe("MCP servers", () => {
     const trust = await runAcai({ args: ["hooks", "trust"], dirs: d });
     expect(trust.exitCode, trust.stderr + trust.stdout).toBe(0);
     const run = await runAcai({
-      args: ["-p", "go", ...modelArgs("chat", srv)],
+      args: ["-p", "go", "--yes", ...modelArgs("chat", srv)],
       dirs: d,
       baseUrl: srv.url,
     });
@@ -213,7 +215,7 @@ describe("MCP servers", () => {
       JSON.stringify({ mcpServers: { test: { command: "true" } } }),
     );
     const again = await runAcai({
-      args: ["-p", "go", ...modelArgs("chat", srv)],
+      args: ["-p", "go", "--yes", ...modelArgs("chat", srv)],
       dirs: d,
       baseUrl: srv.url,
     });
@@ -245,7 +247,7 @@ describe("MCP servers", () => {
     ]);
     server = srv;
     const result = await runAcai({
-      args: ["-p", "go", ...modelArgs("chat", srv)],
+      args: ["-p", "go", "--yes", ...modelArgs("chat", srv)],
       dirs: d,
       baseUrl: srv.url,
     });

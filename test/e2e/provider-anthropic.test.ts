@@ -56,7 +56,15 @@ describe("acai -p --model anthropic:MODEL", () => {
       bashThenAnswer("echo ran-by-claude > ran.txt && echo tool-output-42", "Done: 42."),
     );
     const result = await runAcai({
-      args: ["-p", "run the thing", ...MODEL, "--output-format", "json"],
+      args: [
+        "-p",
+        "run the thing",
+        "--allowedTools",
+        "Bash(echo:*)",
+        ...MODEL,
+        "--output-format",
+        "json",
+      ],
       dirs,
       env: anthropicEnv(server.url),
     });
@@ -98,7 +106,7 @@ describe("acai -p --model anthropic:MODEL", () => {
   it("streams text to stdout, and the transcript names the model", async () => {
     server = await startFakeAnthropic(bashThenAnswer("echo hi", "All good."));
     const result = await runAcai({
-      args: ["-p", "go", ...MODEL],
+      args: ["-p", "go", "--yes", ...MODEL],
       dirs,
       env: anthropicEnv(server.url),
     });
@@ -112,7 +120,7 @@ describe("acai -p --model anthropic:MODEL", () => {
   it("a 401 ends the run with exit 1 and a message naming ANTHROPIC_API_KEY, no stack trace", async () => {
     server = await startFakeAnthropic([{ status: 401 }]);
     const result = await runAcai({
-      args: ["-p", "hi", ...MODEL],
+      args: ["-p", "hi", "--yes", ...MODEL],
       dirs,
       env: anthropicEnv(server.url, "sk-ant-wrong"),
     });
@@ -135,7 +143,7 @@ describe("acai -p --model anthropic:MODEL", () => {
 
   it("no ANTHROPIC_API_KEY: exit 1 before any request, naming the variable", async () => {
     const result = await runAcai({
-      args: ["-p", "hi", ...MODEL],
+      args: ["-p", "hi", "--yes", ...MODEL],
       dirs,
       env: { OPENAI_API_KEY: "sk-openai" },
     });
@@ -165,7 +173,7 @@ describe("acai -p --model anthropic:MODEL", () => {
     );
     server = await startFakeAnthropic(bashThenAnswer("echo block-me > blocked.txt", "Blocked."));
     const result = await runAcai({
-      args: ["-p", "try it", ...MODEL],
+      args: ["-p", "try it", "--yes", ...MODEL],
       dirs,
       env: anthropicEnv(server.url),
     });
@@ -226,7 +234,7 @@ registerHooks({
     openai = await startFakeOpenAI([{ text: "pong" }]);
     const probe = await moduleLogEnv();
     const result = await runAcai({
-      args: ["-p", "ping", "--model", "openai:fake-model"],
+      args: ["-p", "ping", "--yes", "--model", "openai:fake-model"],
       dirs,
       baseUrl: openai.url,
       env: { ...probe.env, ANTHROPIC_API_KEY: "sk-ant-unused" },
@@ -242,7 +250,7 @@ registerHooks({
     server = await startFakeAnthropic([{ text: "pong" }]);
     const probe = await moduleLogEnv();
     const result = await runAcai({
-      args: ["-p", "ping", ...MODEL],
+      args: ["-p", "ping", "--yes", ...MODEL],
       dirs,
       env: { ...probe.env, ...anthropicEnv(server.url) },
     });
@@ -255,7 +263,7 @@ describe("provider warnings", () => {
   it("are said once each as acai warnings, never as raw Node warnings on stderr", async () => {
     server = await startFakeAnthropic(bashThenAnswer("echo hi", "Done."));
     const result = await runAcai({
-      args: ["-p", "go", ...MODEL],
+      args: ["-p", "go", "--yes", ...MODEL],
       dirs,
       env: anthropicEnv(server.url),
     });

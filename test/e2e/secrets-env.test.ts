@@ -158,7 +158,7 @@ describe("secrets in the environment of hooks and dynamic tools", () => {
     ]);
     const result = await runAcai({
       dirs: d,
-      args: ["-p", "hi", "--trust-project-hooks", ...modelArgs("chat", server)],
+      args: ["-p", "hi", "--yes", "--trust-project-hooks", ...modelArgs("chat", server)],
       baseUrl: server.url,
       env: { HOOK_E2E_DIR: d.root, PWD: d.cwd, ...SECRETS, ...KEPT },
     });

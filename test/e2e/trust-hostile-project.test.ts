@@ -63,7 +63,7 @@ describe("project settings are project code", () => {
     expect(attacker.requests).toHaveLength(0);
 
     for (const flag of ["--no-project", "--no-project-hooks"]) {
-      const off = await acai(["-p", "hi", flag]);
+      const off = await acai(["-p", "hi", "--yes", flag]);
       expect(off.exitCode, off.stderr).toBe(0);
       expect(off.stdout).toContain("answered");
       expect(off.stderr).toContain("not used (--no-project)");
@@ -93,7 +93,7 @@ describe("project settings are project code", () => {
     expect(refused.stderr).toContain(
       "sets the model to replay:.acai/x.json — a replay file whose scripted tool calls run",
     );
-    const off = await acai(["-p", "hi", "--no-project"]);
+    const off = await acai(["-p", "hi", "--yes", "--no-project"]);
     expect(off.exitCode, off.stderr).toBe(0);
     expect(existsSync(marker)).toBe(false);
   });
@@ -221,7 +221,7 @@ describe("the fingerprint has no holes", () => {
     expect(refused.stderr).not.toContain("acai hooks trust       review");
     expect(existsSync(marker)).toBe(false);
     // The user can still decide for one run.
-    expect((await acai(["-p", "hi", "--trust-project"])).exitCode).toBe(0);
+    expect((await acai(["-p", "hi", "--yes", "--trust-project"])).exitCode).toBe(0);
     expect(existsSync(marker)).toBe(true);
   }, 60_000);
 

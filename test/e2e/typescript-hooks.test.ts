@@ -48,7 +48,7 @@ describe("TypeScript hooks in a session", () => {
     ]);
     const run = await runAcai({
       dirs,
-      args: ["-p", "say hi", ...modelArgs("chat", server)],
+      args: ["-p", "say hi", "--yes", ...modelArgs("chat", server)],
       baseUrl: server.url,
       env: { PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}` },
     });

@@ -143,8 +143,14 @@ describe.skipIf(skipReason !== "")(`acai REPL in tmux ${skipReason}`, () => {
     await t.see("ask anything");
     t.text("run the echo");
     t.keys("Enter");
+    // Bash asks first (default mode, no rule allows it): the call waits for y/n.
+    await t.see("? permission to run Bash echo tool-said-hi");
+    expect(t.screen()).toContain("no rule allows Bash in default mode");
+    expect(t.screen()).toContain("waiting for your permission");
+    t.keys("y");
     await t.see("All done: the tool said hi.");
     const screen = t.screen();
+    expect(screen).toContain("✓ you allowed Bash echo tool-said-hi");
     expect(screen).toContain("Let me run it.");
     expect(screen).toMatch(/✓ Bash echo tool-said-hi done \d+ms \[1\]/);
     expect(screen).toContain("⎿ tool-said-hi");
@@ -152,6 +158,26 @@ describe.skipIf(skipReason !== "")(`acai REPL in tmux ${skipReason}`, () => {
     t.keys("C-d");
     await t.see("acai exited 0");
     expect(existsSync(marker)).toBe(true);
+  });
+
+  it("a Bash call the user denies does not run, and the model is told why", async () => {
+    const marker = path.join(dirs.root, "ran.txt");
+    const t = await startAcai([
+      { toolCalls: [{ name: "Bash", input: { command: `touch ${q(marker)}` } }] },
+      { text: "Understood, I will not touch it." },
+    ]);
+    await t.see("ask anything");
+    t.text("touch the file");
+    t.keys("Enter");
+    await t.see("? permission to run Bash touch");
+    t.keys("n");
+    await t.see("Understood, I will not touch it.");
+    const screen = t.screen();
+    expect(screen).toContain("✗ you denied Bash touch");
+    expect(screen).toMatch(/⊘ Bash touch .* blocked/);
+    expect(existsSync(marker)).toBe(false);
+    const told = JSON.stringify(server?.requests[1]?.body);
+    expect(told).toContain("Permission denied: the user said no to this Bash call");
   });
 
   it("a hook blocks a command: the screen shows its name and reason", async () => {

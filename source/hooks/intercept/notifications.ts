@@ -28,7 +28,7 @@ export function createNotifications(ctx: RunContext): Notifications {
     onAsk(request) {
       const message =
         request.hook === undefined
-          ? `acai needs your permission to use ${request.toolName ?? request.event}`
+          ? `acai needs your permission to use ${request.toolName ?? request.event} (${request.reason})`
           : `Hook ${request.hook.name} asks: ${request.reason}`;
       const event = raise(ctx, message, "permission_prompt");
       if (event)

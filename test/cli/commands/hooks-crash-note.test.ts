@@ -37,7 +37,7 @@ describe("a bash hook with a syntax error (exit 2)", () => {
       { toolCalls: [{ name: "Bash", input: { command: "ls" } }] },
       { text: "done" },
     ]);
-    const run = await acai(dirs, ["-p", "list", ...modelArgs("chat", server)], {
+    const run = await acai(dirs, ["-p", "list", "--yes", ...modelArgs("chat", server)], {
       baseUrl: server.url,
     });
     expect(run.exitCode, run.stderr).toBe(0);

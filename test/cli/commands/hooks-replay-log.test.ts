@@ -36,7 +36,7 @@ async function recordSession(d: AcaiDirs): Promise<string> {
     { toolCalls: [{ name: "Bash", input: { command: "echo listing" } }] },
     { text: "done" },
   ]);
-  const run = await acai(d, ["-p", "clean up", ...modelArgs("chat", server)], {
+  const run = await acai(d, ["-p", "clean up", "--yes", ...modelArgs("chat", server)], {
     baseUrl: server.url,
   });
   expect(run.exitCode, run.stderr).toBe(0);

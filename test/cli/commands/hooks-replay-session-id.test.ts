@@ -27,7 +27,7 @@ describe("acai hooks replay <short session id>", () => {
       { toolCalls: [{ name: "Bash", input: { command: "rm -rf build" } }] },
       { text: "done" },
     ]);
-    const run = await acai(dirs, ["-p", "clean up", ...modelArgs("chat", server)], {
+    const run = await acai(dirs, ["-p", "clean up", "--yes", ...modelArgs("chat", server)], {
       baseUrl: server.url,
     });
     expect(run.exitCode, run.stderr).toBe(0);

@@ -52,7 +52,7 @@ describe("settings hooks: readable names, matchers as written", () => {
       { toolCalls: [{ name: "Bash", input: { command: "echo hi" } }] },
       { text: "done" },
     ]);
-    const run = await acai(dirs, ["-p", "hi", "--verbose", ...modelArgs("chat", server)], {
+    const run = await acai(dirs, ["-p", "hi", "--yes", "--verbose", ...modelArgs("chat", server)], {
       baseUrl: server.url,
     });
     expect(run.exitCode, run.stderr).toBe(0);

@@ -195,7 +195,7 @@ describe("acai hooks test", () => {
     // Still untrusted: testing does not record trust.
     const replay = path.join(dirs.root, "replay.json");
     await writeFile(replay, JSON.stringify({ turns: [{ text: "hello" }] }));
-    const run = await acai(dirs, ["-p", "hi", "--model", `replay:${replay}`]);
+    const run = await acai(dirs, ["-p", "hi", "--yes", "--model", `replay:${replay}`]);
     expect(run.exitCode).toBe(4);
 
     const unknown = await acai(dirs, ["hooks", "test", "nope", "--event", "before_tool"]);

@@ -141,7 +141,7 @@ describe("notification hooks", () => {
     expect(await notes()).toMatchObject([
       {
         notification_type: "permission_prompt",
-        message: "acai needs your permission to use Bash",
+        message: "acai needs your permission to use Bash (no rule allows Bash in default mode)",
       },
     ]);
   });
