@@ -136,7 +136,8 @@ describe.each(SOURCE_KINDS)("hooks from %s sources, through acai -p", (kind) => 
       { text: "final one" },
       { text: "final two" },
     ]);
-    const result = await run(dirs, "PROMPT-ORIG", server, ["--yes"]);
+    // echo runs without asking; the hook's ask still asks (and acai -p denies it).
+    const result = await run(dirs, "PROMPT-ORIG", server, ["--allowedTools", "Bash(echo:*)"]);
     expect(result.stderr).not.toMatch(STACK_TRACE);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stdout).toContain("final two");
@@ -154,7 +155,7 @@ describe.each(SOURCE_KINDS)("hooks from %s sources, through acai -p", (kind) => 
     expect(results(2)).toContain("AFTER-BLOCK"); // after_tool block: reason beside the result
     expect(results(3)).toContain("BLOCKED-REASON"); // exit 2 + stderr
     expect(results(4)).toContain("CLAUDE-DENY"); // Claude Code permissionDecision deny
-    expect(results(5)).toMatch(/ASK-REASON.*denied/); // ask, headless: denied
+    expect(results(5)).toMatch(/Permission denied:.*ASK-REASON/); // ask, headless: denied
     expect(results(6)).toContain("skip-me"); // skip: the blocker after the skipper never ran
     expect(sent[6]).not.toContain("SHOULD-NOT-SEE");
     expect(sent[4]).toContain("FAILURE-SEEN"); // after_tool_failure context (the block of request 3)

@@ -197,10 +197,9 @@ describe("acai hooks import --from claude", () => {
     expect(await readFile(path.join(dirs.cwd, "notes.txt"), "utf8")).toBe("hi\n");
     expect(await readFile(path.join(dirs.cwd, "writes.log"), "utf8")).toBe(`${dirs.cwd} wrote\n`);
     // The imported deny rule: the model is told which rule, and where it is written.
-    expect(toolResultsSent(server.requests[4]?.body).join("\n")).toMatch(
-      /Permission denied: the deny rule Bash\(curl:\*\) \("permissions\.deny" of .*\.acai\/settings\.json\)/,
-    );
-    // The Stop gate blocked once; its reason reached the model as a user message; then it let go.
+    const denied = toolResultsSent(server.requests[4]?.body).join("\n");
+    expect(denied).toContain("Permission denied: the deny rule Bash(curl:*)");
+    expect(denied).toMatch(/permissions\.deny.{0,4} of .*\.acai\/settings\.json/); // The Stop gate blocked once; its reason reached the model as a user message; then it let go.
     expect(server.requests).toHaveLength(6);
     expect(bodies[5]).toContain("Run the linter before you finish.");
     expect(run.stdout).toContain("Linted, done.");
