@@ -101,7 +101,7 @@ describe("acai hooks init", () => {
     expect(listed.hooks.map((h) => [h.name, h.status]).sort()).toEqual(
       LANGS.map(({ lang }) => [`my-${lang}`, "ok"]).sort(),
     );
-  });
+  }, 60_000);
 
   it("--lang ts works when the node on PATH cannot run TypeScript: acai runs it with its own Node", async () => {
     const project = await tempProject();
