@@ -56,7 +56,7 @@ const starter = createProcessStarter(createContainment());
 function host(): PersistentHost {
   const h = createPersistentHost({
     starter,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", MY_API_KEY: "s3cret", HOOK_ACTION: "x" },
     projectDir: process.cwd(),
     sessionId: () => "s-1",
     maxLineBytes: 64 * 1024,
@@ -92,6 +92,15 @@ describe("persistent hook host", () => {
     const later = await ask(h, hook);
     expect(later.decision.context).toBe(`pid ${pid} n 3`);
     expect(later.stdin).toMatch(/^\{"id":3,"event":"before_tool"\}\n$/);
+  });
+
+  it("gets a spawned hook's environment: secrets scrubbed unless listed in env, HOOK_ACTION=serve", async () => {
+    const answer =
+      "{ id: req.id, context: [process.env.MY_API_KEY ?? 'none', process.env.HOOK_ACTION, process.env.ACAI_SESSION_ID].join(' ') }";
+    const h = host();
+    expect((await ask(h, nodeHook(answer))).decision.context).toBe("none serve s-1");
+    const allowed = nodeHook(answer, { env: ["MY_API_KEY"] });
+    expect((await ask(h, allowed)).decision.context).toBe("s3cret serve s-1");
   });
 
   it("a request past its timeout fails and the process is restarted", async () => {
