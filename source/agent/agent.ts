@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { ToolSet } from "ai";
+import { scanPatterns } from "../patterns/scan.js";
 import type { Tool } from "../tools/types.js";
 import { anySignal, sleep, unlessAborted } from "./abort.js";
 import type {
@@ -58,6 +59,8 @@ interface TurnState {
  */
 /** Consecutive `before_stop` blocks after which the agent stops anyway (hooks.md §2). */
 export const DEFAULT_MAX_STOP_BLOCKS = 8;
+/** Follow-up steps per turn for pattern answers given after the model finished (AgentOptions). */
+export const DEFAULT_MAX_PATTERN_FOLLOW_UPS = 3;
 
 export class Agent {
   private readonly options: AgentOptions;
@@ -112,6 +115,7 @@ class SessionRun {
   /** Provider warnings already reported (each is said once per session). */
   private readonly modelWarnings = new Set<string>();
   private readonly maxHookRetries: number;
+  private readonly maxPatternFollowUps: number;
   /** The running turn's prompt id (`promptId` of its events). */
   private promptId = "";
 
@@ -127,6 +131,10 @@ class SessionRun {
     this.maxSteps = Math.max(1, options.maxSteps ?? 50);
     this.maxStopBlocks = Math.max(1, options.maxStopBlocks ?? DEFAULT_MAX_STOP_BLOCKS);
     this.maxHookRetries = Math.max(0, options.maxHookRetries ?? 3);
+    this.maxPatternFollowUps = Math.max(
+      0,
+      options.maxPatternFollowUps ?? DEFAULT_MAX_PATTERN_FOLLOW_UPS,
+    );
   }
 
   /**
@@ -254,6 +262,7 @@ class SessionRun {
     if (signal.aborted) return { stopReason: "aborted" };
 
     let stopBlocks = 0;
+    let followUps = 0;
     for (let step = 1; ; step++) {
       if (step > this.maxSteps) {
         return {
@@ -314,6 +323,12 @@ class SessionRun {
           : { stopReason: "hook_stop", message: responseVerdict.reason };
       }
 
+      const answered = yield* this.readOutput(turn, step, outcome.text);
+      if (signal.aborted) {
+        unanswered("the user interrupted the turn");
+        return { stopReason: "aborted" };
+      }
+
       if (calls.length > 0) {
         const tools = yield* runToolCalls(
           {
@@ -341,6 +356,11 @@ class SessionRun {
 
       yield* this.emit({ type: "step_end", turn, step });
       if (signal.aborted) return { stopReason: "aborted" };
+      // A pattern answered after the model finished: one more step, so the answer is not lost.
+      if (answered && followUps < this.maxPatternFollowUps) {
+        followUps++;
+        continue;
+      }
       const stopVerdict = yield* this.emit({
         type: "stop_request",
         turn,
@@ -363,6 +383,35 @@ class SessionRun {
       }
       this.history.addUser(`Stop hook feedback:\n${stopVerdict.reason}`);
     }
+  }
+
+  /**
+   * The step's complete message: `output`, then one `pattern` event per
+   * `@namespace:target message` line (source/patterns/scan.ts). Returns
+   * whether a pattern was answered (context queued for the next request).
+   */
+  private async *readOutput(
+    turn: number,
+    step: number,
+    text: string,
+  ): AsyncGenerator<AgentEvent, boolean, Verdict | undefined> {
+    if (text.trim() === "") return false;
+    const at = { turn, promptId: this.promptId, step };
+    yield* this.emit({ type: "output", ...at, text });
+    const scanned = scanPatterns(text);
+    let answered = false;
+    for (const found of scanned.patterns) {
+      const verdict = yield* this.emit({ type: "pattern", ...at, ...found });
+      if (verdict?.context?.some((c) => c.trim() !== "")) answered = true;
+    }
+    if (scanned.skipped > 0) {
+      yield* this.emit({
+        type: "warning",
+        message: `${scanned.skipped} more @namespace: pattern line(s) in one message were not read (at most ${scanned.patterns.length} per message)`,
+        source: "pattern",
+      });
+    }
+    return answered;
   }
 
   /** The `model_request` gate, with hook retries. Returns an outcome when the turn must end. */

@@ -144,6 +144,31 @@ export type AgentEvent = (
       /** Model steps the turn started (its last `step`); 0 when the prompt was blocked. */
       steps?: number;
     }
+  | {
+      type: "output";
+      turn: number;
+      promptId?: string;
+      step: number;
+      /** The complete assistant message of the step (not empty). */
+      text: string;
+    } /* observe: context */
+  | {
+      type: "pattern";
+      turn: number;
+      promptId?: string;
+      step: number;
+      /** `@namespace:target message`, a line of the step's message (source/patterns/scan.ts). */
+      namespace: string;
+      target: string;
+      message: string;
+      /** 1-based line of the message it was read from. */
+      line: number;
+    } /* gate: context = the answer to the agent; skip */
+  | {
+      type: "idle";
+      /** Whole seconds since the agent's last output (or since the session started). */
+      idleSeconds: number;
+    } /* raised beside the loop by the hooks layer, not by the agent: context */
   | { type: "notification"; message: string; notificationType: string }
   | { type: "warning"; message: string; source?: string }
   | { type: "error"; message: string; turn?: number }
@@ -272,6 +297,8 @@ export interface GateVerdicts {
   subagent_start: ContinueVerdict | BlockVerdict | StopVerdict;
   /** block: the reason becomes the subagent's next user message and it goes on. */
   subagent_stop: ContinueVerdict | BlockVerdict | StopVerdict;
+  /** context: the answer to the agent (with the next model request; a follow-up step if it had stopped). */
+  pattern: ContinueVerdict;
 }
 
 export type GateEventType = keyof GateVerdicts;

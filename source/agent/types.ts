@@ -37,6 +37,12 @@ export interface AgentOptions {
   maxModelRetries?: number;
   /** Consecutive `retry` verdicts honoured on one `model_request` (default 3). */
   maxHookRetries?: number;
+  /**
+   * Follow-up steps per turn for pattern answers that came after the model
+   * had finished (default 3): the answer is not lost, and a model that keeps
+   * answering itself with patterns cannot loop.
+   */
+  maxPatternFollowUps?: number;
   /** Clock in ms (default `Date.now`). */
   now?: () => number;
 }

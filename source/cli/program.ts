@@ -239,6 +239,14 @@ export async function buildProgram(
   } else {
     program.command("mcp").description("list the MCP servers and their tools (acai mcp list)");
   }
+  if (operand === "memory" || operand === "help") {
+    const { registerMemoryCommand } = await import("./commands/memory.js");
+    registerMemoryCommand(program, ctx);
+  } else {
+    program
+      .command("memory")
+      .description("list, search, forget, export saved memories (acai memory --help)");
+  }
   return program;
 }
 

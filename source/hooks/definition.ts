@@ -26,6 +26,8 @@ export interface HookMatcher {
   source?: string;
   /** One session (A3S): the hook runs only in the session with exactly this id. */
   session_id?: string;
+  /** For pattern: a regular expression matching the whole namespace (`deploy`, `memory|notes`). */
+  namespace?: string;
 }
 
 /**

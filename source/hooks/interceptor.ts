@@ -29,7 +29,9 @@ import type { HookDefinition, HookEventName } from "./definition.js";
 import { HOOK_EVENT_OF } from "./events/names.js";
 import { createAsyncHooks } from "./intercept/async-hooks.js";
 import { settleBackground } from "./intercept/background.js";
+import { builtinFor, runBuiltin, withBuiltinContext } from "./intercept/builtin-patterns.js";
 import { type EventParts, handleEvent } from "./intercept/handle-event.js";
+import { createIdle } from "./intercept/idle.js";
 import { createNotifications } from "./intercept/notifications.js";
 import type {
   AgentRun,
@@ -89,14 +91,22 @@ async function* intercept(
     retries: newRetryCount(),
   };
   setActive((message, type) => parts.notifications.notify(message, type, pump.wake));
+  const idle = createIdle(ctx, pump.wake);
   try {
     let verdict: Verdict | undefined;
     for (;;) {
       const step = (await pump.next(verdict)) ?? (yield* whileWoken(ctx, pump));
       if (step.done) break;
+      idle?.activity();
       if (ctx.pendingActivity.length > 0) yield* ctx.pendingActivity.splice(0);
       yield step.value;
+      if (step.value.type === "session_start") await startContext(ctx);
       const route = routeOf(ctx, step.value);
+      const builtin = builtinFor(ctx, step.value);
+      const builtinContext =
+        builtin && step.value.type === "pattern" && !ctx.stopAll.signal.aborted
+          ? yield* runBuiltin(ctx, builtin, step.value)
+          : undefined;
       if (route.kind === "answer") verdict = route.verdict;
       else if (route.kind === "hooks")
         verdict = yield* markedLike(
@@ -109,9 +119,11 @@ async function* intercept(
           permissionRequest(ctx, parts, step.value, route.plan, route.carried),
         );
       else verdict = yield* sessionEnd(ctx, step.value);
+      if (builtinContext !== undefined) verdict = withBuiltinContext(verdict, builtinContext);
     }
     if (ctx.pendingActivity.length > 0) yield* ctx.pendingActivity.splice(0);
   } finally {
+    idle?.stop();
     setActive(undefined);
     await closeRun(ctx, pump);
   }
@@ -163,6 +175,20 @@ function noteSession(ctx: RunContext, ev: Extract<AgentEvent, { type: "session_s
   ctx.session.transcriptPath = ev.transcriptPath;
   ctx.session.cwd = ev.cwd;
   ctx.session.startedAt = ctx.now();
+}
+
+/** The built-in start context (memories), queued for the first model request; a failure is a warning. */
+async function startContext(ctx: RunContext): Promise<void> {
+  const ask = ctx.options.startContext;
+  if (ask === undefined) return;
+  try {
+    ctx.pendingContext.push(...(await ask()));
+  } catch (error) {
+    ctx.pendingActivity.push({
+      type: "warning",
+      message: `the start context could not be read (${(error as Error).message})`,
+    });
+  }
 }
 
 /** Kills every running hook, waits for background work, closes the audit log and the agent. */

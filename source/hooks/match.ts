@@ -2,7 +2,7 @@ import path from "node:path";
 import picomatch from "picomatch";
 import { toolNameSpellings } from "./aliases.js";
 import type { HookDefinition, HookEventName, HookMatcher } from "./definition.js";
-import { hasSource, isToolEvent } from "./events/names.js";
+import { hasNamespace, hasSource, isToolEvent } from "./events/names.js";
 
 /** What a matcher is tested against. */
 export interface MatchSubject {
@@ -13,6 +13,8 @@ export interface MatchSubject {
   source?: string;
   /** The running session's id (for `session_id` matchers). */
   sessionId?: string;
+  /** The pattern event's namespace. */
+  namespace?: string;
   /**
    * Base for `path` globs. Defaults to the project dir the registry loaded the
    * hook for; relative tool paths are taken as relative to it already.
@@ -45,6 +47,7 @@ interface CompiledMatcher {
   command?: RegExp;
   path?: { glob: string; test: (candidate: string) => boolean; absolute: boolean };
   source?: NameTest;
+  namespace?: NameTest;
   projectDir?: string;
   /** No tool-side matcher at all: tool events always match. */
   anyTool: boolean;
@@ -86,6 +89,13 @@ export function compileMatcher(matcher: HookMatcher, projectDir?: string): Compi
   if (matcher.source !== undefined) {
     compiled.source = {
       re: compileRegex("source", matcher.source, true),
+      memo: new Map(),
+      aliases: false,
+    };
+  }
+  if (matcher.namespace !== undefined) {
+    compiled.namespace = {
+      re: compileRegex("namespace", matcher.namespace, true),
       memo: new Map(),
       aliases: false,
     };
@@ -211,7 +221,8 @@ function matchesTool(compiled: CompiledMatcher, subject: MatchSubject): boolean 
 /**
  * True when the hook listens to the event and every matcher it gives matches.
  * Tool matchers (`tool`, `pattern`, `command`, `path`) apply to tool events
- * only and `source` to session_start/notification only; elsewhere they are
+ * only, `source` to session_start/notification only and `namespace` to the
+ * pattern event only; elsewhere they are
  * ignored, as in Claude Code and the Agent Hooks spec.
  */
 export function hookMatches(hook: HookDefinition, subject: MatchSubject): boolean {
@@ -222,6 +233,9 @@ export function hookMatches(hook: HookDefinition, subject: MatchSubject): boolea
   }
   if (compiled.source && hasSource(subject.event)) {
     return testName(compiled.source, subject.source ?? "");
+  }
+  if (compiled.namespace && hasNamespace(subject.event)) {
+    return testName(compiled.namespace, subject.namespace ?? "");
   }
   return true;
 }
@@ -248,6 +262,9 @@ export function mayMatchByName(hook: HookDefinition, subject: MatchSubject): boo
   }
   if (compiled.source && hasSource(subject.event)) {
     return testName(compiled.source, subject.source ?? "");
+  }
+  if (compiled.namespace && hasNamespace(subject.event)) {
+    return testName(compiled.namespace, subject.namespace ?? "");
   }
   return true;
 }

@@ -36,10 +36,25 @@ export interface SessionInfo {
   transcriptPath: string;
   /** The agent's working directory (the project root). */
   cwd: string;
-  /** When session_start was seen (epoch ms), for `duration_seconds`. */
+  /** When session_start was seen (epoch ms), for `duration_seconds` and `session_started_at`. */
   startedAt?: number;
   /** The session's permission mode (`permission_mode`); none: not sent. */
   permissionMode?: string;
+  /** This agent's name (`--name`), sent as `agent_name`. */
+  agentName?: string;
+  /** The project root's folder name, sent as `project_name`. */
+  projectName?: string;
+}
+
+/** agent-relay's context (issue 11): `agent_name`, `project_name`, `session_started_at`, those known. */
+function relayContext(session: SessionInfo): Payload {
+  return {
+    ...(session.agentName === undefined ? {} : { agent_name: session.agentName }),
+    ...(session.projectName === undefined ? {} : { project_name: session.projectName }),
+    ...(session.startedAt === undefined
+      ? {}
+      : { session_started_at: new Date(session.startedAt).toISOString() }),
+  };
 }
 
 export interface PayloadArgs {
@@ -82,6 +97,7 @@ export function buildPayload(args: PayloadArgs): Payload {
       work_dir: args.session.cwd,
       transcript_path: args.session.transcriptPath,
       context: {},
+      ...relayContext(args.session),
       ...fields,
       ...row?.agentHooksExtras?.(args.agentEvent, at),
     };
@@ -96,6 +112,7 @@ export function buildPayload(args: PayloadArgs): Payload {
     ...(args.session.permissionMode === undefined
       ? {}
       : { permission_mode: args.session.permissionMode }),
+    ...relayContext(args.session),
     ...fields,
   };
 }

@@ -54,7 +54,7 @@ export function createCandidateFinder(
   return (subject) => {
     const hooks = index.get(subject.event);
     if (hooks === undefined) return none;
-    const key = subject.toolName ?? subject.source ?? "";
+    const key = subject.toolName ?? subject.source ?? subject.namespace ?? "";
     let cache = caches.get(subject.event);
     if (cache === undefined) {
       cache = new Map();

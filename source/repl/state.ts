@@ -317,6 +317,9 @@ function reduceEvent(state: ViewState, event: InterceptedEvent, at: number): Vie
     case "stop_request":
     case "notification":
     case "permission_request":
+    case "output":
+    case "pattern":
+    case "idle":
       return state;
     case "text_delta": {
       let next = state;

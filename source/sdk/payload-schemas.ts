@@ -21,6 +21,18 @@ const base = {
     .enum(["default", "acceptEdits", "plan", "bypassPermissions"])
     .optional()
     .describe("The session's permission mode (docs/permissions.md)"),
+  agent_name: z
+    .string()
+    .optional()
+    .describe("This agent's name (--name), when it has one (agent-relay's agentName)"),
+  project_name: z
+    .string()
+    .optional()
+    .describe("The project root's folder name (agent-relay's projectName)"),
+  session_started_at: z
+    .string()
+    .optional()
+    .describe("ISO 8601: when the session started (agent-relay's sessionStartTime)"),
 };
 
 const UsageSchema = z.looseObject({
@@ -165,6 +177,27 @@ export const PAYLOAD_SCHEMAS = {
   }),
   session_end: event("session_end", {
     reason: z.enum(["completed", "aborted", "error", "hook_stop", "user_exit"]),
+  }),
+  output: event("output", {
+    text: z.string().describe("The complete assistant message of one model step"),
+    step: z.number().int(),
+    turn: z.number().int(),
+    ...promptId,
+  }),
+  pattern: event("pattern", {
+    namespace: z.string().describe("`deploy` in `@deploy:staging Release v1.2.3`"),
+    target: z.string().describe("`staging` in `@deploy:staging Release v1.2.3`"),
+    message: z.string().describe("`Release v1.2.3`: the rest of the line (may be empty)"),
+    line: z.number().int().describe("1-based line of the assistant message"),
+    step: z.number().int(),
+    turn: z.number().int(),
+    ...promptId,
+  }),
+  idle: event("idle", {
+    idle_seconds: z
+      .number()
+      .int()
+      .describe("Seconds since the agent's last output (or since the session started)"),
   }),
 } as const satisfies Record<HookEventName, z.ZodType>;
 

@@ -22,7 +22,9 @@ import {
   withOwnNodeForTypeScriptStarter,
 } from "../hooks/typescript-launch.js";
 import { collectServers } from "../mcp/config.js";
+import { sessionMemory } from "../memory/session.js";
 import { resolveModel } from "../models/resolve.js";
+import { builtinNamespaces } from "../patterns/namespaces.js";
 import { sessionPermissions } from "../permissions/sources.js";
 import { startProcess } from "../process/long-lived.js";
 import { runProcess } from "../process/runner.js";
@@ -193,6 +195,8 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
     [...tools.tools, ...(mcp?.tools ?? []), taskTool].map((tool) => [tool.name, tool]),
   );
   const brokenWarnings = registry.broken.map(brokenHookWarning);
+  // Built-in pattern namespaces (`@memory:`); the store opens on first use.
+  const memory = sessionMemory({ acaiHome: paths.home, projectDir, settings: settings.memory });
   /** The interceptor of the latest run, for `notify` (its notifier is idle once that run ends). */
   let running: HookInterceptor | undefined;
 
@@ -242,6 +246,9 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
         permissionMode: permissions.mode,
         contextCapChars: settings.contextCapChars,
         unlimitedInjection: settings.capabilities.unlimitedInjection === true,
+        ...(settings.idleMs === undefined ? {} : { idleMs: settings.idleMs }),
+        patternNamespaces: builtinNamespaces(memory.namespace ? [memory.namespace] : []),
+        ...(memory.startContext ? { startContext: memory.startContext } : {}),
         sessionEndBudgetMs: settings.sessionEndBudgetMs,
         // acai's own resource limits: the user's settings only (a project's could starve the user's hooks).
         ...asyncHookLimits(loaded.user.hookDefaults),
@@ -254,7 +261,10 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
       });
       running = intercept;
       const events = intercept(agent.run({ ...input, prompts: turns.prompts }));
-      return mcp ? closingAfter(events, mcp.close) : events;
+      return closingAfter(events, async () => {
+        memory.close();
+        await mcp?.close();
+      });
     },
   };
 }

@@ -90,6 +90,19 @@ export const EVENT_HELP: Record<HookEventName, EventHelp> = {
     fields: "message, notification_type",
     can: "observe",
   },
+  output: {
+    fields: "text, step, turn",
+    can: "observe; add context",
+  },
+  pattern: {
+    fields: "namespace, target, message, line, step, turn",
+    can: 'answer the agent ({"context": "..."}, {"inject": "..."} or plain stdout); {"stop": true} skips later handlers',
+    matcher: { namespace: "deploy" },
+  },
+  idle: {
+    fields: "idle_seconds",
+    can: 'add context for the agent ({"context": "..."} or {"inject": "..."}); send a message',
+  },
   session_end: {
     fields: "reason",
     can: "observe (runs within a short budget)",

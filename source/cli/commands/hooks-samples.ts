@@ -150,6 +150,25 @@ export async function sampleAgentEvent(args: SampleArgs): Promise<AgentEvent> {
       };
     case "session_end":
       return { type: "session_end", reason: "completed" };
+    case "output":
+      return {
+        type: "output",
+        turn: 1,
+        step: 2,
+        text: "Deployed the fix.\n@deploy:staging Release v1.2.3",
+      };
+    case "pattern":
+      return {
+        type: "pattern",
+        turn: 1,
+        step: 2,
+        namespace: "deploy",
+        target: "staging",
+        message: "Release v1.2.3",
+        line: 2,
+      };
+    case "idle":
+      return { type: "idle", idleSeconds: 30 };
     default:
       return args.event satisfies never;
   }

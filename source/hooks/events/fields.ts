@@ -203,3 +203,24 @@ export const subagentStopFields = (ev: AgentEventOf<"subagent_stop">): Payload =
   step: ev.step,
   turn: ev.turn,
 });
+
+export const outputFields = (ev: AgentEventOf<"output">): Payload => ({
+  text: ev.text,
+  step: ev.step,
+  turn: ev.turn,
+  ...promptIdField(ev),
+});
+
+export const patternFields = (ev: AgentEventOf<"pattern">): Payload => ({
+  namespace: ev.namespace,
+  target: ev.target,
+  message: ev.message,
+  line: ev.line,
+  step: ev.step,
+  turn: ev.turn,
+  ...promptIdField(ev),
+});
+
+export const idleFields = (ev: AgentEventOf<"idle">): Payload => ({
+  idle_seconds: ev.idleSeconds,
+});

@@ -74,6 +74,11 @@ export function hasSource(event: HookEventName): boolean {
   return HOOK_EVENT_TABLE[event].subject === "source";
 }
 
+/** The `pattern` event: `namespace` applies. */
+export function hasNamespace(event: HookEventName): boolean {
+  return HOOK_EVENT_TABLE[event].subject === "namespace";
+}
+
 /** Observe-only: their hooks run concurrently and cannot block or modify. */
 export function isObserveOnly(event: HookEventName): boolean {
   return HOOK_EVENT_TABLE[event].kind === "observe";

@@ -11,10 +11,13 @@ import type { GateState } from "../gate-state.js";
 import {
   type AgentEventOf,
   type ExtrasContext,
+  idleFields,
   modelRequestFields,
   modelResponseFields,
   notificationFields,
+  outputFields,
   type Payload,
+  patternFields,
   permissionRequestFields,
   sessionEndExtras,
   sessionEndFields,
@@ -52,6 +55,8 @@ export interface MatchFields {
   toolName?: string;
   toolInput?: unknown;
   source?: string;
+  /** The `pattern` event's namespace (`namespace` matchers). */
+  namespace?: string;
 }
 
 export interface EventRow<T extends AgentEventType = AgentEventType> {
@@ -67,8 +72,8 @@ export interface EventRow<T extends AgentEventType = AgentEventType> {
   agentHooks?: { name: string; aliases?: readonly string[] };
   /** gate: hooks chain and the agent waits for the verdict; observe: hooks run at once. */
   kind: "gate" | "observe";
-  /** tool: `tool`/`pattern`/`command`/`path` apply; source: `source` applies; none: neither. */
-  subject: "tool" | "source" | "none";
+  /** tool: `tool`/`pattern`/`command`/`path` apply; source: `source`; namespace: `namespace`; none: none of them. */
+  subject: "tool" | "source" | "namespace" | "none";
   /** The answers that take effect; any other is ignored with a warning. */
   honours: readonly Honoured[];
   /** What a `modify` may replace on this event. */
@@ -308,6 +313,47 @@ export const HOOK_EVENT_TABLE = {
     onBlock: OBSERVED,
     fields: sessionEndFields,
     agentHooksExtras: sessionEndExtras,
+    matchOn: none,
+  }),
+  output: row({
+    agentEvent: "output",
+    claude: "output",
+    kind: "observe",
+    subject: "none",
+    honours: [],
+    changes: [],
+    plainStdoutIsContext: false,
+    asyncHooks: "background",
+    onBlock: OBSERVED,
+    fields: outputFields,
+    matchOn: none,
+  }),
+  pattern: row({
+    agentEvent: "pattern",
+    claude: "pattern",
+    kind: "gate",
+    subject: "namespace",
+    honours: ["skip"],
+    changes: [],
+    // A handler's plain answer is its reply to the agent, as agent-relay's inject.
+    plainStdoutIsContext: true,
+    asyncHooks: "background",
+    onBlock:
+      "ignore it: a pattern handler answers with context (inject), or skips the handlers after it",
+    fields: patternFields,
+    matchOn: (ev) => ({ namespace: ev.namespace }),
+  }),
+  idle: row({
+    agentEvent: "idle",
+    claude: "idle",
+    kind: "observe",
+    subject: "none",
+    honours: [],
+    changes: [],
+    plainStdoutIsContext: false,
+    asyncHooks: "background",
+    onBlock: OBSERVED,
+    fields: idleFields,
     matchOn: none,
   }),
 };

@@ -1,10 +1,12 @@
 import type { AgentEvent, Verdict } from "../../agent/events.js";
+import type { PatternNamespaces } from "../../patterns/namespaces.js";
 import type { ProcessStarter } from "../../process/long-lived.js";
 import type { ProcessRunner } from "../../process/types.js";
 import type { AskUser, HookActivityEvent, InterceptedEvent } from "../activity.js";
 import type { AuditSink } from "../audit.js";
 import type { NotificationEvent } from "../chain.js";
 import type { HookDefinition } from "../definition.js";
+import type { TimerFunctions } from "../idle-timer.js";
 import type { PluginHooks } from "../plugins/types.js";
 import type { ValidateToolInput } from "../step.js";
 import type { OnSendMessage } from "./relay-effects.js";
@@ -19,8 +21,10 @@ export interface InterceptorOptions {
   starter?: ProcessStarter;
   /** Parent environment of hooks (secrets are scrubbed per hook). */
   env: Readonly<Record<string, string>>;
-  /** Working directory of hooks and ACAI_PROJECT_DIR. */
+  /** Working directory of hooks and ACAI_PROJECT_DIR; its folder name is `project_name`. */
   projectDir: string;
+  /** This agent's name (`--name`), sent to hooks as `agent_name`. */
+  agentName?: string;
   /** Hook id → its `CLAUDE_ENV_FILE`, given to session_start hooks (session/shell-env.ts). */
   envFiles?: ReadonlyMap<string, string>;
   /** Where the audit log goes (`<acaiHome>/logs/hooks-audit.jsonl`) unless `audit` is given. */
@@ -62,6 +66,27 @@ export interface InterceptorOptions {
    * characters). Without it such a message is not sent, with a warning.
    */
   onSendMessage?: OnSendMessage;
+  /**
+   * Built-in pattern namespaces (`memory`), run in-process before the
+   * `pattern` hooks of their namespace; their reply leads the context.
+   */
+  patternNamespaces?: PatternNamespaces;
+  /**
+   * Built-in context for the start of the session (the memories of
+   * `memory.injectOnStart`): asked when session_start is seen, delivered with
+   * the first model request after the session_start hooks' own.
+   */
+  startContext?: () => Promise<readonly string[]>;
+  /** Silence (ms) before the `idle` event, and between repeats while it lasts (default 30,000). */
+  idleMs?: number;
+  /** Timers of the idle event (tests). */
+  idleTimers?: TimerFunctions;
+  /**
+   * Told when an idle period's hooks are done, with their context (already
+   * queued for the next model request). A consumer waiting for input (a
+   * listening agent) may start a turn with it; the REPL does not.
+   */
+  onIdle?: (idle: { idleSeconds: number; context: readonly string[] }) => void;
   /** `capabilities.unlimitedInjection`: agent-relay's `inject` is not cut at 2,000 characters. */
   unlimitedInjection?: boolean;
   /** Told of every `notification` event as it is raised (the agent's transcript records it). */

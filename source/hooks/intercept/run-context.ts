@@ -4,6 +4,7 @@
  * the signals that stop hooks, and the queues of what was raised beside the
  * loop. Made once per run by `createRunContext`.
  */
+import path from "node:path";
 import type { AgentEvent } from "../../agent/events.js";
 import { startProcess } from "../../process/long-lived.js";
 import { hookWarning, type InterceptedEvent } from "../activity.js";
@@ -68,6 +69,8 @@ export function createRunContext(
     transcriptPath: "",
     cwd: options.projectDir,
     ...(options.permissionMode === undefined ? {} : { permissionMode: options.permissionMode }),
+    projectName: path.basename(options.projectDir),
+    ...(options.agentName === undefined ? {} : { agentName: options.agentName }),
   };
   const pendingActivity: InterceptedEvent[] = [];
   const stopAll = new AbortController();

@@ -45,7 +45,15 @@ export const AgentHooksTriggerSchema = z
     spelling: name,
   }));
 
-const MATCHER_KEYS = ["tool", "pattern", "command", "path", "source", "session_id"] as const;
+const MATCHER_KEYS = [
+  "tool",
+  "pattern",
+  "command",
+  "path",
+  "source",
+  "session_id",
+  "namespace",
+] as const;
 
 /** Keys other designs use that acai does not, with what to write instead. */
 const FOREIGN_MATCHER_KEYS: Readonly<Record<string, string>> = {
@@ -89,6 +97,12 @@ export const MatcherSchema = z.strictObject(
       .string()
       .optional()
       .describe("One session (A3S): the hook runs only in the session with exactly this id"),
+    namespace: z
+      .string()
+      .optional()
+      .describe(
+        "Regular expression matching the whole namespace of a pattern event (@namespace:target message)",
+      ),
   },
   {
     error: (issue) =>

@@ -5,7 +5,7 @@ import type {
   HookMatcher,
   HookScope,
 } from "../definition.js";
-import { hasSource, isToolEvent } from "../events/names.js";
+import { hasNamespace, hasSource, isToolEvent } from "../events/names.js";
 import { claudeMatcherToRegex, InvalidMatcherError, prepareHookMatcher } from "../match.js";
 import {
   DEFAULT_HOOK_TIMEOUT_MS,
@@ -71,6 +71,7 @@ export function matcherForEvent(event: HookEventName, matcher: string | undefine
   if (regex === undefined) return {};
   if (isToolEvent(event)) return { tool: regex };
   if (hasSource(event)) return { source: regex };
+  if (hasNamespace(event)) return { namespace: regex };
   return {};
 }
 

@@ -38,6 +38,9 @@ describe("the events table", () => {
       if (event === "permission_request") {
         // Its hooks allow or deny for the user; an ask is no decision (the user is asked).
         expect(row.honours).toEqual(["block", "allow", "modify", "skip", "stop"]);
+      } else if (event === "pattern") {
+        // A pattern handler answers (context) or skips the handlers after it; nothing to block.
+        expect(row.honours).toEqual(["skip"]);
       } else if (row.kind === "gate") {
         expect(row.honours).toEqual(
           expect.arrayContaining(["block", "modify", "ask", "skip", "stop"]),
@@ -90,6 +93,7 @@ describe("the events table", () => {
     expect(HOOK_EVENTS.filter((event) => eventRow(event).plainStdoutIsContext)).toEqual([
       "session_start",
       "user_prompt",
+      "pattern",
     ]);
   });
 });

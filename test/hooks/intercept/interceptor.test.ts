@@ -41,6 +41,8 @@ const fullSession = (): AgentEvent[] => [
   ev.request(),
   ev.delta(),
   ev.response(),
+  ev.output(),
+  ev.pattern(),
   ev.toolStart(),
   ev.permission(),
   ev.toolEnd(),
@@ -51,6 +53,7 @@ const fullSession = (): AgentEvent[] => [
   ev.stop(),
   ev.turnEnd(),
   ev.notification(),
+  ev.idle(),
   ev.sessionEnd(),
 ];
 
@@ -83,6 +86,8 @@ describe("hook interceptor", () => {
       "user_prompt",
       "before_model",
       "after_model",
+      "output",
+      "pattern",
       "before_tool",
       "permission_request",
       "after_tool",
@@ -91,6 +96,7 @@ describe("hook interceptor", () => {
       "subagent_stop",
       "before_stop",
       "after_agent",
+      "idle",
       "session_end",
     ]);
     expect(agent.closed.value).toBe(true);

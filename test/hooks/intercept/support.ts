@@ -214,4 +214,20 @@ export const ev = {
     notificationType: "idle",
   }),
   sessionEnd: (): AgentEvent => ({ type: "session_end", reason: "completed" }),
+  output: (text = "Done.\n@deploy:staging v1"): AgentEvent => ({
+    type: "output",
+    turn: 1,
+    step: 1,
+    text,
+  }),
+  pattern: (namespace = "deploy", target = "staging", message = "v1"): AgentEvent => ({
+    type: "pattern",
+    turn: 1,
+    step: 1,
+    namespace,
+    target,
+    message,
+    line: 2,
+  }),
+  idle: (idleSeconds = 30): AgentEvent => ({ type: "idle", idleSeconds }),
 };
