@@ -9,6 +9,7 @@
 import { mcpJsonReviewLines } from "../mcp/config.js";
 import type { ProjectChanges } from "../project/changes.js";
 import { instructionReviewLines } from "../project/instructions.js";
+import { agentReviewLines } from "../subagents/files.js";
 import { inertText } from "../terminal/inert-text.js";
 import type { ProjectReview, ProjectSettingsSummary } from "./types.js";
 
@@ -22,6 +23,7 @@ export function reviewLines(review: ProjectReview): string[] {
     ...review.settings.flatMap(settingsLines),
     ...mcpJsonReviewLines(review.root).map(inertText),
     ...instructionReviewLines(review.root).map(inertText),
+    ...agentReviewLines(review.root).map(inertText),
     ...(review.incomplete !== undefined
       ? [`Cannot be trusted: ${inertText(review.incomplete)}.`]
       : []),

@@ -30,6 +30,20 @@ export function projectAgentsDir(projectDir: string): string {
   return path.join(projectDir, ".acai", "agents");
 }
 
+/** Agent files named in a trust review, at most (the rest are counted). */
+const MAX_REVIEWED_AGENT_FILES = 10;
+
+/** The trust review's lines for the project's agent files: what they are and that they steer subagents. */
+export function agentReviewLines(projectDir: string): string[] {
+  const files = agentFilesIn(projectAgentsDir(projectDir));
+  if (files.length === 0) return [];
+  const names = files.slice(0, MAX_REVIEWED_AGENT_FILES).map((f) => path.basename(f));
+  const more = files.length > names.length ? ` and ${files.length - names.length} more` : "";
+  return [
+    `.acai/agents/ defines subagent types (their system prompts, tools and models): ${names.join(", ")}${more}`,
+  ];
+}
+
 export interface AgentDir {
   dir: string;
   scope: "user" | "project";

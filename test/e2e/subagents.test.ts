@@ -211,6 +211,9 @@ describe("subagents (the Task tool)", () => {
     // The project's agents are in the trust set: an untrusted project does not run.
     expect(untrusted.exitCode).toBe(4);
     expect(fake(s)).toBe(0);
+    expect(untrusted.stderr).toContain(
+      ".acai/agents/ defines subagent types (their system prompts, tools and models): reviewer.md",
+    );
     const result = await runAcai({
       dirs: d,
       args: ["-p", "go", "--trust-project-hooks", ...modelArgs("chat", s)],
