@@ -209,13 +209,34 @@ export function register(api) {
     expect(await processesRunning("sleep 987.654")).toEqual([]);
   });
 
+  it("api.pattern answers agent-relay @namespace:target lines of its namespace only", async () => {
+    dirs = await makeAcaiDirs("acai-plugins-pattern-");
+    await plugin(
+      dirs,
+      "deploy.mjs",
+      `
+export function register(api) {
+  api.pattern("deploy", (event) => "DEPLOY-ACK " + event.target + ": " + event.message);
+  api.pattern("deploy.other", () => "WRONG-NAMESPACE");
+}
+`,
+    );
+    server = await startFakeOpenAI([{ text: "@deploy:staging Release v1.2.3" }, { text: "done" }]);
+    const result = await run(dirs, server);
+    expect(result.stderr).not.toMatch(STACK_TRACE);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const followUp = JSON.stringify(server.requests[1]?.body ?? {});
+    expect(followUp).toContain("DEPLOY-ACK staging: Release v1.2.3");
+    expect(followUp).not.toContain("WRONG-NAMESPACE");
+  });
+
   it("a project plugin is not imported before trust", { timeout: 60_000 }, async () => {
     dirs = await makeAcaiDirs("acai-plugins-trust-");
     const marker = path.join(dirs.root, "imported");
     await plugin(
       dirs,
       "evil.mjs",
-      `import { writeFileSync } from "node:fs";\nwriteFileSync($JSON.stringify(marker), "x");\nexport function register() {}\n`,
+      `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "x");\nexport function register() {}\n`,
     );
     server = await startFakeOpenAI([{ text: "finished" }]);
     const refused = await run(dirs, server, []);
@@ -226,6 +247,6 @@ export function register(api) {
     expect(existsSync(marker)).toBe(false);
     const trusted = await run(dirs, server, ["--trust-project-hooks"]);
     expect(trusted.exitCode, trusted.stderr).toBe(0);
-    expect(existsSync(marker)).toBe(true);
+    expect(existsSync(marker), trusted.stderr).toBe(true);
   });
 });

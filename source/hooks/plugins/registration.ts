@@ -146,9 +146,7 @@ function eventOf(shape: RegistrationShape, raw: unknown): HookEventName | string
         `A3S event type ${JSON.stringify(raw)} is unknown; acai takes ${Object.keys(A3S_EVENTS).join(", ")}`
       );
     case "pattern":
-      return isHookEventName("pattern")
-        ? "pattern"
-        : "api.pattern needs the pattern event, which this acai does not have yet";
+      return "pattern";
     default:
       return shape satisfies never;
   }
@@ -189,8 +187,8 @@ function parse(shape: RegistrationShape, options: unknown): Omit<Parsed, "event"
       return {
         ...(o.name === undefined ? {} : { name: o.name }),
         priority: o.priority ?? 100,
-        // The namespace is matched as the event's source (the pattern's `@namespace`).
-        matcher: { source: escapeRegex(o.namespace) },
+        // Exactly the pattern's `@namespace` (the `namespace` matcher is a whole-name regex).
+        matcher: { namespace: escapeRegex(o.namespace) },
         async: o.async ?? false,
         ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
         failure: o.failure ?? "open",

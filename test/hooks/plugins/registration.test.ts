@@ -105,6 +105,23 @@ describe("plugin registrations", () => {
     });
   });
 
+  it("api.pattern: the pattern event, exactly its namespace", () => {
+    const hook = registrationHook(
+      reg({
+        shape: "pattern",
+        events: ["pattern"],
+        options: { namespace: "deploy.x", priority: 300 },
+      }),
+      0,
+      source,
+    );
+    expect(hook).toMatchObject({
+      events: ["pattern"],
+      priority: 300,
+      matcher: { namespace: "deploy\\.x" },
+    });
+  });
+
   it("places lower-first priorities on acai's scale, clamped", () => {
     expect([1, 10, 100, 1000, 5000, -3, undefined].map(lowerFirstPriority)).toEqual([
       999, 990, 900, 0, 0, 1000, 100,
