@@ -20,6 +20,7 @@ import {
   ZERO_USAGE,
 } from "./model-step.js";
 import { describeProviderError } from "./provider-error.js";
+import { providerOf, SessionCounter } from "./session-totals.js";
 import { defaultSystemPrompt } from "./system-prompt.js";
 import { runToolCalls } from "./tool-calls.js";
 import { TranscriptWriter } from "./transcript.js";
@@ -118,6 +119,8 @@ class SessionRun {
   private readonly maxPatternFollowUps: number;
   /** The running turn's prompt id (`promptId` of its events). */
   private promptId = "";
+  /** Steps, tool calls and tokens of the session, for `session_end` and `stop_request`. */
+  private readonly counter: SessionCounter;
 
   constructor(
     private readonly options: AgentOptions,
@@ -135,6 +138,7 @@ class SessionRun {
       0,
       options.maxPatternFollowUps ?? DEFAULT_MAX_PATTERN_FOLLOW_UPS,
     );
+    this.counter = new SessionCounter(now());
   }
 
   /**
@@ -146,6 +150,7 @@ class SessionRun {
     event: E,
   ): AsyncGenerator<AgentEvent, VerdictFor<E["type"]> | undefined, Verdict | undefined> {
     this.transcript.event(event);
+    this.counter.observe(event);
     const verdict = yield event;
     if (verdict === undefined || isBareContinue(verdict)) return undefined;
     this.transcript.verdict(verdict, event.type);
@@ -165,6 +170,7 @@ class SessionRun {
       cwd: this.options.cwd,
       transcriptPath: this.options.transcriptPath,
       source: input.source ?? "startup",
+      modelProvider: providerOf(this.options.model),
     });
     if (signal.aborted) return yield* this.end("aborted");
     if (start?.action === "block") {
@@ -226,7 +232,7 @@ class SessionRun {
         source: "transcript",
       });
     }
-    yield* this.emit({ type: "session_end", reason });
+    yield* this.emit({ type: "session_end", reason, totals: this.counter.totals(this.now()) });
   }
 
   private async *turn(
@@ -264,12 +270,7 @@ class SessionRun {
     let stopBlocks = 0;
     let followUps = 0;
     for (let step = 1; ; step++) {
-      if (step > this.maxSteps) {
-        return {
-          stopReason: "max_steps",
-          message: `Stopped after ${this.maxSteps} model requests (--max-steps).`,
-        };
-      }
+      if (step > this.maxSteps) return yield* this.maxStepsReached(state, step - 1, stopBlocks);
       state.steps = step;
       yield* this.emit({ type: "step_start", turn, step });
       const gate = yield* this.requestGate(turn, step, signal);
@@ -369,6 +370,7 @@ class SessionRun {
         lastAssistantMessage: outcome.text,
         stopHookActive: stopBlocks > 0,
         consecutiveBlocks: stopBlocks,
+        stopReason: this.counter.afterRefusedTools ? "tool_rejected" : "end_turn",
       });
       if (signal.aborted) return { stopReason: "aborted" };
       if (stopVerdict?.action === "stop")
@@ -414,6 +416,37 @@ class SessionRun {
     return answered;
   }
 
+  /**
+   * `--max-steps` reached: `before_stop` hooks hear it (`stop_reason: max_steps`);
+   * a block cannot extend the turn past the limit, a stop ends the session.
+   */
+  private async *maxStepsReached(
+    state: TurnState,
+    step: number,
+    stopBlocks: number,
+  ): AsyncGenerator<AgentEvent, TurnOutcome, Verdict | undefined> {
+    const message = `Stopped after ${this.maxSteps} model requests (--max-steps).`;
+    const verdict = yield* this.emit({
+      type: "stop_request",
+      turn: state.turn,
+      promptId: this.promptId,
+      step,
+      lastAssistantMessage: state.text,
+      stopHookActive: stopBlocks > 0,
+      consecutiveBlocks: stopBlocks,
+      stopReason: "max_steps",
+    });
+    if (verdict?.action === "stop") return { stopReason: "hook_stop", message: verdict.reason };
+    if (verdict?.action === "block") {
+      yield* this.emit({
+        type: "warning",
+        message: `A before_stop hook blocked at the step limit; acai stops anyway (--max-steps ${this.maxSteps}). Reason: ${verdict.reason}`,
+        source: "stop_request",
+      });
+    }
+    return { stopReason: "max_steps", message };
+  }
+
   /** The `model_request` gate, with hook retries. Returns an outcome when the turn must end. */
   private async *requestGate(
     turn: number,
@@ -427,6 +460,9 @@ class SessionRun {
         promptId: this.promptId,
         step,
         model: this.options.modelId,
+        systemPrompt: this.system,
+        availableTools: [...this.tools.keys()],
+        messageCount: this.history.messages.length + (this.history.pendingContext.length ? 1 : 0),
       });
       if (signal.aborted) return { stopReason: "aborted" };
       switch (verdict?.action) {

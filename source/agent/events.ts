@@ -25,6 +25,24 @@ export type StopReason =
   | "aborted"
   | "error";
 
+/** Why a session (re)starts: a new one, one picked up again (`--continue`), after a compaction. */
+export type SessionSource = "startup" | "resume" | "compact";
+
+/**
+ * Why the model's turn would end, on `stop_request`: it answered without tool
+ * calls (`end_turn`), its previous tool calls were all refused and it gave up
+ * (`tool_rejected`), or `--max-steps` was reached (`max_steps`).
+ */
+export type StopRequestReason = "end_turn" | "tool_rejected" | "max_steps";
+
+export interface SessionTotals {
+  /** Model requests of the whole session. */
+  steps: number;
+  toolCalls: number;
+  usage: Usage;
+  durationMs: number;
+}
+
 export type SessionEndReason = "completed" | "aborted" | "error" | "hook_stop" | "user_exit";
 
 export type AgentEvent = (
@@ -34,7 +52,9 @@ export type AgentEvent = (
       model: string;
       cwd: string;
       transcriptPath: string;
-      source: "startup" | "resume";
+      source: SessionSource;
+      /** Who serves the model: `openai`, `anthropic`, `replay`, … (A3S `model_provider`). */
+      modelProvider?: string;
     } /* gate: block = refuse to start; context */
   | {
       type: "user_prompt";
@@ -51,6 +71,12 @@ export type AgentEvent = (
       promptId?: string;
       step: number;
       model: string;
+      /** The system prompt this request carries (A3S GenerateStart). */
+      systemPrompt?: string;
+      /** Names of the tools the model is offered. */
+      availableTools?: string[];
+      /** Messages of the conversation sent (hook context queued for it included). */
+      messageCount?: number;
     } /* gate: block, retry, context */
   | { type: "text_delta"; turn: number; step: number; text: string }
   | {
@@ -129,7 +155,9 @@ export type AgentEvent = (
       /** True when the previous stop request of this turn was blocked. */
       stopHookActive: boolean;
       consecutiveBlocks: number;
-    } /* gate: block = reason becomes a user message and the agent goes on */
+      /** Why the turn would end (absent: `end_turn`). */
+      stopReason?: StopRequestReason;
+    } /* gate: block = reason becomes a user message and the agent goes on (not at max_steps) */
   | { type: "step_end"; turn: number; step: number }
   | {
       type: "turn_end";
@@ -172,7 +200,12 @@ export type AgentEvent = (
   | { type: "notification"; message: string; notificationType: string }
   | { type: "warning"; message: string; source?: string }
   | { type: "error"; message: string; turn?: number }
-  | { type: "session_end"; reason: SessionEndReason }
+  | {
+      type: "session_end";
+      reason: SessionEndReason;
+      /** What the session did: model requests, tool calls, tokens, time (A3S, Agent Hooks). */
+      totals?: SessionTotals;
+    }
   | SubagentEvent
 ) &
   SubagentMark;

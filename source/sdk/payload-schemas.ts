@@ -84,8 +84,11 @@ function event<E extends HookEventName, S extends z.core.$ZodLooseShape>(name: E
 
 export const PAYLOAD_SCHEMAS = {
   session_start: event("session_start", {
-    source: z.enum(["startup", "resume"]),
+    source: z
+      .enum(["startup", "resume", "compact"])
+      .describe("startup: a new session; resume: --continue/--resume; compact: after a compaction"),
     model: z.string(),
+    model_provider: z.string().optional().describe("openai, anthropic, replay, …"),
   }),
   user_prompt: event("user_prompt", {
     prompt: z.string().describe("As replaced by earlier hooks"),
@@ -96,6 +99,9 @@ export const PAYLOAD_SCHEMAS = {
     model: z.string(),
     step: z.number().int(),
     turn: z.number().int().optional(),
+    system_prompt: z.string().optional().describe("The system prompt the request carries"),
+    available_tools: z.array(z.string()).optional().describe("Names of the tools offered"),
+    message_count: z.number().int().optional().describe("Messages of the conversation sent"),
     ...promptId,
   }),
   after_model: event("after_model", {
@@ -140,6 +146,10 @@ export const PAYLOAD_SCHEMAS = {
   before_stop: event("before_stop", {
     stop_hook_active: z.boolean().describe("True when this turn's previous stop was blocked"),
     last_assistant_message: z.string(),
+    stop_reason: z
+      .enum(["end_turn", "tool_rejected", "max_steps"])
+      .optional()
+      .describe("end_turn: no tool calls; tool_rejected: after refused tool calls; max_steps"),
     step: z.number().int().optional(),
     turn: z.number().int().optional(),
     ...promptId,
@@ -177,6 +187,10 @@ export const PAYLOAD_SCHEMAS = {
   }),
   session_end: event("session_end", {
     reason: z.enum(["completed", "aborted", "error", "hook_stop", "user_exit"]),
+    total_steps: z.number().int().optional().describe("Model requests of the session"),
+    total_tool_calls: z.number().int().optional(),
+    usage: UsageSchema.optional().describe("Tokens of the whole session"),
+    duration_ms: z.number().optional(),
   }),
   output: event("output", {
     text: z.string().describe("The complete assistant message of one model step"),

@@ -56,11 +56,20 @@ export async function sampleAgentEvent(args: SampleArgs): Promise<AgentEvent> {
         cwd: args.projectDir,
         transcriptPath: args.transcriptPath,
         source: "startup",
+        modelProvider: "openai",
       };
     case "user_prompt":
       return { type: "user_prompt", turn: 1, prompt: "Add a unit test for the greeting module" };
     case "before_model":
-      return { type: "model_request", turn: 1, step: 1, model: args.model };
+      return {
+        type: "model_request",
+        turn: 1,
+        step: 1,
+        model: args.model,
+        systemPrompt: "You are acai, a coding agent working in a terminal on the user's project.",
+        availableTools: ["Bash", "Read", "Write", "Edit", "Glob", "Grep"],
+        messageCount: 1,
+      };
     case "after_model":
       return {
         type: "model_response",
@@ -110,6 +119,7 @@ export async function sampleAgentEvent(args: SampleArgs): Promise<AgentEvent> {
         lastAssistantMessage: "I added tests for the greeting module; all 88 tests pass.",
         stopHookActive: false,
         consecutiveBlocks: 0,
+        stopReason: "end_turn",
       };
     case "after_agent":
       return {
@@ -149,7 +159,11 @@ export async function sampleAgentEvent(args: SampleArgs): Promise<AgentEvent> {
         notificationType: "idle_prompt",
       };
     case "session_end":
-      return { type: "session_end", reason: "completed" };
+      return {
+        type: "session_end",
+        reason: "completed",
+        totals: { steps: 3, toolCalls: 2, usage: USAGE, durationMs: 41_200 },
+      };
     case "output":
       return {
         type: "output",

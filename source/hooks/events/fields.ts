@@ -36,6 +36,7 @@ function toolCallFields(call: ToolCallSummary): Payload {
 export const sessionStartFields = (ev: AgentEventOf<"session_start">): Payload => ({
   source: ev.source,
   model: ev.model,
+  ...(ev.modelProvider === undefined ? {} : { model_provider: ev.modelProvider }),
 });
 
 export const userPromptFields = (ev: AgentEventOf<"user_prompt">, state: GateState): Payload => ({
@@ -48,6 +49,9 @@ export const modelRequestFields = (ev: AgentEventOf<"model_request">): Payload =
   model: ev.model,
   step: ev.step,
   turn: ev.turn,
+  ...(ev.systemPrompt === undefined ? {} : { system_prompt: ev.systemPrompt }),
+  ...(ev.availableTools === undefined ? {} : { available_tools: ev.availableTools }),
+  ...(ev.messageCount === undefined ? {} : { message_count: ev.messageCount }),
   ...promptIdField(ev),
 });
 
@@ -129,6 +133,7 @@ export const toolErrorFields = (ev: AgentEventOf<"tool_call_error">): Payload =>
 export const stopRequestFields = (ev: AgentEventOf<"stop_request">): Payload => ({
   stop_hook_active: ev.stopHookActive,
   last_assistant_message: ev.lastAssistantMessage,
+  stop_reason: ev.stopReason ?? "end_turn",
   step: ev.step,
   turn: ev.turn,
   ...promptIdField(ev),
@@ -136,7 +141,8 @@ export const stopRequestFields = (ev: AgentEventOf<"stop_request">): Payload => 
 
 /** Agent Hooks' own fields for before_stop. */
 export const stopRequestExtras = (ev: AgentEventOf<"stop_request">): Payload => ({
-  stop_reason: "no_tool_calls",
+  // The spec's spelling of end_turn.
+  stop_reason: (ev.stopReason ?? "end_turn") === "end_turn" ? "no_tool_calls" : ev.stopReason,
   step_count: ev.step,
   final_message: { role: "assistant", content: ev.lastAssistantMessage },
 });
@@ -163,6 +169,14 @@ export const notificationFields = (ev: AgentEventOf<"notification">): Payload =>
 
 export const sessionEndFields = (ev: AgentEventOf<"session_end">): Payload => ({
   reason: ev.reason,
+  ...(ev.totals === undefined
+    ? {}
+    : {
+        total_steps: ev.totals.steps,
+        total_tool_calls: ev.totals.toolCalls,
+        usage: usageFields(ev.totals.usage),
+        duration_ms: ev.totals.durationMs,
+      }),
 });
 
 /** Agent Hooks' own fields for session_end. */

@@ -1,0 +1,66 @@
+import type { AgentEvent, SessionTotals, Usage } from "./events.js";
+import { addUsage, ZERO_USAGE } from "./model-step.js";
+
+/**
+ * What a session did, counted from the events it emits: model requests, tool
+ * calls, tokens (for `session_end`), and whether the last step's tool calls
+ * were all refused (`stop_request`'s `tool_rejected`).
+ */
+export class SessionCounter {
+  private steps = 0;
+  private toolCalls = 0;
+  private usage: Usage = ZERO_USAGE;
+  /** Tool calls of the latest step, and how many of them were refused. */
+  private stepCalls = 0;
+  private stepRefused = 0;
+  private previousStepAllRefused = false;
+
+  constructor(private readonly startedAt: number) {}
+
+  observe(event: AgentEvent): void {
+    switch (event.type) {
+      case "step_start":
+        this.steps++;
+        this.previousStepAllRefused = this.stepCalls > 0 && this.stepRefused === this.stepCalls;
+        this.stepCalls = 0;
+        this.stepRefused = 0;
+        break;
+      case "model_response":
+        this.usage = addUsage(this.usage, event.usage);
+        break;
+      case "tool_call_start":
+        this.toolCalls++;
+        this.stepCalls++;
+        break;
+      case "tool_call_error":
+        if (event.blocked) this.stepRefused++;
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** The step that just answered came after a step whose tool calls were all refused. */
+  get afterRefusedTools(): boolean {
+    return this.previousStepAllRefused;
+  }
+
+  totals(now: number): SessionTotals {
+    return {
+      steps: this.steps,
+      toolCalls: this.toolCalls,
+      usage: this.usage,
+      durationMs: Math.max(0, now - this.startedAt),
+    };
+  }
+}
+
+/** `openai` of `openai.chat`, `anthropic` of `anthropic.messages`: the provider a model comes from. */
+export function providerOf(model: unknown): string {
+  if (typeof model === "string") return model.split(":")[0] ?? model;
+  if (typeof model === "object" && model !== null && "provider" in model) {
+    const provider = (model as { provider: unknown }).provider;
+    if (typeof provider === "string") return provider.split(".")[0] ?? provider;
+  }
+  return "unknown";
+}
