@@ -81,7 +81,11 @@ export class Agent {
     const internal = new AbortController();
     const runSignal = anySignal([input.signal, internal.signal]);
     const now = this.options.now ?? Date.now;
-    const transcript = new TranscriptWriter(this.options.transcriptPath, now);
+    const transcript = new TranscriptWriter(this.options.transcriptPath, now, {
+      sessionId: this.options.sessionId,
+      cwd: this.options.cwd,
+      ...(this.options.resume ? { parentUuid: this.options.resume.parentUuid } : {}),
+    });
     this.transcript = transcript;
     const session = new SessionRun(
       this.options,
@@ -109,7 +113,7 @@ export class Agent {
 }
 
 class SessionRun {
-  private readonly history = new History();
+  private readonly history: History;
   private readonly system: string;
   private readonly maxSteps: number;
   private readonly maxStopBlocks: number;
@@ -129,6 +133,8 @@ class SessionRun {
     private readonly transcript: TranscriptWriter,
     private readonly now: () => number,
   ) {
+    this.history = new History((message) => transcript.message(message));
+    if (options.resume) this.history.load(options.resume.messages);
     this.system =
       options.systemPrompt ?? defaultSystemPrompt({ cwd: options.cwd, tools: options.tools });
     this.maxSteps = Math.max(1, options.maxSteps ?? 50);

@@ -13,8 +13,27 @@ export class History {
   readonly messages: ModelMessage[] = [];
   private readonly pending: string[] = [];
 
+  /** `onAdd` hears every message added (the transcript records the conversation). */
+  constructor(private readonly onAdd: (message: ModelMessage) => void = () => {}) {}
+
+  private push(message: ModelMessage): void {
+    this.messages.push(message);
+    this.onAdd(message);
+  }
+
+  /** The conversation of a session picked up again: not announced (it is on disk already). */
+  load(messages: readonly ModelMessage[]): void {
+    this.messages.push(...messages);
+  }
+
+  /** Replaces the whole conversation (a compaction), announcing each new message. */
+  replace(messages: readonly ModelMessage[]): void {
+    this.messages.length = 0;
+    for (const message of messages) this.push(message);
+  }
+
   addUser(text: string): void {
-    this.messages.push({ role: "user", content: text });
+    this.push({ role: "user", content: text });
   }
 
   queueContext(context: readonly string[]): void {
@@ -31,7 +50,7 @@ export class History {
     if (count === 0) return 0;
     const text = this.pending.map(systemReminder).join("\n");
     this.pending.length = 0;
-    this.messages.push({ role: "user", content: text });
+    this.push({ role: "user", content: text });
     return count;
   }
 
@@ -45,16 +64,16 @@ export class History {
     for (const message of messages) {
       if (message.role !== "assistant") continue;
       if (typeof message.content === "string") {
-        this.messages.push(message);
+        this.push(message);
         continue;
       }
       const content = message.content.filter((part) => part.type !== "tool-result");
-      if (content.length) this.messages.push({ ...message, content });
+      if (content.length) this.push({ ...message, content });
     }
   }
 
   addToolResults(results: readonly ToolResultPart[]): void {
-    if (results.length) this.messages.push({ role: "tool", content: [...results] });
+    if (results.length) this.push({ role: "tool", content: [...results] });
   }
 }
 

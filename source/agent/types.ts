@@ -1,4 +1,4 @@
-import type { LanguageModel } from "ai";
+import type { LanguageModel, ModelMessage } from "ai";
 import type { PermissionPolicy } from "../permissions/decide.js";
 import type { ProcessRunner } from "../process/types.js";
 import type { Tool } from "../tools/types.js";
@@ -43,8 +43,19 @@ export interface AgentOptions {
    * answering itself with patterns cannot loop.
    */
   maxPatternFollowUps?: number;
+  /**
+   * The conversation of the session being picked up again (`--continue`,
+   * `--resume`): it is sent as it was, and the transcript goes on after it.
+   */
+  resume?: ResumedConversation;
   /** Clock in ms (default `Date.now`). */
   now?: () => number;
+}
+
+export interface ResumedConversation {
+  messages: readonly ModelMessage[];
+  /** The last conversation line's uuid (`parentUuid` of the next). */
+  parentUuid: string | null;
 }
 
 export interface ShellEnvironment {

@@ -190,7 +190,7 @@ test("an unwritable transcript is a warning, not a crash", async () => {
   expect(ofType(events, "turn_end")[0]?.text).toBe("still answers");
   const warning = ofType(events, "warning")[0];
   expect(warning?.message).toContain("not-a-dir/t.jsonl");
-  expect(events.at(-1)).toEqual({ type: "session_end", reason: "completed" });
+  expect(events.at(-1)).toMatchObject({ type: "session_end", reason: "completed" });
 });
 
 test("session_end gives the caller's endReason when the prompts run out, asked at that moment", async () => {
@@ -205,7 +205,7 @@ test("session_end gives the caller's endReason when the prompts run out, asked a
       return undefined;
     },
   );
-  expect(events.at(-1)).toEqual({ type: "session_end", reason: "user_exit" });
+  expect(events.at(-1)).toMatchObject({ type: "session_end", reason: "user_exit" });
   const plain = await drive(makeAgent(fx.server, "chat", fx.dir), { prompts: prompts("again") });
-  expect(plain.at(-1)).toEqual({ type: "session_end", reason: "completed" });
+  expect(plain.at(-1)).toMatchObject({ type: "session_end", reason: "completed" });
 });

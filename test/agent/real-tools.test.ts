@@ -115,6 +115,6 @@ test("aborting a running Bash command kills it and ends the session at once", as
     toolName: "Bash",
     interrupted: true,
   });
-  expect(events.at(-1)).toEqual({ type: "session_end", reason: "aborted" });
+  expect(events.at(-1)).toMatchObject({ type: "session_end", reason: "aborted" });
   await expect(access(path.join(fx.dir, "done.txt"))).rejects.toThrow();
 });

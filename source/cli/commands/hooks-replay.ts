@@ -46,6 +46,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+const CONVERSATION_LINE_TYPES = new Set(["user", "assistant", "compact_boundary"]);
+
 /** Parses a JSONL transcript; a line that is not an event or a verdict is reported with its number. */
 export function parseTranscript(text: string, file: string): RecordedEvent[] {
   const events: RecordedEvent[] = [];
@@ -72,6 +74,8 @@ export function parseTranscript(text: string, file: string): RecordedEvent[] {
       const last = events[events.length - 1];
       if (last && last.event.type === value.for && last.applied === undefined)
         last.applied = value.verdict as unknown as Verdict;
+    } else if (isObject(value) && CONVERSATION_LINE_TYPES.has(String(value.type))) {
+      // The conversation (Claude Code's shape) and compaction boundaries: not events to replay.
     } else {
       throw new UsageError(
         `${file}:${i + 1} is neither an agent event nor a verdict; is this an acai transcript?`,
