@@ -6,6 +6,7 @@ import { windDownMs } from "../process/wind-down.js";
 import { UntrustedProjectHooksError } from "../session/errors.js";
 import { formatHookList } from "../session/hook-list.js";
 import { prepareSession } from "../session/prepare.js";
+import { ResumeError } from "../session/resume/find.js";
 import { reviewLines } from "../session/review.js";
 import type { PreparedSession } from "../session/types.js";
 import { stripControls } from "../terminal/inert-text.js";
@@ -133,6 +134,7 @@ function classify(error: unknown, debug: boolean): { code: ExitCode; message: st
     return { code: EXIT.untrustedHooks, message: untrustedMessage(error) };
   }
   if (error instanceof SettingsError) return { code: EXIT.usage, message: error.message };
+  if (error instanceof ResumeError) return { code: EXIT.usage, message: error.message };
   if (error instanceof CliError) return { code: error.exitCode, message: error.message };
   // Model configuration errors are written for the user (no key, bad spec, missing replay file).
   if (error instanceof ModelConfigError) {

@@ -30,6 +30,10 @@ export interface MainOptions {
   baseUrl: string | undefined;
   systemPrompt?: string | undefined;
   appendSystemPrompt?: string | undefined;
+  /** `-c, --continue`: the latest session of this project. */
+  continue?: boolean;
+  /** `--resume ID`: the session whose id starts with ID. */
+  resume?: string | undefined;
   yes: boolean;
   /** `--permission-mode`, or bypassPermissions for `--dangerously-skip-permissions`. */
   permissionMode: PermissionMode | undefined;
@@ -141,6 +145,12 @@ export async function buildProgram(
     .option("--base-url <url>", "OpenAI-compatible server (also OPENAI_BASE_URL)", parseBaseUrl)
     .option("--system-prompt <text>", "replace acai's system prompt (AGENTS.md still follows)")
     .option("--append-system-prompt <text>", "add text at the end of the system prompt")
+    .addOption(
+      new Option("-c, --continue", "continue the latest session of this project").conflicts(
+        "resume",
+      ),
+    )
+    .option("--resume <id>", "continue the session with this id (a unique prefix is enough)")
     .option(
       "-y, --yes",
       "answer yes to every permission question and hook `ask` (headless runs deny them otherwise)",
@@ -201,6 +211,8 @@ export async function buildProgram(
         baseUrl: raw.baseUrl as string | undefined,
         systemPrompt: raw.systemPrompt as string | undefined,
         appendSystemPrompt: raw.appendSystemPrompt as string | undefined,
+        continue: raw.continue === true,
+        resume: raw.resume as string | undefined,
         yes: raw.yes === true,
         permissionMode:
           raw.dangerouslySkipPermissions === true
@@ -232,6 +244,12 @@ export async function buildProgram(
     registerToolsCommand(program, ctx);
   } else {
     program.command("tools").description("list the tools the model gets (acai tools list)");
+  }
+  if (operand === "sessions" || operand === "help") {
+    const { registerSessionsCommand } = await import("./commands/sessions.js");
+    registerSessionsCommand(program, ctx);
+  } else {
+    program.command("sessions").description("list this project's earlier sessions (acai sessions)");
   }
   if (operand === "mcp" || operand === "help") {
     const { registerMcpCommand } = await import("./commands/mcp-list.js");
@@ -270,7 +288,14 @@ function optionValue(args: readonly string[], name: string): string | undefined 
 function writeUsageResult(io: CliIo, message: string, durationMs: number): void {
   const args = io.argv.slice(2);
   const operand = firstOperand(args);
-  if (operand === "hooks" || operand === "tools" || operand === "mcp" || operand === "help") return;
+  if (
+    operand === "hooks" ||
+    operand === "tools" ||
+    operand === "mcp" ||
+    operand === "sessions" ||
+    operand === "help"
+  )
+    return;
   const format = optionValue(args, "--output-format");
   if (format !== "json" && format !== "stream-json") return;
   const result = resultObject(emptyOutcome(), {

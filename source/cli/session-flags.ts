@@ -11,6 +11,11 @@ export function sessionFlags(options: MainOptions): SessionFlags {
     ...(options.appendSystemPrompt !== undefined
       ? { appendSystemPrompt: options.appendSystemPrompt }
       : {}),
+    ...(options.resume !== undefined
+      ? { resume: { kind: "id" as const, id: options.resume } }
+      : options.continue
+        ? { resume: { kind: "latest" as const } }
+        : {}),
     projectHooks: options.projectHooks,
     assumeYes: options.yes,
     permissions: {

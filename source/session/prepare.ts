@@ -34,6 +34,7 @@ import { loadSubagentTypes } from "../subagents/session.js";
 import { loadTools } from "../tools/registry.js";
 import { assessProject } from "./assessment.js";
 import { loadInstructions } from "./instructions.js";
+import { findSessionToResume } from "./resume/find.js";
 import { createSessionEnvFiles, createShellEnvReader, sessionEnvDir } from "./shell-env.js";
 import { decideProjectInclusion, projectLeftOut } from "./trust.js";
 import type { PreparedSession, PrepareSessionOptions } from "./types.js";
@@ -60,6 +61,11 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
   const { paths, loaded, scan } = project;
   const projectDir = project.root.dir;
   const includeProject = decideProjectInclusion(project, flags.projectHooks);
+  // --continue / --resume: found (or refused) before anything starts.
+  const resumed =
+    flags.resume === undefined
+      ? undefined
+      : findSessionToResume(flags.resume, { transcriptsDir: paths.transcriptsDir, projectDir });
   const settings = effectiveSettings(loaded, includeProject, {
     contextCapChars: DEFAULT_CONTEXT_CAP_CHARS,
     maxStopBlocks: DEFAULT_MAX_STOP_BLOCKS,
@@ -143,8 +149,9 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
   // Interrupted while describing: the aborted steps were not cached, go no further.
   if (options.signal?.aborted) await mcp?.close();
   options.signal?.throwIfAborted();
-  const sessionId = randomUUID();
-  const transcriptPath = transcriptPathFor(paths.transcriptsDir, sessionId, new Date());
+  const sessionId = resumed?.sessionId ?? randomUUID();
+  const transcriptPath =
+    resumed?.file ?? transcriptPathFor(paths.transcriptsDir, sessionId, new Date());
   // session_start hooks' CLAUDE_ENV_FILE: what they export there, the Bash tool gets.
   const envFiles = await createSessionEnvFiles(
     sessionEnvDir(paths.home, sessionId),
@@ -190,7 +197,13 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
       ...defined("append", flags.appendSystemPrompt ?? settings.appendSystemPrompt),
     },
   );
-  const agent = new Agent({ ...agentOptions, tools: sessionTools, systemPrompt });
+  const agent = new Agent({
+    ...agentOptions,
+    tools: sessionTools,
+    systemPrompt,
+    // The conversation of the session picked up again (not the subagents').
+    ...(resumed ? { resume: { messages: resumed.messages, parentUuid: resumed.lastUuid } } : {}),
+  });
   const toolsByName = new Map(
     [...tools.tools, ...(mcp?.tools ?? []), taskTool].map((tool) => [tool.name, tool]),
   );
@@ -225,6 +238,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
       ...registry.warnings,
       ...brokenWarnings,
       ...instructions.warnings,
+      ...(resumed?.warnings ?? []),
     ],
     notify: (message, notificationType) =>
       running ? running.notify(message, notificationType) : Promise.resolve([]),
@@ -260,7 +274,8 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
         },
       });
       running = intercept;
-      const events = intercept(agent.run({ ...input, prompts: turns.prompts }));
+      const source = input.source ?? (resumed ? "resume" : "startup");
+      const events = intercept(agent.run({ ...input, source, prompts: turns.prompts }));
       return closingAfter(events, async () => {
         memory.close();
         await mcp?.close();

@@ -4,6 +4,7 @@ import type { BrokenHook, HookDefinition } from "../hooks/definition.js";
 import type { PermissionMode } from "../permissions/rules.js";
 import type { PermissionFlags } from "../permissions/sources.js";
 import type { ProjectChanges } from "../project/changes.js";
+import type { ResumeRequest } from "./resume/find.js";
 
 /** `notification_type` values acai sends (Claude Code's). */
 export type NotificationType = "idle_prompt" | "permission_prompt";
@@ -72,6 +73,8 @@ export interface SessionFlags {
   assumeYes?: boolean;
   /** `--permission-mode` (or `--dangerously-skip-permissions`), `--allowedTools`, `--disallowedTools`. */
   permissions?: PermissionFlags;
+  /** `--continue` (the latest session of this project) or `--resume ID`. */
+  resume?: ResumeRequest;
 }
 
 export interface PrepareSessionOptions {

@@ -1,0 +1,111 @@
+/**
+ * Which earlier session `--continue` and `--resume ID` mean, and the list
+ * `acai sessions` prints. Sessions are the transcripts under
+ * `<ACAI_HOME>/transcripts/` (`<date>-<sessionId>.jsonl`); a session belongs
+ * to the project its working directory was in.
+ */
+import { readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { inertText } from "../../terminal/inert-text.js";
+import { readSessionTranscript, type SessionRecord } from "./load.js";
+
+export type ResumeRequest = { kind: "latest" } | { kind: "id"; id: string };
+
+/** A session that cannot be picked up: the message says which and what to do. */
+export class ResumeError extends Error {
+  override readonly name = "ResumeError";
+}
+
+interface TranscriptFile {
+  file: string;
+  /** The session id the file name carries. */
+  id: string;
+  mtimeMs: number;
+}
+
+const NAME = /^\d{4}-\d{2}-\d{2}-(.+)\.jsonl$/;
+
+/** The transcripts, newest first. */
+export function transcriptFiles(transcriptsDir: string): TranscriptFile[] {
+  let names: string[];
+  try {
+    names = readdirSync(transcriptsDir);
+  } catch {
+    return [];
+  }
+  const files: TranscriptFile[] = [];
+  for (const name of names) {
+    const match = NAME.exec(name);
+    if (!match?.[1]) continue;
+    const file = path.join(transcriptsDir, name);
+    try {
+      const stats = statSync(file);
+      if (stats.isFile()) files.push({ file, id: match[1], mtimeMs: stats.mtimeMs });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return files.sort((a, b) => b.mtimeMs - a.mtimeMs);
+}
+
+/** The working directory `cwd` is the project root or inside it. */
+export function inProject(cwd: string | undefined, projectDir: string): boolean {
+  if (cwd === undefined) return false;
+  const relative = path.relative(projectDir, cwd);
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+}
+
+/** This project's sessions, newest first, at most `limit` of them (each transcript read bounded). */
+export function listProjectSessions(
+  transcriptsDir: string,
+  projectDir: string,
+  limit = 20,
+): SessionRecord[] {
+  const sessions: SessionRecord[] = [];
+  for (const entry of transcriptFiles(transcriptsDir)) {
+    if (sessions.length >= limit) break;
+    const read = readSessionTranscript(entry.file);
+    if (read.ok && inProject(read.record.cwd, projectDir) && read.record.turns > 0) {
+      sessions.push(read.record);
+    }
+  }
+  return sessions;
+}
+
+export function findSessionToResume(
+  request: ResumeRequest,
+  where: { transcriptsDir: string; projectDir: string },
+): SessionRecord {
+  if (request.kind === "latest") {
+    const [latest] = listProjectSessions(where.transcriptsDir, where.projectDir, 1);
+    if (!latest) {
+      throw new ResumeError(
+        `--continue: no earlier session of this project (${inertText(where.projectDir)}) in ${inertText(where.transcriptsDir)}; start one without --continue.`,
+      );
+    }
+    return latest;
+  }
+  const id = request.id.trim();
+  const matches = transcriptFiles(where.transcriptsDir).filter(
+    (f) => id !== "" && f.id.startsWith(id),
+  );
+  const ids = [...new Set(matches.map((m) => m.id))];
+  if (ids.length === 0) {
+    throw new ResumeError(
+      `--resume ${inertText(id)}: no session with that id in ${inertText(where.transcriptsDir)}; acai sessions lists them.`,
+    );
+  }
+  if (ids.length > 1) {
+    throw new ResumeError(
+      `--resume ${inertText(id)} is ambiguous: ${ids.slice(0, 5).map(inertText).join(", ")}${ids.length > 5 ? ", …" : ""}; give more of the id.`,
+    );
+  }
+  const [match] = matches;
+  const read = readSessionTranscript((match as TranscriptFile).file);
+  if (!read.ok) {
+    throw new ResumeError(
+      `--resume ${inertText(id)}: cannot read ${inertText((match as TranscriptFile).file)}: ${read.reason}.`,
+    );
+  }
+  return read.record;
+}

@@ -1,0 +1,135 @@
+/**
+ * Reads a session's transcript back: the conversation to send again (the
+ * messages after the last compaction boundary) and what `acai sessions`
+ * lists. A transcript is hostile input like any file: a line that is not
+ * JSON, too long, or not a shape acai wrote is skipped with a warning naming
+ * the file and the line, never a crash; the file is read bounded.
+ */
+
+import type { ModelMessage } from "ai";
+import { ConversationLineSchema, messageOfLine } from "../../agent/transcript-messages.js";
+import { jsonTextTooDeep } from "../../config/json-depth.js";
+import { readRegularFileSync } from "../../config/read-regular-file.js";
+
+/** A transcript larger than this is not read back (256 MiB). */
+export const MAX_TRANSCRIPT_BYTES = 256 * 1024 * 1024;
+/** A single line larger than this is skipped (16 MiB). */
+export const MAX_TRANSCRIPT_LINE_BYTES = 16 * 1024 * 1024;
+const MAX_LINE_DEPTH = 256;
+const MAX_WARNINGS = 5;
+
+export interface SessionRecord {
+  file: string;
+  sessionId?: string;
+  cwd?: string;
+  model?: string;
+  /** ISO time of the first line. */
+  startedAt?: string;
+  /** ISO time of the last line. */
+  lastAt?: string;
+  firstPrompt?: string;
+  turns: number;
+  messages: ModelMessage[];
+  /** uuid of the last conversation line, for the next line's parentUuid. */
+  lastUuid: string | null;
+  warnings: string[];
+}
+
+export type TranscriptRead = { ok: true; record: SessionRecord } | { ok: false; reason: string };
+
+export function readSessionTranscript(
+  file: string,
+  maxBytes = MAX_TRANSCRIPT_BYTES,
+): TranscriptRead {
+  const read = readRegularFileSync(file, maxBytes);
+  if (!read.ok)
+    return { ok: false, reason: read.problem === "missing" ? "it does not exist" : read.reason };
+  return { ok: true, record: parseSessionTranscript(read.data.toString("utf8"), file) };
+}
+
+export function parseSessionTranscript(text: string, file: string): SessionRecord {
+  const record: SessionRecord = { file, turns: 0, messages: [], lastUuid: null, warnings: [] };
+  let skipped = 0;
+  const skip = (line: number, why: string) => {
+    skipped++;
+    if (record.warnings.length < MAX_WARNINGS)
+      record.warnings.push(`${file}:${line}: ${why}; the line is skipped.`);
+  };
+  const lines = text.split("\n");
+  for (let index = 0; index < lines.length; index++) {
+    const raw = lines[index] ?? "";
+    if (raw.trim() === "") continue;
+    const why = readLine(record, raw, index >= lines.length - 2);
+    if (why !== undefined) skip(index + 1, why);
+  }
+  if (skipped > record.warnings.length) {
+    record.warnings.push(`${file}: ${skipped - record.warnings.length} more lines skipped.`);
+  }
+  return record;
+}
+
+/** Reads one line into the record; returns why it is skipped, if it is. */
+function readLine(record: SessionRecord, raw: string, last: boolean): string | undefined {
+  if (raw.length > MAX_TRANSCRIPT_LINE_BYTES) return "the line is too long";
+  if (jsonTextTooDeep(raw, MAX_LINE_DEPTH)) return "the line nests too deep";
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    // A torn last line (the session was killed mid-write) is expected.
+    return last ? undefined : "not JSON";
+  }
+  if (!isObject(value)) return "not a JSON object";
+  noteTime(record, value);
+  switch (value.type) {
+    case "user":
+    case "assistant":
+      return addMessage(record, value);
+    case "compact_boundary":
+      record.messages = [];
+      record.lastUuid = null;
+      return undefined;
+    case "event":
+    case undefined:
+      if (isObject(value.event)) noteEvent(record, value.event);
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+function addMessage(record: SessionRecord, value: Record<string, unknown>): string | undefined {
+  const parsed = ConversationLineSchema.safeParse(value);
+  const message = parsed.success ? messageOfLine(parsed.data) : undefined;
+  if (!parsed.success || message === undefined) return "not a conversation line acai can read";
+  record.messages.push(message);
+  if (parsed.data.uuid !== undefined) record.lastUuid = parsed.data.uuid;
+  return undefined;
+}
+
+function noteTime(record: SessionRecord, value: Record<string, unknown>): void {
+  const time =
+    typeof value.time === "string"
+      ? value.time
+      : typeof value.timestamp === "string"
+        ? value.timestamp
+        : undefined;
+  if (time === undefined) return;
+  record.startedAt ??= time;
+  record.lastAt = time;
+}
+
+function noteEvent(record: SessionRecord, event: Record<string, unknown>): void {
+  if (event.type === "session_start") {
+    if (typeof event.sessionId === "string") record.sessionId ??= event.sessionId;
+    if (typeof event.cwd === "string") record.cwd ??= event.cwd;
+    if (typeof event.model === "string") record.model = event.model;
+  } else if (event.type === "turn_start") {
+    record.turns++;
+    if (typeof event.prompt === "string") record.firstPrompt ??= event.prompt;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,72 @@
+import { expect, test } from "vitest";
+import { parseSessionTranscript } from "../../../source/session/resume/load.js";
+
+const user = (text: string, uuid: string) =>
+  JSON.stringify({
+    type: "user",
+    message: { role: "user", content: [{ type: "text", text }] },
+    uuid,
+    parentUuid: null,
+    sessionId: "s",
+    timestamp: "2026-01-01T00:00:00.000Z",
+    cwd: "/p",
+  });
+
+test("the conversation after the last compaction boundary is what reloads", () => {
+  const text = [
+    JSON.stringify({
+      type: "event",
+      time: "t0",
+      event: { type: "session_start", sessionId: "s", cwd: "/p", model: "m" },
+    }),
+    JSON.stringify({
+      type: "event",
+      time: "t1",
+      event: { type: "turn_start", turn: 1, prompt: "first" },
+    }),
+    user("old", "u1"),
+    JSON.stringify({
+      type: "compact_boundary",
+      time: "t2",
+      uuid: "b",
+      sessionId: "s",
+      trigger: "auto",
+      tokensBefore: 9,
+    }),
+    user("summary", "u2"),
+    user("recent", "u3"),
+  ].join("\n");
+  const record = parseSessionTranscript(text, "/t.jsonl");
+  expect(record.messages).toEqual([
+    { role: "user", content: "summary" },
+    { role: "user", content: "recent" },
+  ]);
+  expect(record).toMatchObject({
+    sessionId: "s",
+    cwd: "/p",
+    model: "m",
+    turns: 1,
+    firstPrompt: "first",
+    lastUuid: "u3",
+  });
+  expect(record.warnings).toEqual([]);
+});
+
+test("hostile lines are skipped with warnings naming the file and line, never a crash", () => {
+  const text = [
+    "{not json",
+    "[".repeat(100_000),
+    JSON.stringify({
+      type: "assistant",
+      message: { role: "assistant", content: [{ type: "bogus" }] },
+    }),
+    JSON.stringify({ type: "user", message: "nope" }),
+    user("kept", "u1"),
+    '{"torn',
+  ].join("\n");
+  const record = parseSessionTranscript(text, "/t.jsonl");
+  expect(record.messages).toEqual([{ role: "user", content: "kept" }]);
+  expect(record.warnings).toHaveLength(4);
+  expect(record.warnings[0]).toBe("/t.jsonl:1: not JSON; the line is skipped.");
+  expect(record.warnings[1]).toContain("/t.jsonl:2: the line nests too deep");
+});
