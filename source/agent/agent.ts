@@ -3,6 +3,8 @@ import type { ToolSet } from "ai";
 import { scanPatterns } from "../patterns/scan.js";
 import type { Tool } from "../tools/types.js";
 import { anySignal, sleep, unlessAborted } from "./abort.js";
+import { type CompactTrigger, compactHistory } from "./compaction/compact.js";
+import { DEFAULT_COMPACT_AT, isContextLengthError } from "./compaction/context-window.js";
 import type {
   AgentEvent,
   SessionEndReason,
@@ -123,6 +125,8 @@ class SessionRun {
   private readonly maxPatternFollowUps: number;
   /** The running turn's prompt id (`promptId` of its events). */
   private promptId = "";
+  /** Tokens of the conversation as the server measured them with the last request. */
+  private measuredTokens: number | undefined;
   /** Steps, tool calls and tokens of the session, for `session_end` and `stop_request`. */
   private readonly counter: SessionCounter;
 
@@ -160,7 +164,8 @@ class SessionRun {
     const verdict = yield event;
     if (verdict === undefined || isBareContinue(verdict)) return undefined;
     this.transcript.verdict(verdict, event.type);
-    if (verdict.action !== "stop" && verdict.context?.length)
+    // pre_compact's context is instructions for the summary, not for the model's next request.
+    if (verdict.action !== "stop" && verdict.context?.length && event.type !== "compact_start")
       this.history.queueContext(verdict.context);
     return verdict as VerdictFor<E["type"]>;
   }
@@ -202,6 +207,12 @@ class SessionRun {
         const next = await unlessAborted(Promise.resolve(prompts.next()), signal);
         if (signal.aborted || next === undefined) return yield* this.end("aborted");
         if (next.done) return yield* this.end(input.endReason?.() ?? "completed");
+        if (next.value.command === "compact") {
+          // `/compact [instructions]`: between turns, not a turn of its own.
+          yield* this.compact("manual", next.value.prompt, anySignal([signal, next.value.signal]));
+          if (signal.aborted) return yield* this.end("aborted");
+          continue;
+        }
         turn++;
         this.promptId = randomUUID();
         const turnSignal = anySignal([signal, next.value.signal]);
@@ -275,10 +286,13 @@ class SessionRun {
 
     let stopBlocks = 0;
     let followUps = 0;
+    let compactedForError = false;
     for (let step = 1; ; step++) {
       if (step > this.maxSteps) return yield* this.maxStepsReached(state, step - 1, stopBlocks);
       state.steps = step;
       yield* this.emit({ type: "step_start", turn, step });
+      if (this.nearContextWindow()) yield* this.compact("auto", "", signal);
+      if (signal.aborted) return { stopReason: "aborted" };
       const gate = yield* this.requestGate(turn, step, signal);
       if (gate) return gate;
 
@@ -286,12 +300,21 @@ class SessionRun {
       const started = this.now();
       const outcome = yield* this.streamStep(turn, step, signal);
       if (outcome.kind === "aborted") return { stopReason: "aborted" };
+      if (outcome.kind === "error" && isContextLengthError(outcome.error) && !compactedForError) {
+        // The server says the conversation is too long: one compaction, one retry.
+        compactedForError = true;
+        if (yield* this.compact("auto", "", signal)) {
+          step--;
+          continue;
+        }
+      }
       if (outcome.kind === "error") {
         const message = describeProviderError(outcome.error);
         yield* this.emit({ type: "error", message, turn });
         return { stopReason: "error", message };
       }
       state.usage = addUsage(state.usage, outcome.usage);
+      this.measuredTokens = outcome.usage.inputTokens + outcome.usage.outputTokens || undefined;
       state.text = outcome.text;
       this.history.addAssistant(outcome.responseMessages);
       const calls = outcome.toolCalls;
@@ -390,6 +413,61 @@ class SessionRun {
         };
       }
       this.history.addUser(`Stop hook feedback:\n${stopVerdict.reason}`);
+    }
+  }
+
+  private nearContextWindow(): boolean {
+    const window = this.options.contextWindow;
+    if (window === undefined || this.measuredTokens === undefined) return false;
+    return this.measuredTokens >= window * (this.options.compactAt ?? DEFAULT_COMPACT_AT);
+  }
+
+  /** Compacts the conversation (compaction/compact.ts); true when it did. Problems are warnings. */
+  private async *compact(
+    trigger: CompactTrigger,
+    instructions: string,
+    signal: AbortSignal,
+  ): AsyncGenerator<AgentEvent, boolean, Verdict | undefined> {
+    const result = yield* compactHistory(
+      {
+        emit: (event) => this.emit(event),
+        history: this.history,
+        boundary: (t, tokens) => this.transcript.compactBoundary(t, tokens),
+        model: this.options.model,
+        modelTools: this.modelTools,
+        signal,
+        now: this.now,
+        measuredTokens: this.measuredTokens,
+        maxModelRetries: this.options.maxModelRetries ?? 2,
+        session: {
+          sessionId: this.options.sessionId,
+          model: this.options.modelId,
+          modelProvider: providerOf(this.options.model),
+          cwd: this.options.cwd,
+          transcriptPath: this.options.transcriptPath,
+        },
+      },
+      trigger,
+      instructions,
+    );
+    const warn = (message: string) => this.emit({ type: "warning", message, source: "compaction" });
+    switch (result.kind) {
+      case "compacted":
+        this.measuredTokens = result.tokensAfter;
+        return true;
+      case "blocked":
+        yield* warn(`A pre_compact hook blocked the compaction: ${result.reason}`);
+        return false;
+      case "nothing":
+        yield* warn("Nothing to compact yet: the conversation is too short.");
+        return false;
+      case "failed":
+        yield* warn(`The compaction failed; the conversation is unchanged: ${result.message}`);
+        return false;
+      case "aborted":
+        return false;
+      default:
+        return result satisfies never;
     }
   }
 

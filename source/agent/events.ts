@@ -197,6 +197,29 @@ export type AgentEvent = (
       /** Whole seconds since the agent's last output (or since the session started). */
       idleSeconds: number;
     } /* raised beside the loop by the hooks layer, not by the agent: context */
+  | {
+      type: "compact_start";
+      /** `manual`: /compact; `auto`: the context neared the window, or the server said it was full. */
+      trigger: "manual" | "auto";
+      /** What /compact was given ("" when nothing). */
+      customInstructions: string;
+      /** The conversation's tokens: as the server last measured them, else estimated. */
+      tokensBefore: number;
+      messages: number;
+    } /* gate: block = not now; context = instructions for the summary */
+  | {
+      type: "compact_end";
+      trigger: "manual" | "auto";
+      summary: string;
+      tokensBefore: number;
+      /** Estimated (the server measures it with the next request). */
+      tokensAfter: number;
+      messagesBefore: number;
+      messagesAfter: number;
+      /** What the summary request cost. */
+      usage: Usage;
+      durationMs: number;
+    }
   | { type: "notification"; message: string; notificationType: string }
   | { type: "warning"; message: string; source?: string }
   | { type: "error"; message: string; turn?: number }
@@ -326,6 +349,8 @@ export interface GateVerdicts {
   stop_request: ContinueVerdict | BlockVerdict | StopVerdict;
   /** stop: end the session after this turn. */
   turn_end: ContinueVerdict | StopVerdict;
+  /** block: do not compact now; context: instructions for the summary. */
+  compact_start: ContinueVerdict | BlockVerdict | StopVerdict;
   /** block: the Task call fails with the reason; context reaches the subagent. */
   subagent_start: ContinueVerdict | BlockVerdict | StopVerdict;
   /** block: the reason becomes the subagent's next user message and it goes on. */

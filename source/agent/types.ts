@@ -48,6 +48,13 @@ export interface AgentOptions {
    * `--resume`): it is sent as it was, and the transcript goes on after it.
    */
   resume?: ResumedConversation;
+  /**
+   * The model's context window in tokens: the conversation is compacted when
+   * the last request used `compactAt` of it (default 0.8). Unknown: only a
+   * context-length error from the server compacts.
+   */
+  contextWindow?: number;
+  compactAt?: number;
   /** Clock in ms (default `Date.now`). */
   now?: () => number;
 }
@@ -66,6 +73,11 @@ export interface ShellEnvironment {
 
 export interface TurnInput {
   prompt: string;
+  /**
+   * A command instead of a prompt: `compact` compacts the conversation now
+   * (`/compact [instructions]`: `prompt` holds the instructions).
+   */
+  command?: "compact";
   /** Aborts this turn only (REPL Esc); the session goes on with the next prompt. */
   signal?: AbortSignal;
 }

@@ -31,7 +31,7 @@ export interface MainOptions {
   systemPrompt?: string | undefined;
   appendSystemPrompt?: string | undefined;
   /** `-c, --continue`: the latest session of this project. */
-  continue?: boolean;
+  continue?: true | undefined;
   /** `--resume ID`: the session whose id starts with ID. */
   resume?: string | undefined;
   yes: boolean;
@@ -211,7 +211,7 @@ export async function buildProgram(
         baseUrl: raw.baseUrl as string | undefined,
         systemPrompt: raw.systemPrompt as string | undefined,
         appendSystemPrompt: raw.appendSystemPrompt as string | undefined,
-        continue: raw.continue === true,
+        continue: raw.continue === true ? true : undefined,
         resume: raw.resume as string | undefined,
         yes: raw.yes === true,
         permissionMode:

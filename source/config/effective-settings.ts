@@ -23,6 +23,7 @@ export interface EffectiveSettings {
   pricing?: MergedSettings["pricing"];
   systemPrompt?: string;
   appendSystemPrompt?: string;
+  contextWindow?: number;
   /** Default timeout of user hooks (and of project hooks when the project sets none). */
   userHookTimeoutMs?: number;
   /** Default timeout of project hooks. */
@@ -59,6 +60,7 @@ export function effectiveSettings(
     ...defined("pricing", pricing),
     ...defined("systemPrompt", project.systemPrompt ?? user.systemPrompt),
     ...defined("appendSystemPrompt", project.appendSystemPrompt ?? user.appendSystemPrompt),
+    ...defined("contextWindow", project.contextWindow ?? user.contextWindow),
     ...defined("userHookTimeoutMs", userTimeout),
     ...defined("projectHookTimeoutMs", projectTimeout),
     contextCapChars: raiseOnly("contextCapChars"),

@@ -75,6 +75,8 @@ export const SettingsSchema = z.object({
   systemPrompt: z.string().max(1_000_000).optional(),
   /** Added at the end of the system prompt. */
   appendSystemPrompt: z.string().max(1_000_000).optional(),
+  /** The model's context window in tokens, for models acai does not know (compaction). */
+  contextWindow: z.int().min(1000).max(100_000_000).optional(),
   /** MCP servers by name (Claude Code's shape); the project's apply once it is trusted. */
   mcpServers: McpServersSchema.optional(),
   capabilities: CapabilitiesSchema.optional(),

@@ -10,14 +10,22 @@ export function replOptionsFromCli(start: ReplStartOptions): ReplOptions {
   const { cwd, env, homeDir, flags } = start;
   const paths = resolveAcaiPaths({ env, homeDir, cwd });
   return {
-    prepare: async ({ askUser, projectHooks, model }) =>
-      (await import("../session/prepare.js")).prepareSession({
+    prepare: async ({ askUser, projectHooks, model, resume }) => {
+      const { resume: cliResume, ...rest } = flags;
+      const chosen = resume === undefined ? cliResume : (resume ?? undefined);
+      return (await import("../session/prepare.js")).prepareSession({
         cwd,
         env,
         homeDir,
-        flags: { ...flags, projectHooks, ...(model ? { model } : {}) },
+        flags: {
+          ...rest,
+          projectHooks,
+          ...(model ? { model } : {}),
+          ...(chosen ? { resume: chosen } : {}),
+        },
         askUser,
-      }),
+      });
+    },
     trust: async () =>
       (await import("../session/trust.js")).checkProjectTrust({ cwd, env, homeDir }),
     // Settings `pricing` first; else OpenAI's list price against the base URL in effect,

@@ -5,6 +5,8 @@ export type Command =
   | { name: "clear" }
   | { name: "model"; spec?: string }
   | { name: "expand"; seq?: number }
+  | { name: "compact"; instructions?: string }
+  | { name: "resume"; target?: string }
   | { name: "exit" }
   | { name: "unknown"; text: string };
 
@@ -12,6 +14,8 @@ export const COMMAND_HELP: ReadonlyArray<readonly [string, string]> = [
   ["/hooks", "loaded hooks: source, events, matcher, trust, broken ones, last decision"],
   ["/model [spec]", "show the model, or start a new session with another (counts start at 0)"],
   ["/clear", "start a new session (clears the screen)"],
+  ["/compact [instructions]", "summarise the conversation so far to free context"],
+  ["/resume [N | id]", "list this project's sessions, or continue one"],
   [
     "/expand [N]",
     "show the full output of tool block N (default: the last one), or every line of subagent N",
@@ -46,6 +50,10 @@ export function parseCommand(line: string): Command | undefined {
       return { name: "exit" };
     case "model":
       return arg ? { name: "model", spec: arg } : { name: "model" };
+    case "compact":
+      return arg ? { name: "compact", instructions: arg } : { name: "compact" };
+    case "resume":
+      return arg ? { name: "resume", target: arg } : { name: "resume" };
     case "expand": {
       const seq = arg ? Number.parseInt(arg, 10) : undefined;
       return seq !== undefined && Number.isFinite(seq)

@@ -2,6 +2,7 @@ import type { SessionEndReason } from "../agent/events.js";
 import type { AskUser } from "../hooks/activity.js";
 import type { ModelPrice } from "../models/pricing.js";
 import { windDownMs } from "../process/wind-down.js";
+import type { ResumeRequest } from "../session/resume/find.js";
 import type { PreparedSession, ProjectHooksMode, ProjectTrustState } from "../session/types.js";
 import { parseCommand } from "./commands.js";
 import { HookQuestions } from "./controller/asks.js";
@@ -52,6 +53,8 @@ export class ReplController {
   #sessionAbort: AbortController | undefined;
   #lastCtrlC = Number.NEGATIVE_INFINITY;
   #restart: Restart | undefined;
+  /** The session the next one picks up: undefined = the CLI's choice (first session), null = none. */
+  #resume: ResumeRequest | null | undefined;
   #exitRequested = false;
   /** Set by `/model <spec>`; absent: the CLI's choice. */
   #model: string | undefined;
@@ -142,11 +145,15 @@ export class ReplController {
     previousModel: string | undefined,
   ): Promise<PreparedSession | "retry" | number> {
     try {
-      return await this.#o.prepare({
+      const session = await this.#o.prepare({
         askUser: this.askUser,
         projectHooks: mode,
         ...(this.#model ? { model: this.#model } : {}),
+        ...(this.#resume !== undefined ? { resume: this.#resume } : {}),
       });
+      // -c / --resume / `/resume` pick up a session once; /clear and /model start new ones.
+      this.#resume = null;
+      return session;
     } catch (error) {
       this.#store.item({ kind: "error", text: `Could not start a session: ${errorText(error)}` });
       if (previousModel === undefined || this.#model === previousModel) {
@@ -236,6 +243,7 @@ export class ReplController {
       this.#model = restart.model;
       this.#announceModel = true;
     }
+    if (restart.resume !== undefined) this.#resume = { kind: "id", id: restart.resume };
   }
 
   async #price(session: PreparedSession): Promise<ModelPrice | undefined> {
@@ -269,6 +277,7 @@ export class ReplController {
         session: () => this.#session,
         projectHasHooks: () => this.#trust.state?.status !== "no-project-hooks",
         newSession: (restart) => this.#newSession(restart),
+        compact: (instructions) => this.#turns.sendCommand("compact", instructions),
         requestExit: () => this.requestExit(),
       });
       return;

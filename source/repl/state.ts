@@ -447,6 +447,13 @@ function reduceEvent(state: ViewState, event: InterceptedEvent, at: number): Vie
         ...(message ? { message } : {}),
       });
     }
+    case "compact_start":
+      return state;
+    case "compact_end":
+      return push(flushStream(state), {
+        kind: "notice",
+        lines: [compactedLine(event)],
+      });
     case "warning":
       return push(state, {
         kind: "warning",
@@ -584,4 +591,16 @@ export function toolGate(
     toolCallId: tool.toolCallId,
     label: `waiting for ${gating.length === 1 ? "hook" : "hooks"} ${names}`,
   };
+}
+
+/** "Compacted the conversation: ~12,400 → ~2,100 tokens (40 → 5 messages)." */
+export function compactedLine(event: {
+  trigger: string;
+  tokensBefore: number;
+  tokensAfter: number;
+  messagesBefore: number;
+  messagesAfter: number;
+}): string {
+  const n = (value: number) => value.toLocaleString("en-US");
+  return `Compacted the conversation (${event.trigger}): ~${n(event.tokensBefore)} → ~${n(event.tokensAfter)} tokens (${event.messagesBefore} → ${event.messagesAfter} messages).`;
 }

@@ -1,5 +1,6 @@
 import type { AskUser } from "../hooks/activity.js";
 import type { ModelPrice } from "../models/pricing.js";
+import type { ResumeRequest } from "../session/resume/find.js";
 import type {
   PreparedSession,
   ProjectHooksMode,
@@ -20,6 +21,8 @@ export interface ReplStartOptions {
 export interface TurnInput {
   prompt: string;
   signal?: AbortSignal;
+  /** `/compact [instructions]`: compact the conversation (`prompt` holds the instructions). */
+  command?: "compact";
 }
 
 export type ReplNotificationType = "idle_prompt" | "permission_prompt";
@@ -34,6 +37,8 @@ export interface PrepareForRepl {
   projectHooks: ProjectHooksMode;
   /** Set by `/model <spec>`; absent means the CLI's own choice. */
   model?: string;
+  /** The session to pick up: `/resume`'s choice; null: none; absent: the CLI's (`-c`, `--resume`). */
+  resume?: ResumeRequest | null;
 }
 
 /** Everything the REPL needs, injected so tests can drive it with fakes. */

@@ -181,6 +181,27 @@ export const PAYLOAD_SCHEMAS = {
     step: z.number().int().optional(),
     turn: z.number().int().optional(),
   }),
+  pre_compact: event("pre_compact", {
+    trigger: z
+      .enum(["manual", "auto"])
+      .describe("manual: /compact; auto: the context is nearly full"),
+    custom_instructions: z.string().describe("What /compact was given (empty when nothing)"),
+    tokens_before: z.number().int().describe("The conversation's tokens, as last measured"),
+    message_count: z.number().int().optional(),
+  }),
+  post_compact: event("post_compact", {
+    trigger: z.enum(["manual", "auto"]),
+    summary: z.string().describe("The summary that replaced the older conversation"),
+    tokens_before: z.number().int(),
+    tokens_after: z
+      .number()
+      .int()
+      .describe("Estimated: the server measures it with the next request"),
+    messages_before: z.number().int().optional(),
+    messages_after: z.number().int().optional(),
+    usage: UsageSchema.optional().describe("What the summary request cost"),
+    duration_ms: z.number().optional(),
+  }),
   notification: event("notification", {
     message: z.string(),
     notification_type: z.string(),

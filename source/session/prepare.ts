@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { realpathSync } from "node:fs";
 import path from "node:path";
 import { Agent, DEFAULT_MAX_STOP_BLOCKS } from "../agent/agent.js";
+import { contextWindowFor } from "../agent/compaction/context-window.js";
 import { composeSystemPrompt } from "../agent/system-prompt.js";
 import type { RunInput } from "../agent/types.js";
 import { effectiveSettings } from "../config/effective-settings.js";
@@ -201,6 +202,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
     ...agentOptions,
     tools: sessionTools,
     systemPrompt,
+    ...defined("contextWindow", contextWindowFor(resolved.modelId, settings.contextWindow)),
     // The conversation of the session picked up again (not the subagents').
     ...(resumed ? { resume: { messages: resumed.messages, parentUuid: resumed.lastUuid } } : {}),
   });
@@ -332,6 +334,6 @@ export function brokenHookWarning(broken: BrokenHook): string {
   return `hook ${name} (${broken.file}) is not loaded: ${reason}`;
 }
 
-function defined<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
+function defined<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }

@@ -16,7 +16,7 @@
  * - `GET /v1/models`: a one-model list.
  *
  * A turn may instead fail with an HTTP `status` (and an OpenAI-style error
- * body), wait `delayMs` before answering, or stall `hangMs` in the middle of
+ * body, its `code` as given: `context_length_exceeded` for a full context), wait `delayMs` before answering, or stall `hangMs` in the middle of
  * its stream (after the first text chunk or the first tool-call chunk) — for
  * abort tests. A client that disconnects ends the stall at once.
  *
@@ -49,6 +49,8 @@ export interface FakeTurn {
   status?: number;
   /** Error message for `status` (default derived from the status). */
   errorMessage?: string;
+  /** Error `code` for `status` (e.g. `context_length_exceeded`; default derived from the status). */
+  errorCode?: string;
   /** With `status`: sends a `retry-after-ms` header (the AI SDK waits that long before retrying). */
   retryAfterMs?: number;
   /** Wait this long before answering (headers included). */
@@ -181,7 +183,12 @@ export async function startFakeOpenAI(script: FakeScript): Promise<FakeOpenAISer
     if (turn.status && turn.status >= 400) {
       const headers: Record<string, string> =
         turn.retryAfterMs !== undefined ? { "retry-after-ms": String(turn.retryAfterMs) } : {};
-      sendJson(res, turn.status, errorBody(turn.status, turn.errorMessage), headers);
+      sendJson(
+        res,
+        turn.status,
+        errorBody(turn.status, turn.errorMessage, turn.errorCode),
+        headers,
+      );
       return;
     }
     const model = typeof request.body?.model === "string" ? request.body.model : "fake-model";
@@ -226,7 +233,7 @@ function apiOf(method: string, path: string): FakeApi {
   return "other";
 }
 
-function errorBody(status: number, message?: string) {
+function errorBody(status: number, message?: string, code?: string) {
   const defaults: Record<number, { message: string; type: string; code: string | null }> = {
     400: { message: "Bad request", type: "invalid_request_error", code: null },
     401: {
@@ -254,7 +261,12 @@ function errorBody(status: number, message?: string) {
   };
   const base = defaults[status] ?? { message: `HTTP ${status}`, type: "server_error", code: null };
   return {
-    error: { message: message ?? base.message, type: base.type, param: null, code: base.code },
+    error: {
+      message: message ?? base.message,
+      type: base.type,
+      param: code === "context_length_exceeded" ? "messages" : null,
+      code: code ?? base.code,
+    },
   };
 }
 

@@ -86,6 +86,15 @@ export const EVENT_HELP: Record<HookEventName, EventHelp> = {
     fields: "agent_id, agent_type, stop_hook_active, last_assistant_message, agent_transcript_path",
     can: "block = the reason becomes the subagent's next message and it goes on; check stop_hook_active to avoid loops",
   },
+  pre_compact: {
+    fields: "trigger (manual | auto), custom_instructions, tokens_before",
+    can: "block = not now; add context = instructions for the summary",
+    matcher: { source: "auto" },
+  },
+  post_compact: {
+    fields: "trigger, summary, tokens_before, tokens_after",
+    can: "observe",
+  },
   notification: {
     fields: "message, notification_type",
     can: "observe",

@@ -152,6 +152,26 @@ export async function sampleAgentEvent(args: SampleArgs): Promise<AgentEvent> {
           `/subagents/agent-${SAMPLE_SUBAGENT.agentId}.jsonl`,
         ),
       };
+    case "pre_compact":
+      return {
+        type: "compact_start",
+        trigger: "manual",
+        customInstructions: "keep the list of failing tests",
+        tokensBefore: 152_340,
+        messages: 84,
+      };
+    case "post_compact":
+      return {
+        type: "compact_end",
+        trigger: "manual",
+        summary: "The user asked for tests of the greeting module; two are written, one fails.",
+        tokensBefore: 152_340,
+        tokensAfter: 18_200,
+        messagesBefore: 84,
+        messagesAfter: 7,
+        usage: USAGE,
+        durationMs: 9_400,
+      };
     case "notification":
       return {
         type: "notification",

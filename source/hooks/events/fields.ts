@@ -238,3 +238,21 @@ export const patternFields = (ev: AgentEventOf<"pattern">): Payload => ({
 export const idleFields = (ev: AgentEventOf<"idle">): Payload => ({
   idle_seconds: ev.idleSeconds,
 });
+
+export const compactStartFields = (ev: AgentEventOf<"compact_start">): Payload => ({
+  trigger: ev.trigger,
+  custom_instructions: ev.customInstructions,
+  tokens_before: ev.tokensBefore,
+  message_count: ev.messages,
+});
+
+export const compactEndFields = (ev: AgentEventOf<"compact_end">): Payload => ({
+  trigger: ev.trigger,
+  summary: ev.summary,
+  tokens_before: ev.tokensBefore,
+  tokens_after: ev.tokensAfter,
+  messages_before: ev.messagesBefore,
+  messages_after: ev.messagesAfter,
+  usage: usageFields(ev.usage),
+  duration_ms: ev.durationMs,
+});

@@ -8,6 +8,8 @@ import type { UiStore } from "./store.js";
 export interface Restart {
   clear: boolean;
   model?: string;
+  /** `/resume`: the id of the session to continue. */
+  resume?: string;
 }
 
 export interface SlashCommandContext {
@@ -17,6 +19,8 @@ export interface SlashCommandContext {
   /** Whether the project has hooks, tools or settings of its own (for `/hooks`). */
   projectHasHooks: () => boolean;
   newSession: (restart: Restart) => void;
+  /** `/compact`: queues a compaction for the running session. */
+  compact: (instructions: string) => void;
   requestExit: () => void;
 }
 
@@ -43,6 +47,21 @@ export function runSlashCommand(command: Command, ctx: SlashCommandContext): voi
       return;
     case "expand":
       expandTool(command.seq, store);
+      return;
+    case "compact":
+      if (!ctx.session()) {
+        store.item({ kind: "error", text: "No session is running." });
+        return;
+      }
+      ctx.compact(command.instructions ?? "");
+      return;
+    case "resume":
+      // Loaded when asked for: reading transcripts is not for the first frame.
+      void import("./resume-command.js")
+        .then(({ resumeSession }) => resumeSession(command.target, ctx))
+        .catch((error: unknown) =>
+          store.item({ kind: "error", text: `/resume failed: ${String(error)}` }),
+        );
       return;
     case "exit":
       ctx.requestExit();

@@ -80,6 +80,20 @@ export class Turns {
     for (const line of this.#early.splice(0)) this.#push(queue, line, false);
   }
 
+  /** A command for the agent (`/compact`), queued like a prompt. */
+  sendCommand(command: "compact", argument: string): void {
+    const queue = this.#queue;
+    if (!queue || queue.closed) {
+      this.#store.item({ kind: "error", text: "No session is running." });
+      return;
+    }
+    const abort = new AbortController();
+    const input: TurnInput = { prompt: argument, signal: abort.signal, command };
+    this.#aborts.set(input, abort);
+    queue.push(input);
+    this.#store.item({ kind: "banner", tone: "dim", text: "Compacting the conversation…" });
+  }
+
   /** Aborts the running turn; false when none runs. */
   abortTurn(): boolean {
     const turn = this.#current;
