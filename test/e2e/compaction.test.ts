@@ -138,7 +138,7 @@ describe("compaction through acai -p", () => {
     expect(sent(4)).toContain("SUMMARY-TEXT");
     expect(sent(4)).not.toContain("OLD-TURN");
     expect(sent(4)).toContain("final answer");
-  });
+  }, 90_000);
 
   it("a context_length_exceeded error leads to one compaction and one retry", async () => {
     await settings(undefined);
@@ -160,7 +160,7 @@ describe("compaction through acai -p", () => {
     expect(sent(3)).not.toContain("OLD-TURN");
     expect(sent(3)).toContain("go on");
     expect((await hookPayloads()).filter((p) => p.event === "post_compact")).toHaveLength(1);
-  });
+  }, 90_000);
 
   it("a second context-length error ends the turn with the error (no loop)", async () => {
     await settings(undefined);
@@ -179,7 +179,7 @@ describe("compaction through acai -p", () => {
     const second = await acai(["-p", "go on", "-c"]);
     expect(second.exitCode).toBe(1);
     expect(server?.requests).toHaveLength(4);
-  });
+  }, 90_000);
 
   it("a pre_compact block means not now: a warning, and the request goes on unchanged", async () => {
     await settings(2_000, '{"action": "block", "reason": "backing up first"}');
@@ -198,5 +198,5 @@ describe("compaction through acai -p", () => {
     expect(server?.requests).toHaveLength(3);
     expect(sent(2)).toContain("OLD-TURN");
     expect((await hookPayloads()).some((p) => p.event === "post_compact")).toBe(false);
-  });
+  }, 90_000);
 });

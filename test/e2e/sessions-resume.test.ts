@@ -68,7 +68,7 @@ describe("sessions that resume", () => {
     const after = input(2).filter((item) => (item as { role?: string }).role !== "system");
     expect(after.slice(0, before.length)).toEqual(before);
     expect(JSON.stringify(after.at(-1))).toContain("what was the number?");
-  });
+  }, 90_000);
 
   it("-c sends the earlier conversation exactly, tool calls included; session_start says resume", async () => {
     const out = await recordingHook(["SessionStart"]);
@@ -98,7 +98,7 @@ describe("sessions that resume", () => {
     expect(sources[1]?.session_id).toBe(sources[0]?.session_id);
     // One session, one transcript.
     expect(await transcripts(dirs.acaiHome)).toHaveLength(1);
-  });
+  }, 90_000);
 
   it("--resume takes a unique prefix; acai sessions lists the sessions; unknown ids are a usage error", async () => {
     server = await startFakeOpenAI([{ text: "one" }, { text: "two" }, { text: "three" }]);
@@ -133,7 +133,7 @@ describe("sessions that resume", () => {
     });
     expect(none.exitCode).toBe(2);
     expect(none.stderr).toContain("--continue: no earlier session of this project");
-  });
+  }, 90_000);
 
   it("the transcript is Claude Code's shape: a Stop hook finds the last assistant message; a corrupt line is skipped with a warning", async () => {
     const found = path.join(dirs.root, "found.txt");
@@ -172,5 +172,5 @@ writeFileSync(${JSON.stringify(found)}, text + "|" + last.sessionId + "|" + (las
     expect(again.stderr).toContain(`${file}:`);
     expect(again.stderr).toContain("skipped");
     expect(messagesOf(1).map((m) => m.content)).toEqual(["do it", "All done here.", "more"]);
-  });
+  }, 90_000);
 });

@@ -61,5 +61,6 @@ export function resumeSession(target: string | undefined, ctx: ResumeContext): v
     tone: "info",
     text: `Resuming session ${inertText(id.slice(0, 8))}…`,
   });
-  ctx.newSession({ clear: true, resume: id });
+  // Not cleared: the list and this line stay above the resumed session.
+  ctx.newSession({ clear: false, resume: id });
 }
