@@ -71,9 +71,10 @@ export function parseTranscript(text: string, file: string): RecordedEvent[] {
         event: value.event as unknown as AgentEvent,
       });
     } else if (isObject(value) && isObject(value.verdict) && typeof value.for === "string") {
-      const last = events[events.length - 1];
-      if (last && last.event.type === value.for && last.applied === undefined)
-        last.applied = value.verdict as unknown as Verdict;
+      // The verdict belongs to the latest event of its type: events raised while
+      // the gate waited (a notification when the user is asked) may sit between.
+      const gate = events.findLast((e) => e.event.type === value.for);
+      if (gate && gate.applied === undefined) gate.applied = value.verdict as unknown as Verdict;
     } else if (isObject(value) && CONVERSATION_LINE_TYPES.has(String(value.type))) {
       // The conversation (Claude Code's shape) and compaction boundaries: not events to replay.
     } else {

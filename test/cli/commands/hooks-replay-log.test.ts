@@ -60,7 +60,9 @@ describe("acai hooks replay", () => {
     const transcript = await recordSession(dirs);
     const requestsBefore = server?.requests.length;
 
-    const same = await acai(dirs, ["hooks", "replay", transcript, "--json"]);
+    // The session ran with --yes (its Bash calls were approved); the replay answers
+    // the permission questions the same way, as the recorded user did.
+    const same = await acai(dirs, ["hooks", "replay", transcript, "--json", "--yes"]);
     expect(same.exitCode, same.stderr).toBe(0);
     const report = JSON.parse(same.stdout) as { differences: number; replayed: Replayed[] };
     expect(report.differences).toBe(0);
@@ -83,6 +85,7 @@ describe("acai hooks replay", () => {
       `input=$(cat); case "$input" in *echo*) echo "no echo" >&2; exit 2;; esac`,
     );
     const changed = await acai(dirs, [
+      "--yes",
       "hooks",
       "replay",
       path
