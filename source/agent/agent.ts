@@ -7,6 +7,7 @@ import { type CompactTrigger, compactHistory } from "./compaction/compact.js";
 import { DEFAULT_COMPACT_AT, isContextLengthError } from "./compaction/context-window.js";
 import type {
   AgentEvent,
+  IncomingMessage,
   SessionEndReason,
   StopReason,
   Usage,
@@ -26,9 +27,14 @@ import { providerOf, SessionCounter } from "./session-totals.js";
 import { defaultSystemPrompt } from "./system-prompt.js";
 import { runToolCalls } from "./tool-calls.js";
 import { TranscriptWriter } from "./transcript.js";
-import type { AgentOptions, RunInput, TurnInput } from "./types.js";
+import type { AgentOptions, Inbox, RunInput, TurnInput } from "./types.js";
 
 type TurnOutcome = { stopReason: StopReason; message?: string };
+/** What became of a message: its text for the model, suppressed, or a hook stopped the session. */
+type Received =
+  | { kind: "text"; text: string }
+  | { kind: "suppressed" }
+  | { kind: "stop"; reason: string };
 
 /** Per-turn accumulators, filled while the turn runs and reported by `turn_end`. */
 interface TurnState {
@@ -129,6 +135,8 @@ class SessionRun {
   private measuredTokens: number | undefined;
   /** Steps, tool calls and tokens of the session, for `session_end` and `stop_request`. */
   private readonly counter: SessionCounter;
+  /** Messages from other agents, if the session takes them. */
+  private inbox: Inbox | undefined;
 
   constructor(
     private readonly options: AgentOptions,
@@ -201,6 +209,7 @@ class SessionRun {
     }
 
     const prompts = iteratorOf(input.prompts);
+    this.inbox = input.inbox;
     let turn = 0;
     try {
       while (true) {
@@ -213,11 +222,19 @@ class SessionRun {
           if (signal.aborted) return yield* this.end("aborted");
           continue;
         }
+        let turnInput = next.value;
+        if (turnInput.message) {
+          const received = yield* this.receive(turnInput.message, turn + 1);
+          if (signal.aborted) return yield* this.end("aborted");
+          if (received.kind === "stop") return yield* this.end("hook_stop");
+          if (received.kind === "suppressed") continue;
+          turnInput = { ...turnInput, prompt: received.text };
+        }
         turn++;
         this.promptId = randomUUID();
         const turnSignal = anySignal([signal, next.value.signal]);
         const state: TurnState = { turn, text: "", usage: ZERO_USAGE, steps: 0 };
-        const outcome = yield* this.turn(state, next.value, turnSignal);
+        const outcome = yield* this.turn(state, turnInput, turnSignal);
         const endVerdict = yield* this.emit({
           type: "turn_end",
           turn,
@@ -290,6 +307,9 @@ class SessionRun {
     for (let step = 1; ; step++) {
       if (step > this.maxSteps) return yield* this.maxStepsReached(state, step - 1, stopBlocks);
       state.steps = step;
+      const delivered = yield* this.deliverInbox(turn);
+      if (signal.aborted) return { stopReason: "aborted" };
+      if (delivered) return delivered;
       yield* this.emit({ type: "step_start", turn, step });
       if (this.nearContextWindow()) yield* this.compact("auto", "", signal);
       if (signal.aborted) return { stopReason: "aborted" };
@@ -529,6 +549,50 @@ class SessionRun {
       });
     }
     return { stopReason: "max_steps", message };
+  }
+
+  /**
+   * The message_received gate for one message, then the message is settled
+   * (delivered or suppressed). Its verdict's context replaces the text rather
+   * than going to the model beside it (agent-relay's `inject`).
+   */
+  private async *receive(
+    message: IncomingMessage,
+    turn: number,
+  ): AsyncGenerator<AgentEvent, Received, Verdict | undefined> {
+    const event: AgentEvent = { type: "message_received", turn, message };
+    this.transcript.event(event);
+    const verdict = (yield event) as VerdictFor<"message_received"> | undefined;
+    if (verdict !== undefined && !isBareContinue(verdict))
+      this.transcript.verdict(verdict, event.type);
+    this.inbox?.settle(message.id);
+    switch (verdict?.action) {
+      case undefined:
+        return { kind: "text", text: message.text };
+      case "block":
+        return { kind: "suppressed" };
+      case "stop":
+        return { kind: "stop", reason: verdict.reason };
+      case "continue": {
+        if (verdict.suppress === true) return { kind: "suppressed" };
+        const replaced = verdict.prompt ?? verdict.context?.join("\n\n");
+        return { kind: "text", text: replaced?.trim() ? replaced : message.text };
+      }
+      default:
+        return verdict satisfies never;
+    }
+  }
+
+  /** Messages that arrived during the turn (`acai -p`) reach the model with its next request. */
+  private async *deliverInbox(
+    turn: number,
+  ): AsyncGenerator<AgentEvent, TurnOutcome | undefined, Verdict | undefined> {
+    for (const message of this.inbox?.take() ?? []) {
+      const received = yield* this.receive(message, turn);
+      if (received.kind === "stop") return { stopReason: "hook_stop", message: received.reason };
+      if (received.kind === "text") this.history.addUser(received.text);
+    }
+    return undefined;
   }
 
   /** The `model_request` gate, with hook retries. Returns an outcome when the turn must end. */

@@ -16,6 +16,34 @@ export interface ToolCallSummary {
   input: unknown;
 }
 
+/** A message from another agent (the relay), as the agent receives it. */
+export interface IncomingMessage {
+  id: string;
+  /** The sender's agent name. */
+  from: string;
+  /** This agent's name. */
+  to: string;
+  content: string;
+  /** Sent to every running agent (`@relay:*`). */
+  broadcast: boolean;
+  /** ms since the epoch, the sender's clock. */
+  sentAt: number;
+  /** What the model gets unless a message_received hook replaces it. */
+  text: string;
+}
+
+/** A message this agent sent (`@relay:NAME`, a hook's sendMessage), and where it went. */
+export interface SentMessage {
+  from: string;
+  /** A name, or `*` for every running agent. */
+  to: string;
+  content: string;
+  /** Recipients running: on their way. */
+  delivered: string[];
+  /** Recipients not running: kept for them. */
+  kept: string[];
+}
+
 export type StopReason =
   | "end_turn" // the model finished and no gate kept it going
   | "max_steps" // --max-steps reached
@@ -220,6 +248,13 @@ export type AgentEvent = (
       usage: Usage;
       durationMs: number;
     }
+  | {
+      type: "message_received";
+      /** The turn the message goes to (the next one when it arrives between turns). */
+      turn: number;
+      message: IncomingMessage;
+    } /* gate: block = suppress; `prompt` or context replaces its text */
+  | { type: "message_sent"; message: SentMessage } /* raised beside the loop by the session */
   | { type: "notification"; message: string; notificationType: string }
   | { type: "warning"; message: string; source?: string }
   | { type: "error"; message: string; turn?: number }
@@ -357,6 +392,11 @@ export interface GateVerdicts {
   subagent_stop: ContinueVerdict | BlockVerdict | StopVerdict;
   /** context: the answer to the agent (with the next model request; a follow-up step if it had stopped). */
   pattern: ContinueVerdict;
+  /** block: drop the message (agent-relay's `suppress`); `prompt`, else context, replaces its text. */
+  message_received:
+    | ContinueVerdict<{ prompt?: string; suppress?: boolean }>
+    | BlockVerdict
+    | StopVerdict;
 }
 
 export type GateEventType = keyof GateVerdicts;

@@ -2,7 +2,7 @@ import type { LanguageModel, ModelMessage } from "ai";
 import type { PermissionPolicy } from "../permissions/decide.js";
 import type { ProcessRunner } from "../process/types.js";
 import type { Tool } from "../tools/types.js";
-import type { SessionEndReason } from "./events.js";
+import type { IncomingMessage, SessionEndReason } from "./events.js";
 
 export interface AgentOptions {
   model: LanguageModel;
@@ -78,6 +78,8 @@ export interface TurnInput {
    * (`/compact [instructions]`: `prompt` holds the instructions).
    */
   command?: "compact";
+  /** The turn answers this message from another agent (message_received runs first; `prompt` is unused). */
+  message?: IncomingMessage;
   /** Aborts this turn only (REPL Esc); the session goes on with the next prompt. */
   signal?: AbortSignal;
 }
@@ -93,4 +95,17 @@ export interface RunInput {
    */
   endReason?: () => SessionEndReason;
   source?: "startup" | "resume";
+  /** Messages from other agents (the relay); see `Inbox`. */
+  inbox?: Inbox;
+}
+
+/** Where the agent takes messages from other agents and tells what became of them. */
+export interface Inbox {
+  /**
+   * Messages to hand to the model at its next request (`acai -p`). The REPL and
+   * `--listen` give none here: they queue messages as turns (`TurnInput.message`).
+   */
+  take(): IncomingMessage[];
+  /** The message reached the model, or a hook suppressed it: it will not come again. */
+  settle(id: string): void;
 }

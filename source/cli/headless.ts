@@ -3,6 +3,7 @@ import type { InterceptedEvent } from "../hooks/activity.js";
 import { DEFAULT_SESSION_END_BUDGET_MS } from "../hooks/interceptor.js";
 import { ModelConfigError } from "../models/errors.js";
 import { windDownMs } from "../process/wind-down.js";
+import { RelayError } from "../relay/message.js";
 import { UntrustedProjectHooksError } from "../session/errors.js";
 import { formatHookList } from "../session/hook-list.js";
 import { prepareSession } from "../session/prepare.js";
@@ -13,6 +14,7 @@ import { stripControls } from "../terminal/inert-text.js";
 import { CliError, formatUnexpected, UsageError } from "./errors.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { type CliIo, type CliSignal, readAll } from "./io.js";
+import { type ListenTurns, listenTurns } from "./listen.js";
 import { emptyOutcome, exitCodeFor, OutcomeTracker } from "./outcome.js";
 import { createPrinter, type Printer } from "./print.js";
 import type { MainOptions } from "./program.js";
@@ -57,8 +59,11 @@ export async function runHeadless(io: CliIo, options: MainOptions): Promise<numb
     io.onSignal(signal, onSignal(signal)),
   );
 
+  let listening: ListenTurns | undefined;
   try {
-    const prompt = await resolvePrompt(io, options, controller.signal);
+    const prompt = options.listen
+      ? listenPrompt(options)
+      : await resolvePrompt(io, options, controller.signal);
     const prepared = await prepareSession({
       cwd: io.cwd,
       env: io.env,
@@ -70,9 +75,24 @@ export async function runHeadless(io: CliIo, options: MainOptions): Promise<numb
     for (const warning of prepared.warnings) printer.warning(warning);
     if (received) return signalExit(received);
 
+    if (options.listen && !prepared.relay) {
+      throw new CliError(
+        "--listen needs messages between agents, which are off for this session (see the warning above, or relay.enabled in settings)",
+        EXIT.error,
+      );
+    }
+    if (options.listen && prepared.relay) {
+      listening = listenTurns(prompt, prepared.relay);
+      if (options.outputFormat === "text") {
+        const name = prepared.relay.name;
+        io.stderr.write(
+          `acai: listening as ${name} (${prepared.relay.transport} relay): acai send ${name} MESSAGE, or @relay:${name} from another agent; Ctrl-C stops\n`,
+        );
+      }
+    }
     const tracker = new OutcomeTracker();
     const events: AsyncGenerator<InterceptedEvent, void, undefined> = prepared.run({
-      prompts: [{ prompt }],
+      prompts: listening ?? [{ prompt: prompt ?? "" }],
       signal: controller.signal,
       // Asked once the turn is over (its turn_end already observed): a session_end hook
       // can tell a run that failed (provider error) from one that completed.
@@ -101,8 +121,18 @@ export async function runHeadless(io: CliIo, options: MainOptions): Promise<numb
     failBeforeRun(printer, io, options, message, exitCode, session, Date.now() - started);
     return exitCode;
   } finally {
+    listening?.close();
     for (const off of unsubscribe) off();
   }
+}
+
+/** `--listen`: the prompt is optional (the agent waits for messages); stdin is not read. */
+function listenPrompt(options: MainOptions): string | undefined {
+  if (options.print === undefined) {
+    throw new UsageError("--listen is for acai -p (the REPL receives messages anyway).");
+  }
+  const prompt = typeof options.print === "string" ? options.print : options.prompt;
+  return prompt?.trim() ? prompt : undefined;
 }
 
 function signalExit(signal: CliSignal): number {
@@ -135,6 +165,8 @@ function classify(error: unknown, debug: boolean): { code: ExitCode; message: st
   }
   if (error instanceof SettingsError) return { code: EXIT.usage, message: error.message };
   if (error instanceof ResumeError) return { code: EXIT.usage, message: error.message };
+  // A name a running agent holds (--name), or a bad one.
+  if (error instanceof RelayError) return { code: EXIT.usage, message: error.message };
   if (error instanceof CliError) return { code: error.exitCode, message: error.message };
   // Model configuration errors are written for the user (no key, bad spec, missing replay file).
   if (error instanceof ModelConfigError) {

@@ -253,6 +253,16 @@ export function describeForHuman(
       return event.denied
         ? `permission denied: ${event.toolName} ${clip(summarize(event.input), 80)}: ${event.error}`
         : undefined;
+    case "message_received":
+      return `message from ${event.message.from}${event.message.broadcast ? " (to all)" : ""}: ${clip(event.message.content, 200)}`;
+    case "message_sent": {
+      const { to, delivered, kept } = event.message;
+      const where = [
+        ...(delivered.length > 0 ? [`delivered to ${delivered.join(", ")}`] : []),
+        ...(kept.length > 0 ? [`kept for ${kept.join(", ")} (not running)`] : []),
+      ];
+      return `message to ${to}: ${where.length > 0 ? where.join("; ") : "no agent was running"}`;
+    }
     case "turn_end":
       if (event.stopReason === "max_steps")
         return `stopped: ${event.message ?? "max steps reached"}`;

@@ -7,6 +7,7 @@ import {
   parseRuleText,
   splitRuleList,
 } from "../permissions/rules.js";
+import { agentNameProblem } from "../relay/names.js";
 import type { ProjectHooksMode } from "../session/types.js";
 import type { CommandContext } from "./command-context.js";
 import { formatUnexpected } from "./errors.js";
@@ -44,6 +45,10 @@ export interface MainOptions {
   /** Text format: also show tool calls and every hook run on stderr. */
   verbose: boolean;
   projectHooks: ProjectHooksMode;
+  /** `--name`: this session's agent name on the relay (default: the project's name and a short id). */
+  name?: string | undefined;
+  /** `--listen` (with -p): keep running and answer messages until stopped. */
+  listen?: boolean;
 }
 
 const HELP_AFTER = `
@@ -53,6 +58,8 @@ Examples:
   acai -p "summarise" --output-format json         one JSON result object
   acai -p "hi" --model replay:examples/replay/demo.json   offline, scripted model
   acai hooks trust                                 trust this project's hooks
+  acai -p --listen --name reviewer                 a headless agent that answers messages
+  acai send reviewer "check src/auth.ts"           message a running agent (acai agents lists them)
 
 Models: --model openai:MODEL or just MODEL (needs OPENAI_API_KEY, or --base-url /
 OPENAI_BASE_URL for an OpenAI-compatible server such as Ollama or vLLM; the
@@ -96,6 +103,12 @@ function collectRules(value: string, previous: string[] | undefined): string[] {
     }
   }
   return [...(previous ?? []), ...rules];
+}
+
+function parseAgentName(value: string): string {
+  const problem = agentNameProblem(value);
+  if (problem) throw new InvalidArgumentError(`${problem}.`);
+  return value;
 }
 
 function parseBaseUrl(value: string): string {
@@ -176,6 +189,15 @@ export async function buildProgram(
     // Kebab-case spellings, as Claude Code also accepts them.
     .addOption(new Option("--allowed-tools <rules>").hideHelp().argParser(collectRules))
     .addOption(new Option("--disallowed-tools <rules>").hideHelp().argParser(collectRules))
+    .option(
+      "--name <name>",
+      "this agent's name for messages between agents (@relay:NAME, acai send); default: the project's name and a short id",
+      parseAgentName,
+    )
+    .option(
+      "--listen",
+      "with -p: keep running after the prompt and answer messages from other agents until SIGINT/SIGTERM",
+    )
     .option("--verbose", "text output: also show tool calls and hook runs on stderr")
     .addOption(
       new Option(
@@ -222,6 +244,8 @@ export async function buildProgram(
         allowedTools: (raw.allowedTools as string[] | undefined) ?? [],
         disallowedTools: (raw.disallowedTools as string[] | undefined) ?? [],
         verbose: raw.verbose === true,
+        ...(typeof raw.name === "string" ? { name: raw.name } : {}),
+        ...(raw.listen === true ? { listen: true } : {}),
         projectHooks:
           raw.project === false || raw.projectHooks === false
             ? "off"
@@ -250,6 +274,20 @@ export async function buildProgram(
     registerSessionsCommand(program, ctx);
   } else {
     program.command("sessions").description("list this project's earlier sessions (acai sessions)");
+  }
+  if (operand === "agents" || operand === "help") {
+    const { registerAgentsCommand } = await import("./commands/agents.js");
+    registerAgentsCommand(program, ctx);
+  } else {
+    program.command("agents").description("list the running agents (acai agents)");
+  }
+  if (operand === "send" || operand === "help") {
+    const { registerSendCommand } = await import("./commands/send.js");
+    registerSendCommand(program, ctx);
+  } else {
+    program
+      .command("send")
+      .description("send a message to a running agent (acai send NAME MESSAGE)");
   }
   if (operand === "mcp" || operand === "help") {
     const { registerMcpCommand } = await import("./commands/mcp-list.js");
@@ -293,6 +331,8 @@ function writeUsageResult(io: CliIo, message: string, durationMs: number): void 
     operand === "tools" ||
     operand === "mcp" ||
     operand === "sessions" ||
+    operand === "agents" ||
+    operand === "send" ||
     operand === "help"
   )
     return;

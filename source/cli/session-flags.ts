@@ -23,5 +23,7 @@ export function sessionFlags(options: MainOptions): SessionFlags {
       ...(options.allowedTools.length > 0 ? { allow: options.allowedTools } : {}),
       ...(options.disallowedTools.length > 0 ? { deny: options.disallowedTools } : {}),
     },
+    ...(options.name ? { agentName: options.name } : {}),
+    ...(options.listen ? { listen: true } : {}),
   };
 }

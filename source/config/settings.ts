@@ -3,6 +3,7 @@ import path from "node:path";
 import { z } from "zod";
 import { McpServersSchema } from "../mcp/config.js";
 import { PermissionsSettingsSchema } from "../permissions/rules.js";
+import { RelaySettingsSchema } from "../relay/settings.js";
 import { BASE_URL_REQUIREMENT, isHttpUrl } from "./base-url.js";
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from "./json-depth.js";
 import { parseJsonWithLocation } from "./json-error.js";
@@ -89,6 +90,8 @@ export const SettingsSchema = z.object({
    * project's apply once it is trusted.
    */
   permissions: PermissionsSettingsSchema.optional(),
+  /** Messages between agents: `{"url": "nats://host:4222"}` for several machines (docs/messaging.md). */
+  relay: RelaySettingsSchema.optional(),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;

@@ -29,6 +29,7 @@ import type { HookDefinition, HookEventName } from "./definition.js";
 import { HOOK_EVENT_OF } from "./events/names.js";
 import { createAsyncHooks } from "./intercept/async-hooks.js";
 import { settleBackground } from "./intercept/background.js";
+import { type BesideEvent, raiseBeside } from "./intercept/beside.js";
 import { builtinFor, runBuiltin, withBuiltinContext } from "./intercept/builtin-patterns.js";
 import { type EventParts, handleEvent } from "./intercept/handle-event.js";
 import { createIdle } from "./intercept/idle.js";
@@ -63,25 +64,38 @@ export interface HookInterceptor {
    * run going on, nothing runs.
    */
   notify: NotifyHooks;
+  /**
+   * For an event the session raises beside the loop (`message_sent`): yielded
+   * with the run's next activity, its hooks run beside the loop. With no run
+   * going on, nothing happens.
+   */
+  raise(event: BesideEvent): Promise<void>;
 }
 
 export function createHookInterceptor(options: InterceptorOptions): HookInterceptor {
   const byEvent = indexHooks(options.hooks);
-  let active: NotifyHooks | undefined;
-  const setActive = (notify: NotifyHooks | undefined): void => {
-    active = notify;
+  let active: ActiveRun | undefined;
+  const setActive = (run: ActiveRun | undefined): void => {
+    active = run;
   };
   return Object.assign((run: AgentRun) => intercept(run, options, byEvent, setActive), {
     notify: (message: string, notificationType: string) =>
-      active ? active(message, notificationType) : Promise.resolve([]),
+      active ? active.notify(message, notificationType) : Promise.resolve([]),
+    raise: (event: BesideEvent) => (active ? active.raise(event) : Promise.resolve()),
   });
+}
+
+/** What reaches the run going on from outside it. */
+interface ActiveRun {
+  notify: NotifyHooks;
+  raise(event: BesideEvent): Promise<void>;
 }
 
 async function* intercept(
   run: AgentRun,
   options: InterceptorOptions,
   byEvent: ReadonlyMap<HookEventName, readonly HookDefinition[]>,
-  setActive: (notify: NotifyHooks | undefined) => void,
+  setActive: (run: ActiveRun | undefined) => void,
 ): InterceptedRun {
   const ctx = createRunContext(options, byEvent);
   const pump = createPump(run);
@@ -90,8 +104,11 @@ async function* intercept(
     notifications: createNotifications(ctx),
     retries: newRetryCount(),
   };
-  setActive((message, type) => parts.notifications.notify(message, type, pump.wake));
   const idle = createIdle(ctx, pump.wake);
+  setActive({
+    notify: (message, type) => parts.notifications.notify(message, type, pump.wake),
+    raise: (event) => raiseBeside(ctx, event, pump.wake),
+  });
   try {
     let verdict: Verdict | undefined;
     for (;;) {

@@ -185,12 +185,21 @@ export class ReplController {
       });
     }
     for (const warning of session.warnings) this.#store.item({ kind: "warning", text: warning });
+    if (session.relay) {
+      this.#store.item({
+        kind: "banner",
+        tone: "dim",
+        text: `agent name: ${session.relay.name} (other agents write @relay:${session.relay.name} …; acai agents lists them)`,
+      });
+    }
     const queue = this.#turns.open();
     if (this.#exitRequested) {
       // Asked to exit while the session was being prepared: end it at once (session_end runs).
       queue.close(true);
     } else {
       this.#ready(queue);
+      // Messages from other agents come as prompts of their own, queued like typed ones.
+      session.relay?.deliverAsTurns((message) => this.#turns.message(message));
     }
     const reason = await this.#runSession(session, queue);
     this.#session = undefined;

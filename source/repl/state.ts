@@ -7,6 +7,7 @@ import type {
 } from "../hooks/activity.js";
 import type { HookEventName } from "../hooks/definition.js";
 import { costUsd, type ModelPrice } from "../models/pricing.js";
+import { inertText } from "../terminal/inert-text.js";
 import { type Fence, splitFinishedMarkdown } from "./format.js";
 import type { HooksSnapshot } from "./hooks-snapshot.js";
 import { reduceSubagents, type SubagentView } from "./subagents.js";
@@ -515,6 +516,21 @@ function reduceEvent(state: ViewState, event: InterceptedEvent, at: number): Vie
       });
       return flushAnswers(line, ended);
     }
+    case "message_received":
+      return push(flushStream(state), {
+        kind: "banner",
+        tone: "dim",
+        // Another agent's text: inert on the terminal.
+        text: inertText(
+          `message from ${event.message.from}${event.message.broadcast ? " (to all)" : ""}: ${firstLineOf(event.message.content)}`,
+        ),
+      });
+    case "message_sent":
+      return push(flushStream(state), {
+        kind: "banner",
+        tone: "dim",
+        text: inertText(sentLine(event.message)),
+      });
     case "hook_warning":
       return push(state, {
         kind: "warning",
@@ -603,4 +619,20 @@ export function compactedLine(event: {
 }): string {
   const n = (value: number) => value.toLocaleString("en-US");
   return `Compacted the conversation (${event.trigger}): ~${n(event.tokensBefore)} → ~${n(event.tokensAfter)} tokens (${event.messagesBefore} → ${event.messagesAfter} messages).`;
+}
+
+function firstLineOf(text: string): string {
+  const line = text.split("\n", 1)[0] ?? "";
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}
+
+function sentLine(message: { to: string; delivered: string[]; kept: string[] }): string {
+  const to = message.to === "*" ? "every running agent" : message.to;
+  const where =
+    message.delivered.length > 0
+      ? `delivered to ${message.delivered.join(", ")}`
+      : message.kept.length > 0
+        ? `kept for ${message.kept.join(", ")} (not running)`
+        : "no agent was running";
+  return `message sent to ${to}: ${where}`;
 }

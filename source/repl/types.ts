@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "../agent/events.js";
 import type { AskUser } from "../hooks/activity.js";
 import type { ModelPrice } from "../models/pricing.js";
 import type { ResumeRequest } from "../session/resume/find.js";
@@ -23,6 +24,8 @@ export interface TurnInput {
   signal?: AbortSignal;
   /** `/compact [instructions]`: compact the conversation (`prompt` holds the instructions). */
   command?: "compact";
+  /** A message from another agent: the turn answers it (message_received runs first). */
+  message?: IncomingMessage;
 }
 
 export type ReplNotificationType = "idle_prompt" | "permission_prompt";

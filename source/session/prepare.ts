@@ -3,6 +3,7 @@ import { realpathSync } from "node:fs";
 import path from "node:path";
 import { Agent, DEFAULT_MAX_STOP_BLOCKS } from "../agent/agent.js";
 import { contextWindowFor } from "../agent/compaction/context-window.js";
+import type { SentMessage } from "../agent/events.js";
 import { composeSystemPrompt } from "../agent/system-prompt.js";
 import type { RunInput } from "../agent/types.js";
 import { effectiveSettings } from "../config/effective-settings.js";
@@ -30,6 +31,8 @@ import { sessionPermissions } from "../permissions/sources.js";
 import { startProcess } from "../process/long-lived.js";
 import { runProcess } from "../process/runner.js";
 import { withSignal } from "../process/with-signal.js";
+import { openSessionRelay } from "../relay/session-open.js";
+import { sendingRelayLines } from "../relay/session-output.js";
 import { subagentTaskTool } from "../subagents/run.js";
 import { loadSubagentTypes } from "../subagents/session.js";
 import { loadTools } from "../tools/registry.js";
@@ -206,6 +209,18 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
     // The conversation of the session picked up again (not the subagents').
     ...(resumed ? { resume: { messages: resumed.messages, parentUuid: resumed.lastUuid } } : {}),
   });
+  // Messages between agents (docs/messaging.md): a name on the relay, unless the settings turn it off.
+  const relayJoin = await openSessionRelay({
+    acaiHome: paths.home,
+    loaded,
+    includeProject,
+    projectDir,
+    cwd,
+    sessionId,
+    ...(flags.agentName !== undefined ? { name: flags.agentName } : {}),
+    listening: flags.listen === true,
+  });
+  const relay = relayJoin.relay;
   const toolsByName = new Map(
     [...tools.tools, ...(mcp?.tools ?? []), taskTool].map((tool) => [tool.name, tool]),
   );
@@ -241,7 +256,9 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
       ...brokenWarnings,
       ...instructions.warnings,
       ...(resumed?.warnings ?? []),
+      ...relayJoin.warnings,
     ],
+    ...(relay ? { relay } : {}),
     notify: (message, notificationType) =>
       running ? running.notify(message, notificationType) : Promise.resolve([]),
     run(input: RunInput): AsyncGenerator<InterceptedEvent, void, undefined> {
@@ -265,6 +282,14 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
         ...(settings.idleMs === undefined ? {} : { idleMs: settings.idleMs }),
         patternNamespaces: builtinNamespaces(memory.namespace ? [memory.namespace] : []),
         ...(memory.startContext ? { startContext: memory.startContext } : {}),
+        // agent-relay's sendMessage answers go out through this session's relay.
+        ...(relay
+          ? {
+              onSendMessage: async ({ to, content }) => {
+                announceSent(await relay.send(to, content));
+              },
+            }
+          : {}),
         sessionEndBudgetMs: settings.sessionEndBudgetMs,
         // acai's own resource limits: the user's settings only (a project's could starve the user's hooks).
         ...asyncHookLimits(loaded.user.hookDefaults),
@@ -277,10 +302,22 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
       });
       running = intercept;
       const source = input.source ?? (resumed ? "resume" : "startup");
-      const events = intercept(agent.run({ ...input, source, prompts: turns.prompts }));
+      /** message_sent: in the transcript, and its hooks beside the loop. */
+      function announceSent(message: SentMessage): void {
+        const event = { type: "message_sent", message } as const;
+        agent.record(event);
+        void intercept.raise(event);
+      }
+      const inbox = input.inbox ?? relay?.inbox;
+      const intercepted = intercept(
+        agent.run({ ...input, source, prompts: turns.prompts, ...(inbox ? { inbox } : {}) }),
+      );
+      const events = relay
+        ? sendingRelayLines(intercepted, { relay, sent: announceSent })
+        : intercepted;
       return closingAfter(events, async () => {
         memory.close();
-        await mcp?.close();
+        await Promise.all([mcp?.close(), relay?.close()]);
       });
     },
   };

@@ -4,6 +4,7 @@ import type { BrokenHook, HookDefinition } from "../hooks/definition.js";
 import type { PermissionMode } from "../permissions/rules.js";
 import type { PermissionFlags } from "../permissions/sources.js";
 import type { ProjectChanges } from "../project/changes.js";
+import type { SessionRelay } from "../relay/session-relay.js";
 import type { ResumeRequest } from "./resume/find.js";
 
 /** `notification_type` values acai sends (Claude Code's). */
@@ -75,6 +76,10 @@ export interface SessionFlags {
   permissions?: PermissionFlags;
   /** `--continue` (the latest session of this project) or `--resume ID`. */
   resume?: ResumeRequest;
+  /** `--name`: the agent name on the relay. */
+  agentName?: string;
+  /** `acai -p --listen`: shown as listening in `acai agents`. */
+  listen?: boolean;
 }
 
 export interface PrepareSessionOptions {
@@ -105,6 +110,8 @@ export interface PreparedSession {
   hooks: { loaded: HookDefinition[]; broken: BrokenHook[]; projectHooksEnabled: boolean };
   /** Warnings gathered while loading (broken hooks, broken dynamic tools, ...). */
   warnings: string[];
+  /** This session's place among agents (its name, messages); absent when the relay is off. */
+  relay?: SessionRelay;
   /** Drives Agent.run() through the hook interceptor: the one loop every mode uses. */
   run(input: RunInput): AsyncGenerator<InterceptedEvent, void, undefined>;
   /**

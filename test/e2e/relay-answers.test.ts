@@ -1,8 +1,8 @@
 /**
  * agent-relay answers through `acai -p` against the scripted model server:
  * `inject` reaches the model (what the server records), `stop: true` keeps the
- * hooks after it from running, `log` reaches the audit log, `suppress` and a
- * `sendMessage` with no messaging are warnings, never silence.
+ * hooks after it from running, `log` reaches the audit log, `suppress` where it
+ * cannot apply and a `sendMessage` that cannot be delivered are warnings, never silence.
  */
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
@@ -66,8 +66,9 @@ describe("agent-relay answers, through acai -p", () => {
     expect(result.stderr).toContain(
       'hook "quiet" answered suppress, which before_tool cannot take',
     );
+    // The session's relay sends it: to an agent that never ran here, it is refused, and said.
     expect(result.stderr).toContain(
-      'hook "alert" asked to send a message to "Coordinator"; this session does not send messages between agents',
+      'hook "alert" asked to send a message to "Coordinator", which could not be sent (no agent named Coordinator has run here',
     );
     const audit = await readFile(path.join(dirs.acaiHome, "logs", "hooks-audit.jsonl"), "utf8");
     expect(audit).toContain("RELAY-LOG");

@@ -112,6 +112,15 @@ export const EVENT_HELP: Record<HookEventName, EventHelp> = {
     fields: "idle_seconds",
     can: 'add context for the agent ({"context": "..."} or {"inject": "..."}); send a message',
   },
+  message_received: {
+    fields: "message_id, from, to, content, broadcast, sent_at, text, agent_name",
+    can: 'replace the text the model gets ({"context": "..."} or {"action":"modify","prompt":"..."}); block = drop the message',
+    matcher: { source: "Coordinator" },
+  },
+  message_sent: {
+    fields: "from, to, content, broadcast, delivered_to, kept_for, agent_name",
+    can: "observe",
+  },
   session_end: {
     fields: "reason",
     can: "observe (runs within a short budget)",

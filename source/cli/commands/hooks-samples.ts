@@ -178,6 +178,31 @@ export async function sampleAgentEvent(args: SampleArgs): Promise<AgentEvent> {
         message: "acai is waiting for your input",
         notificationType: "idle_prompt",
       };
+    case "message_received":
+      return {
+        type: "message_received",
+        turn: 2,
+        message: {
+          id: "3b0c9a52-6f0e-4c43-9d55-8f3a51d2c001",
+          from: "Coordinator",
+          to: "Reviewer",
+          content: "TASK: review src/auth.ts",
+          broadcast: false,
+          sentAt: Date.parse("2026-11-21T10:30:00.000Z"),
+          text: "Message from agent Coordinator (reply with @relay:Coordinator <text>):\nTASK: review src/auth.ts",
+        },
+      };
+    case "message_sent":
+      return {
+        type: "message_sent",
+        message: {
+          from: "Reviewer",
+          to: "Coordinator",
+          content: "Reviewed src/auth.ts: two issues, see the PR comments.",
+          delivered: ["Coordinator"],
+          kept: [],
+        },
+      };
     case "session_end":
       return {
         type: "session_end",

@@ -167,6 +167,32 @@ export const notificationFields = (ev: AgentEventOf<"notification">): Payload =>
   notification_type: ev.notificationType,
 });
 
+/** message_received: the message, and the text the model gets (as replaced by earlier hooks). */
+export const messageReceivedFields = (
+  ev: AgentEventOf<"message_received">,
+  state: GateState,
+): Payload => ({
+  message_id: ev.message.id,
+  from: ev.message.from,
+  to: ev.message.to,
+  content: ev.message.content,
+  broadcast: ev.message.broadcast,
+  sent_at: new Date(ev.message.sentAt).toISOString(),
+  text: state.prompt ?? ev.message.text,
+  agent_name: ev.message.to,
+  turn: ev.turn,
+});
+
+export const messageSentFields = (ev: AgentEventOf<"message_sent">): Payload => ({
+  from: ev.message.from,
+  to: ev.message.to,
+  content: ev.message.content,
+  broadcast: ev.message.to === "*",
+  delivered_to: ev.message.delivered,
+  kept_for: ev.message.kept,
+  agent_name: ev.message.from,
+});
+
 export const sessionEndFields = (ev: AgentEventOf<"session_end">): Payload => ({
   reason: ev.reason,
   ...(ev.totals === undefined

@@ -20,6 +20,12 @@ export interface Pump {
 export function createPump(run: AgentRun): Pump {
   /** The agent's `next()` while it has not settled (the consumer may leave meanwhile). */
   let inFlight: Promise<IteratorResult<AgentEvent, void>> | undefined;
+  /**
+   * The latest step, once the agent gave it. A wake may have answered the wait
+   * first; `again()` then gets the step from here (it is never lost, and a
+   * wake before the step settles cannot turn `again()` into an endless "woken").
+   */
+  let settled: Promise<IteratorResult<AgentEvent, void>> | undefined;
   let wake: (() => void) | undefined;
   /** A wake that came before the loop waited (it is not lost: the next wait ends at once). */
   let early = false;
@@ -37,7 +43,10 @@ export function createPump(run: AgentRun): Pump {
       }
       next.then((step) => {
         wake = undefined;
-        inFlight = undefined;
+        if (inFlight === next) {
+          inFlight = undefined;
+          settled = next;
+        }
         resolve(step);
       }, reject);
     });
@@ -45,10 +54,12 @@ export function createPump(run: AgentRun): Pump {
     next(verdict) {
       const next = run.next(verdict);
       inFlight = next;
+      settled = undefined;
       return stepOrWake(next);
     },
     again() {
-      return inFlight === undefined ? Promise.resolve(undefined) : stepOrWake(inFlight);
+      const step = inFlight ?? settled;
+      return step === undefined ? Promise.resolve(undefined) : stepOrWake(step);
     },
     wake: () => {
       if (wake) wake();

@@ -1,3 +1,5 @@
+import type { IncomingMessage } from "../../agent/events.js";
+import { inertText } from "../../terminal/inert-text.js";
 import { PromptQueue } from "../prompt-queue.js";
 import type { TurnInput } from "../types.js";
 import type { IdleNotifier } from "./idle.js";
@@ -73,6 +75,24 @@ export class Turns {
       return;
     }
     this.#store.item({ kind: "error", text: "No session is running; the prompt was not sent." });
+  }
+
+  /** A message from another agent: the next prompt of the running session (queued while a turn runs). */
+  message(message: IncomingMessage): void {
+    const queue = this.#queue;
+    if (!queue || queue.closed) return; // Not settled: it stays for the next agent of this name.
+    const abort = new AbortController();
+    const input: TurnInput = { prompt: message.text, message, signal: abort.signal };
+    this.#aborts.set(input, abort);
+    queue.push(input);
+    if (this.#aborts.has(input)) {
+      this.#store.set({ queued: queue.size });
+      this.#store.item({
+        kind: "banner",
+        tone: "dim",
+        text: inertText(`queued: message from ${message.from}`),
+      });
+    }
   }
 
   /** Sends what was typed while the session started (already announced as queued). */

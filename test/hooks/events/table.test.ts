@@ -82,6 +82,8 @@ describe("the events table", () => {
       before_tool: ["input"],
       permission_request: ["input"],
       after_tool: ["output"],
+      // The text the model gets for the message.
+      message_received: ["prompt"],
     });
   });
 

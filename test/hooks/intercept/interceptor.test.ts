@@ -54,6 +54,23 @@ const fullSession = (): AgentEvent[] => [
   ev.turnEnd(),
   ev.notification(),
   ev.idle(),
+  {
+    type: "message_received",
+    turn: 2,
+    message: {
+      id: "m1",
+      from: "alice",
+      to: "bob",
+      content: "hi",
+      broadcast: false,
+      sentAt: 0,
+      text: "Message from agent alice:\nhi",
+    },
+  },
+  {
+    type: "message_sent",
+    message: { from: "bob", to: "alice", content: "hello", delivered: ["alice"], kept: [] },
+  },
   ev.sessionEnd(),
 ];
 
@@ -97,6 +114,8 @@ describe("hook interceptor", () => {
       "before_stop",
       "after_agent",
       "idle",
+      "message_received",
+      "message_sent",
       "session_end",
     ]);
     expect(agent.closed.value).toBe(true);

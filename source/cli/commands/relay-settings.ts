@@ -1,0 +1,28 @@
+/**
+ * The relay settings `acai agents` and `acai send` use: the user's, and a
+ * trusted project's over them (an untrusted project's settings never apply).
+ */
+import type { CommandContext } from "../command-context.js";
+import { UsageError } from "../errors.js";
+
+export async function relayForCommand(ctx: CommandContext) {
+  const { io } = ctx;
+  const [{ assessProject }, { SettingsError }, { effectiveRelaySettings }, { openRelay }] =
+    await Promise.all([
+      import("../../session/assessment.js"),
+      import("../../config/settings.js"),
+      import("../../relay/settings.js"),
+      import("../../relay/open.js"),
+    ]);
+  const project = await assessProject({ cwd: io.cwd, env: io.env, homeDir: io.homeDir }).catch(
+    (error: unknown) => {
+      throw error instanceof SettingsError ? new UsageError(error.message) : error;
+    },
+  );
+  const settings = effectiveRelaySettings(
+    project.loaded.user.relay,
+    project.loaded.project.relay,
+    project.status === "trusted",
+  );
+  return { transport: await openRelay({ acaiHome: project.paths.home, settings }), settings };
+}

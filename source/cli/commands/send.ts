@@ -1,0 +1,64 @@
+/**
+ * `acai send NAME MESSAGE…`: sends a message to a running agent (or `*`, every
+ * running agent) from the shell. To an agent that is not running it is kept
+ * (within the retention) and delivered when an agent of that name starts; to
+ * a name that never ran here it is refused unless `--queue` is given.
+ */
+import type { Command } from "commander";
+import { MAX_MESSAGE_CHARS } from "../../relay/message.js";
+import { agentNameProblem } from "../../relay/names.js";
+import { inertText } from "../../terminal/inert-text.js";
+import type { CommandContext } from "../command-context.js";
+import { CliError, UsageError } from "../errors.js";
+import { EXIT } from "../exit-codes.js";
+import { readAll } from "../io.js";
+import { relayFailure } from "./relay-errors.js";
+import { relayForCommand } from "./relay-settings.js";
+import { runToolkitCommand } from "./run-command.js";
+
+interface SendFlags {
+  from: string;
+  queue: boolean;
+}
+
+export function registerSendCommand(program: Command, ctx: CommandContext): Command {
+  return program
+    .command("send")
+    .description(
+      `send a message (at most ${MAX_MESSAGE_CHARS} characters) to the agent NAME, or * for every running agent`,
+    )
+    .argument("<name>", "the agent (acai agents lists them), or * for every running agent")
+    .argument("[message...]", "the message; read from stdin when left out")
+    .option("--from <name>", "the sender's name the agent sees", "shell")
+    .option(
+      "--queue",
+      "keep it for a name that has never run here (delivered when it starts)",
+      false,
+    )
+    .action((name: string, words: string[], flags: SendFlags) =>
+      runToolkitCommand(ctx, async () => {
+        const fromProblem = agentNameProblem(flags.from);
+        if (fromProblem) throw new UsageError(`--from: ${fromProblem}.`);
+        const content = words.length > 0 ? words.join(" ") : await readAll(ctx.io.stdin);
+        const { transport, settings } = await relayForCommand(ctx);
+        try {
+          const report = await transport
+            .send({ from: flags.from, to: name, content }, { allowUnknown: flags.queue })
+            .catch(relayFailure(settings));
+          const out: string[] = [];
+          if (report.delivered.length > 0)
+            out.push(`sent to ${report.delivered.map(inertText).join(", ")}`);
+          if (report.kept.length > 0)
+            out.push(
+              `${report.kept.map(inertText).join(", ")} is not running: the message is kept and delivered when an agent of that name starts (within 7 days)`,
+            );
+          if (out.length === 0)
+            throw new CliError("no other agent is running: nothing was sent", EXIT.error);
+          ctx.io.stdout.write(`${out.join("\n")}\n`);
+          return EXIT.ok;
+        } finally {
+          await transport.close();
+        }
+      }),
+    );
+}

@@ -1,0 +1,59 @@
+/**
+ * Opens a session's relay at session start: the transport the settings name,
+ * then the name (`--name`, else the project's name and a short id). A name a
+ * running agent holds is an error (NameTakenError); a transport that cannot be
+ * reached is a warning, and the session runs without messages.
+ */
+import type { LoadedSettings } from "../config/settings.js";
+import { defaultAgentName } from "./names.js";
+import { openRelay } from "./open.js";
+import { joinRelay, type SessionRelay } from "./session-relay.js";
+import { effectiveRelaySettings } from "./settings.js";
+import { NameTakenError } from "./transport.js";
+
+export interface OpenSessionRelayOptions {
+  acaiHome: string;
+  loaded: Pick<LoadedSettings, "user" | "project">;
+  includeProject: boolean;
+  projectDir: string;
+  cwd: string;
+  sessionId: string;
+  name?: string;
+  listening: boolean;
+}
+
+export async function openSessionRelay(
+  options: OpenSessionRelayOptions,
+): Promise<{ relay?: SessionRelay; warnings: string[] }> {
+  const settings = effectiveRelaySettings(
+    options.loaded.user.relay,
+    options.loaded.project.relay,
+    options.includeProject,
+  );
+  if (settings.enabled === false) return { warnings: [] };
+  const name = options.name ?? defaultAgentName(options.projectDir);
+  let transport: Awaited<ReturnType<typeof openRelay>>;
+  try {
+    transport = await openRelay({ acaiHome: options.acaiHome, settings });
+  } catch (error) {
+    return {
+      warnings: [`messages between agents are off for this session: ${(error as Error).message}`],
+    };
+  }
+  try {
+    const relay = await joinRelay({
+      transport,
+      name,
+      sessionId: options.sessionId,
+      cwd: options.cwd,
+      listening: options.listening,
+    });
+    return { relay, warnings: [] };
+  } catch (error) {
+    await transport.close().catch(() => {});
+    if (error instanceof NameTakenError) throw error;
+    return {
+      warnings: [`messages between agents are off for this session: ${(error as Error).message}`],
+    };
+  }
+}

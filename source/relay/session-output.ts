@@ -1,0 +1,45 @@
+/**
+ * Sends what the model addresses to other agents: a session's events pass
+ * through, and the `@relay:` lines of each model response are sent as that
+ * response is seen. Each sent message is raised as `message_sent` (its hooks
+ * run beside the loop); a message that cannot be sent is a `warning`.
+ */
+import type { SentMessage } from "../agent/events.js";
+import type { InterceptedEvent } from "../hooks/activity.js";
+import { relayLines } from "./outgoing.js";
+import type { SessionRelay } from "./session-relay.js";
+
+export interface RelayOutputOptions {
+  relay: SessionRelay;
+  /** Raises `message_sent` beside the loop (the interceptor's side channel). */
+  sent: (message: SentMessage) => void;
+}
+
+export async function* sendingRelayLines(
+  events: AsyncGenerator<InterceptedEvent, void, undefined>,
+  options: RelayOutputOptions,
+): AsyncGenerator<InterceptedEvent, void, undefined> {
+  for await (const event of events) {
+    yield event;
+    if (event.type !== "model_response" || !event.text.includes("@relay:")) continue;
+    const { lines, dropped } = relayLines(event.text);
+    for (const line of lines) {
+      try {
+        options.sent(await options.relay.send(line.to, line.content));
+      } catch (error) {
+        yield {
+          type: "warning",
+          source: "relay",
+          message: `message to ${line.to} not sent: ${(error as Error).message}`,
+        };
+      }
+    }
+    if (dropped > 0) {
+      yield {
+        type: "warning",
+        source: "relay",
+        message: `${dropped} more @relay: lines in one response were not sent (at most ${lines.length} per response)`,
+      };
+    }
+  }
+}

@@ -1,0 +1,285 @@
+/**
+ * The embedded relay store: one SQLite file under `ACAI_HOME/relay/`, shared
+ * by every acai on this machine (WAL, busy timeout, file 0600). It holds who
+ * runs (`agents`), which names have existed (`names`), and the messages not
+ * yet delivered (`messages`). A message leaves the store only when its
+ * recipient has handed it to its agent (`markDelivered`): delivery is at least
+ * once, and a message for an agent that is not running waits for it within
+ * the retention.
+ */
+import { chmodSync, mkdirSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { DatabaseSync } from "node:sqlite";
+import { z } from "zod";
+import { type RelayMessage, relayMessageSchema } from "./message.js";
+
+/** How long an undelivered message (and a name that stopped running) is kept: 7 days. */
+export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+/** Undelivered messages one recipient may have waiting; past it sending to it fails. */
+export const MAX_PENDING_PER_AGENT = 1000;
+
+export interface AgentRecord {
+  name: string;
+  sessionId: string;
+  pid: number;
+  host: string;
+  cwd: string;
+  startedAt: number;
+  /** `acai -p --listen`: answers messages until stopped. */
+  listening: boolean;
+}
+
+export interface StoredMessage {
+  seq: number;
+  message: RelayMessage;
+}
+
+export interface RelayStoreOptions {
+  /** The folder of the database (`ACAI_HOME/relay`). */
+  dir: string;
+  now?: () => number;
+  retentionMs?: number;
+  maxPending?: number;
+  /** Whether a process of this machine runs (default: `process.kill(pid, 0)`). */
+  isAlive?: (pid: number) => boolean;
+  host?: string;
+}
+
+const agentRow = z.object({
+  name: z.string(),
+  session_id: z.string(),
+  pid: z.number(),
+  host: z.string(),
+  cwd: z.string(),
+  started_at: z.number(),
+  listening: z.number(),
+});
+const messageRow = z.object({ seq: z.number(), body: z.string() });
+
+export function relayDir(acaiHome: string): string {
+  return path.join(acaiHome, "relay");
+}
+
+export class RelayStore {
+  readonly file: string;
+  readonly #db: DatabaseSync;
+  readonly #now: () => number;
+  readonly #retentionMs: number;
+  readonly #maxPending: number;
+  readonly #isAlive: (pid: number) => boolean;
+  readonly #host: string;
+
+  private constructor(db: DatabaseSync, file: string, options: RelayStoreOptions) {
+    this.#db = db;
+    this.file = file;
+    this.#now = options.now ?? Date.now;
+    this.#retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
+    this.#maxPending = options.maxPending ?? MAX_PENDING_PER_AGENT;
+    this.#isAlive = options.isAlive ?? processIsAlive;
+    this.#host = options.host ?? os.hostname();
+  }
+
+  /** Opens (creating) the store; `node:sqlite` is loaded here, only by sessions that use the relay. */
+  static async open(options: RelayStoreOptions): Promise<RelayStore> {
+    const { DatabaseSync } = await import("node:sqlite");
+    mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+    const file = path.join(options.dir, "relay.db");
+    const db = new DatabaseSync(file);
+    chmodSync(file, 0o600);
+    db.exec("PRAGMA busy_timeout = 5000");
+    db.exec("PRAGMA journal_mode = WAL");
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS agents (
+        name TEXT PRIMARY KEY, session_id TEXT NOT NULL, pid INTEGER NOT NULL, host TEXT NOT NULL,
+        cwd TEXT NOT NULL, started_at INTEGER NOT NULL, listening INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS names (name TEXT PRIMARY KEY, last_seen INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS messages (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, recipient TEXT NOT NULL,
+        sent_at INTEGER NOT NULL, body TEXT NOT NULL);
+      CREATE INDEX IF NOT EXISTS messages_recipient ON messages (recipient, seq);`);
+    const store = new RelayStore(db, file, options);
+    store.prune();
+    return store;
+  }
+
+  /** Takes `agent.name`; when a live agent holds it, returns that one and takes nothing. */
+  register(agent: AgentRecord): AgentRecord | undefined {
+    return this.#transaction(() => {
+      const holder = this.#agent(agent.name);
+      if (holder && this.#alive(holder)) return holder;
+      this.#db
+        .prepare("INSERT OR REPLACE INTO agents VALUES (?, ?, ?, ?, ?, ?, ?)")
+        .run(
+          agent.name,
+          agent.sessionId,
+          agent.pid,
+          agent.host,
+          agent.cwd,
+          agent.startedAt,
+          agent.listening ? 1 : 0,
+        );
+      this.#seen(agent.name);
+      return undefined;
+    });
+  }
+
+  /** Gives the name up (only the session that holds it can). */
+  unregister(name: string, sessionId: string): void {
+    this.#db.prepare("DELETE FROM agents WHERE name = ? AND session_id = ?").run(name, sessionId);
+    this.#seen(name);
+  }
+
+  /** The agents running now (rows of processes that died are dropped). */
+  running(): AgentRecord[] {
+    const rows = this.#db.prepare("SELECT * FROM agents ORDER BY name").all();
+    const agents = rows.map((row) => toAgent(agentRow.parse(row)));
+    const dead = agents.filter((agent) => !this.#alive(agent));
+    for (const agent of dead) {
+      this.#db
+        .prepare("DELETE FROM agents WHERE name = ? AND session_id = ?")
+        .run(agent.name, agent.sessionId);
+    }
+    return agents.filter((agent) => !dead.includes(agent));
+  }
+
+  /** Whether an agent of this name has run here within the retention. */
+  known(name: string): boolean {
+    return this.#db.prepare("SELECT 1 FROM names WHERE name = ?").get(name) !== undefined;
+  }
+
+  /** Notes that an agent of this name runs somewhere (NATS): messages may be kept for it. */
+  remember(name: string): void {
+    this.#seen(name);
+  }
+
+  /** Stores messages (a message already stored, by id, is not stored twice); fails (storing none) when a recipient already has too many waiting. */
+  enqueue(messages: readonly RelayMessage[]): void {
+    this.#transaction(() => {
+      for (const message of messages) {
+        const waiting = this.pendingCount(message.to);
+        if (waiting >= this.#maxPending) {
+          throw new MailboxFullError(message.to, this.#maxPending);
+        }
+        this.#db
+          .prepare(
+            "INSERT OR IGNORE INTO messages (id, recipient, sent_at, body) VALUES (?, ?, ?, ?)",
+          )
+          .run(message.id, message.to, message.sentAt, JSON.stringify(message));
+      }
+    });
+  }
+
+  pendingCount(name: string): number {
+    const row = this.#db
+      .prepare("SELECT COUNT(*) AS n FROM messages WHERE recipient = ?")
+      .get(name);
+    return z.object({ n: z.number() }).parse(row).n;
+  }
+
+  /** Up to `limit` messages for `name` after `afterSeq`, oldest first. Rows that do not parse are dropped. */
+  pending(name: string, afterSeq: number, limit: number): StoredMessage[] {
+    const rows = this.#db
+      .prepare(
+        "SELECT seq, body FROM messages WHERE recipient = ? AND seq > ? ORDER BY seq LIMIT ?",
+      )
+      .all(name, afterSeq, limit);
+    const out: StoredMessage[] = [];
+    for (const raw of rows) {
+      const row = messageRow.parse(raw);
+      const message = parseBody(row.body);
+      if (message === undefined || message.to !== name) {
+        this.#db.prepare("DELETE FROM messages WHERE seq = ?").run(row.seq);
+        continue;
+      }
+      out.push({ seq: row.seq, message });
+    }
+    return out;
+  }
+
+  /** The message reached its agent (or a hook suppressed it): it leaves the store. */
+  markDelivered(id: string): void {
+    this.#db.prepare("DELETE FROM messages WHERE id = ?").run(id);
+  }
+
+  /** Drops messages and names older than the retention. */
+  prune(): void {
+    const cutoff = this.#now() - this.#retentionMs;
+    this.#db.prepare("DELETE FROM messages WHERE sent_at < ?").run(cutoff);
+    this.#db.prepare("DELETE FROM names WHERE last_seen < ?").run(cutoff);
+  }
+
+  close(): void {
+    if (this.#db.isOpen) this.#db.close();
+  }
+
+  #agent(name: string): AgentRecord | undefined {
+    const row = this.#db.prepare("SELECT * FROM agents WHERE name = ?").get(name);
+    return row === undefined ? undefined : toAgent(agentRow.parse(row));
+  }
+
+  #seen(name: string): void {
+    this.#db
+      .prepare("INSERT OR REPLACE INTO names (name, last_seen) VALUES (?, ?)")
+      .run(name, this.#now());
+  }
+
+  #alive(agent: AgentRecord): boolean {
+    // Another machine's row (a shared ACAI_HOME): its process cannot be checked from here.
+    return agent.host !== this.#host || this.#isAlive(agent.pid);
+  }
+
+  #transaction<T>(body: () => T): T {
+    this.#db.exec("BEGIN IMMEDIATE");
+    try {
+      const result = body();
+      this.#db.exec("COMMIT");
+      return result;
+    } catch (error) {
+      this.#db.exec("ROLLBACK");
+      throw error;
+    }
+  }
+}
+
+export class MailboxFullError extends Error {
+  override name = "MailboxFullError";
+  constructor(
+    readonly recipient: string,
+    readonly limit: number,
+  ) {
+    super(
+      `agent ${recipient} already has ${limit} undelivered messages waiting; nothing was sent (it reads them when it runs; try again later)`,
+    );
+  }
+}
+
+function toAgent(row: z.infer<typeof agentRow>): AgentRecord {
+  return {
+    name: row.name,
+    sessionId: row.session_id,
+    pid: row.pid,
+    host: row.host,
+    cwd: row.cwd,
+    startedAt: row.started_at,
+    listening: row.listening === 1,
+  };
+}
+
+function parseBody(body: string): RelayMessage | undefined {
+  try {
+    const parsed = relayMessageSchema.safeParse(JSON.parse(body));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
