@@ -52,6 +52,8 @@ const fullSession = (): AgentEvent[] => [
   { type: "step_end", turn: 1, step: 1 },
   ev.stop(),
   ev.turnEnd(),
+  ev.compactStart(),
+  ev.compactEnd(),
   ev.notification(),
   ev.idle(),
   {
@@ -113,6 +115,8 @@ describe("hook interceptor", () => {
       "subagent_stop",
       "before_stop",
       "after_agent",
+      "pre_compact",
+      "post_compact",
       "idle",
       "message_received",
       "message_sent",

@@ -230,4 +230,22 @@ export const ev = {
     line: 2,
   }),
   idle: (idleSeconds = 30): AgentEvent => ({ type: "idle", idleSeconds }),
+  compactStart: (): AgentEvent => ({
+    type: "compact_start",
+    trigger: "manual",
+    customInstructions: "keep the plan",
+    tokensBefore: 80_000,
+    messages: 40,
+  }),
+  compactEnd: (): AgentEvent => ({
+    type: "compact_end",
+    trigger: "manual",
+    summary: "We planned the work.",
+    tokensBefore: 80_000,
+    tokensAfter: 20_000,
+    messagesBefore: 40,
+    messagesAfter: 5,
+    usage: { inputTokens: 80_000, outputTokens: 500, totalTokens: 80_500 },
+    durationMs: 12,
+  }),
 };
