@@ -278,9 +278,13 @@ describe("a modified input that fails the tool's schema", () => {
       expect(told).toContain("the call is refused and did not run");
       expect(warnings(result.stdout).join("\n")).toContain('hook "guard" replaced the input');
       const audit = await auditLines(dirs);
-      // The hook answered modify; its input was invalid (the error), so the call was blocked.
+      // The hook answered a new input (Agent Hooks spells it as an allow carrying
+      // modified_input); that input was invalid (the error), so the call was blocked.
       const line = audit.find((entry) => entry.hook === "guard");
-      expect(line).toMatchObject({ decision: "modify", effect: "block" });
+      expect(line).toMatchObject({
+        decision: answer.includes('"decision":"allow"') ? "allow" : "modify",
+        effect: "block",
+      });
       expect(line?.error).toContain("its new input for Bash is invalid");
     },
   );

@@ -131,15 +131,11 @@ describe("containment under signals", () => {
   });
 
   it("SIGTERM while the prompt is read from a stdin that stays open exits 143 at once", async () => {
-    const child = spawn(
-      process.execPath,
-      [CLI_PATH, "-p", "--model", "--yes", "openai:fake-model"],
-      {
-        cwd: dirs.cwd,
-        env: childEnv({ dirs, args: [], baseUrl: "http://127.0.0.1:9/v1" }),
-        stdio: ["pipe", "pipe", "pipe"],
-      },
-    );
+    const child = spawn(process.execPath, [CLI_PATH, "-p", "--model", "openai:fake-model"], {
+      cwd: dirs.cwd,
+      env: childEnv({ dirs, args: [], baseUrl: "http://127.0.0.1:9/v1" }),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.stdin.write("the start of a prompt ");

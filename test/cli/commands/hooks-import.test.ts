@@ -114,9 +114,10 @@ describe("acai hooks import --from claude", () => {
       'matcher "Write|Edit|MultiEdit" names MultiEdit, which does not exist in acai; kept as written: the rest of the matcher (Write|Edit) still applies',
     );
     expect(imported.stdout).not.toContain("never fire");
-    expect(imported.stdout).toMatch(/- hooks\.PreCompact: acai has no PreCompact event/);
+    // PreCompact is acai's pre_compact, its matcher (auto | manual) the trigger.
+    expect(imported.stdout).toContain("+ pre_compact [auto]: echo compacting");
     expect(imported.stdout).toContain(
-      "Wrote .acai/settings.json: 5 hook(s), 3 permission setting(s) added.",
+      "Wrote .acai/settings.json: 6 hook(s), 3 permission setting(s) added.",
     );
     expect(imported.stdout).toContain("+ permissions.allow: Edit(notes.txt)");
     expect(imported.stdout).toContain("+ permissions.deny: Bash(curl:*)");
@@ -151,11 +152,14 @@ describe("acai hooks import --from claude", () => {
     ]);
     expect(written.hooks.before_stop[0].hooks[0].timeout).toBe(30); // seconds stay seconds
     expect(written.hooks.PreCompact).toBeUndefined();
+    expect(written.hooks.pre_compact).toEqual([
+      { matcher: "auto", hooks: [{ type: "command", command: "echo compacting", timeout: 60 }] },
+    ]);
 
     // Importing again adds nothing.
     const again = await acai(dirs, ["hooks", "import", "--from", "claude"]);
     expect(again.stdout).toContain(
-      ".acai/settings.json unchanged: 0 hook(s) added, 8 already there.",
+      ".acai/settings.json unchanged: 0 hook(s) added, 9 already there.",
     );
 
     const list = JSON.parse((await acai(dirs, ["hooks", "list", "--json"])).stdout) as {
@@ -166,7 +170,7 @@ describe("acai hooks import --from claude", () => {
         status: string;
       }[];
     };
-    expect(list.hooks.filter((h) => h.status === "ok")).toHaveLength(5);
+    expect(list.hooks.filter((h) => h.status === "ok")).toHaveLength(6);
     expect(list.hooks.find((h) => h.matcher.tool?.includes("Write"))?.timeout_ms).toBe(60_000);
 
     server = await startFakeOpenAI([
