@@ -3,8 +3,6 @@
  * sent with send-keys, the screen read with capture-pane), against the
  * scripted OpenAI server.
  */
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import { chmod, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -13,50 +11,8 @@ import {
   type FakeScript,
   startFakeOpenAI,
 } from "../support/fake-openai-server.js";
-import { type AcaiDirs, CLI_PATH, makeAcaiDirs, runAcai } from "../support/run-acai.js";
-
-const TMUX = "/usr/bin/tmux";
-const skipReason = !existsSync(TMUX)
-  ? "tmux is not installed"
-  : !existsSync(CLI_PATH)
-    ? "dist/ is not built"
-    : "";
-
-class Term {
-  readonly socket =
-    `acai-sessions-${process.pid}-${Date.now()}-${String(Math.random()).slice(2, 8)}`;
-  tmux(...args: string[]): string {
-    return execFileSync(TMUX, ["-L", this.socket, ...args], { encoding: "utf8" });
-  }
-  start(command: string, cwd: string): void {
-    this.tmux("new-session", "-d", "-x", "120", "-y", "40", "-s", "t", "-c", cwd, command);
-  }
-  line(text: string): void {
-    this.tmux("send-keys", "-t", "t", "-l", text);
-    this.tmux("send-keys", "-t", "t", "Enter");
-  }
-  screen(): string {
-    try {
-      return this.tmux("capture-pane", "-p", "-t", "t", "-S", "-300");
-    } catch {
-      return "";
-    }
-  }
-  async see(what: string | RegExp, timeoutMs = 15_000): Promise<string> {
-    const start = Date.now();
-    for (;;) {
-      const screen = this.screen();
-      if (typeof what === "string" ? screen.includes(what) : what.test(screen)) return screen;
-      if (Date.now() - start > timeoutMs) {
-        throw new Error(`timed out waiting for ${String(what)}; screen:\n${screen}`);
-      }
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  kill(): void {
-    spawnSync(TMUX, ["-L", this.socket, "kill-server"]);
-  }
-}
+import { type AcaiDirs, makeAcaiDirs, runAcai } from "../support/run-acai.js";
+import { replCommand, tmuxSkipReason as skipReason, Term } from "../support/tmux-term.js";
 
 let dirs: AcaiDirs;
 let server: FakeOpenAIServer | undefined;
@@ -72,31 +28,9 @@ afterEach(async () => {
   await dirs.cleanup();
 });
 
-const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
 async function startRepl(s: FakeOpenAIServer): Promise<Term> {
-  const env = {
-    PATH: process.env.PATH ?? "/usr/bin:/bin",
-    HOME: dirs.home,
-    ACAI_HOME: dirs.acaiHome,
-    LANG: "C.UTF-8",
-    TERM: "xterm-256color",
-    NO_COLOR: "1",
-    OPENAI_API_KEY: "test-key",
-  };
-  const acai = [
-    "env",
-    "-i",
-    ...Object.entries(env).map(([k, v]) => q(`${k}=${v}`)),
-    q(process.execPath),
-    q(CLI_PATH),
-    "--model",
-    "openai:fake-model",
-    "--base-url",
-    q(s.url),
-  ].join(" ");
   const t = new Term();
-  t.start(`sh -c ${q(`${acai}; echo "acai exited $?"; sleep 60`)}`, dirs.cwd);
+  t.start(replCommand(dirs, ["--model", "openai:fake-model", "--base-url", s.url]), dirs.cwd);
   term = t;
   return t;
 }
