@@ -3,6 +3,10 @@
  * but session end (within its budget) and the interceptor's close. Each piece
  * has its own controller, fired by the run's abort.
  */
+import type { AgentEvent } from "../../agent/events.js";
+import type { HookActivityEvent } from "../activity.js";
+import type { HookDefinition, HookEventName } from "../definition.js";
+import { runObservers } from "../observe.js";
 import type { Background, RunContext } from "./run-context.js";
 
 export interface Tracked {
@@ -33,4 +37,52 @@ export function track(ctx: RunContext, tracked: Tracked, done: Promise<void>): P
 /** Waits for everything running beside the loop (the interceptor's close: after the kill). */
 export async function settleBackground(ctx: RunContext): Promise<void> {
   await Promise.all([...ctx.background].map((b) => b.done));
+}
+
+export interface BesideRun {
+  event: HookEventName;
+  agentEvent: AgentEvent;
+  /** In the order they run (`compareHooks`). */
+  hooks: HookDefinition[];
+  /** Each hook's activity as it happens, and a warning if they could not run. */
+  into(activity: HookActivityEvent): void;
+  /** Their context once all have answered (it also waits for the next model request). */
+  done?(context: string[]): void;
+}
+
+/**
+ * Runs hooks beside the loop (notification, idle, message_sent hooks): every
+ * hook is an observer here, whatever its kind; session end waits for them
+ * within its budget, and the run's abort kills them.
+ */
+export function runBeside(ctx: RunContext, run: BesideRun): Promise<void> {
+  const tracked = backgroundEntry(ctx);
+  const work = (async () => {
+    const observers = runObservers({
+      event: run.event,
+      agentEvent: run.agentEvent,
+      hooks: run.hooks,
+      matches: () => true,
+      run: ctx.runnerFor(run.event, run.agentEvent),
+      signal: tracked.entry.controller.signal,
+      contextCapChars: ctx.cap,
+      now: ctx.now,
+      onRun: (hook, rec, answered, effective) => ctx.audit.record(hook, rec, answered, effective),
+    });
+    for (;;) {
+      const step = await observers.next();
+      if (step.done) {
+        ctx.pendingContext.push(...step.value.context);
+        run.done?.(step.value.context);
+        return;
+      }
+      run.into(step.value);
+    }
+  })().catch((error: unknown) => {
+    run.into({
+      type: "hook_warning",
+      message: `${run.event} hooks could not run (${(error as Error).message})`,
+    });
+  });
+  return track(ctx, tracked, work);
 }

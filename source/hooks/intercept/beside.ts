@@ -8,9 +8,8 @@
  */
 import type { AgentEvent } from "../../agent/events.js";
 import { HOOK_EVENT_OF } from "../events/names.js";
-import { runObservers } from "../observe.js";
 import { compareHooks, plan } from "../plan.js";
-import { backgroundEntry, track } from "./background.js";
+import { runBeside } from "./background.js";
 import type { RunContext } from "./run-context.js";
 
 /** The agent events a session may raise beside the loop. */
@@ -25,33 +24,13 @@ export function raiseBeside(ctx: RunContext, event: BesideEvent, wake: () => voi
   const planned = hookEvent === undefined ? undefined : plan(ctx.index, hookEvent, event);
   if (hookEvent === undefined || planned === undefined) return Promise.resolve();
   const hooks = [...planned.observers, ...planned.async].sort(compareHooks);
-  const tracked = backgroundEntry(ctx);
-  const work = (async () => {
-    const observers = runObservers({
-      event: hookEvent,
-      agentEvent: event,
-      hooks,
-      matches: () => true,
-      run: ctx.runnerFor(hookEvent, event),
-      signal: tracked.entry.controller.signal,
-      contextCapChars: ctx.cap,
-      now: ctx.now,
-      onRun: (hook, rec, answered, effective) => ctx.audit.record(hook, rec, answered, effective),
-    });
-    for (;;) {
-      const step = await observers.next();
-      if (step.done) {
-        ctx.pendingContext.push(...step.value.context);
-        return;
-      }
-      ctx.pendingActivity.push(step.value);
+  return runBeside(ctx, {
+    event: hookEvent,
+    agentEvent: event,
+    hooks,
+    into: (activity) => {
+      ctx.pendingActivity.push(activity);
       wake();
-    }
-  })().catch((error: unknown) => {
-    ctx.pendingActivity.push({
-      type: "hook_warning",
-      message: `${hookEvent} hooks could not run (${(error as Error).message})`,
-    });
+    },
   });
-  return track(ctx, tracked, work);
 }

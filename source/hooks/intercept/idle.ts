@@ -10,9 +10,8 @@
  */
 import type { AgentEvent } from "../../agent/events.js";
 import { createIdleTimer, DEFAULT_IDLE_MS, type IdleTimer } from "../idle-timer.js";
-import { runObservers } from "../observe.js";
 import { compareHooks, plan } from "../plan.js";
-import { backgroundEntry, track } from "./background.js";
+import { runBeside } from "./background.js";
 import type { RunContext } from "./run-context.js";
 
 type IdleEvent = Extract<AgentEvent, { type: "idle" }>;
@@ -41,35 +40,11 @@ function runIdleHooks(ctx: RunContext, agentEvent: IdleEvent, wake: () => void):
   const hooks =
     planned === undefined ? [] : [...planned.observers, ...planned.async, ...planned.chain];
   hooks.sort(compareHooks);
-  const tracked = backgroundEntry(ctx);
-  const work = (async () => {
-    const observers = runObservers({
-      event: "idle",
-      agentEvent,
-      hooks,
-      matches: () => true,
-      run: ctx.runnerFor("idle", agentEvent),
-      signal: tracked.entry.controller.signal,
-      contextCapChars: ctx.cap,
-      now: ctx.now,
-      onRun: (hook, rec, answered, effective) => ctx.audit.record(hook, rec, answered, effective),
-    });
-    for (;;) {
-      const step = await observers.next();
-      if (step.done) {
-        ctx.pendingContext.push(...step.value.context);
-        ctx.options.onIdle?.({ idleSeconds: agentEvent.idleSeconds, context: step.value.context });
-        return;
-      }
-      ctx.pendingActivity.push(step.value);
-    }
-  })()
-    .catch((error: unknown) => {
-      ctx.pendingActivity.push({
-        type: "hook_warning",
-        message: `idle hooks could not run (${(error as Error).message})`,
-      });
-    })
-    .finally(wake);
-  return track(ctx, tracked, work);
+  return runBeside(ctx, {
+    event: "idle",
+    agentEvent,
+    hooks,
+    into: (activity) => ctx.pendingActivity.push(activity),
+    done: (context) => ctx.options.onIdle?.({ idleSeconds: agentEvent.idleSeconds, context }),
+  }).finally(wake);
 }

@@ -8,9 +8,8 @@
  */
 import type { AskRequest, HookActivityEvent } from "../activity.js";
 import type { NotificationEvent } from "../chain.js";
-import { runObservers } from "../observe.js";
 import { compareHooks, plan } from "../plan.js";
-import { backgroundEntry, track } from "./background.js";
+import { runBeside } from "./background.js";
 import type { RunContext } from "./run-context.js";
 
 export interface Notifications {
@@ -70,32 +69,5 @@ function runNotificationHooks(
   if (planned === undefined) return Promise.resolve();
   // Here every hook runs beside the loop, async or not: all of them, in plan order.
   const hooks = [...planned.observers, ...planned.async].sort(compareHooks);
-  const tracked = backgroundEntry(ctx);
-  const work = (async () => {
-    const observers = runObservers({
-      event: "notification",
-      agentEvent,
-      hooks,
-      matches: () => true,
-      run: ctx.runnerFor("notification", agentEvent),
-      signal: tracked.entry.controller.signal,
-      contextCapChars: ctx.cap,
-      now: ctx.now,
-      onRun: (hook, rec, answered, effective) => ctx.audit.record(hook, rec, answered, effective),
-    });
-    for (;;) {
-      const step = await observers.next();
-      if (step.done) {
-        ctx.pendingContext.push(...step.value.context);
-        return;
-      }
-      into(step.value);
-    }
-  })().catch((error: unknown) => {
-    into({
-      type: "hook_warning",
-      message: `notification hooks could not run (${(error as Error).message})`,
-    });
-  });
-  return track(ctx, tracked, work);
+  return runBeside(ctx, { event: "notification", agentEvent, hooks, into });
 }
