@@ -3,7 +3,7 @@
  * 100x30, keys sent with send-keys, the screen read with capture-pane. The
  * model is the scripted fake OpenAI server.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -14,52 +14,13 @@ import {
   scriptBySystemPrompt,
   startFakeOpenAI,
 } from "../support/fake-openai-server.js";
-import { type AcaiDirs, CLI_PATH, makeAcaiDirs } from "../support/run-acai.js";
-
-const TMUX = "/usr/bin/tmux";
-const hasTmux = existsSync(TMUX);
-const built = existsSync(CLI_PATH);
-const skipReason = !hasTmux ? "tmux is not installed" : !built ? "dist/ is not built" : "";
-
-class Term {
-  readonly socket: string;
-  constructor(readonly name: string) {
-    this.socket = `acai-repl-${process.pid}-${name}-${Date.now()}`;
-  }
-  tmux(...args: string[]): string {
-    return execFileSync(TMUX, ["-L", this.socket, ...args], { encoding: "utf8" });
-  }
-  start(command: string, cwd: string): void {
-    this.tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", "t", "-c", cwd, command);
-  }
-  keys(...keys: string[]): void {
-    this.tmux("send-keys", "-t", "t", ...keys);
-  }
-  text(text: string): void {
-    this.tmux("send-keys", "-t", "t", "-l", text);
-  }
-  screen(): string {
-    try {
-      return this.tmux("capture-pane", "-p", "-t", "t", "-S", "-200");
-    } catch {
-      return "";
-    }
-  }
-  async see(what: string | RegExp, timeoutMs = 10_000): Promise<string> {
-    const start = Date.now();
-    for (;;) {
-      const screen = this.screen();
-      if (typeof what === "string" ? screen.includes(what) : what.test(screen)) return screen;
-      if (Date.now() - start > timeoutMs) {
-        throw new Error(`timed out waiting for ${String(what)}; screen:\n${screen}`);
-      }
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  kill(): void {
-    spawnSync(TMUX, ["-L", this.socket, "kill-server"]);
-  }
-}
+import { type AcaiDirs, makeAcaiDirs } from "../support/run-acai.js";
+import {
+  replCommand,
+  shellQuote,
+  tmuxSkipReason as skipReason,
+  Term,
+} from "../support/tmux-term.js";
 
 let dirs: AcaiDirs;
 let server: FakeOpenAIServer | undefined;
@@ -76,38 +37,14 @@ afterEach(async () => {
   await dirs.cleanup();
 });
 
-function q(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
+const q = shellQuote;
 
-/** Starts acai in tmux; the shell line prints the exit code when acai ends. */
+/** Starts acai in tmux (100x30); the shell line prints the exit code when acai ends. */
 async function startAcai(script: FakeScript, extraArgs: string[] = []): Promise<Term> {
   server = await startFakeOpenAI(script);
-  const env = {
-    PATH: process.env.PATH ?? "/usr/bin:/bin",
-    HOME: dirs.home,
-    ACAI_HOME: dirs.acaiHome,
-    LANG: "C.UTF-8",
-    TERM: "xterm-256color",
-    NO_COLOR: "1",
-    OPENAI_API_KEY: "test-key",
-    OPENAI_BASE_URL: server.url,
-  };
-  const envArgs = Object.entries(env).map(([k, v]) => q(`${k}=${v}`));
-  const acai = [
-    "env",
-    "-i",
-    ...envArgs,
-    q(process.execPath),
-    q(CLI_PATH),
-    "--model",
-    "openai:fake-model",
-    "--base-url",
-    q(server.url),
-    ...extraArgs.map(q),
-  ].join(" ");
-  const t = new Term(String(Math.random()).slice(2, 8));
-  t.start(`sh -c ${q(`${acai}; echo "acai exited $?"; sleep 60`)}`, dirs.cwd);
+  const args = ["--model", "openai:fake-model", "--base-url", server.url, ...extraArgs];
+  const t = new Term({ columns: 100, rows: 30 });
+  t.start(replCommand(dirs, args, { OPENAI_BASE_URL: server.url }), dirs.cwd);
   term = t;
   return t;
 }

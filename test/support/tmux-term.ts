@@ -19,15 +19,40 @@ export const tmuxSkipReason = !existsSync(TMUX)
 
 export class Term {
   readonly socket = `acai-term-${process.pid}-${Date.now()}-${String(Math.random()).slice(2, 8)}`;
+  /** The terminal's size: some screens are checked at 100x30. */
+  constructor(
+    private readonly size: { columns: number; rows: number } = { columns: 120, rows: 40 },
+  ) {}
   tmux(...args: string[]): string {
     return execFileSync(TMUX, ["-L", this.socket, ...args], { encoding: "utf8" });
   }
   start(command: string, cwd: string): void {
-    this.tmux("new-session", "-d", "-x", "120", "-y", "40", "-s", "t", "-c", cwd, command);
+    const { columns, rows } = this.size;
+    this.tmux(
+      "new-session",
+      "-d",
+      "-x",
+      `${columns}`,
+      "-y",
+      `${rows}`,
+      "-s",
+      "t",
+      "-c",
+      cwd,
+      command,
+    );
+  }
+  /** Keys by tmux name (Enter, Escape, C-c…). */
+  keys(...keys: string[]): void {
+    this.tmux("send-keys", "-t", "t", ...keys);
+  }
+  /** Text typed as is. */
+  text(text: string): void {
+    this.tmux("send-keys", "-t", "t", "-l", text);
   }
   line(text: string): void {
-    this.tmux("send-keys", "-t", "t", "-l", text);
-    this.tmux("send-keys", "-t", "t", "Enter");
+    this.text(text);
+    this.keys("Enter");
   }
   screen(): string {
     try {
@@ -55,7 +80,11 @@ export class Term {
 export const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** `sh -c` text running the REPL in `dirs` with only the variables it needs, then saying its exit code. */
-export function replCommand(dirs: AcaiDirs, args: string[]): string {
+export function replCommand(
+  dirs: AcaiDirs,
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): string {
   const env = {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
     HOME: dirs.home,
@@ -64,6 +93,7 @@ export function replCommand(dirs: AcaiDirs, args: string[]): string {
     TERM: "xterm-256color",
     NO_COLOR: "1",
     OPENAI_API_KEY: "test-key",
+    ...extraEnv,
   };
   const acai = [
     "env",
