@@ -173,6 +173,10 @@ describe.skipIf(skipReason !== "")(`acai REPL in tmux ${skipReason}`, () => {
     t.text("go");
     t.keys("Enter");
     await t.see(/hook \S+ before_tool/);
+    // The hook is shown as it starts; its shell may not have exec'd the sleep yet.
+    for (let i = 0; i < 200 && processesMatching(sleeper).length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+    }
     expect(processesMatching(sleeper).length).toBeGreaterThan(0);
     try {
       t.keys("Escape");
