@@ -198,14 +198,14 @@ function manifestOf(args: {
 }): ProjectManifest {
   const { projectDir } = args;
   const projectSettings = args.settingsFiles.filter((file) => file.scope === "project");
-  // `.mcp.json` names commands acai would start: trusted as a whole, like a settings file.
-  const mcpJson: { path: string }[] = hasMcpJson(projectDir)
-    ? [{ path: mcpJsonPath(projectDir) }]
-    : [];
-  // AGENTS.md (or CLAUDE.md) goes into the system prompt: trusted as a whole too.
+  // Files trusted as a whole, like a settings file: `.mcp.json` names commands acai
+  // would start; AGENTS.md (or CLAUDE.md) goes into the system prompt.
   const instructions = projectInstructionFile(projectDir);
-  if (instructions !== undefined) mcpJson.push({ path: instructions });
-  if (!args.hasFiles && mcpJson.length === 0 && !projectSettings.some(setsSomething)) {
+  const wholeFiles = [
+    ...(hasMcpJson(projectDir) ? [mcpJsonPath(projectDir)] : []),
+    ...(instructions === undefined ? [] : [instructions]),
+  ].map((file) => ({ path: file }));
+  if (!args.hasFiles && wholeFiles.length === 0 && !projectSettings.some(setsSomething)) {
     return { entries: [], fingerprint: null };
   }
   return buildProjectManifest({
@@ -216,7 +216,7 @@ function manifestOf(args: {
         path: path.resolve(projectDir, file.path),
         ...(file.digest !== undefined ? { digest: file.digest } : {}),
       })),
-      ...mcpJson,
+      ...wholeFiles,
     ],
     commandPaths: projectSettings.flatMap((file) =>
       parseSettingsHooks(file).items.flatMap((item) =>
