@@ -56,24 +56,46 @@ export function auditLogPath(acaiHome: string): string {
 /**
  * Appends a line per entry (O_APPEND: lines from concurrent sessions do not
  * interleave). The folder is created and the file opened on the first write;
- * the descriptor stays open until `close()`.
+ * the descriptor stays open until `close()`. Lines written in one turn of the
+ * event loop go out in one write, at the end of the turn (`setImmediate`) or
+ * at `close()`: twenty hooks answering one tool call cost one system call,
+ * not twenty.
  */
 export function createFileAuditSink(acaiHome: string): AuditSink {
   const path = auditLogPath(acaiHome);
   let fd: number | undefined;
+  let lines: string[] = [];
+  /** A write at the end of a turn that failed: the next write() reports it. */
+  let broken: Error | undefined;
+  const flush = (): void => {
+    if (lines.length === 0 || fd === undefined) return;
+    const text = lines.join("");
+    lines = [];
+    writeSync(fd, text);
+  };
   return {
     write(entry) {
+      if (broken !== undefined) throw broken;
       if (fd === undefined) {
         // Owner-only: hook stderr and reasons may quote secrets (0600, new folders 0700).
         fd = openPrivateAppendSync(path);
       }
-      writeSync(fd, `${JSON.stringify(entry)}\n`);
+      if (lines.length === 0) setImmediate(flushQuietly).unref();
+      lines.push(`${JSON.stringify(entry)}\n`);
     },
     close() {
+      flush();
       if (fd !== undefined) closeSync(fd);
       fd = undefined;
     },
   };
+  function flushQuietly(): void {
+    try {
+      flush();
+    } catch (error) {
+      broken = error as Error;
+    }
+  }
 }
 
 export function auditEntry(args: {

@@ -1,10 +1,13 @@
 /**
- * Runs a gate's chain (hooks.md §4–§5): the hooks one after another in plan
- * order, each seeing the values the ones before it replaced and matched again
- * against them (a hook that rewrites a command cannot slip it past a guard
- * further down). Each answer is folded by `step` (step.ts); this runner only
- * runs hooks, asks the user, and turns the fold into activity events as they
- * happen. The generator's return value is the folded result.
+ * Runs a gate's chain (hooks.md §4–§5): the hooks' answers folded one after
+ * another in plan order, each hook seeing the values the ones before it
+ * replaced and matched again against them (a hook that rewrites a command
+ * cannot slip it past a guard further down). Persistent hooks and plugins
+ * that declare `ask_ahead` are asked several at once (ask-ahead.ts); the fold
+ * stays in order. Each
+ * answer is folded by `step` (step.ts); this runner only runs hooks, asks the
+ * user, and turns the fold into activity events as they happen. The
+ * generator's return value is the folded result.
  */
 import type { AgentEvent } from "../agent/events.js";
 import {
@@ -16,6 +19,7 @@ import {
   hookWarning,
   outcomeOf,
 } from "./activity.js";
+import { type Asked, askWindow } from "./ask-ahead.js";
 import type { Decision } from "./decision.js";
 import type { HookDefinition, HookEventName } from "./definition.js";
 import type { GateState } from "./gate-state.js";
@@ -76,6 +80,11 @@ export interface ChainOptions extends FoldOptions {
    * `notification` hooks); the notification it returns is yielded at once.
    */
   onAsk?: (request: AskRequest) => NotificationEvent | undefined;
+  /**
+   * A hook asked ahead whose answer the chain did not use (an earlier one
+   * ended the chain or changed the values): its run, for the audit log.
+   */
+  onUnused?: (hook: HookDefinition, record: HookRunRecord) => void;
 }
 
 export interface ChainResult {
@@ -114,32 +123,68 @@ export async function* runChain(
       : { validateToolInput: options.validateToolInput }),
   };
   let state = startChain(gate);
-  for (const hook of options.hooks) {
+  let next = 0;
+  while (next < options.hooks.length) {
     if (options.signal.aborted) return resultOf(state, ABORTED);
-    if (!options.matches(hook, state.replaced)) continue;
-    yield { type: "hook_start", hook: hookRef(hook), event: gate.event, startedAt: options.now() };
-    const record = await options.run(hook, state.replaced, options.signal);
-    if (record.decision.action === "failed" && record.aborted) {
-      // Cut by the abort: a tool whose check did not finish does not run.
-      options.onRun?.(hook, record, record.decision, record.decision);
-      yield endOf(hook, gate.event, record, record.decision, record.decision.error);
-      return resultOf(state, ABORTED);
+    if (!options.matches(options.hooks[next] as HookDefinition, state.replaced)) {
+      next++;
+      continue;
     }
-    let stepped: Stepped = step(state, hook, record.decision);
-    if (stepped.end?.kind === "ask") {
-      const notification = options.onAsk?.(stepped.end.request);
-      if (notification) yield notification;
-      stepped = settleAsk(stepped, await resolveAsk(options, stepped.end.request));
+    const asked = askWindow(options, next, state.replaced);
+    for (let k = 0; k < asked.length; k++) {
+      const { hook, index, startedAt } = asked[k] as Asked;
+      yield { type: "hook_start", hook: hookRef(hook), event: gate.event, startedAt };
+      const folded = yield* foldOne(options, gate, state, hook, await (asked[k] as Asked).record);
+      next = index + 1;
+      const changed = folded.state.replaced !== state.replaced;
+      state = folded.state;
+      if (folded.end !== undefined || changed) {
+        // Asked ahead of an answer that ended the chain or changed what the rest must see.
+        for (const unused of asked.slice(k + 1))
+          void unused.record.then((r) => notUsed(options, unused.hook, r));
+        if (folded.end !== undefined) return resultOf(state, folded.end);
+        break;
+      }
     }
-    state = stepped.state;
-    options.onRun?.(hook, record, stepped.answered, stepped.effective);
-    yield endOf(hook, gate.event, record, stepped.answered, stepped.detail);
-    for (const note of stepped.notes) yield hookWarning(hook, note);
-    // settleAsk has replaced an `ask` end by the user's answer.
-    if (stepped.end !== undefined && stepped.end.kind !== "ask")
-      return resultOf(state, stepped.end);
   }
   return resultOf(state, { kind: "continue" });
+}
+
+/** One hook's answer folded in: its activity, the user's answer to an `ask`, and how the chain goes on. */
+async function* foldOne(
+  options: ChainOptions,
+  gate: Gate,
+  state: ChainState,
+  hook: HookDefinition,
+  record: HookRunRecord,
+): AsyncGenerator<
+  HookActivityEvent | NotificationEvent,
+  { state: ChainState; end?: ChainEnd },
+  undefined
+> {
+  if (record.decision.action === "failed" && record.aborted) {
+    // Cut by the abort: a tool whose check did not finish does not run.
+    options.onRun?.(hook, record, record.decision, record.decision);
+    yield endOf(hook, gate.event, record, record.decision, record.decision.error);
+    return { state, end: ABORTED };
+  }
+  let stepped: Stepped = step(state, hook, record.decision);
+  if (stepped.end?.kind === "ask") {
+    const notification = options.onAsk?.(stepped.end.request);
+    if (notification) yield notification;
+    stepped = settleAsk(stepped, await resolveAsk(options, stepped.end.request));
+  }
+  options.onRun?.(hook, record, stepped.answered, stepped.effective);
+  yield endOf(hook, gate.event, record, stepped.answered, stepped.detail);
+  for (const note of stepped.notes) yield hookWarning(hook, note);
+  // settleAsk has replaced an `ask` end by the user's answer.
+  const end = stepped.end?.kind === "ask" ? undefined : stepped.end;
+  return end === undefined ? { state: stepped.state } : { state: stepped.state, end };
+}
+
+/** An answer asked ahead and not used is still a hook run: it is recorded, with why it did not count. */
+function notUsed(options: ChainOptions, hook: HookDefinition, record: HookRunRecord): void {
+  options.onUnused?.(hook, record);
 }
 
 function endOf(

@@ -82,6 +82,13 @@ export interface HookDefinition {
    */
   maxRetries?: number;
   /**
+   * A persistent hook or plugin that may be asked at the same time as the
+   * hooks before it in a chain (metadata `ask_ahead`, decision 0012): its
+   * answer is used only if the chain reaches it with the values it was
+   * asked about. Ignored for spawned hooks.
+   */
+  askAhead?: boolean;
+  /**
    * Its allow-list: variables it receives although the secrets policy
    * (source/process/secrets.ts) removes them from every hook's environment.
    * From describe metadata `env`, HOOK.md frontmatter `env`, or a settings

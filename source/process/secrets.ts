@@ -11,7 +11,7 @@
  * a token in a well-known format). A hook or tool gets one back only by naming
  * it in its `env` allow-list.
  *
- * Pure: no process.env, no I/O.
+ * Pure: no process.env, no I/O (its one memo only saves work).
  */
 
 /**
@@ -178,6 +178,24 @@ export function secretReason(name: string, value: string): SecretReason | undefi
   return undefined;
 }
 
+/**
+ * `secretReason` of the variables seen last, by name. Every hook run scrubs
+ * the same parent environment again; the name and value rules (a dozen
+ * regular expressions per variable) were most of a hook run's own cost.
+ * Bounded, and checked against the value, so it is only ever a shortcut.
+ */
+const lastReasons = new Map<string, { value: string; reason: SecretReason | undefined }>();
+const REMEMBERED_NAMES = 4096;
+
+function rememberedReason(name: string, value: string): SecretReason | undefined {
+  const known = lastReasons.get(name);
+  if (known !== undefined && known.value === value) return known.reason;
+  const reason = secretReason(name, value);
+  if (lastReasons.size >= REMEMBERED_NAMES) lastReasons.clear();
+  lastReasons.set(name, { value, reason });
+  return reason;
+}
+
 export interface ScrubResult {
   env: Record<string, string>;
   /** In the parent's order; the values are never kept. */
@@ -198,7 +216,7 @@ export function scrubEnvironment(
   const removed: RemovedVariable[] = [];
   for (const [name, value] of Object.entries(parentEnv)) {
     if (value === undefined) continue;
-    const reason = keep.has(name) ? undefined : secretReason(name, value);
+    const reason = keep.has(name) ? undefined : rememberedReason(name, value);
     if (reason) removed.push({ name, reason });
     else env[name] = value;
   }

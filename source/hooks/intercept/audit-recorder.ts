@@ -3,7 +3,7 @@
  * opened on the first hook run and closed with the run (an injected sink is
  * the caller's); a sink that fails is reported once and hooks go on without it.
  */
-import { type AuditSink, auditEntry, createFileAuditSink } from "../audit.js";
+import { type AuditEntry, type AuditSink, auditEntry, createFileAuditSink } from "../audit.js";
 import type { Decision } from "../decision.js";
 import type { HookDefinition } from "../definition.js";
 import type { HookRunRecord } from "../run.js";
@@ -16,6 +16,8 @@ export interface AuditRecorder {
     effective: Decision,
     isAsync?: boolean,
   ): void;
+  /** A hook asked ahead whose answer the chain did not use (chain.ts). */
+  recordUnused(hook: HookDefinition, rec: HookRunRecord): void;
   close(): void;
 }
 
@@ -34,33 +36,52 @@ export function createAuditRecorder(options: AuditRecorderOptions): AuditRecorde
   /** The default file sink is this run's to close; an injected one is the caller's. */
   let own: AuditSink | undefined;
   let failed = false;
+  /** After close(): a late answer asked ahead does not open the log again. */
+  let closed = false;
+  const write = (entry: () => AuditEntry): void => {
+    if (failed || closed) return;
+    try {
+      if (audit === undefined) {
+        own = createFileAuditSink(options.acaiHome);
+        audit = own;
+      }
+      audit.write(entry());
+    } catch (error) {
+      failed = true;
+      options.onFailure(
+        `the hooks audit log cannot be written (${(error as Error).message}); hooks go on without it`,
+      );
+    }
+  };
   return {
     record(hook, rec, answered, effective, isAsync = false) {
-      if (failed) return;
-      try {
-        if (audit === undefined) {
-          own = createFileAuditSink(options.acaiHome);
-          audit = own;
-        }
-        audit.write(
-          auditEntry({
-            time: options.now(),
-            session: options.sessionId(),
-            hook,
-            record: rec,
-            answered,
-            effective,
-            async: isAsync,
-          }),
-        );
-      } catch (error) {
-        failed = true;
-        options.onFailure(
-          `the hooks audit log cannot be written (${(error as Error).message}); hooks go on without it`,
-        );
-      }
+      write(() =>
+        auditEntry({
+          time: options.now(),
+          session: options.sessionId(),
+          hook,
+          record: rec,
+          answered,
+          effective,
+          async: isAsync,
+        }),
+      );
+    },
+    recordUnused(hook, rec) {
+      write(() => ({
+        ...auditEntry({
+          time: options.now(),
+          session: options.sessionId(),
+          hook,
+          record: rec,
+          answered: rec.decision,
+          effective: rec.decision,
+        }),
+        note: UNUSED_NOTE,
+      }));
     },
     close() {
+      closed = true;
       try {
         own?.close?.();
       } catch {
@@ -69,3 +90,6 @@ export function createAuditRecorder(options: AuditRecorderOptions): AuditRecorde
     },
   };
 }
+
+const UNUSED_NOTE =
+  "asked ahead of the hooks before it; not used, because one of them ended the chain or changed the values it saw";

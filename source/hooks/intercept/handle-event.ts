@@ -8,8 +8,9 @@ import { runChain } from "../chain.js";
 import type { HookEventName } from "../definition.js";
 import { eventRow } from "../events/table.js";
 import { runObservers } from "../observe.js";
-import { matchesNow, type Plan } from "../plan.js";
+import type { Plan } from "../plan.js";
 import type { StartAsyncHooks } from "./async-hooks.js";
+import { chainOptions } from "./chain-options.js";
 import type { Notifications } from "./notifications.js";
 import type { RunContext } from "./run-context.js";
 import { carriedVerdict, type RetryCount, verdictOf } from "./verdict.js";
@@ -47,18 +48,8 @@ async function* gate(
   const { event } = planned;
   const { options } = ctx;
   const result = yield* runChain({
-    event,
-    agentEvent,
+    ...chainOptions(ctx, event, agentEvent),
     hooks: planned.chain,
-    matches: (hook, state) => matchesNow(ctx.index, event, agentEvent, hook, state),
-    run: ctx.runnerFor(event, agentEvent),
-    signal: ctx.hookSignal(event),
-    contextCapChars: ctx.cap,
-    now: ctx.now,
-    onRun: (hook, rec, answered, effective) => ctx.audit.record(hook, rec, answered, effective),
-    ...(options.validateToolInput === undefined
-      ? {}
-      : { validateToolInput: options.validateToolInput }),
     ...(options.askUser === undefined ? {} : { askUser: options.askUser }),
     ...(options.assumeYes === undefined ? {} : { assumeYes: options.assumeYes }),
     onAsk: parts.notifications.onAsk,

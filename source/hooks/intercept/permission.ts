@@ -10,7 +10,8 @@
 import type { AgentEvent, Verdict } from "../../agent/events.js";
 import type { AskRequest, InterceptedEvent } from "../activity.js";
 import { runChain } from "../chain.js";
-import { matchesNow, type Plan } from "../plan.js";
+import type { Plan } from "../plan.js";
+import { chainOptions } from "./chain-options.js";
 import type { EventParts } from "./handle-event.js";
 import type { RunContext } from "./run-context.js";
 import { verdictOf } from "./verdict.js";
@@ -33,18 +34,9 @@ export async function* permissionRequest(
   }
   if (planned !== undefined && planned.chain.length > 0) {
     const result = yield* runChain({
-      event,
-      agentEvent,
+      ...chainOptions(ctx, event, agentEvent),
       hooks: planned.chain,
-      matches: (hook, state) => matchesNow(ctx.index, event, agentEvent, hook, state),
-      run: ctx.runnerFor(event, agentEvent),
       signal,
-      contextCapChars: ctx.cap,
-      now: ctx.now,
-      onRun: (hook, rec, answered, effective) => ctx.audit.record(hook, rec, answered, effective),
-      ...(ctx.options.validateToolInput === undefined
-        ? {}
-        : { validateToolInput: ctx.options.validateToolInput }),
     });
     const { verdict } = verdictOf(event, agentEvent, result, carried, parts.retries, 0);
     switch (verdict.action) {

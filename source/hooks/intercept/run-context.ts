@@ -11,6 +11,7 @@ import { hookWarning, type InterceptedEvent } from "../activity.js";
 import type { RunHook } from "../chain.js";
 import type { HookDefinition, HookEventName } from "../definition.js";
 import { isObserveOnly } from "../events/names.js";
+import type { GateState } from "../gate-state.js";
 import { buildPayload, type SessionInfo } from "../payload.js";
 import { createPersistentHost, type PersistentHost } from "../persistent/host.js";
 import { createHookIndex, type HookIndex } from "../plan.js";
@@ -128,10 +129,8 @@ export function createRunContext(
     }),
     persistent,
     hookSignal: turnAwareSignal(options, stopAll.signal),
-    runnerFor: (event, agentEvent) => async (hook, state, signal) => {
-      const record = await runHookOnce(
-        hook,
-        event,
+    runnerFor: (event, agentEvent) => {
+      const payloadFor = samePayloads((state, hook) =>
         buildPayload({
           event,
           agentEvent,
@@ -141,7 +140,9 @@ export function createRunContext(
           trigger: hook.trigger,
           now: now(),
         }),
-        {
+      );
+      return async (hook, state, signal) => {
+        const record = await runHookOnce(hook, event, payloadFor(state, hook), {
           runner: options.runner,
           persistent,
           env: options.env,
@@ -153,11 +154,36 @@ export function createRunContext(
             ? {}
             : { maxOutputBytes: options.maxOutputBytes }),
           ...(options.plugins === undefined ? {} : { plugins: options.plugins }),
-        },
-      );
-      return applyRelayEffects(relay, hook, event, record);
+        });
+        return applyRelayEffects(relay, hook, event, record);
+      };
     },
     detach: () => options.signal?.removeEventListener("abort", onAbort),
+  };
+}
+
+/**
+ * One payload per values and dialect within an event: the hooks of a chain
+ * asked together (ask-ahead.ts) share it, and with it its serialization
+ * (persistent/protocol.ts); a hook that changed the values gets a new one.
+ */
+function samePayloads(
+  build: (state: GateState, hook: HookDefinition) => unknown,
+): (state: GateState, hook: HookDefinition) => unknown {
+  const made = new WeakMap<GateState, Map<string, unknown>>();
+  return (state, hook) => {
+    let byShape = made.get(state);
+    if (byShape === undefined) {
+      byShape = new Map();
+      made.set(state, byShape);
+    }
+    const key = `${hook.dialect}\u0000${hook.trigger ?? ""}`;
+    let payload = byShape.get(key);
+    if (payload === undefined) {
+      payload = build(state, hook);
+      byShape.set(key, payload);
+    }
+    return payload;
   };
 }
 

@@ -10,11 +10,28 @@ import { decodeAnswer, MAX_ANSWER_DEPTH } from "../dialects/index.js";
 
 /** `{"id":N,...payload}` and a newline; throws when the payload cannot be serialized. */
 export function requestLine(id: number, payload: unknown): string {
-  const body = JSON.stringify(payload);
+  const body = serialized(payload);
   if (body === undefined || !body.startsWith("{")) {
     throw new Error("the payload is not a JSON object");
   }
   return body === "{}" ? `{"id":${id}}\n` : `{"id":${id},${body.slice(1)}\n`;
+}
+
+/**
+ * The hooks of one chain asked together get the same payload object
+ * (intercept/run-context.ts): it is serialized once. Payloads are not
+ * changed once built.
+ */
+const bodies = new WeakMap<object, string>();
+
+function serialized(payload: unknown): string | undefined {
+  if (typeof payload !== "object" || payload === null) return JSON.stringify(payload);
+  let body = bodies.get(payload);
+  if (body === undefined) {
+    body = JSON.stringify(payload);
+    if (body !== undefined) bodies.set(payload, body);
+  }
+  return body;
 }
 
 /** What a line of a persistent hook's stdout is. */

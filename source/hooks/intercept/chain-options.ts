@@ -1,0 +1,28 @@
+/** What every gate's chain in an intercepted run shares (handle-event.ts, permission.ts). */
+import type { AgentEvent } from "../../agent/events.js";
+import type { ChainOptions } from "../chain.js";
+import type { HookEventName } from "../definition.js";
+import { matchesNow } from "../plan.js";
+import type { RunContext } from "./run-context.js";
+
+export function chainOptions(
+  ctx: RunContext,
+  event: HookEventName,
+  agentEvent: AgentEvent,
+): Omit<ChainOptions, "hooks"> {
+  const { options } = ctx;
+  return {
+    event,
+    agentEvent,
+    matches: (hook, state) => matchesNow(ctx.index, event, agentEvent, hook, state),
+    run: ctx.runnerFor(event, agentEvent),
+    signal: ctx.hookSignal(event),
+    contextCapChars: ctx.cap,
+    now: ctx.now,
+    onRun: (hook, rec, answered, effective) => ctx.audit.record(hook, rec, answered, effective),
+    onUnused: (hook, rec) => ctx.audit.recordUnused(hook, rec),
+    ...(options.validateToolInput === undefined
+      ? {}
+      : { validateToolInput: options.validateToolInput }),
+  };
+}
