@@ -44,7 +44,8 @@ export function applyRelayEffects(
   if (decision.sendMessage !== undefined) send(options, hook, event, decision.sendMessage);
   if (decision.contextCap === undefined || options.unlimitedInjection !== true) return record;
   const { contextCap: _lifted, ...rest } = decision;
-  return { ...record, decision: rest as Decision };
+  // stdin by name: a plugin's record makes it on demand (a getter a spread would drop).
+  return { ...record, stdin: record.stdin, decision: rest as Decision };
 }
 
 function send(

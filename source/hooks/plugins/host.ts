@@ -10,9 +10,10 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type ResourceLimits, Worker } from "node:worker_threads";
+import type { HookDefinition, HookEventName } from "../definition.js";
 import { notRunRecord } from "../run.js";
 import type { HookRunRecord } from "../run-record.js";
-import { type CallOutcome, pluginRecord } from "./record.js";
+import { type CallOutcome, pluginRecord, type RecordContext } from "./record.js";
 import {
   type RawRegistration,
   RawRegistrationSchema,
@@ -61,15 +62,39 @@ function workerUrl(): URL {
 /** How often call deadlines are checked: a timeout fires at most this late. */
 const SWEEP_MS = 20;
 
+/**
+ * One call out to a worker: everything its record needs, when it times out,
+ * and how it is answered. One object per call (no closures): at hundreds of
+ * thousands of calls a second, what a call allocates is what it costs.
+ */
+class OutCall implements RecordContext {
+  now = 0;
+  onAbort: (() => void) | undefined;
+  constructor(
+    readonly id: number,
+    readonly hook: HookDefinition,
+    readonly event: HookEventName,
+    readonly shape: RegistrationShape,
+    readonly payload: unknown,
+    readonly startedAt: number,
+    /** When it times out (the thread's sweeper checks). */
+    readonly at: number,
+    readonly maxOutputBytes: number,
+    readonly signal: AbortSignal | undefined,
+    readonly resolve: (record: HookRunRecord) => void,
+  ) {}
+}
+
 /** One plugin file's worker and what is waiting on it. */
 class PluginThread {
   worker: Worker | undefined;
   ready: Promise<PluginLoad> | undefined;
-  readonly pending = new Map<number, (outcome: CallOutcome) => void>();
+  /** Set once `ready` settled with a running worker: calls skip waiting on it. */
+  loaded = false;
+  /** Call id → the call: one sweeping timer per thread checks their deadlines, not one timer per call. */
+  readonly pending = new Map<number, OutCall>();
   shapes: RegistrationShape[] = [];
   restarts = 0;
-  /** Call id → when it times out: one sweeping timer per thread, not one timer per call. */
-  readonly deadlines = new Map<number, { at: number; onTimeout: () => void }>();
   private sweeper: NodeJS.Timeout | undefined;
   /** Calls not yet posted: those made in the same tick share one message. */
   private outbox: unknown[] = [];
@@ -77,9 +102,17 @@ class PluginThread {
 
   constructor(
     readonly file: string,
-    private readonly options: Required<Omit<PluginHostOptions, "resourceLimits" | "now">> &
+    private readonly options: Required<Omit<PluginHostOptions, "resourceLimits">> &
       Pick<PluginHostOptions, "resourceLimits">,
   ) {}
+
+  /** Ends a call once: its record, from what happened. */
+  settle(out: OutCall, outcome: CallOutcome): void {
+    if (!this.pending.delete(out.id)) return;
+    if (out.onAbort !== undefined) out.signal?.removeEventListener("abort", out.onAbort);
+    out.now = this.options.now();
+    out.resolve(pluginRecord(out, outcome));
+  }
 
   start(): Promise<PluginLoad> {
     const worker = new Worker(workerUrl(), {
@@ -100,6 +133,7 @@ class PluginThread {
       }, this.options.loadTimeoutMs); // keeps acai alive while the plugin registers
       const settle = (load: PluginLoad): void => {
         clearTimeout(timer);
+        this.loaded = load.ok && this.worker === worker;
         resolve(load);
       };
       worker.on("message", (msg: WorkerMessage) => this.onMessage(msg, settle));
@@ -125,9 +159,8 @@ class PluginThread {
       case "answers":
         if (!Array.isArray(msg.answers)) return;
         for (const one of msg.answers as WorkerMessage[]) {
-          if (typeof one?.id === "number") {
-            this.pending.get(one.id)?.({ kind: "answer", ...answerFields(one) });
-          }
+          const out = typeof one?.id === "number" ? this.pending.get(one.id) : undefined;
+          if (out !== undefined) this.settle(out, answerOutcome(one));
         }
         return;
       case "pong":
@@ -147,22 +180,23 @@ class PluginThread {
     }
   }
 
-  watch(id: number, at: number, onTimeout: () => void): void {
-    this.deadlines.set(id, { at, onTimeout });
-    // Ref'd: acai stays up while a call is out.
+  /** Starts checking deadlines (ref'd: acai stays up while a call is out). */
+  watch(): void {
     this.sweeper ??= setTimeout(() => this.sweep(), SWEEP_MS);
   }
 
   private sweep(): void {
     this.sweeper = undefined;
-    const now = performance.now();
-    for (const [id, deadline] of this.deadlines) {
-      if (deadline.at <= now) {
-        this.deadlines.delete(id);
-        deadline.onTimeout();
-      }
+    const now = this.options.now();
+    let late = false;
+    for (const out of this.pending.values()) {
+      if (out.at > now) continue;
+      this.worker?.postMessage({ type: "abort", id: out.id });
+      this.settle(out, { kind: "timeout" });
+      late = true;
     }
-    if (this.deadlines.size > 0) this.sweeper = setTimeout(() => this.sweep(), SWEEP_MS);
+    if (late) this.checkAlive();
+    if (this.pending.size > 0) this.watch();
   }
 
   post(call: unknown): void {
@@ -187,9 +221,9 @@ class PluginThread {
     try {
       worker.postMessage(call);
     } catch (error) {
-      const id = (call as { id: number }).id;
+      const out = this.pending.get((call as { id: number }).id);
       const reason = `its payload cannot be sent (${(error as Error).message})`;
-      this.pending.get(id)?.({ kind: "lost", error: reason });
+      if (out !== undefined) this.settle(out, { kind: "lost", error: reason });
     }
   }
 
@@ -211,6 +245,7 @@ class PluginThread {
     const worker = this.worker;
     this.worker = undefined;
     this.ready = undefined;
+    this.loaded = false;
     this.pinging = false;
     this.lost(why);
     if (worker !== undefined) void worker.terminate();
@@ -218,17 +253,16 @@ class PluginThread {
 
   /** Every call waiting on this worker fails with `error`. */
   private lost(error: string): void {
-    for (const fail of [...this.pending.values()]) fail({ kind: "lost", error });
-    this.pending.clear();
+    for (const out of [...this.pending.values()]) this.settle(out, { kind: "lost", error });
   }
 }
 
-function answerFields(msg: WorkerMessage): { json?: string; text?: string; error?: string } {
-  return {
-    ...(typeof msg.json === "string" ? { json: msg.json } : {}),
-    ...(typeof msg.text === "string" ? { text: msg.text } : {}),
-    ...(typeof msg.error === "string" ? { error: msg.error } : {}),
-  };
+function answerOutcome(msg: WorkerMessage): CallOutcome {
+  const outcome: CallOutcome & { kind: "answer" } = { kind: "answer" };
+  if (typeof msg.json === "string") outcome.json = msg.json;
+  if (typeof msg.text === "string") outcome.text = msg.text;
+  if (typeof msg.error === "string") outcome.error = msg.error;
+  return outcome;
 }
 
 export class PluginHost implements PluginHooks {
@@ -238,15 +272,16 @@ export class PluginHost implements PluginHooks {
   private seq = 0;
 
   constructor(options: PluginHostOptions) {
+    this.now = options.now ?? (() => performance.now());
     this.settings = {
       env: options.env,
       loadTimeoutMs: options.loadTimeoutMs ?? 10_000,
       stuckGraceMs: options.stuckGraceMs ?? 500,
       maxRestarts: options.maxRestarts ?? 3,
       maxOutputBytes: options.maxOutputBytes ?? 1024 * 1024,
+      now: this.now,
       ...(options.resourceLimits === undefined ? {} : { resourceLimits: options.resourceLimits }),
     };
-    this.now = options.now ?? (() => performance.now());
   }
 
   /** Starts the plugin's worker and runs its `register(api)`. */
@@ -259,28 +294,45 @@ export class PluginHost implements PluginHooks {
     return load;
   }
 
-  async call(call: PluginCall): Promise<HookRunRecord> {
+  call(call: PluginCall): Promise<HookRunRecord> {
     const { hook, event, launch } = call;
     const thread = this.threads.get(launch.command);
     const shape = thread?.shapes[launch.registration];
     if (thread === undefined || shape === undefined) {
-      return notRunRecord(hook, event, "was not run: its plugin is not loaded");
+      return Promise.resolve(notRunRecord(hook, event, "was not run: its plugin is not loaded"));
     }
     const startedAt = this.now();
-    const ctx = {
-      hook,
-      event,
-      shape,
-      payload: call.payload,
-      startedAt,
-      maxOutputBytes: this.settings.maxOutputBytes,
-    };
-    const finish = (outcome: CallOutcome): HookRunRecord =>
-      pluginRecord({ ...ctx, now: this.now() }, outcome);
-    if (call.signal?.aborted) return finish({ kind: "aborted" });
+    // The usual case: the worker is up; nothing to wait for before sending.
+    if (thread.loaded && thread.worker !== undefined && call.signal?.aborted !== true) {
+      return this.send(thread, call, shape, startedAt);
+    }
+    return this.callWhenRunning(thread, call, shape, startedAt);
+  }
+
+  /** A call to a worker that is starting, stopped, or already aborted. */
+  private async callWhenRunning(
+    thread: PluginThread,
+    call: PluginCall,
+    shape: RegistrationShape,
+    startedAt: number,
+  ): Promise<HookRunRecord> {
+    const record = (outcome: CallOutcome): HookRunRecord =>
+      pluginRecord(
+        {
+          hook: call.hook,
+          event: call.event,
+          shape,
+          payload: call.payload,
+          startedAt,
+          now: this.now(),
+          maxOutputBytes: this.settings.maxOutputBytes,
+        },
+        outcome,
+      );
+    if (call.signal?.aborted) return record({ kind: "aborted" });
     const restarted = await this.running(thread);
-    if (typeof restarted === "string") return finish({ kind: "lost", error: restarted });
-    return this.send(thread, call, shape, finish);
+    if (typeof restarted === "string") return record({ kind: "lost", error: restarted });
+    return this.send(thread, call, shape, startedAt);
   }
 
   /** The thread's worker, started again after a stop (bounded), or why it cannot run. */
@@ -309,33 +361,37 @@ export class PluginHost implements PluginHooks {
     thread: PluginThread,
     call: PluginCall,
     shape: RegistrationShape,
-    finish: (outcome: CallOutcome) => HookRunRecord,
+    startedAt: number,
   ): Promise<HookRunRecord> {
     const worker = thread.worker as Worker;
     const id = ++this.seq;
     return new Promise<HookRunRecord>((resolve) => {
-      const onAbort = (): void => {
-        worker.postMessage({ type: "abort", id });
-        done({ kind: "aborted" });
-      };
-      const done = (outcome: CallOutcome): void => {
-        if (!thread.pending.delete(id)) return;
-        thread.deadlines.delete(id);
-        call.signal?.removeEventListener("abort", onAbort);
-        resolve(finish(outcome));
-      };
-      thread.pending.set(id, done);
-      thread.watch(id, this.now() + call.hook.timeoutMs, () => {
-        worker.postMessage({ type: "abort", id });
-        done({ kind: "timeout" });
-        thread.checkAlive();
-      });
+      const out = new OutCall(
+        id,
+        call.hook,
+        call.event,
+        shape,
+        call.payload,
+        startedAt,
+        startedAt + call.hook.timeoutMs,
+        this.settings.maxOutputBytes,
+        call.signal,
+        resolve,
+      );
+      thread.pending.set(id, out);
+      thread.watch();
       // Aborted while the worker was being (re)started: the listener would never fire.
       if (call.signal?.aborted) {
-        done({ kind: "aborted" });
+        thread.settle(out, { kind: "aborted" });
         return;
       }
-      call.signal?.addEventListener("abort", onAbort, { once: true });
+      if (call.signal !== undefined) {
+        out.onAbort = () => {
+          worker.postMessage({ type: "abort", id });
+          thread.settle(out, { kind: "aborted" });
+        };
+        call.signal.addEventListener("abort", out.onAbort, { once: true });
+      }
       const argument = handlerArgument(shape, call.event, call.payload);
       thread.post({ type: "call", id, registration: call.launch.registration, argument });
     });

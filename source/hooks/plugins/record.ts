@@ -33,26 +33,51 @@ export interface RecordContext {
 }
 
 export function pluginRecord(ctx: RecordContext, outcome: CallOutcome): HookRunRecord {
-  const answered = outcome.kind === "answer" ? (outcome.json ?? outcome.text ?? "") : "";
-  const error = outcome.kind === "answer" ? outcome.error : undefined;
-  return {
-    hookId: ctx.hook.id,
-    event: ctx.event,
-    get stdin() {
-      return safeJson(ctx.payload);
-    },
-    command: ctx.hook.launch.command,
-    args: ctx.hook.launch.args,
-    exitCode: outcome.kind === "answer" && error === undefined ? 0 : null,
-    signal: null,
-    stdout: answered.length > 4096 ? `${answered.slice(0, 4096)}…` : answered,
-    stderr: error ?? (outcome.kind === "lost" ? outcome.error : ""),
-    durationMs: ctx.now - ctx.startedAt,
-    timedOut: outcome.kind === "timeout",
-    aborted: outcome.kind === "aborted",
-    outputLimit: answered.length > ctx.maxOutputBytes,
-    decision: decisionOf(ctx, outcome),
-  };
+  return new PluginRunRecord(ctx, outcome);
+}
+
+/**
+ * A class rather than an object literal with a getter: a literal's getter is a
+ * closure allocated per record, and plugins answer hundreds of thousands of
+ * calls a second. `stdin` (the payload serialized) is made only when read.
+ */
+class PluginRunRecord implements HookRunRecord {
+  readonly hookId: string;
+  readonly event: HookEventName;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly exitCode: number | null;
+  readonly signal = null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly durationMs: number;
+  readonly timedOut: boolean;
+  readonly aborted: boolean;
+  readonly outputLimit: boolean;
+  readonly decision: Decision;
+  private readonly payload: unknown;
+
+  constructor(ctx: RecordContext, outcome: CallOutcome) {
+    const answered = outcome.kind === "answer" ? (outcome.json ?? outcome.text ?? "") : "";
+    const error = outcome.kind === "answer" ? outcome.error : undefined;
+    this.hookId = ctx.hook.id;
+    this.event = ctx.event;
+    this.payload = ctx.payload;
+    this.command = ctx.hook.launch.command;
+    this.args = ctx.hook.launch.args;
+    this.exitCode = outcome.kind === "answer" && error === undefined ? 0 : null;
+    this.stdout = answered.length > 4096 ? `${answered.slice(0, 4096)}…` : answered;
+    this.stderr = error ?? (outcome.kind === "lost" ? outcome.error : "");
+    this.durationMs = ctx.now - ctx.startedAt;
+    this.timedOut = outcome.kind === "timeout";
+    this.aborted = outcome.kind === "aborted";
+    this.outputLimit = answered.length > ctx.maxOutputBytes;
+    this.decision = decisionOf(ctx, outcome);
+  }
+
+  get stdin(): string {
+    return safeJson(this.payload);
+  }
 }
 
 function safeJson(payload: unknown): string {
