@@ -44,9 +44,16 @@ export function decodeAnswer(answer: unknown): Decision {
   if (typeof answer !== "object" || answer === null || Array.isArray(answer)) {
     return failed("answered JSON that is not an object");
   }
-  if (valueTooDeep(answer, MAX_ANSWER_DEPTH)) return failed(TOO_DEEP);
   const record = answer as Record<string, unknown>;
+  // "Nothing to say", the answer most hooks give most of the time: no dialect to pick.
+  if (isEmpty(record)) return { action: "continue" };
+  if (valueTooDeep(answer, MAX_ANSWER_DEPTH)) return failed(TOO_DEEP);
   return pickDialect(record).decode(record);
+}
+
+function isEmpty(record: Record<string, unknown>): boolean {
+  for (const _ in record) return false;
+  return true;
 }
 
 /**
