@@ -81,7 +81,10 @@ if (nats === undefined) {
   for (let i = 0; i < 200; i++) {
     const ok = await new Promise<boolean>((resolve) => {
       const s = net.connect(port, "127.0.0.1");
-      s.once("connect", () => (s.destroy(), resolve(true)));
+      s.once("connect", () => {
+        s.destroy();
+        resolve(true);
+      });
       s.once("error", () => resolve(false));
     });
     if (ok) break;
