@@ -80,7 +80,8 @@ export function createFileAuditSink(acaiHome: string): AuditSink {
         // Owner-only: hook stderr and reasons may quote secrets (0600, new folders 0700).
         fd = openPrivateAppendSync(path);
       }
-      if (lines.length === 0) setImmediate(flushQuietly).unref();
+      // Ref'd: it runs at the end of this turn even if nothing else keeps acai alive.
+      if (lines.length === 0) setImmediate(flushQuietly);
       lines.push(`${JSON.stringify(entry)}\n`);
     },
     close() {
