@@ -42,6 +42,16 @@ export function canAskAhead(hook: HookDefinition): boolean {
 }
 
 /**
+ * A hook that asked to be asked ahead but is spawned: accepted, without
+ * effect (a process started for an answer that may not be used costs more
+ * than the round trip saved). Said once at load, with the way to get it.
+ */
+export function askAheadIgnoredWarning(hook: HookDefinition): string | undefined {
+  if (hook.askAhead !== true || canAskAhead(hook)) return undefined;
+  return `hook "${hook.name}" (${hook.file}) sets ask_ahead, which has no effect on a spawned hook: only persistent hooks and plugins are asked ahead (add "mode": "persistent")`;
+}
+
+/**
  * The hooks to ask now, starting with `hooks[first]` (which matches): that
  * one alone, or — when it can be asked ahead — it and every matching hook
  * after it up to the first that cannot, all started at once with `state`.

@@ -4,6 +4,7 @@
  */
 import path from "node:path";
 import type { ProcessRunner } from "../process/types.js";
+import { askAheadIgnoredWarning } from "./ask-ahead.js";
 import type { BrokenHook, HookDefinition } from "./definition.js";
 import { compareHooks } from "./match.js";
 import { boundHooksPerEvent, DEFAULT_MAX_HOOKS } from "./max-hooks.js";
@@ -22,7 +23,10 @@ export { describeUntrusted, type UntrustedHook } from "./untrusted.js";
 export interface HookRegistry {
   hooks: HookDefinition[];
   broken: BrokenHook[];
-  /** Hooks that load, but not quite as written (a settings timeout clamped to acai's limits). */
+  /**
+   * Hooks that load, but not quite as written (a settings timeout clamped to
+   * acai's limits, `ask_ahead` on a spawned hook).
+   */
   warnings: string[];
 }
 
@@ -133,7 +137,11 @@ export async function loadHookRegistry(
   return {
     hooks: bounded.hooks,
     broken,
-    warnings: [...settings.warnings, ...bounded.warnings],
+    warnings: [
+      ...settings.warnings,
+      ...bounded.warnings,
+      ...bounded.hooks.flatMap((hook) => askAheadIgnoredWarning(hook) ?? []),
+    ],
   };
 }
 

@@ -62,6 +62,13 @@ export interface HookMetadata<E extends HookEventName = HookEventName> {
    * overlap: keep per-request state local); default "spawn", a process per event.
    */
   mode?: "spawn" | "persistent";
+  /**
+   * With `mode: "persistent"`: may be asked at the same time as the hooks
+   * before it in a chain (decision 0012), for hooks whose answer depends only
+   * on the event. It may be asked about a call an earlier hook then blocks
+   * or rewrites (then it is asked again). No effect on spawned hooks.
+   */
+  ask_ahead?: boolean;
 }
 
 /** Returning nothing (`undefined`, or `async () => {}`) means continue. */

@@ -21,6 +21,13 @@ export interface PluginHookOptions {
   failure?: "open" | "closed";
   /** `retry` answers honoured in a row (default: the session's 3). */
   maxRetries?: number;
+  /**
+   * May be asked at the same time as the hooks before it in a gate's chain
+   * (decision 0012): for handlers whose answer depends only on the event. Its
+   * answer is used only if the chain reaches it with the values it saw;
+   * otherwise it is asked again. It may see calls an earlier hook blocks.
+   */
+  askAhead?: boolean;
 }
 
 export interface PluginApi {
@@ -51,6 +58,8 @@ export interface PluginApi {
       timeout_ms?: number;
       async_execution?: boolean;
       max_retries?: number;
+      /** acai's `askAhead` (decision 0012). */
+      ask_ahead?: boolean;
     };
   }): void;
   register_handler(

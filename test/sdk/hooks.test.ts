@@ -129,6 +129,20 @@ describe("acai-agent/hooks typed helper", () => {
     }
   });
 
+  it("carries ask_ahead in the metadata it describes; refuses one that is not a boolean", () => {
+    const hook = createHook(
+      { name: "pure", events: ["before_tool"], mode: "persistent", ask_ahead: true },
+      () => {},
+    );
+    expect(hook.metadata).toMatchObject({ mode: "persistent", ask_ahead: true });
+    expect(() =>
+      createHook(
+        { name: "x", events: ["before_tool"], ask_ahead: "yes" as unknown as boolean },
+        () => {},
+      ),
+    ).toThrow(/invalid metadata for hook "x": ask_ahead/);
+  });
+
   it("rejects invalid metadata when the hook is defined", () => {
     expect(() =>
       createHook({ name: "x", events: ["before_tool"], priority: 5000 }, () => {}),

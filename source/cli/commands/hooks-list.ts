@@ -1,6 +1,7 @@
 /** `acai hooks list [--json]`: every hook from every source, and why broken ones do not run. */
 import path from "node:path";
 import type { Command } from "commander";
+import { canAskAhead } from "../../hooks/ask-ahead.js";
 import type { HookDefinition, HookMatcher, HookSourceKind } from "../../hooks/definition.js";
 import { inertText, jsonForTerminal } from "../../terminal/inert-text.js";
 import type { CommandContext } from "../command-context.js";
@@ -21,6 +22,9 @@ export interface ListedHook {
   priority?: number;
   timeout_ms?: number;
   async?: boolean;
+  /** Set as written (decision 0012); `ask_ahead_ignored` when the hook is spawned. */
+  ask_ahead?: true;
+  ask_ahead_ignored?: true;
   failure?: "open" | "closed";
   env?: string[];
   description?: string;
@@ -52,6 +56,10 @@ export function toListed(entry: HookEntry): ListedHook {
         priority: hook.priority,
         timeout_ms: hook.timeoutMs,
         async: hook.async,
+        ...(hook.askAhead === true ? { ask_ahead: true as const } : {}),
+        ...(hook.askAhead === true && !canAskAhead(hook)
+          ? { ask_ahead_ignored: true as const }
+          : {}),
         failure: hook.failure,
         env: hook.env,
         ...(hook.description === undefined ? {} : { description: hook.description }),
@@ -85,6 +93,11 @@ export function toListed(entry: HookEntry): ListedHook {
     default:
       return entry satisfies never;
   }
+}
+
+function askAheadText(hook: ListedHook): string {
+  if (hook.ask_ahead !== true) return "";
+  return hook.ask_ahead_ignored ? " · ask ahead (ignored: spawned)" : " · ask ahead";
 }
 
 function shortPath(file: string, projectDir: string, homeDir: string): string {
@@ -145,7 +158,7 @@ export function formatList(inventory: Inventory, homeDir: string): string {
     out.push(`      events:  ${inertText((hook.events ?? []).join(", "))}`);
     out.push(`      matcher: ${inertText(matcherText(hook.matcher))}`);
     out.push(
-      `      priority ${hook.priority} · timeout ${hook.timeout_ms} ms · failure ${hook.failure}${hook.async ? " · async" : ""}${hook.env && hook.env.length > 0 ? ` · env ${inertText(hook.env.join(","))}` : ""}`,
+      `      priority ${hook.priority} · timeout ${hook.timeout_ms} ms · failure ${hook.failure}${hook.async ? " · async" : ""}${askAheadText(hook)}${hook.env && hook.env.length > 0 ? ` · env ${inertText(hook.env.join(","))}` : ""}`,
     );
     out.push(`      file:    ${short(hook.file)}`);
     if (hook.source === "settings" && hook.command)

@@ -4,7 +4,9 @@
  * OpenClaw's `api.registerHook({ event, handler, priority })`, A3S's
  * `register({ id, event_type, matcher, config })` + `register_handler`, and
  * `api.pattern(namespace, handler)`. OpenClaw and A3S priorities mean "lower
- * runs first": a given one is placed at `1000 − p` (hooks.md §5).
+ * runs first": a given one is placed at `1000 − p` (hooks.md §5). acai's
+ * `askAhead` option and A3S's `config.ask_ahead` opt in to asking ahead
+ * (decision 0012); OpenClaw's registration has no place for it.
  */
 import path from "node:path";
 import { z } from "zod";
@@ -12,6 +14,7 @@ import type { HookDefinition, HookEventName, HookMatcher, HookScope } from "../d
 import { isHookEventName, normalizeEventName } from "../events/names.js";
 import { InvalidMatcherError, prepareHookMatcher } from "../match.js";
 import {
+  AskAheadSchema,
   DEFAULT_HOOK_TIMEOUT_MS,
   formatZodError,
   MatcherSchema,
@@ -77,6 +80,7 @@ const AcaiOptionsSchema = z.strictObject({
   timeoutMs: Timeout.optional(),
   failure: Failure.optional(),
   maxRetries: MaxRetriesSchema.optional(),
+  askAhead: AskAheadSchema.optional(),
 });
 
 const OpenClawOptionsSchema = z.looseObject({
@@ -100,6 +104,7 @@ const A3sOptionsSchema = z.looseObject({
       timeout_ms: Timeout.optional(),
       async_execution: z.boolean().optional(),
       max_retries: MaxRetriesSchema.optional(),
+      ask_ahead: AskAheadSchema.optional(),
     })
     .nullish(),
 });
@@ -128,6 +133,7 @@ interface Parsed {
   timeoutMs?: number;
   failure: "open" | "closed";
   maxRetries?: number;
+  askAhead?: boolean;
 }
 
 function eventOf(shape: RegistrationShape, raw: unknown): HookEventName | string {
@@ -166,6 +172,7 @@ function parse(shape: RegistrationShape, options: unknown): Omit<Parsed, "event"
         ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
         failure: o.failure ?? "open",
         ...(o.maxRetries === undefined ? {} : { maxRetries: o.maxRetries }),
+        ...(o.askAhead === true ? { askAhead: true } : {}),
       };
     }
     case "openclaw": {
@@ -192,6 +199,7 @@ function parse(shape: RegistrationShape, options: unknown): Omit<Parsed, "event"
         async: o.async ?? false,
         ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
         failure: o.failure ?? "open",
+        ...(o.askAhead === true ? { askAhead: true } : {}),
       };
     }
     default:
@@ -217,6 +225,7 @@ function parseA3s(options: unknown): Omit<Parsed, "event"> | string {
     ...(c.timeout_ms === undefined ? {} : { timeoutMs: c.timeout_ms }),
     failure: "open",
     ...(c.max_retries === undefined ? {} : { maxRetries: c.max_retries }),
+    ...(c.ask_ahead === true ? { askAhead: true } : {}),
   };
 }
 
@@ -261,6 +270,7 @@ export function registrationHook(
     },
   };
   if (parsed.maxRetries !== undefined) hook.maxRetries = parsed.maxRetries;
+  if (parsed.askAhead === true) hook.askAhead = true;
   try {
     prepareHookMatcher(hook, source.projectDir);
   } catch (error) {

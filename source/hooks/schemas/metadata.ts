@@ -122,6 +122,14 @@ const FailureSchema = z.enum(["open", "closed"]);
 export const MaxRetriesSchema = z.int().min(0).max(100);
 const MAX_RETRIES_NOTE =
   "How many retry answers of this hook in a row are honoured (default: the session's 3)";
+/**
+ * Decision 0012: a persistent hook that is a pure function of its input may
+ * be asked together with the hooks before it in a chain; its answer counts
+ * only if the chain reaches it with the values it was asked about.
+ */
+export const AskAheadSchema = z.boolean();
+const ASK_AHEAD_NOTE =
+  "Persistent hooks only (ignored for spawned ones): may be asked at the same time as the hooks before it; the answer is used only if the chain reaches it unchanged, otherwise it is asked again";
 const ModeSchema = z
   .enum(["spawn", "persistent"])
   .default("spawn")
@@ -148,6 +156,7 @@ export const ExecutableMetadataSchema = z.looseObject({
   env: EnvListSchema.default([]).describe("Secret-looking variables this hook may receive"),
   max_retries: MaxRetriesSchema.optional().describe(MAX_RETRIES_NOTE),
   mode: ModeSchema,
+  ask_ahead: AskAheadSchema.optional().describe(ASK_AHEAD_NOTE),
 });
 export type ExecutableMetadata = z.output<typeof ExecutableMetadataSchema>;
 
@@ -166,6 +175,7 @@ export const HookMdFrontmatterSchema = z.looseObject({
     "acai extra: secret-looking variables this hook may receive",
   ),
   mode: ModeSchema,
+  ask_ahead: AskAheadSchema.optional().describe(ASK_AHEAD_NOTE),
 });
 export type HookMdFrontmatter = z.output<typeof HookMdFrontmatterSchema>;
 

@@ -190,6 +190,8 @@ export function hookMdDefinition(
   };
   if (meta.description !== undefined) hook.description = meta.description;
   if (meta.max_retries !== undefined) hook.maxRetries = meta.max_retries;
+  // Kept as written for spawned hooks too: the chain ignores it there (canAskAhead), the registry warns.
+  if (meta.ask_ahead === true) hook.askAhead = true;
   try {
     prepareHookMatcher(hook, projectDir);
   } catch (error) {

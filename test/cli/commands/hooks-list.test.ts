@@ -181,6 +181,35 @@ describe("acai hooks list", () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it("shows ask_ahead, and that it is ignored (with the warning) on a spawned hook", async () => {
+    dirs = await tempProject();
+    const meta = (name: string, extra: Record<string, unknown>) => ({
+      name,
+      events: ["before_tool"],
+      ask_ahead: true,
+      ...extra,
+    });
+    await userHook(dirs, "pure", meta("pure", { mode: "persistent" }), "exit 0");
+    await userHook(dirs, "spawned", meta("spawned", {}), "exit 0");
+    await userHook(dirs, "plain", { name: "plain", events: ["before_tool"] }, "exit 0");
+    const result = await acai(dirs, ["hooks", "list", "--json"]);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const listed = JSON.parse(result.stdout) as { hooks: Listed[]; warnings: string[] };
+    const byName = new Map(listed.hooks.map((h) => [h.name, h]));
+    expect(byName.get("pure")).toMatchObject({ ask_ahead: true });
+    expect(byName.get("pure")).not.toHaveProperty("ask_ahead_ignored");
+    expect(byName.get("spawned")).toMatchObject({ ask_ahead: true, ask_ahead_ignored: true });
+    expect(byName.get("plain")).not.toHaveProperty("ask_ahead");
+    expect(listed.warnings).toEqual([expect.stringMatching(/hook "spawned" .* sets ask_ahead/)]);
+
+    const text = await acai(dirs, ["hooks", "list"]);
+    expect(text.stdout).toMatch(
+      /pure {2}\(user executable\)\n(.*\n){2,3}.*failure open · ask ahead\n/,
+    );
+    expect(text.stdout).toMatch(/failure open · ask ahead \(ignored: spawned\)\n/);
+    expect(text.stdout).toMatch(/warning: hook "spawned" .* sets ask_ahead, which has no effect/);
+  });
+
   it("says so when there are no hooks", async () => {
     dirs = await tempProject();
     const result = await acai(dirs, ["hooks", "list"]);

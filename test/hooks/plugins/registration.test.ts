@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { HookDefinition } from "../../../source/hooks/definition.js";
 import {
   lowerFirstPriority,
   type RawRegistration,
@@ -120,6 +121,41 @@ describe("plugin registrations", () => {
       priority: 300,
       matcher: { namespace: "deploy\\.x" },
     });
+  });
+
+  it("askAhead: api.on's and api.pattern's option, A3S's config.ask_ahead; not a boolean is refused", () => {
+    expect(registrationHook(reg({ options: { askAhead: true } }), 0, source)).toMatchObject({
+      askAhead: true,
+      launch: { mode: "plugin" },
+    });
+    expect(
+      registrationHook(reg({ options: { askAhead: false } }), 0, source) as HookDefinition,
+    ).not.toHaveProperty("askAhead");
+    expect(registrationHook(reg({}), 0, source) as HookDefinition).not.toHaveProperty("askAhead");
+    expect(
+      registrationHook(
+        reg({ shape: "pattern", events: ["pattern"], options: { namespace: "n", askAhead: true } }),
+        0,
+        source,
+      ),
+    ).toMatchObject({ askAhead: true });
+    expect(
+      registrationHook(
+        reg({ shape: "a3s", events: ["PreToolUse"], options: { config: { ask_ahead: true } } }),
+        0,
+        source,
+      ),
+    ).toMatchObject({ askAhead: true });
+    expect(registrationHook(reg({ options: { askAhead: "yes" } }), 0, source)).toMatch(
+      /^invalid options: askAhead: /,
+    );
+    expect(
+      registrationHook(
+        reg({ shape: "a3s", events: ["PreToolUse"], options: { config: { ask_ahead: "yes" } } }),
+        0,
+        source,
+      ),
+    ).toMatch(/^invalid options: config\.ask_ahead: /);
   });
 
   it("places lower-first priorities on acai's scale, clamped", () => {

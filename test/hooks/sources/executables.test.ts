@@ -146,6 +146,30 @@ describe("executable hooks", () => {
     ).toBe(true);
   });
 
+  it("ask_ahead: set on a persistent hook; accepted with a warning on a spawned one; not a boolean is broken", async () => {
+    const dir = projectHooks();
+    await writeHook(dir, "pure", { events: ["before_tool"], mode: "persistent", ask_ahead: true });
+    await writeHook(dir, "plain", { events: ["before_tool"], mode: "persistent" });
+    const spawned = await writeHook(dir, "spawned", { events: ["before_tool"], ask_ahead: true });
+    const bad = await writeHook(dir, "bad", { events: ["before_tool"], ask_ahead: "yes" });
+    const registry = await load();
+    const byName = Object.fromEntries(registry.hooks.map((h) => [h.name, h]));
+    expect(Object.keys(byName).sort()).toEqual(["plain", "pure", "spawned"]);
+    expect(byName.pure).toMatchObject({ askAhead: true, launch: { mode: "persistent" } });
+    expect(byName.plain).not.toHaveProperty("askAhead");
+    // Kept as written; the chain never asks a spawned hook ahead, and the registry says so.
+    expect(byName.spawned).toMatchObject({ askAhead: true });
+    expect(registry.warnings).toEqual([
+      `hook "spawned" (${spawned}) sets ask_ahead, which has no effect on a spawned hook: only persistent hooks and plugins are asked ahead (add "mode": "persistent")`,
+    ]);
+    expect(registry.broken).toEqual([
+      expect.objectContaining({
+        file: bad,
+        reason: expect.stringMatching(/^invalid metadata: ask_ahead: /),
+      }),
+    ]);
+  });
+
   it("reports a describe that hangs, killed at the describe timeout", async () => {
     const hang = await writeFileIn(
       path.join(projectHooks(), "hang"),

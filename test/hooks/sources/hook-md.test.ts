@@ -261,6 +261,40 @@ describe("HOOK.md hooks", () => {
     expect(reasons[noFront]).toMatch(/no YAML frontmatter/);
   });
 
+  it("ask_ahead in the frontmatter: set on a persistent hook, warned about on a spawned one, refused if not a boolean", async () => {
+    const dir = path.join(box.projectDir, ".acai", "hooks");
+    const script = { name: "run.sh", mode: 0o755 };
+    await hookMd(
+      path.join(dir, "pure"),
+      "trigger: before_tool\nmode: persistent\nask_ahead: true",
+      script,
+    );
+    const spawned = await hookMd(
+      path.join(dir, "spawned"),
+      "trigger: before_tool\nask_ahead: true",
+      script,
+    );
+    const bad = await hookMd(
+      path.join(dir, "bad"),
+      "trigger: before_tool\nask_ahead: yes please",
+      script,
+    );
+    const registry = await load();
+    const byName = Object.fromEntries(registry.hooks.map((h) => [h.name, h]));
+    expect(Object.keys(byName).sort()).toEqual(["pure", "spawned"]);
+    expect(byName.pure).toMatchObject({ askAhead: true, launch: { mode: "persistent" } });
+    expect(byName.spawned).toMatchObject({ askAhead: true });
+    expect(registry.warnings).toEqual([
+      expect.stringContaining(`hook "spawned" (${spawned}) sets ask_ahead`),
+    ]);
+    expect(registry.broken).toEqual([
+      expect.objectContaining({
+        file: bad,
+        reason: expect.stringMatching(/^invalid frontmatter: ask_ahead: /),
+      }),
+    ]);
+  });
+
   it("reports unknown matcher keys, naming the key, instead of running on every tool call", async () => {
     const dir = path.join(box.projectDir, ".agents", "hooks");
     const script = { name: "run.sh", mode: 0o755 };
