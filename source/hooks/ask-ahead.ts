@@ -1,7 +1,8 @@
 /**
- * Asking ahead (decision 0012): in a gate's chain, a run of consecutive
- * persistent hooks and plugins that declare `ask_ahead` is asked all at once,
- * with the values as they stand, instead of one after another. A request to
+ * Asking ahead (decision 0012): in a gate's chain, the persistent hooks and
+ * plugins right after the hook the chain has reached that declare
+ * `ask_ahead` are asked together with it, with the values as they stand,
+ * instead of one after another. A request to
  * them is a line or a message, not a process start, so twenty of them cost
  * about one round trip instead of twenty. The chain still folds their answers
  * strictly in its order (chain.ts), so the decision is the one the sequential
@@ -52,9 +53,12 @@ export function askAheadIgnoredWarning(hook: HookDefinition): string | undefined
 }
 
 /**
- * The hooks to ask now, starting with `hooks[first]` (which matches): that
- * one alone, or — when it can be asked ahead — it and every matching hook
- * after it up to the first that cannot, all started at once with `state`.
+ * The hooks to ask now: `hooks[first]`, which the chain has reached (it
+ * matches), and with it every matching hook after it that may be asked ahead,
+ * up to the first that may not — all started at once with `state`. Whether
+ * the first hook may be asked ahead does not matter: it is asked now anyway;
+ * the flag is the consent of the ones asked before the hooks ahead of them
+ * have answered.
  */
 export function askWindow(options: WindowOptions, first: number, state: GateState): Asked[] {
   const { hooks } = options;
@@ -67,8 +71,6 @@ export function askWindow(options: WindowOptions, first: number, state: GateStat
       record: options.run(hook, state, options.signal),
     };
   };
-  const head = hooks[first] as HookDefinition;
-  if (!canAskAhead(head)) return [ask(first)];
   const asked = [ask(first)];
   for (let index = first + 1; index < hooks.length; index++) {
     const hook = hooks[index] as HookDefinition;

@@ -165,7 +165,7 @@ describe("askWindow", () => {
     return asked.map((a) => `${a.hook.name}@${a.index}`);
   };
 
-  it("asks a run of hooks that can be asked ahead, up to the first that cannot", () => {
+  it("asks the hook reached with the hooks after it that can be asked ahead, up to the first that cannot", () => {
     const hooks = [
       ahead("a"),
       makeHook({ name: "b", launch: plugin, askAhead: true }),
@@ -174,12 +174,15 @@ describe("askWindow", () => {
       ahead("d"),
     ];
     expect(windowOf(hooks)).toEqual(["a@0", "b@1", "c@2"]);
-    expect(windowOf(hooks, 3)).toEqual(["spawned@3"]);
+    // A spawned hook the chain has reached is asked now, and the hooks ahead with it.
+    expect(windowOf(hooks, 3)).toEqual(["spawned@3", "d@4"]);
     expect(windowOf(hooks, 4)).toEqual(["d@4"]);
   });
 
-  it("a head that cannot be asked ahead is asked alone", () => {
-    expect(windowOf([makeHook({ name: "p", launch: persistent }), ahead("b")])).toEqual(["p@0"]);
+  it("the hook reached need not ask to be asked ahead; a hook after it that did not ends the window", () => {
+    const guard = makeHook({ name: "guard", launch: persistent });
+    expect(windowOf([guard, ahead("b"), ahead("c")])).toEqual(["guard@0", "b@1", "c@2"]);
+    expect(windowOf([ahead("a"), guard, ahead("c")])).toEqual(["a@0"]);
   });
 
   it("skips hooks that do not match the values, without ending the window", () => {
@@ -259,7 +262,7 @@ describe("runChain asking ahead", () => {
     expect(chain.trace()).toEqual(["start a", "end a modify", "start b", "end b continue"]);
   });
 
-  it("a spawned hook or one without askAhead is asked only when the chain reaches it", async () => {
+  it("a spawned hook or one without askAhead is asked only when the chain reaches it, with the askAhead hooks after it", async () => {
     const q = questions();
     const hooks = [
       ahead("a"),
@@ -270,21 +273,20 @@ describe("runChain asking ahead", () => {
     ];
     const chain = startChain(hooks, q.run);
     await settle();
-    // (e) the spawned hook breaks the window: b is not asked with a.
+    // (e) the spawned hook ends a's window: it is not asked before a answered.
     expect(q.names()).toEqual(["a:ls"]);
     q.to("a").answer({ action: "continue" });
     await settle();
-    expect(q.names()).toEqual(["a:ls", "spawned:ls"]);
-    q.to("spawned").answer({ action: "continue" });
-    await settle();
-    // b opens a window that ends at the hook without askAhead.
+    // Reached, the spawned hook is asked, and b (askAhead) with it; "unasked" ends the window.
     expect(q.names()).toEqual(["a:ls", "spawned:ls", "b:ls"]);
     q.to("b").answer({ action: "continue" });
     await settle();
-    expect(q.names()).toEqual(["a:ls", "spawned:ls", "b:ls", "unasked:ls"]);
-    q.to("unasked").answer({ action: "continue" });
+    expect(q.names()).toEqual(["a:ls", "spawned:ls", "b:ls"]);
+    q.to("spawned").answer({ action: "continue" });
     await settle();
+    // Reached, the hook without askAhead is asked, and c with it.
     expect(q.names()).toEqual(["a:ls", "spawned:ls", "b:ls", "unasked:ls", "c:ls"]);
+    q.to("unasked").answer({ action: "continue" });
     q.to("c").answer({ action: "continue" });
     expect((await chain.done).end).toEqual({ kind: "continue" });
     expect(chain.unused).toEqual([]);
