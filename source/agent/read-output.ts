@@ -1,0 +1,34 @@
+import { scanPatterns } from "../patterns/scan.js";
+import type { AgentEvent, Verdict } from "./events.js";
+import type { SessionContext } from "./session-context.js";
+import type { TurnState } from "./turn-state.js";
+
+/**
+ * The step's complete message: `output`, then one `pattern` event per
+ * `@namespace:target message` line (source/patterns/scan.ts). Returns
+ * whether a pattern was answered (context queued for the next request).
+ */
+export async function* readOutput(
+  session: SessionContext,
+  state: TurnState,
+  step: number,
+  text: string,
+): AsyncGenerator<AgentEvent, boolean, Verdict | undefined> {
+  if (text.trim() === "") return false;
+  const at = { turn: state.turn, promptId: state.promptId, step };
+  yield* session.emit({ type: "output", ...at, text });
+  const scanned = scanPatterns(text);
+  let answered = false;
+  for (const found of scanned.patterns) {
+    const verdict = yield* session.emit({ type: "pattern", ...at, ...found });
+    if (verdict?.context?.some((c) => c.trim() !== "")) answered = true;
+  }
+  if (scanned.skipped > 0) {
+    yield* session.emit({
+      type: "warning",
+      message: `${scanned.skipped} more @namespace: pattern line(s) in one message were not read (at most ${scanned.patterns.length} per message)`,
+      source: "pattern",
+    });
+  }
+  return answered;
+}

@@ -1,0 +1,43 @@
+import type { AgentEvent, SessionEndReason, Verdict } from "./events.js";
+import type { SessionContext } from "./session-context.js";
+import { providerOf } from "./session-totals.js";
+import type { RunInput } from "./types.js";
+
+/**
+ * The `session_start` gate. Returns why the session ends before its first
+ * turn, if it does: the run was aborted, a hook refused to start it
+ * ("error"), or a hook stopped it.
+ */
+export async function* startSession(
+  session: SessionContext,
+  source: NonNullable<RunInput["source"]>,
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent, SessionEndReason | undefined, Verdict | undefined> {
+  const { options } = session;
+  const start = yield* session.emit({
+    type: "session_start",
+    sessionId: options.sessionId,
+    model: options.modelId,
+    cwd: options.cwd,
+    transcriptPath: options.transcriptPath,
+    source,
+    modelProvider: providerOf(options.model),
+  });
+  if (signal.aborted) return "aborted";
+  if (start?.action === "block") {
+    yield* session.emit({
+      type: "error",
+      message: `A session_start hook refused to start the session: ${start.reason}`,
+    });
+    return "error";
+  }
+  if (start?.action === "stop") {
+    yield* session.emit({
+      type: "warning",
+      message: `A hook stopped the session: ${start.reason}`,
+      source: "session_start",
+    });
+    return "hook_stop";
+  }
+  return undefined;
+}

@@ -1,0 +1,75 @@
+/**
+ * The `stop_request` gate (before_stop hooks): when the model is done, and
+ * when the turn reached `--max-steps`. A block makes the model go on with the
+ * reason as feedback, at most `maxStopBlocks` times in a turn.
+ */
+import type { AgentEvent, Verdict } from "./events.js";
+import type { SessionContext } from "./session-context.js";
+import type { TurnOutcome, TurnState } from "./turn-state.js";
+
+/**
+ * The model finished its answer: may the turn end? Returns the outcome when
+ * it does; none when a hook blocked, and its reason is the model's next user message.
+ */
+export async function* askToStop(
+  session: SessionContext,
+  state: TurnState,
+  step: number,
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent, TurnOutcome | undefined, Verdict | undefined> {
+  const { maxStopBlocks } = session.limits;
+  const verdict = yield* session.emit({
+    type: "stop_request",
+    turn: state.turn,
+    promptId: state.promptId,
+    step,
+    lastAssistantMessage: state.text,
+    stopHookActive: state.stopBlocks > 0,
+    consecutiveBlocks: state.stopBlocks,
+    stopReason: session.counter.afterRefusedTools ? "tool_rejected" : "end_turn",
+  });
+  if (signal.aborted) return { stopReason: "aborted" };
+  if (verdict?.action === "stop") return { stopReason: "hook_stop", message: verdict.reason };
+  if (verdict?.action !== "block") return { stopReason: "end_turn" };
+  state.stopBlocks++;
+  if (state.stopBlocks >= maxStopBlocks) {
+    return {
+      stopReason: "stop_hook_limit",
+      message: `A stop hook blocked the end of the turn ${state.stopBlocks} times in a row; acai stopped anyway (limit ${maxStopBlocks}). Last reason: ${verdict.reason}`,
+    };
+  }
+  session.history.addUser(`Stop hook feedback:\n${verdict.reason}`);
+  return undefined;
+}
+
+/**
+ * `--max-steps` reached: `before_stop` hooks hear it (`stop_reason: max_steps`);
+ * a block cannot extend the turn past the limit, a stop ends the session.
+ */
+export async function* maxStepsReached(
+  session: SessionContext,
+  state: TurnState,
+  step: number,
+): AsyncGenerator<AgentEvent, TurnOutcome, Verdict | undefined> {
+  const { maxSteps } = session.limits;
+  const message = `Stopped after ${maxSteps} model requests (--max-steps).`;
+  const verdict = yield* session.emit({
+    type: "stop_request",
+    turn: state.turn,
+    promptId: state.promptId,
+    step,
+    lastAssistantMessage: state.text,
+    stopHookActive: state.stopBlocks > 0,
+    consecutiveBlocks: state.stopBlocks,
+    stopReason: "max_steps",
+  });
+  if (verdict?.action === "stop") return { stopReason: "hook_stop", message: verdict.reason };
+  if (verdict?.action === "block") {
+    yield* session.emit({
+      type: "warning",
+      message: `A before_stop hook blocked at the step limit; acai stops anyway (--max-steps ${maxSteps}). Reason: ${verdict.reason}`,
+      source: "stop_request",
+    });
+  }
+  return { stopReason: "max_steps", message };
+}

@@ -1,0 +1,130 @@
+/**
+ * One turn: the `user_prompt` gate, `turn_start`, steps until the model is
+ * done and `before_stop` lets the turn end (or a limit, a hook, an error or
+ * the user ends it), then `turn_end`.
+ */
+import { randomUUID } from "node:crypto";
+import type { AgentEvent, Verdict } from "./events.js";
+import { ZERO_USAGE } from "./model-step.js";
+import type { SessionContext } from "./session-context.js";
+import { runStep } from "./step.js";
+import { askToStop, maxStepsReached } from "./stop-gate.js";
+import type { TurnOutcome, TurnState } from "./turn-state.js";
+
+export interface TurnStart {
+  /** The turn's number in the session, from 1. */
+  turn: number;
+  prompt: string;
+  /** Aborts this turn (the session's signal, and the prompt's own). */
+  signal: AbortSignal;
+}
+
+/** Runs a turn through `turn_end`; true when a hook stopped the session. */
+export async function* runTurn(
+  session: SessionContext,
+  { turn, prompt, signal }: TurnStart,
+): AsyncGenerator<AgentEvent, boolean, Verdict | undefined> {
+  const state: TurnState = {
+    turn,
+    promptId: randomUUID(),
+    text: "",
+    usage: ZERO_USAGE,
+    steps: 0,
+    stopBlocks: 0,
+  };
+  const outcome = yield* playTurn(session, state, prompt, signal);
+  const endVerdict = yield* session.emit({
+    type: "turn_end",
+    turn,
+    promptId: state.promptId,
+    stopReason: outcome.stopReason,
+    text: state.text,
+    usage: state.usage,
+    ...(outcome.message !== undefined ? { message: outcome.message } : {}),
+    steps: state.steps,
+  });
+  return outcome.stopReason === "hook_stop" || endVerdict?.action === "stop";
+}
+
+async function* playTurn(
+  session: SessionContext,
+  state: TurnState,
+  prompt: string,
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent, TurnOutcome, Verdict | undefined> {
+  const refused = yield* submitPrompt(session, state, prompt, signal);
+  if (refused) return refused;
+  return yield* runSteps(session, state, signal);
+}
+
+/** The `user_prompt` gate, then the prompt joins the conversation and `turn_start`. */
+async function* submitPrompt(
+  session: SessionContext,
+  state: TurnState,
+  submitted: string,
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent, TurnOutcome | undefined, Verdict | undefined> {
+  let prompt = submitted;
+  const verdict = yield* session.emit({
+    type: "user_prompt",
+    turn: state.turn,
+    promptId: state.promptId,
+    prompt,
+  });
+  if (signal.aborted) return { stopReason: "aborted" };
+  switch (verdict?.action) {
+    case "block":
+      return { stopReason: "blocked", message: `A hook blocked the prompt: ${verdict.reason}` };
+    case "stop":
+      return { stopReason: "hook_stop", message: verdict.reason };
+    case "continue":
+      if (verdict.prompt !== undefined) prompt = verdict.prompt;
+      break;
+    case undefined:
+      break;
+    default:
+      return verdict satisfies never;
+  }
+  session.history.addUser(prompt);
+  yield* session.emit({ type: "turn_start", turn: state.turn, prompt });
+  if (signal.aborted) return { stopReason: "aborted" };
+  return undefined;
+}
+
+/** Steps until the turn ends: at most `maxSteps` model requests. */
+async function* runSteps(
+  session: SessionContext,
+  state: TurnState,
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent, TurnOutcome, Verdict | undefined> {
+  const { maxSteps, maxPatternFollowUps } = session.limits;
+  let followUps = 0;
+  let compactedForError = false;
+  for (let step = 1; ; step++) {
+    if (step > maxSteps) return yield* maxStepsReached(session, state, step - 1);
+    state.steps = step;
+    const result = yield* runStep(session, { state, step, signal, mayCompact: !compactedForError });
+    switch (result.kind) {
+      case "ended":
+        return result.outcome;
+      case "compacted":
+        compactedForError = true;
+        step--;
+        break;
+      case "tools_ran":
+        break;
+      case "finished": {
+        // A pattern answered after the model finished: one more step, so the answer is not lost.
+        if (result.answered && followUps < maxPatternFollowUps) {
+          followUps++;
+          break;
+        }
+        const stopped = yield* askToStop(session, state, step, signal);
+        if (stopped) return stopped;
+        break;
+      }
+      default:
+        return result satisfies never;
+    }
+  }
+}
