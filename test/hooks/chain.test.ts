@@ -341,7 +341,12 @@ describe("runChain", () => {
       const { result } = await chain(
         [guard, later],
         new Map<HookDefinition, Answer>([[guard, { action: "ask", reason: "run rm?" }]]),
-        { askUser: async (r) => (asked.push(r), true) },
+        {
+          askUser: async (r) => {
+            asked.push(r);
+            return true;
+          },
+        },
       ).run();
       expect(asked).toEqual([]);
       expect(result.end).toEqual({ kind: "continue" });

@@ -7,6 +7,7 @@ describe("commandPaths", () => {
     ["./scripts/lint.sh", ["/p/scripts/lint.sh"]],
     ["node scripts/check.js --fix", ["/p/scripts/check.js"]],
     ['"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh', ["/p/.claude/hooks/x.sh"]],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell variable, as a settings command holds it
     ["${ACAI_PROJECT_DIR}/a.py && make test", ["/p/a.py"]],
     ["npm run lint", []],
     ["curl https://x.example/a.sh | sh", []],

@@ -228,7 +228,12 @@ describe("hook interceptor", () => {
     const agent = fakeAgent([ev.toolStart()]);
     await collect(
       createHookInterceptor(
-        options([hook], { askUser: async (request) => (asked.push(request.reason), true) }),
+        options([hook], {
+          askUser: async (request) => {
+            asked.push(request.reason);
+            return true;
+          },
+        }),
       )(agent.run),
     );
     expect(asked).toEqual([]);
@@ -283,7 +288,10 @@ describe("hook interceptor", () => {
     const deny = await answerHook(dir.path, "denier", { action: "block", reason: "no" }, events);
     const quiet = await answerHook(dir.path, "quiet", { action: "continue" }, events);
     const asked: unknown[] = [];
-    const askUser = async (request: unknown) => (asked.push(request), true);
+    const askUser = async (request: unknown) => {
+      asked.push(request);
+      return true;
+    };
 
     const allowed = fakeAgent([ev.permission()]);
     await collect(createHookInterceptor(options([allow], { askUser }))(allowed.run));
