@@ -3,13 +3,18 @@
  * replay): user hooks and trusted project hooks as the session would load
  * them; untrusted project hooks from what can be known WITHOUT running them
  * (HOOK.md frontmatter, settings entries, describe metadata cached for the
- * exact current content of an executable).
+ * exact current content of an executable). Plugins are loaded as a session
+ * loads them (user plugins always, project plugins once trusted), each in its
+ * worker: the inventory holds their host, and `withInventory` stops it.
  */
 import type { AcaiPaths } from "../../config/paths.js";
 import { SettingsError } from "../../config/settings.js";
 import type { BrokenHook, HookDefinition, HookScope } from "../../hooks/definition.js";
 import { compareHooks } from "../../hooks/match.js";
 import { MetadataCache } from "../../hooks/metadata-cache.js";
+import type { PluginHost } from "../../hooks/plugins/host.js";
+import type { PluginCandidate } from "../../hooks/plugins/load.js";
+import { createSessionPlugins } from "../../hooks/plugins/session.js";
 import { type HookScan, loadHookRegistry } from "../../hooks/registry.js";
 import {
   type ExecutableCandidate,
@@ -30,7 +35,9 @@ export type HookEntry =
   | { status: "ok"; hook: HookDefinition; trust: EntryTrust; fromCache?: boolean }
   | { status: "broken"; broken: BrokenHook; trust: EntryTrust }
   /** An untrusted project executable never described: nothing is known without running it. */
-  | { status: "unknown"; candidate: ExecutableCandidate; trust: EntryTrust };
+  | { status: "unknown"; candidate: ExecutableCandidate; trust: EntryTrust }
+  /** An untrusted project plugin: never imported before trust, so none of its hooks is known. */
+  | { status: "unloaded"; plugin: PluginCandidate; trust: EntryTrust };
 
 export interface Inventory {
   paths: AcaiPaths;
@@ -41,6 +48,10 @@ export interface Inventory {
   projectLoaded: boolean;
   entries: HookEntry[];
   settingsWarnings: string[];
+  /** The loaded plugins' workers (none when there is no plugin to load): they run plugin hooks. */
+  plugins?: PluginHost;
+  /** Stops the plugins' workers. */
+  close(): Promise<void>;
 }
 
 export interface InventoryOptions {
@@ -62,8 +73,23 @@ export function entryFile(entry: HookEntry): string {
       return entry.broken.file;
     case "unknown":
       return entry.candidate.path;
+    case "unloaded":
+      return entry.plugin.file;
     default:
       return entry satisfies never;
+  }
+}
+
+/** The inventory for the length of `body`; the plugins' workers are stopped after it, whatever happens. */
+export async function withInventory<T>(
+  options: InventoryOptions,
+  body: (inventory: Inventory) => Promise<T>,
+): Promise<T> {
+  const inventory = await loadInventory(options);
+  try {
+    return await body(inventory);
+  } finally {
+    await inventory.close();
   }
 }
 
@@ -82,7 +108,7 @@ async function assessOrExplain(options: InventoryOptions) {
   }
 }
 
-export async function loadInventory(options: InventoryOptions): Promise<Inventory> {
+async function loadInventory(options: InventoryOptions): Promise<Inventory> {
   const project = await assessOrExplain(options);
   const { paths, scan, loaded: settings } = project;
   const projectDir = project.root.dir;
@@ -95,12 +121,26 @@ export async function loadInventory(options: InventoryOptions): Promise<Inventor
   const trustOf = (scope: HookScope): EntryTrust =>
     scope === "user" ? "user" : projectTrust === "trusted" ? "trusted" : "untrusted";
 
+  // Plugins as a session loads them: the project's only when its hooks are loaded.
+  const plugins = createSessionPlugins({
+    plugins: scan.plugins,
+    included: (scope) => scope === "user" || projectLoaded,
+    env: options.env,
+    projectDir,
+  });
+  const close = async (): Promise<void> => {
+    await plugins?.close();
+  };
   const registry = await loadHookRegistry(scan, {
     includeProject: projectLoaded,
     runner: options.runner,
     env: options.env,
     acaiHome: paths.home,
     projectDir,
+    ...(plugins === undefined ? {} : { plugins }),
+  }).catch(async (error: unknown) => {
+    await close();
+    throw error;
   });
   const ok: HookEntry[] = registry.hooks.map((hook) => ({
     status: "ok",
@@ -126,6 +166,8 @@ export async function loadInventory(options: InventoryOptions): Promise<Inventor
       broken.push({ status: "broken", broken: b, trust: trustOf("project") });
     for (const candidate of known.unknown)
       unknown.push({ status: "unknown", candidate, trust: trustOf("project") });
+    for (const plugin of scan.plugins.filter((p) => p.scope === "project"))
+      unknown.push({ status: "unloaded", plugin, trust: trustOf("project") });
   }
   ok.sort((a, b) => (a.status === "ok" && b.status === "ok" ? compareHooks(a.hook, b.hook) : 0));
   broken.sort((a, b) => entryFile(a).localeCompare(entryFile(b)));
@@ -138,6 +180,8 @@ export async function loadInventory(options: InventoryOptions): Promise<Inventor
     projectLoaded,
     entries: [...ok, ...unknown, ...broken],
     settingsWarnings: [...settings.warnings, ...registry.warnings],
+    ...(plugins === undefined ? {} : { plugins }),
+    close,
   };
 }
 

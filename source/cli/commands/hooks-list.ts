@@ -90,6 +90,16 @@ export function toListed(entry: HookEntry): ListedHook {
         command: entry.candidate.path,
         note: "not described yet: untrusted project executables are not run, not even to read their metadata",
       };
+    case "unloaded":
+      return {
+        name: path.basename(entry.plugin.file),
+        status: "unknown",
+        scope: entry.plugin.scope,
+        source: "plugin",
+        file: entry.plugin.file,
+        trust: entry.trust,
+        note: "not loaded: untrusted project plugins are not imported, not even to learn their hooks",
+      };
     default:
       return entry satisfies never;
   }
@@ -143,7 +153,8 @@ export function formatList(inventory: Inventory, homeDir: string): string {
   ];
   const section = (title: string) => out.push("", title);
   const ok = listed.filter((h) => h.status === "ok");
-  const unknown = listed.filter((h) => h.status === "unknown");
+  const unknown = listed.filter((h) => h.status === "unknown" && h.source !== "plugin");
+  const unloaded = listed.filter((h) => h.status === "unknown" && h.source === "plugin");
   const broken = listed.filter((h) => h.status === "broken");
   if (listed.length === 0) {
     section(
@@ -174,6 +185,14 @@ export function formatList(inventory: Inventory, homeDir: string): string {
       "  Review them, then `acai hooks trust`; or `acai hooks test <file> --event E` to try one.",
     );
   }
+  if (unloaded.length > 0) {
+    section(
+      `Plugins not loaded (${unloaded.length}) — untrusted project plugins are not imported, not even to learn their hooks:`,
+    );
+    for (const plugin of unloaded)
+      out.push(`  ? ${inertText(plugin.name)}  (${short(plugin.file)})`);
+    out.push("  Review them, then `acai hooks trust`: their hooks are listed once they load.");
+  }
   if (broken.length > 0) {
     section(`Broken — not run (${broken.length}):`);
     for (const hook of broken) {
@@ -197,28 +216,24 @@ export function registerHooksList(hooks: Command, ctx: CommandContext): void {
     .action((raw: { json: boolean }) =>
       runToolkitCommand(ctx, async () => {
         const { io } = ctx;
-        const [{ loadInventory }, { hookProcessRunner }] = await Promise.all([
+        const [{ withInventory }, { hookProcessRunner }] = await Promise.all([
           import("./hooks-inventory.js"),
           import("./hook-runner.js"),
         ]);
         const runProcess = await hookProcessRunner();
-        const inventory = await loadInventory({
-          cwd: io.cwd,
-          env: io.env,
-          homeDir: io.homeDir,
-          runner: runProcess,
-        });
-        if (raw.json) {
+        const where = { cwd: io.cwd, env: io.env, homeDir: io.homeDir, runner: runProcess };
+        // Plugins are loaded to learn their hooks, and stopped before anything is printed.
+        const text = await withInventory(where, async (inventory) => {
+          if (!raw.json) return formatList(inventory, io.homeDir);
           const data = {
             project: inventory.projectDir,
             project_trust: inventory.projectTrust,
             hooks: inventory.entries.map(toListed),
             warnings: inventory.settingsWarnings,
           };
-          io.stdout.write(`${jsonForTerminal(data, 2)}\n`);
-        } else {
-          io.stdout.write(formatList(inventory, io.homeDir));
-        }
+          return `${jsonForTerminal(data, 2)}\n`;
+        });
+        io.stdout.write(text);
         return EXIT.ok;
       }),
     );

@@ -13,10 +13,12 @@ import type { Command } from "commander";
 import type { AgentEvent, Verdict } from "../../agent/events.js";
 import type { AuditEntry } from "../../hooks/audit.js";
 import type { HookDefinition } from "../../hooks/definition.js";
+import type { ProcessRunner } from "../../process/types.js";
 import { inertText, jsonForTerminal } from "../../terminal/inert-text.js";
 import type { CommandContext } from "../command-context.js";
 import { CliError, UsageError } from "../errors.js";
 import { EXIT } from "../exit-codes.js";
+import type { Inventory } from "./hooks-inventory.js";
 import { runToolkitCommand } from "./run-command.js";
 
 interface RecordedEvent {
@@ -228,6 +230,79 @@ function runText(run: AuditEntry): string {
   return `${run.hook} (${run.scope} ${run.source}${run.async ? ", async" : ""}): ${run.decision}${effect}${detail ? ` — ${clip(detail, 120)}` : ""} [${run.duration_ms} ms]`;
 }
 
+/** What the current hooks did with each recorded event (by its index), and what they decided. */
+interface Heard {
+  runs: Map<number, AuditEntry[]>;
+  warnings: Map<number, string[]>;
+  now: Map<number, Verdict | undefined>;
+}
+
+/** Feeds the recorded events through the real interceptor with `hookSet`; Ctrl-C stops it. */
+async function replayEvents(args: {
+  inventory: Inventory;
+  hookSet: HookDefinition[];
+  recorded: RecordedEvent[];
+  io: CommandContext["io"];
+  runner: ProcessRunner;
+  assumeYes: boolean;
+}): Promise<Heard> {
+  const { inventory, recorded, io } = args;
+  const [{ createHookInterceptor }, { builtinTools }] = await Promise.all([
+    import("../../hooks/interceptor.js"),
+    import("../../tools/registry.js"),
+  ]);
+  const tools = new Map(builtinTools().map((tool) => [tool.name, tool]));
+  const heard: Heard = { runs: new Map(), warnings: new Map(), now: new Map() };
+  let current = 0;
+  const controller = new AbortController();
+  const offInt = io.onSignal("SIGINT", () => controller.abort());
+  const offTerm = io.onSignal("SIGTERM", () => controller.abort());
+  async function* replayRun(): AsyncGenerator<AgentEvent, void, Verdict | undefined> {
+    for (const item of recorded) {
+      if (controller.signal.aborted) return;
+      current = item.index;
+      heard.now.set(item.index, yield item.event);
+    }
+  }
+  const intercept = createHookInterceptor({
+    hooks: args.hookSet,
+    runner: args.runner,
+    env: io.env,
+    projectDir: inventory.projectDir,
+    acaiHome: inventory.paths.home,
+    signal: controller.signal,
+    assumeYes: args.assumeYes,
+    // Plugin hooks run in the workers the inventory loaded them in.
+    ...(inventory.plugins === undefined ? {} : { plugins: inventory.plugins }),
+    audit: {
+      write(entry) {
+        append(heard.runs, current, entry);
+      },
+    },
+    validateToolInput: (toolName, input) => {
+      const tool = tools.get(toolName);
+      return tool ? tool.validate(input) : { ok: true, value: input };
+    },
+  });
+  try {
+    for await (const item of intercept(replayRun())) {
+      if (item.type === "hook_warning") append(heard.warnings, current, item.message);
+    }
+  } finally {
+    offInt();
+    offTerm();
+  }
+  if (controller.signal.aborted)
+    throw new CliError("replay interrupted; running hooks were stopped.", EXIT.sigint);
+  return heard;
+}
+
+function append<T>(map: Map<number, T[]>, key: number, value: T): void {
+  const list = map.get(key) ?? [];
+  list.push(value);
+  map.set(key, list);
+}
+
 export function registerHooksReplay(hooks: Command, ctx: CommandContext): void {
   hooks
     .command("replay")
@@ -257,91 +332,48 @@ export function registerHooksReplay(hooks: Command, ctx: CommandContext): void {
         const trustOnce = raw.trustProject === true || raw.trustProjectHooks === true;
         const noProject = raw.project === false || raw.projectHooks === false;
         const { io } = ctx;
-        const [
-          { loadInventory },
-          { hookProcessRunner },
-          { createHookInterceptor },
-          { builtinTools },
-          { HOOK_EVENT_OF },
-        ] = await Promise.all([
+        const [{ withInventory }, { hookProcessRunner }] = await Promise.all([
           import("./hooks-inventory.js"),
           import("./hook-runner.js"),
-          import("../../hooks/interceptor.js"),
-          import("../../tools/registry.js"),
-          import("../../hooks/events/names.js"),
         ]);
         const runProcess = await hookProcessRunner();
-        const inventory = await loadInventory({
+        const where = {
           cwd: io.cwd,
           env: io.env,
           homeDir: io.homeDir,
           runner: runProcess,
           loadUntrustedProject: trustOnce,
           skipProject: noProject,
-        });
-        if (inventory.projectTrust === "untrusted" && !inventory.projectLoaded && !noProject) {
-          throw new CliError(
-            `This project's hooks are not trusted, and replay runs them. Review them (\`acai hooks list\`), then run \`acai hooks trust\`; or pass --trust-project (this run only) or --no-project.`,
-            EXIT.untrustedHooks,
-          );
-        }
-        const hookSet: HookDefinition[] = inventory.entries.flatMap((entry) =>
-          entry.status === "ok" && (entry.hook.scope === "user" || inventory.projectLoaded)
-            ? [entry.hook]
-            : [],
-        );
-        const file = await resolveTranscript(target, io.cwd, inventory.paths.transcriptsDir);
-        const recorded = parseTranscript(await readFile(file, "utf8"), file);
-
-        const tools = new Map(builtinTools().map((tool) => [tool.name, tool]));
-        const runs = new Map<number, AuditEntry[]>();
-        const warnings = new Map<number, string[]>();
-        const now = new Map<number, Verdict | undefined>();
-        let current = 0;
-        const controller = new AbortController();
-        const offInt = io.onSignal("SIGINT", () => controller.abort());
-        const offTerm = io.onSignal("SIGTERM", () => controller.abort());
-        async function* replayRun(): AsyncGenerator<AgentEvent, void, Verdict | undefined> {
-          for (const item of recorded) {
-            if (controller.signal.aborted) return;
-            current = item.index;
-            now.set(item.index, yield item.event);
-          }
-        }
-        const intercept = createHookInterceptor({
-          hooks: hookSet,
-          runner: runProcess,
-          env: io.env,
-          projectDir: inventory.projectDir,
-          acaiHome: inventory.paths.home,
-          signal: controller.signal,
-          assumeYes: raw.yes === true,
-          audit: {
-            write(entry) {
-              const list = runs.get(current) ?? [];
-              list.push(entry);
-              runs.set(current, list);
-            },
-          },
-          validateToolInput: (toolName, input) => {
-            const tool = tools.get(toolName);
-            return tool ? tool.validate(input) : { ok: true, value: input };
-          },
-        });
-        try {
-          for await (const item of intercept(replayRun())) {
-            if (item.type === "hook_warning") {
-              const list = warnings.get(current) ?? [];
-              list.push(item.message);
-              warnings.set(current, list);
+        };
+        // The plugins' workers run the replay, and are stopped once it is over.
+        const { inventory, hookSet, file, recorded, runs, warnings, now } = await withInventory(
+          where,
+          async (inventory) => {
+            if (inventory.projectTrust === "untrusted" && !inventory.projectLoaded && !noProject) {
+              throw new CliError(
+                `This project's hooks are not trusted, and replay runs them. Review them (\`acai hooks list\`), then run \`acai hooks trust\`; or pass --trust-project (this run only) or --no-project.`,
+                EXIT.untrustedHooks,
+              );
             }
-          }
-        } finally {
-          offInt();
-          offTerm();
-        }
-        if (controller.signal.aborted)
-          throw new CliError("replay interrupted; running hooks were stopped.", EXIT.sigint);
+            const hookSet: HookDefinition[] = inventory.entries.flatMap((entry) =>
+              entry.status === "ok" && (entry.hook.scope === "user" || inventory.projectLoaded)
+                ? [entry.hook]
+                : [],
+            );
+            const file = await resolveTranscript(target, io.cwd, inventory.paths.transcriptsDir);
+            const recorded = parseTranscript(await readFile(file, "utf8"), file);
+            const heard = await replayEvents({
+              inventory,
+              hookSet,
+              recorded,
+              io,
+              runner: runProcess,
+              assumeYes: raw.yes === true,
+            });
+            return { inventory, hookSet, file, recorded, ...heard };
+          },
+        );
+        const { HOOK_EVENT_OF } = await import("../../hooks/events/names.js");
 
         const results: ReplayedEvent[] = [];
         for (const item of recorded) {

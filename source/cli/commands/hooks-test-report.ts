@@ -5,8 +5,9 @@
  * the hook or the project wrote is shown inert.
  */
 import type { Decision } from "../../hooks/decision.js";
-import type { HookDefinition, HookEventName } from "../../hooks/definition.js";
+import type { HookDefinition, HookEventName, PluginLaunch } from "../../hooks/definition.js";
 import type { MatchSubject } from "../../hooks/match.js";
+import type { HookRunRecord } from "../../hooks/run-record.js";
 import { meaningfulErrorLine } from "../../process/error-output.js";
 import { inertLines, inertText, jsonForTerminal } from "../../terminal/inert-text.js";
 import { matcherText, subjectText, writtenMatcher } from "./hooks-matcher-text.js";
@@ -26,11 +27,7 @@ function hookLine(hook: HookDefinition, event: HookEventName, tail = ""): string
 }
 
 /** The report of a hook a session would not run on this sample: nothing runs. */
-export function notSelectedReport(
-  tested: Omit<Tested, "untrusted" | "payload">,
-  subject: MatchSubject,
-  json: boolean,
-): string {
+export function notSelectedReport(tested: Tested, subject: MatchSubject, json: boolean): string {
   const { hook, event } = tested;
   const matcher = matcherText(hook) ?? "(none)";
   const sample = subjectText(subject, writtenMatcher(hook));
@@ -103,12 +100,7 @@ export function textReport(tested: Tested, run: TestRun): string {
     hookLine(hook, event, tool),
     ...tested.notes,
     "",
-    `stdin sent (${inertText(hook.launch.viaShell ? `/bin/sh -c ${hook.launch.command}` : [hook.launch.command, ...hook.launch.args].join(" "))}):`,
-    indent(inertLines(record.stdin)),
-    "",
-    `exit code: ${record.exitCode ?? `none (${record.signal ?? "not started"})`} · ${Math.round(record.durationMs)} ms${record.timedOut ? ` · TIMED OUT after ${hook.timeoutMs} ms (process group killed)` : ""}${record.outputLimit ? " · killed: output cap passed" : ""}`,
-    streamLines("stdout", record.stdout),
-    streamLines("stderr", record.stderr),
+    ...runLines(hook, record),
     "",
     ...decisionLines(answered),
   ];
@@ -129,6 +121,45 @@ export function textReport(tested: Tested, run: TestRun): string {
   if (crash !== undefined) out.push(`note: ${inertText(crash)}.`);
   out.push(`acai would: ${preview.would}.`);
   return `${out.join("\n")}\n`;
+}
+
+/** What was sent and what came back: a process's stdin, exit and output. */
+function runLines(hook: HookDefinition, record: HookRunRecord): string[] {
+  const { launch } = hook;
+  if (launch.mode === "plugin") return pluginRunLines(hook, launch, record);
+  const command = launch.viaShell
+    ? `/bin/sh -c ${launch.command}`
+    : [launch.command, ...launch.args].join(" ");
+  return [
+    `stdin sent (${inertText(command)}):`,
+    indent(inertLines(record.stdin)),
+    "",
+    `exit code: ${record.exitCode ?? `none (${record.signal ?? "not started"})`} · ${Math.round(record.durationMs)} ms${record.timedOut ? ` · TIMED OUT after ${hook.timeoutMs} ms (process group killed)` : ""}${record.outputLimit ? " · killed: output cap passed" : ""}`,
+    streamLines("stdout", record.stdout),
+    streamLines("stderr", record.stderr),
+  ];
+}
+
+/** The same for a plugin's handler: the payload it was given, how it ended, its answer or error. */
+function pluginRunLines(
+  hook: HookDefinition,
+  launch: PluginLaunch,
+  record: HookRunRecord,
+): string[] {
+  const ms = `${Math.round(record.durationMs)} ms`;
+  const ended = record.timedOut
+    ? `no answer · ${ms} · TIMED OUT after ${hook.timeoutMs} ms (handler abandoned, its worker stopped)`
+    : record.aborted
+      ? `no answer · ${ms} · aborted`
+      : `${record.exitCode === 0 ? "answered" : "failed"} · ${ms}`;
+  return [
+    `payload sent (to handler #${launch.registration} of ${inertText(launch.command)}, in the plugin's worker thread):`,
+    indent(inertLines(record.stdin)),
+    "",
+    `handler: ${ended}${record.outputLimit ? " · answer past the output cap (not read)" : ""}`,
+    streamLines("answer", record.stdout),
+    streamLines("error", record.stderr),
+  ];
 }
 
 /** A stream's text, cut past 8000 characters. */

@@ -44,6 +44,8 @@ export async function runTestHook(args: {
     ...(hook.launch.mode === "persistent"
       ? { persistent: await oneRequestPersistentHooks({ env, projectDir, sessionId }) }
       : {}),
+    // A plugin's hook: its handler, in the worker the inventory loaded it in (stopped after).
+    ...(inventory.plugins === undefined ? {} : { plugins: inventory.plugins }),
   });
   const tools = new Map(builtinTools().map((tool) => [tool.name, tool]));
   const preview = previewAnswer({

@@ -1,8 +1,10 @@
 /**
  * Which hook `acai hooks test <hook>` means: a name as `acai hooks list` shows
  * it, or a path (an executable, a HOOK.md folder, its HOOK.md or script, any
- * other executable file). An untrusted executable never described is found by
- * its file name only, and only that one file is described.
+ * other executable file, a plugin file). An untrusted executable never
+ * described is found by its file name only, and only that one file is
+ * described; an untrusted project plugin is never imported, so none of its
+ * hooks can be tested before trust.
  */
 import type { Stats } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
@@ -50,7 +52,9 @@ export interface TargetDeps {
   stderrOf: StderrOf;
 }
 
+type OkEntry = Extract<HookEntry, { status: "ok" }>;
 type UnknownEntry = Extract<HookEntry, { status: "unknown" }>;
+type UnloadedEntry = Extract<HookEntry, { status: "unloaded" }>;
 
 /** One lookup: the inventory searched and how an untrusted executable the user named is described. */
 interface Lookup {
@@ -77,8 +81,8 @@ export async function findTarget(
   };
   const asPath = path.resolve(deps.cwd, target);
   const fileStats = await stat(asPath).catch(() => undefined);
-  if (fileStats !== undefined) return byPath(lookup, target, asPath, fileStats);
-  return byName(lookup, target, event) ?? byFileName(lookup, target);
+  if (fileStats !== undefined) return byPath(lookup, target, asPath, fileStats, event);
+  return byName(lookup, target, event) ?? byFileName(lookup, target, event);
 }
 
 /** A path: the hook whose file (or HOOK.md folder, or script) it is, else an executable to describe. */
@@ -87,17 +91,21 @@ async function byPath(
   target: string,
   asPath: string,
   fileStats: Stats,
+  event: HookEventName | undefined,
 ): Promise<Target> {
   const real = await realOrResolved(asPath);
   for (const entry of lookup.inventory.entries) {
     if (!(await filesOf(entry)).includes(real)) continue;
     switch (entry.status) {
       case "ok":
+        if (entry.hook.sourceKind === "plugin") return pluginHook(lookup, entry, event);
         return { hook: entry.hook, untrusted: entry.trust === "untrusted", adHoc: false };
       case "broken":
         throw brokenError(entry.broken, lookup.stderrOf);
       case "unknown":
         return { hook: await describe(lookup, entry), untrusted: true, adHoc: false };
+      case "unloaded":
+        throw unloadedPluginError(entry);
       default:
         return entry satisfies never;
     }
@@ -123,9 +131,7 @@ function byName(
   event: HookEventName | undefined,
 ): Target | undefined {
   const { entries } = lookup.inventory;
-  const named = entries.filter(
-    (e): e is Extract<HookEntry, { status: "ok" }> => e.status === "ok" && e.hook.name === target,
-  );
+  const named = entries.filter((e): e is OkEntry => e.status === "ok" && e.hook.name === target);
   const chosen =
     named.length > 1 && event !== undefined
       ? named.filter((e) => e.hook.events.includes(event))
@@ -156,7 +162,11 @@ function byName(
  * only that one file is described: describing the others to learn their names would run
  * project code the user did not name.
  */
-async function byFileName(lookup: Lookup, target: string): Promise<Target> {
+async function byFileName(
+  lookup: Lookup,
+  target: string,
+  event: HookEventName | undefined,
+): Promise<Target> {
   const unknown = lookup.inventory.entries.filter((e): e is UnknownEntry => e.status === "unknown");
   const stem = (file: string) => path.basename(file).replace(/\.[^.]+$/, "");
   const byFile = unknown.filter(
@@ -170,7 +180,60 @@ async function byFileName(lookup: Lookup, target: string): Promise<Target> {
   }
   const [entry] = byFile;
   if (entry) return { hook: await describe(lookup, entry), untrusted: true, adHoc: false };
+  return byPluginFileName(lookup, target, event);
+}
+
+/** A plugin by its file name (`guard.mjs`, `guard`): its hook, or why it has none to run. */
+function byPluginFileName(
+  lookup: Lookup,
+  target: string,
+  event: HookEventName | undefined,
+): Target {
+  const named = (file: string) =>
+    path.basename(file) === target || path.basename(file, path.extname(file)) === target;
+  const { entries } = lookup.inventory;
+  const loaded = entries.find(
+    (e): e is OkEntry => e.status === "ok" && e.hook.sourceKind === "plugin" && named(e.hook.file),
+  );
+  if (loaded) return pluginHook(lookup, loaded, event);
+  for (const e of entries) {
+    if (e.status === "unloaded" && named(e.plugin.file)) throw unloadedPluginError(e);
+    if (e.status === "broken" && e.broken.sourceKind === "plugin" && named(e.broken.file))
+      throw brokenError(e.broken, lookup.stderrOf);
+  }
   throw new UsageError(noHookNamed(lookup.inventory, target));
+}
+
+/** The hook of a plugin file the user named: its only one, the one on `--event`, else a choice to make. */
+function pluginHook(lookup: Lookup, first: OkEntry, event: HookEventName | undefined): Target {
+  const file = first.hook.file;
+  const all = lookup.inventory.entries.filter(
+    (e): e is OkEntry =>
+      e.status === "ok" && e.hook.sourceKind === "plugin" && e.hook.file === file,
+  );
+  const onEvent = event === undefined ? [] : all.filter((e) => e.hook.events.includes(event));
+  const chosen = onEvent.length > 0 ? onEvent : all;
+  if (chosen.length > 1) {
+    const hooks = chosen
+      .map((e) => `  ${inertText(e.hook.name)} (${inertText(e.hook.events.join(", "))})`)
+      .join("\n");
+    // --event helps only when they listen to different events.
+    const events = new Set(chosen.map((e) => e.hook.events.join()));
+    const pick = onEvent.length === 0 && events.size > 1 ? " (or pick its event with --event)" : "";
+    throw new UsageError(
+      `plugin ${inertText(file)} registers ${chosen.length} hooks${onEvent.length > 0 ? ` on ${event}` : ""}:\n${hooks}\nName one: \`acai hooks test <name>\`${pick}.`,
+    );
+  }
+  const only = chosen[0] ?? first;
+  return { hook: only.hook, untrusted: only.trust === "untrusted", adHoc: false };
+}
+
+/** An untrusted project plugin: acai imports none before trust, not even for a test. */
+function unloadedPluginError(entry: UnloadedEntry): CliError {
+  return new CliError(
+    `plugin ${inertText(entry.plugin.file)} is a project plugin, and this project is not trusted: acai imports no project plugin before you trust the project, not even to learn its hooks. Review it, run \`acai hooks trust\`, then test its hooks by name (\`acai hooks list\` shows them).`,
+    EXIT.untrustedHooks,
+  );
 }
 
 async function describe(lookup: Lookup, entry: UnknownEntry): Promise<HookDefinition> {
@@ -205,6 +268,9 @@ async function filesOf(entry: HookEntry): Promise<string[]> {
     case "unknown":
       files.push(entry.candidate.path);
       break;
+    case "unloaded":
+      files.push(entry.plugin.file);
+      break;
     default:
       return entry satisfies never;
   }
@@ -217,8 +283,10 @@ function brokenError(broken: BrokenHook, stderrOf: StderrOf): CliError {
     cause !== "" && !broken.reason.includes(cause)
       ? `\n  its error output says: ${inertText(cause)}`
       : "";
+  // A plugin that failed as a whole has no hook name: it is the plugin that is broken.
+  const what = broken.name === undefined && broken.sourceKind === "plugin" ? "plugin" : "hook";
   return new CliError(
-    `hook ${inertText(broken.name ?? path.basename(broken.file))} (${inertText(broken.file)}) is broken and would not run: ${inertText(broken.reason)}${detail}`,
+    `${what} ${inertText(broken.name ?? path.basename(broken.file))} (${inertText(broken.file)}) is broken and would not run: ${inertText(broken.reason)}${detail}`,
     EXIT.error,
   );
 }
@@ -230,6 +298,7 @@ function noHookNamed(inventory: Inventory, target: string): string {
     if (entry.status === "ok") names.add(entry.hook.name);
     else if (entry.status === "broken")
       names.add(entry.broken.name ?? path.basename(entry.broken.file));
+    else if (entry.status === "unloaded") names.add(path.basename(entry.plugin.file));
     else names.add(path.basename(entry.candidate.path));
   }
   const known =

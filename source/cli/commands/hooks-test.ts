@@ -14,12 +14,17 @@
  */
 import type { Command } from "commander";
 import type { HookDefinition, HookEventName } from "../../hooks/definition.js";
+import type { MatchSubject } from "../../hooks/match.js";
+import type { ProcessRunner } from "../../process/types.js";
 import { inertText } from "../../terminal/inert-text.js";
 import type { CommandContext } from "../command-context.js";
 import { EXIT } from "../exit-codes.js";
 import { parseEventOption } from "./hooks-init.js";
+import type { Inventory } from "./hooks-inventory.js";
 import type { TestOptions } from "./hooks-test-options.js";
-import type { Target } from "./hooks-test-target.js";
+import type { Tested } from "./hooks-test-report.js";
+import type { TestRun } from "./hooks-test-run.js";
+import type { StderrOf, Target } from "./hooks-test-target.js";
 import { runToolkitCommand } from "./run-command.js";
 
 export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
@@ -51,32 +56,60 @@ export function registerHooksTest(hooks: Command, ctx: CommandContext): void {
 async function testHook(ctx: CommandContext, target: string, raw: TestOptions): Promise<number> {
   const { io } = ctx;
   const [
-    { loadInventory },
+    { withInventory },
     { hookProcessRunner },
-    { readInputOption, chooseEvent },
-    { findTarget, recordingRunner },
-    { buildSample, unselectedSubject },
-    { runTestHook },
+    { readInputOption },
+    { recordingRunner },
     report,
   ] = await Promise.all([
     import("./hooks-inventory.js"),
     import("./hook-runner.js"),
     import("./hooks-test-options.js"),
     import("./hooks-test-target.js"),
-    import("./hooks-test-payload.js"),
-    import("./hooks-test-run.js"),
     import("./hooks-test-report.js"),
   ]);
   const extra = await readInputOption(raw.input, io.cwd);
   const runProcess = await hookProcessRunner();
   const describing = recordingRunner(runProcess);
-  const inventory = await loadInventory({
-    cwd: io.cwd,
-    env: io.env,
-    homeDir: io.homeDir,
-    runner: describing.runner,
-  });
-  const found = await findTarget(inventory, target, raw.event, {
+  const where = { cwd: io.cwd, env: io.env, homeDir: io.homeDir, runner: describing.runner };
+  // The plugins' workers are stopped before the report is printed: nothing is left running.
+  const outcome = await withInventory(where, (inventory) =>
+    testIn(inventory, { target, raw, extra, io, describing, runProcess }),
+  );
+  if (outcome.kind === "not selected") {
+    io.stdout.write(report.notSelectedReport(outcome.tested, outcome.subject, raw.json));
+    return EXIT.ok;
+  }
+  const { tested, run } = outcome;
+  io.stdout.write(raw.json ? report.jsonReport(tested, run) : report.textReport(tested, run));
+  return run.exitCode;
+}
+
+type Outcome =
+  | { kind: "not selected"; tested: Tested; subject: MatchSubject }
+  | { kind: "ran"; tested: Tested; run: TestRun };
+
+/** Finds the hook, builds the sample and runs the hook on it, if a session would. */
+async function testIn(
+  inventory: Inventory,
+  args: {
+    target: string;
+    raw: TestOptions;
+    extra: Record<string, unknown>;
+    io: CommandContext["io"];
+    describing: { runner: ProcessRunner; stderrOf: StderrOf };
+    runProcess: ProcessRunner;
+  },
+): Promise<Outcome> {
+  const { raw, io, describing } = args;
+  const [{ chooseEvent }, { findTarget }, { buildSample, unselectedSubject }, { runTestHook }] =
+    await Promise.all([
+      import("./hooks-test-options.js"),
+      import("./hooks-test-target.js"),
+      import("./hooks-test-payload.js"),
+      import("./hooks-test-run.js"),
+    ]);
+  const found = await findTarget(inventory, args.target, raw.event, {
     runner: describing.runner,
     env: io.env,
     cwd: io.cwd,
@@ -84,26 +117,27 @@ async function testHook(ctx: CommandContext, target: string, raw: TestOptions): 
   });
   const { hook } = found;
   const event = chooseEvent(hook, raw.event);
-  const sample = await buildSample({ hook, event, tool: raw.tool, extra, inventory });
-  const notes = notesFor(found, event);
+  const sample = await buildSample({ hook, event, tool: raw.tool, extra: args.extra, inventory });
+  const tested = {
+    hook,
+    event,
+    notes: notesFor(found, event),
+    untrusted: found.untrusted,
+    payload: sample.payload,
+  };
   if (hook.events.includes(event)) {
     const subject = unselectedSubject(hook, event, sample, inventory.projectDir);
-    if (subject !== undefined) {
-      io.stdout.write(report.notSelectedReport({ hook, event, notes }, subject, raw.json));
-      return EXIT.ok;
-    }
+    if (subject !== undefined) return { kind: "not selected", tested, subject };
   }
   const run = await runTestHook({
     hook,
     event,
     sample,
     inventory,
-    runner: runProcess,
+    runner: args.runProcess,
     env: io.env,
   });
-  const tested = { hook, event, notes, untrusted: found.untrusted, payload: sample.payload };
-  io.stdout.write(raw.json ? report.jsonReport(tested, run) : report.textReport(tested, run));
-  return run.exitCode;
+  return { kind: "ran", tested, run };
 }
 
 /** What the user should know before reading the run: it is untrusted, or not on this event. */
