@@ -45,7 +45,7 @@ export interface LoadOptions {
   defaultTimeoutMs?: number;
   /** The same for project hooks (the project's own `hookDefaults`; default `defaultTimeoutMs`). */
   projectDefaultTimeoutMs?: number;
-  /** Runs the plugins' `register(api)`; without it plugins are not loaded (`acai hooks` commands). */
+  /** Runs the plugins' `register(api)`; without it plugins are not loaded. */
   plugins?: PluginHost;
   /** Hooks per event (user settings `hookDefaults.maxHooks`, default 100); past it a warning names the rest. */
   maxHooks?: number;
