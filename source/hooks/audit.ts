@@ -99,6 +99,17 @@ export function createFileAuditSink(acaiHome: string): AuditSink {
   }
 }
 
+/** The hooks of one event are audited within the same millisecond: its text is made once. */
+let lastTime = Number.NaN;
+let lastIso = "";
+function isoTime(time: number): string {
+  if (time !== lastTime) {
+    lastTime = time;
+    lastIso = new Date(time).toISOString();
+  }
+  return lastIso;
+}
+
 export function auditEntry(args: {
   time: number;
   session: string;
@@ -111,7 +122,7 @@ export function auditEntry(args: {
 }): AuditEntry {
   const { hook, record, answered, effective } = args;
   const entry: AuditEntry = {
-    time: new Date(args.time).toISOString(),
+    time: isoTime(args.time),
     session: args.session,
     event: record.event,
     hook: hook.name,

@@ -34,6 +34,11 @@ function serialized(payload: unknown): string | undefined {
   return body;
 }
 
+function onlyId(fields: Record<string, unknown>): boolean {
+  for (const key in fields) if (key !== "id") return false;
+  return true;
+}
+
 /** What a line of a persistent hook's stdout is. */
 export type AnswerLine =
   | { kind: "blank" }
@@ -62,11 +67,15 @@ export function readAnswerLine(line: string): AnswerLine {
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     return { kind: "garbage", why: `printed a line that is not a JSON object: ${quoted()}` };
   }
-  const { id, ...answer } = parsed as Record<string, unknown>;
+  const fields = parsed as Record<string, unknown>;
+  const id = fields.id;
   const n = typeof id === "string" && /^\d{1,15}$/.test(id) ? Number(id) : id;
   if (typeof n !== "number" || !Number.isSafeInteger(n)) {
     return { kind: "garbage", why: `printed an answer without a request "id": ${quoted()}` };
   }
+  // `{"id":N}` alone, the usual answer: nothing more to read.
+  if (onlyId(fields)) return { kind: "answer", id: n, decision: { action: "continue" } };
+  const { id: _id, ...answer } = fields;
   if (typeof answer.error === "string") {
     return { kind: "answer", id: n, decision: failed(`answered an error: ${answer.error}`) };
   }

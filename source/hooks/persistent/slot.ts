@@ -85,31 +85,43 @@ export class HookProcessSlot {
   }
 
   /** Sends `line(id)` and waits for the answer to that id, the timeout, the signal, or the process's end. */
-  async request(
-    line: (id: number) => string,
-    signal?: AbortSignal,
-  ): Promise<Outcome & { sent: string }> {
-    const { hook } = this.options;
-    if (this.closed) return { sent: "", decision: failed("was not sent: the session is ending") };
-    if (signal?.aborted) return { sent: "", decision: failed("aborted"), aborted: true };
+  request(line: (id: number) => string, signal?: AbortSignal): Promise<Outcome & { sent: string }> {
+    if (this.closed) {
+      return Promise.resolve({ sent: "", decision: failed("was not sent: the session is ending") });
+    }
+    if (signal?.aborted) {
+      return Promise.resolve({ sent: "", decision: failed("aborted"), aborted: true });
+    }
     const id = ++this.nextId;
     let sent: string;
     try {
       sent = line(id);
     } catch (error) {
       const why = `was not sent: its payload cannot be serialized (${(error as Error).message})`;
-      return { sent: "", decision: failed(why) };
+      return Promise.resolve({ sent: "", decision: failed(why) });
     }
     const wait = this.restartAt - this.options.now();
     if (wait > 0) {
       const why = `ended ${this.crashes} times in a row; it is started again in ${Math.ceil(wait)} ms`;
-      return { sent, decision: failed(why) };
+      return Promise.resolve({ sent, decision: failed(why) });
     }
-    const inst = await this.instance();
-    if (inst.ended !== undefined) return { sent, ...inst.ended };
+    // The usual case, its process running: sent now, not after a turn of waiting on it.
+    const running = this.current;
+    if (running !== undefined) return this.send(running, id, sent, signal);
+    return this.instance().then((inst) => this.send(inst, id, sent, signal));
+  }
+
+  private send(
+    inst: Instance,
+    id: number,
+    sent: string,
+    signal: AbortSignal | undefined,
+  ): Promise<Outcome & { sent: string }> {
+    const { hook } = this.options;
+    if (inst.ended !== undefined) return Promise.resolve({ sent, ...inst.ended });
     if (inst.pending.size >= this.options.maxPending) {
       const why = `has ${inst.pending.size} requests waiting for an answer (the limit); this one was not sent`;
-      return { sent, decision: failed(why) };
+      return Promise.resolve({ sent, decision: failed(why) });
     }
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
