@@ -56,21 +56,22 @@ export function auditLogPath(acaiHome: string): string {
 /**
  * Appends a line per entry (O_APPEND: lines from concurrent sessions do not
  * interleave). The folder is created and the file opened on the first write;
- * the descriptor stays open until `close()`. Lines written in one turn of the
- * event loop go out in one write, at the end of the turn (`setImmediate`) or
- * at `close()`: twenty hooks answering one tool call cost one system call,
- * not twenty.
+ * the descriptor stays open until `close()`. Entries written in one turn of
+ * the event loop are serialized and go out in one write at the end of the
+ * turn (`setImmediate`) or at `close()`: twenty hooks answering one tool call
+ * cost one system call, not twenty, and none of it delays the verdict.
  */
 export function createFileAuditSink(acaiHome: string): AuditSink {
   const path = auditLogPath(acaiHome);
   let fd: number | undefined;
-  let lines: string[] = [];
+  let entries: AuditEntry[] = [];
   /** A write at the end of a turn that failed: the next write() reports it. */
   let broken: Error | undefined;
   const flush = (): void => {
-    if (lines.length === 0 || fd === undefined) return;
-    const text = lines.join("");
-    lines = [];
+    if (entries.length === 0 || fd === undefined) return;
+    let text = "";
+    for (const entry of entries) text += `${JSON.stringify(entry)}\n`;
+    entries = [];
     writeSync(fd, text);
   };
   return {
@@ -81,8 +82,8 @@ export function createFileAuditSink(acaiHome: string): AuditSink {
         fd = openPrivateAppendSync(path);
       }
       // Ref'd: it runs at the end of this turn even if nothing else keeps acai alive.
-      if (lines.length === 0) setImmediate(flushQuietly);
-      lines.push(`${JSON.stringify(entry)}\n`);
+      if (entries.length === 0) setImmediate(flushQuietly);
+      entries.push(entry);
     },
     close() {
       flush();
