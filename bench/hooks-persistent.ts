@@ -44,7 +44,7 @@ import { runProcess } from "../dist/process/runner.js";
 const THROUGHPUT_N = 40_000;
 const IN_FLIGHT = 32;
 const LATENCY_N = 5_000;
-const CALLS = 300;
+const CALLS = 1000;
 const SDK = fileURLToPath(new URL("../dist/sdk/hooks.js", import.meta.url));
 
 const root = await mkdtemp(path.join(os.tmpdir(), "acai-bench-persistent-"));
