@@ -81,10 +81,11 @@ export interface ChainOptions extends FoldOptions {
    */
   onAsk?: (request: AskRequest) => NotificationEvent | undefined;
   /**
-   * A hook asked ahead whose answer the chain did not use (an earlier one
-   * ended the chain or changed the values): its run, for the audit log.
+   * A hook asked ahead whose answer the chain does not use (an earlier one
+   * ended the chain or changed the values): its run, still going or done,
+   * for the audit log — the caller keeps the run open until it settles.
    */
-  onUnused?: (hook: HookDefinition, record: HookRunRecord) => void;
+  onUnused?: (hook: HookDefinition, record: Promise<HookRunRecord>) => void;
 }
 
 export interface ChainResult {
@@ -140,8 +141,7 @@ export async function* runChain(
       state = folded.state;
       if (folded.end !== undefined || changed) {
         // Asked ahead of an answer that ended the chain or changed what the rest must see.
-        for (const unused of asked.slice(k + 1))
-          void unused.record.then((r) => notUsed(options, unused.hook, r));
+        for (const unused of asked.slice(k + 1)) options.onUnused?.(unused.hook, unused.record);
         if (folded.end !== undefined) return resultOf(state, folded.end);
         break;
       }
@@ -180,11 +180,6 @@ async function* foldOne(
   // settleAsk has replaced an `ask` end by the user's answer.
   const end = stepped.end?.kind === "ask" ? undefined : stepped.end;
   return end === undefined ? { state: stepped.state } : { state: stepped.state, end };
-}
-
-/** An answer asked ahead and not used is still a hook run: it is recorded, with why it did not count. */
-function notUsed(options: ChainOptions, hook: HookDefinition, record: HookRunRecord): void {
-  options.onUnused?.(hook, record);
 }
 
 function endOf(

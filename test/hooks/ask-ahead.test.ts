@@ -98,7 +98,9 @@ function startChain(
     signal: new AbortController().signal,
     contextCapChars: 10_000,
     now: () => 0,
-    onUnused: (hook, record) => unused.push({ hook: hook.name, decision: record.decision }),
+    onUnused: (hook, pending) => {
+      void pending.then((record) => unused.push({ hook: hook.name, decision: record.decision }));
+    },
     ...extra,
   };
   const done = (async (): Promise<ChainResult> => {

@@ -3,6 +3,7 @@ import type { AgentEvent } from "../../agent/events.js";
 import type { ChainOptions } from "../chain.js";
 import type { HookEventName } from "../definition.js";
 import { matchesNow } from "../plan.js";
+import { backgroundEntry, track } from "./background.js";
 import type { RunContext } from "./run-context.js";
 
 export function chainOptions(
@@ -20,7 +21,15 @@ export function chainOptions(
     contextCapChars: ctx.cap,
     now: ctx.now,
     onRun: (hook, rec, answered, effective) => ctx.audit.record(hook, rec, answered, effective),
-    onUnused: (hook, rec) => ctx.audit.recordUnused(hook, rec),
+    // Tracked beside the loop: the interceptor's close waits for it (the run's abort
+    // ends it at once), so its audit line is written before the log closes.
+    onUnused: (hook, pending) => {
+      void track(
+        ctx,
+        backgroundEntry(ctx),
+        pending.then((rec) => ctx.audit.recordUnused(hook, rec)),
+      );
+    },
     ...(options.validateToolInput === undefined
       ? {}
       : { validateToolInput: options.validateToolInput }),
