@@ -12,6 +12,7 @@ import {
 } from "ai";
 import type { Tool } from "../tools/types.js";
 import type { Usage } from "./events.js";
+import { ZERO_USAGE } from "./usage.js";
 
 export interface StepToolCall {
   toolCallId: string;
@@ -32,16 +33,6 @@ export type StepOutcome =
     }
   | { kind: "error"; error: unknown }
   | { kind: "aborted" };
-
-export const ZERO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
-
-export function addUsage(a: Usage, b: Usage): Usage {
-  return {
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    totalTokens: a.totalTokens + b.totalTokens,
-  };
-}
 
 /** Tools as the model sees them: schema and description only, no `execute` (the agent runs them). */
 export function toModelTools(tools: readonly Tool[]): ToolSet {

@@ -1,5 +1,5 @@
 import type { AgentEvent, SessionTotals, Usage } from "./events.js";
-import { addUsage, ZERO_USAGE } from "./model-step.js";
+import { addUsage, ZERO_USAGE } from "./usage.js";
 
 /**
  * What a session did, counted from the events it emits: model requests, tool

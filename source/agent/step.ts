@@ -12,12 +12,13 @@ import type { AgentEvent, Verdict } from "./events.js";
 import { errorResult } from "./history.js";
 import { deliverInbox } from "./message-received.js";
 import { requestGate, streamModel } from "./model-request.js";
-import { addUsage, type StepOutcome, type StepToolCall } from "./model-step.js";
+import type { StepOutcome, StepToolCall } from "./model-step.js";
 import { describeProviderError } from "./provider-error.js";
 import { readOutput } from "./read-output.js";
 import type { SessionContext } from "./session-context.js";
 import { runToolCalls } from "./tool-calls.js";
 import type { TurnOutcome, TurnState } from "./turn-state.js";
+import { addUsage } from "./usage.js";
 
 /** What the turn does after a step. */
 export type StepResult =

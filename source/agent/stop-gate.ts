@@ -7,6 +7,26 @@ import type { AgentEvent, Verdict } from "./events.js";
 import type { SessionContext } from "./session-context.js";
 import type { TurnOutcome, TurnState } from "./turn-state.js";
 
+type StopRequest = Extract<AgentEvent, { type: "stop_request" }>;
+
+/** The event asking whether the turn may end, as the turn stands. */
+function stopRequest(
+  state: TurnState,
+  step: number,
+  stopReason: StopRequest["stopReason"],
+): StopRequest {
+  return {
+    type: "stop_request",
+    turn: state.turn,
+    promptId: state.promptId,
+    step,
+    lastAssistantMessage: state.text,
+    stopHookActive: state.stopBlocks > 0,
+    consecutiveBlocks: state.stopBlocks,
+    stopReason,
+  };
+}
+
 /**
  * The model finished its answer: may the turn end? Returns the outcome when
  * it does; none when a hook blocked, and its reason is the model's next user message.
@@ -18,16 +38,8 @@ export async function* askToStop(
   signal: AbortSignal,
 ): AsyncGenerator<AgentEvent, TurnOutcome | undefined, Verdict | undefined> {
   const { maxStopBlocks } = session.limits;
-  const verdict = yield* session.emit({
-    type: "stop_request",
-    turn: state.turn,
-    promptId: state.promptId,
-    step,
-    lastAssistantMessage: state.text,
-    stopHookActive: state.stopBlocks > 0,
-    consecutiveBlocks: state.stopBlocks,
-    stopReason: session.counter.afterRefusedTools ? "tool_rejected" : "end_turn",
-  });
+  const stopReason = session.counter.afterRefusedTools ? "tool_rejected" : "end_turn";
+  const verdict = yield* session.emit(stopRequest(state, step, stopReason));
   if (signal.aborted) return { stopReason: "aborted" };
   if (verdict?.action === "stop") return { stopReason: "hook_stop", message: verdict.reason };
   if (verdict?.action !== "block") return { stopReason: "end_turn" };
@@ -53,16 +65,7 @@ export async function* maxStepsReached(
 ): AsyncGenerator<AgentEvent, TurnOutcome, Verdict | undefined> {
   const { maxSteps } = session.limits;
   const message = `Stopped after ${maxSteps} model requests (--max-steps).`;
-  const verdict = yield* session.emit({
-    type: "stop_request",
-    turn: state.turn,
-    promptId: state.promptId,
-    step,
-    lastAssistantMessage: state.text,
-    stopHookActive: state.stopBlocks > 0,
-    consecutiveBlocks: state.stopBlocks,
-    stopReason: "max_steps",
-  });
+  const verdict = yield* session.emit(stopRequest(state, step, "max_steps"));
   if (verdict?.action === "stop") return { stopReason: "hook_stop", message: verdict.reason };
   if (verdict?.action === "block") {
     yield* session.emit({

@@ -5,11 +5,11 @@
  */
 import { randomUUID } from "node:crypto";
 import type { AgentEvent, Verdict } from "./events.js";
-import { ZERO_USAGE } from "./model-step.js";
 import type { SessionContext } from "./session-context.js";
 import { runStep } from "./step.js";
 import { askToStop, maxStepsReached } from "./stop-gate.js";
 import type { TurnOutcome, TurnState } from "./turn-state.js";
+import { ZERO_USAGE } from "./usage.js";
 
 export interface TurnStart {
   /** The turn's number in the session, from 1. */

@@ -1,14 +1,9 @@
+import { ZERO_USAGE } from "../agent/usage.js";
 import type { InterceptedEvent } from "../hooks/activity.js";
 import type { ModelPrice } from "../models/pricing.js";
 import { reduceEvent } from "./state/events.js";
 import { flushStream, push } from "./state/items.js";
-import {
-  type AnsweredAsk,
-  initialViewState,
-  type NewItem,
-  type ViewState,
-  ZERO_USAGE,
-} from "./state/view.js";
+import { type AnsweredAsk, initialViewState, type NewItem, type ViewState } from "./state/view.js";
 
 /**
  * The REPL's view state and the pure reducer that folds actions into it:
@@ -17,6 +12,7 @@ import {
  * session, an abort, /clear). The state's shape is `state/view.ts`.
  */
 
+export { ZERO_USAGE } from "../agent/usage.js";
 export { compactedLine } from "./state/notice-events.js";
 export { toolGate } from "./state/tool-gate.js";
 export {
@@ -32,7 +28,6 @@ export {
   type ToolView,
   type TurnView,
   type ViewState,
-  ZERO_USAGE,
 } from "./state/view.js";
 
 export type Action =

@@ -8,7 +8,7 @@
  * (a `subagent_stop` block is a `stop_request` block to it).
  */
 import type { AgentEvent, StopReason, SubagentMark, Usage, Verdict } from "../agent/events.js";
-import { ZERO_USAGE } from "../agent/model-step.js";
+import { ZERO_USAGE } from "../agent/usage.js";
 
 export interface RelayInfo {
   agentId: string;

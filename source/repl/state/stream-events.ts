@@ -3,9 +3,11 @@
  * `items` as they come (format.ts), and the step's response, shown whole
  * when nothing of it streamed.
  */
+
+import { addUsage } from "../../agent/usage.js";
 import { splitFinishedMarkdown } from "../format.js";
 import { assistantItem, flushStream, push } from "./items.js";
-import { addUsage, type EventOf, type StreamView, type ViewState } from "./view.js";
+import type { EventOf, StreamView, ViewState } from "./view.js";
 
 export function reduceTextDelta(state: ViewState, event: EventOf<"text_delta">): ViewState {
   let next = state;

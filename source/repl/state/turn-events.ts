@@ -3,9 +3,11 @@
  * at its end the totals and cost, with a line saying why it ended when that
  * was not the model finishing.
  */
+
+import { addUsage, ZERO_USAGE } from "../../agent/usage.js";
 import { costUsd } from "../../models/pricing.js";
 import { finishTool, flushAnswers, flushStream, push } from "./items.js";
-import { addUsage, type EventOf, type Item, type ViewState, ZERO_USAGE } from "./view.js";
+import type { EventOf, Item, ViewState } from "./view.js";
 
 export function reduceUserPrompt(
   state: ViewState,

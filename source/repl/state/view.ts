@@ -1,4 +1,5 @@
 import type { StopReason, Usage } from "../../agent/events.js";
+import { ZERO_USAGE } from "../../agent/usage.js";
 import type { HookOutcome, HookRef, InterceptedEvent } from "../../hooks/activity.js";
 import type { HookEventName } from "../../hooks/definition.js";
 import type { ModelPrice } from "../../models/pricing.js";
@@ -154,16 +155,6 @@ export interface AnsweredAsk {
   hookId: string;
   event: HookEventName;
   item: Extract<NewItem, { kind: "ask" }>;
-}
-
-export const ZERO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
-
-export function addUsage(a: Usage, b: Usage): Usage {
-  return {
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    totalTokens: a.totalTokens + b.totalTokens,
-  };
 }
 
 export function initialViewState(model = ""): ViewState {
