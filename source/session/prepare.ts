@@ -37,6 +37,7 @@ import { subagentTaskTool } from "../subagents/run.js";
 import { loadSubagentTypes } from "../subagents/session.js";
 import { loadTools } from "../tools/registry.js";
 import { assessProject } from "./assessment.js";
+import { hookRegistrySettings } from "./hook-registry-settings.js";
 import { loadInstructions } from "./instructions.js";
 import { findSessionToResume } from "./resume/find.js";
 import { createSessionEnvFiles, createShellEnvReader, sessionEnvDir } from "./shell-env.js";
@@ -124,17 +125,8 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
       env,
       acaiHome: paths.home,
       projectDir,
-      ...(settings.userHookTimeoutMs !== undefined
-        ? { defaultTimeoutMs: settings.userHookTimeoutMs }
-        : {}),
-      ...(settings.projectHookTimeoutMs !== undefined
-        ? { projectDefaultTimeoutMs: settings.projectHookTimeoutMs }
-        : {}),
+      ...hookRegistrySettings(loaded, includeProject),
       ...(plugins === undefined ? {} : { plugins }),
-      // acai's own resource limit: the user's settings only (a project's could leave out the user's guards).
-      ...(loaded.user.hookDefaults?.maxHooks === undefined
-        ? {}
-        : { maxHooks: loaded.user.hookDefaults.maxHooks }),
     }),
     // The MCP client library is imported only when a server is configured.
     mcpServers.active.length === 0

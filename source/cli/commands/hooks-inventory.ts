@@ -25,6 +25,7 @@ import { hookMdDefinition } from "../../hooks/sources/hook-md.js";
 import { loadSettingsHooks } from "../../hooks/sources/settings.js";
 import type { ProcessRunner } from "../../process/types.js";
 import { assessProject } from "../../session/assessment.js";
+import { hookRegistrySettings } from "../../session/hook-registry-settings.js";
 import { UsageError } from "../errors.js";
 
 export type ProjectTrust = "no-project-hooks" | "trusted" | "untrusted";
@@ -137,6 +138,7 @@ async function loadInventory(options: InventoryOptions): Promise<Inventory> {
     env: options.env,
     acaiHome: paths.home,
     projectDir,
+    ...hookRegistrySettings(settings, projectLoaded),
     ...(plugins === undefined ? {} : { plugins }),
   }).catch(async (error: unknown) => {
     await close();

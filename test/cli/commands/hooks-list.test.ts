@@ -210,6 +210,26 @@ describe("acai hooks list", () => {
     expect(text.stdout).toMatch(/warning: hook "spawned" .* sets ask_ahead, which has no effect/);
   });
 
+  it("shows the timeouts and the bound per event a session would use (hookDefaults)", async () => {
+    dirs = await tempProject();
+    await writeFile(
+      path.join(dirs.acaiHome, "settings.json"),
+      JSON.stringify({ hookDefaults: { timeoutMs: 4321, maxHooks: 1 } }),
+    );
+    await userHook(dirs, "a-first", { name: "a-first", events: ["before_tool"] }, "exit 0");
+    await userHook(dirs, "b-second", { name: "b-second", events: ["before_tool"] }, "exit 0");
+    await userHook(dirs, "own", { name: "own", events: ["after_tool"], timeout_ms: 900 }, "exit 0");
+    const result = await acai(dirs, ["hooks", "list", "--json"]);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const listed = JSON.parse(result.stdout) as { hooks: Listed[]; warnings: string[] };
+    const byName = new Map(listed.hooks.map((h) => [h.name, h]));
+    expect(byName.get("a-first")?.timeout_ms).toBe(4321);
+    expect(byName.get("own")?.timeout_ms).toBe(900);
+    // maxHooks 1: the second before_tool hook is not loaded, and the warning names it.
+    expect(byName.has("b-second")).toBe(false);
+    expect(listed.warnings.join("\n")).toMatch(/b-second/);
+  });
+
   it("says so when there are no hooks", async () => {
     dirs = await tempProject();
     const result = await acai(dirs, ["hooks", "list"]);
