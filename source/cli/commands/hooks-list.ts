@@ -2,7 +2,12 @@
 import path from "node:path";
 import type { Command } from "commander";
 import { canAskAhead } from "../../hooks/ask-ahead.js";
-import type { HookDefinition, HookMatcher, HookSourceKind } from "../../hooks/definition.js";
+import {
+  type HookDefinition,
+  type HookMatcher,
+  type HookSourceKind,
+  runModeOf,
+} from "../../hooks/definition.js";
 import { inertText, jsonForTerminal } from "../../terminal/inert-text.js";
 import type { CommandContext } from "../command-context.js";
 import { EXIT } from "../exit-codes.js";
@@ -22,6 +27,8 @@ export interface ListedHook {
   priority?: number;
   timeout_ms?: number;
   async?: boolean;
+  /** How it runs when it is not spawned per event: a persistent process, or a plugin's handler. */
+  mode?: "persistent" | "plugin";
   /** Set as written (decision 0012); `ask_ahead_ignored` when the hook is spawned. */
   ask_ahead?: true;
   ask_ahead_ignored?: true;
@@ -43,6 +50,7 @@ export function toListed(entry: HookEntry): ListedHook {
   switch (entry.status) {
     case "ok": {
       const { hook } = entry;
+      const mode = runModeOf(hook);
       return {
         name: hook.name,
         status: "ok",
@@ -56,6 +64,7 @@ export function toListed(entry: HookEntry): ListedHook {
         priority: hook.priority,
         timeout_ms: hook.timeoutMs,
         async: hook.async,
+        ...(mode === "spawn" ? {} : { mode }),
         ...(hook.askAhead === true ? { ask_ahead: true as const } : {}),
         ...(hook.askAhead === true && !canAskAhead(hook)
           ? { ask_ahead_ignored: true as const }
@@ -169,7 +178,7 @@ export function formatList(inventory: Inventory, homeDir: string): string {
     out.push(`      events:  ${inertText((hook.events ?? []).join(", "))}`);
     out.push(`      matcher: ${inertText(matcherText(hook.matcher))}`);
     out.push(
-      `      priority ${hook.priority} · timeout ${hook.timeout_ms} ms · failure ${hook.failure}${hook.async ? " · async" : ""}${askAheadText(hook)}${hook.env && hook.env.length > 0 ? ` · env ${inertText(hook.env.join(","))}` : ""}`,
+      `      priority ${hook.priority} · timeout ${hook.timeout_ms} ms · failure ${hook.failure}${hook.async ? " · async" : ""}${hook.mode === "persistent" ? " · persistent" : ""}${askAheadText(hook)}${hook.env && hook.env.length > 0 ? ` · env ${inertText(hook.env.join(","))}` : ""}`,
     );
     out.push(`      file:    ${short(hook.file)}`);
     if (hook.source === "settings" && hook.command)

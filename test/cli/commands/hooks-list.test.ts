@@ -196,7 +196,8 @@ describe("acai hooks list", () => {
     expect(result.exitCode, result.stderr).toBe(0);
     const listed = JSON.parse(result.stdout) as { hooks: Listed[]; warnings: string[] };
     const byName = new Map(listed.hooks.map((h) => [h.name, h]));
-    expect(byName.get("pure")).toMatchObject({ ask_ahead: true });
+    expect(byName.get("pure")).toMatchObject({ ask_ahead: true, mode: "persistent" });
+    expect(byName.get("plain")).not.toHaveProperty("mode");
     expect(byName.get("pure")).not.toHaveProperty("ask_ahead_ignored");
     expect(byName.get("spawned")).toMatchObject({ ask_ahead: true, ask_ahead_ignored: true });
     expect(byName.get("plain")).not.toHaveProperty("ask_ahead");
@@ -204,7 +205,7 @@ describe("acai hooks list", () => {
 
     const text = await acai(dirs, ["hooks", "list"]);
     expect(text.stdout).toMatch(
-      /pure {2}\(user executable\)\n(.*\n){2,3}.*failure open · ask ahead\n/,
+      /pure {2}\(user executable\)\n(.*\n){2,3}.*failure open · persistent · ask ahead\n/,
     );
     expect(text.stdout).toMatch(/failure open · ask ahead \(ignored: spawned\)\n/);
     expect(text.stdout).toMatch(/warning: hook "spawned" .* sets ask_ahead, which has no effect/);
