@@ -3,8 +3,12 @@
  * the same hook as hooks-init-templates.ts's, as one process per session that
  * answers a JSON request per line, in each language.
  */
-import { CLAUDE_EVENT_NAMES } from "../../hooks/definition.js";
-import { EVENT_HELP, inline, metadataObject, type TemplateArgs } from "./hooks-init-templates.js";
+import {
+  headerComment,
+  inline,
+  metadataObject,
+  type TemplateArgs,
+} from "./hooks-init-templates.js";
 
 function metadataJson(args: TemplateArgs, indent: string): string {
   const rows = Object.entries({ ...metadataObject(args), mode: "persistent" }).map(
@@ -14,28 +18,22 @@ function metadataJson(args: TemplateArgs, indent: string): string {
 }
 
 function header(args: TemplateArgs, comment: string): string {
-  const help = EVENT_HELP[args.event];
-  const lines = [
-    `${args.name} — a persistent acai hook on ${args.event} (Claude Code: ${CLAUDE_EVENT_NAMES[args.event]}).`,
-    "",
-    'acai runs it with HOOK_ACTION=describe for its metadata ("mode": "persistent"), then',
-    "starts it ONCE per session with HOOK_ACTION=serve (at the first matching event):",
-    '  stdin:  one request per line, the event JSON plus an "id": {"id":7,"event":"...",...}',
-    '  stdout: one answer per line, a JSON answer plus the same "id": {"id":7,"action":"block","reason":"..."}',
-    '          ({"id":7} alone = continue; {"id":7,"error":"..."} = this request failed).',
-    "Requests may overlap (answer each id exactly once, in any order). Print nothing else on",
-    "stdout (use stderr for logs): any other line ends the process. A request past timeout_ms,",
-    'or a crash, fails (the "failure" policy decides) and acai restarts the process.',
-    "Exit when stdin ends (the session is over).",
-    "",
-    `Requests for ${args.event}: event, hook_event_name, session_id, transcript_path, cwd, timestamp,`,
-    `  ${help.fields}`,
-    `On ${args.event} a hook can: ${help.can}.`,
-    "",
-    `Try it:  acai hooks test ${args.name} --event ${args.event}`,
-    "Reference: docs/hooks.md (Persistent hooks).",
-  ];
-  return lines.map((line) => (line ? `${comment} ${line}` : comment)).join("\n");
+  return headerComment(args, comment, {
+    kind: "a persistent acai hook",
+    protocol: [
+      'acai runs it with HOOK_ACTION=describe for its metadata ("mode": "persistent"), then',
+      "starts it ONCE per session with HOOK_ACTION=serve (at the first matching event):",
+      '  stdin:  one request per line, the event JSON plus an "id": {"id":7,"event":"...",...}',
+      '  stdout: one answer per line, a JSON answer plus the same "id": {"id":7,"action":"block","reason":"..."}',
+      '          ({"id":7} alone = continue; {"id":7,"error":"..."} = this request failed).',
+      "Requests may overlap (answer each id exactly once, in any order). Print nothing else on",
+      "stdout (use stderr for logs): any other line ends the process. A request past timeout_ms,",
+      'or a crash, fails (the "failure" policy decides) and acai restarts the process.',
+      "Exit when stdin ends (the session is over).",
+    ],
+    fieldsIn: "Requests",
+    reference: "Reference: docs/hooks.md (Persistent hooks).",
+  });
 }
 
 function bash(args: TemplateArgs): string {

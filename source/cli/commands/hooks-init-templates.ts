@@ -173,26 +173,49 @@ export function inline(value: unknown): string {
   return JSON.stringify(value);
 }
 
-function header(args: TemplateArgs, comment: string): string {
+/** What differs between the header comments of a spawned and a persistent skeleton. */
+export interface HeaderParts {
+  /** "an acai hook", "a persistent acai hook". */
+  kind: string;
+  /** How acai runs the file, line by line. */
+  protocol: string[];
+  /** What the event's fields arrive in: "stdin", "Requests". */
+  fieldsIn: string;
+  reference: string;
+}
+
+/** The header comment of a generated hook: what it is, how acai runs it, the event's fields and powers, how to try it. */
+export function headerComment(args: TemplateArgs, comment: string, parts: HeaderParts): string {
   const help = EVENT_HELP[args.event];
   const lines = [
-    `${args.name} — an acai hook on ${args.event} (Claude Code: ${CLAUDE_EVENT_NAMES[args.event]}).`,
+    `${args.name} — ${parts.kind} on ${args.event} (Claude Code: ${CLAUDE_EVENT_NAMES[args.event]}).`,
     "",
-    "acai runs this file twice over its life:",
-    "  HOOK_ACTION=describe  print the metadata JSON below (cached until the file changes);",
-    "  HOOK_ACTION=execute   the event arrives as JSON on stdin; answer with an exit code",
-    "                        and, optionally, a JSON object on stdout.",
-    "Exit 0 = go on (stdout may hold a JSON answer); exit 2 = block (stderr is the reason);",
-    'anything else = the hook failed (its "failure" policy decides: "open" goes on, "closed" blocks).',
+    ...parts.protocol,
     "",
-    `stdin for ${args.event}: event, hook_event_name, session_id, transcript_path, cwd, timestamp,`,
+    `${parts.fieldsIn} for ${args.event}: event, hook_event_name, session_id, transcript_path, cwd, timestamp,`,
     `  ${help.fields}`,
     `On ${args.event} a hook can: ${help.can}.`,
     "",
     `Try it:  acai hooks test ${args.name} --event ${args.event}`,
-    "Reference: docs/hooks.md; JSON Schemas: schemas/ in the acai package.",
+    parts.reference,
   ];
   return lines.map((line) => (line ? `${comment} ${line}` : comment)).join("\n");
+}
+
+function header(args: TemplateArgs, comment: string): string {
+  return headerComment(args, comment, {
+    kind: "an acai hook",
+    protocol: [
+      "acai runs this file twice over its life:",
+      "  HOOK_ACTION=describe  print the metadata JSON below (cached until the file changes);",
+      "  HOOK_ACTION=execute   the event arrives as JSON on stdin; answer with an exit code",
+      "                        and, optionally, a JSON object on stdout.",
+      "Exit 0 = go on (stdout may hold a JSON answer); exit 2 = block (stderr is the reason);",
+      'anything else = the hook failed (its "failure" policy decides: "open" goes on, "closed" blocks).',
+    ],
+    fieldsIn: "stdin",
+    reference: "Reference: docs/hooks.md; JSON Schemas: schemas/ in the acai package.",
+  });
 }
 
 type Lang = "bash" | "python" | "node" | "ts";
