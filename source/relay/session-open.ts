@@ -10,6 +10,7 @@ import { openRelay } from "./open.js";
 import { joinRelay, type SessionRelay } from "./session-relay.js";
 import { effectiveRelaySettings } from "./settings.js";
 import { NameTakenError } from "./transport.js";
+import { whenNotBusy } from "./when-not-busy.js";
 
 export interface OpenSessionRelayOptions {
   acaiHome: string;
@@ -34,20 +35,22 @@ export async function openSessionRelay(
   const name = options.name ?? defaultAgentName(options.projectDir);
   let transport: Awaited<ReturnType<typeof openRelay>>;
   try {
-    transport = await openRelay({ acaiHome: options.acaiHome, settings });
+    transport = await whenNotBusy(() => openRelay({ acaiHome: options.acaiHome, settings }));
   } catch (error) {
     return {
       warnings: [`messages between agents are off for this session: ${(error as Error).message}`],
     };
   }
   try {
-    const relay = await joinRelay({
-      transport,
-      name,
-      sessionId: options.sessionId,
-      cwd: options.cwd,
-      listening: options.listening,
-    });
+    const relay = await whenNotBusy(() =>
+      joinRelay({
+        transport,
+        name,
+        sessionId: options.sessionId,
+        cwd: options.cwd,
+        listening: options.listening,
+      }),
+    );
     return { relay, warnings: [] };
   } catch (error) {
     await transport.close().catch(() => {});

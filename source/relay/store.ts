@@ -85,11 +85,12 @@ export class RelayStore {
     const { DatabaseSync } = await import("node:sqlite");
     mkdirSync(options.dir, { recursive: true, mode: 0o700 });
     const file = path.join(options.dir, "relay.db");
-    const db = new DatabaseSync(file);
-    chmodSync(file, 0o600);
-    db.exec("PRAGMA busy_timeout = 5000");
-    db.exec("PRAGMA journal_mode = WAL");
-    db.exec(`
+    // The busy timeout from the first statement on (the connection's own schema read included).
+    const db = new DatabaseSync(file, { timeout: 5000 });
+    try {
+      chmodSync(file, 0o600);
+      db.exec("PRAGMA journal_mode = WAL");
+      db.exec(`
       CREATE TABLE IF NOT EXISTS agents (
         name TEXT PRIMARY KEY, session_id TEXT NOT NULL, pid INTEGER NOT NULL, host TEXT NOT NULL,
         cwd TEXT NOT NULL, started_at INTEGER NOT NULL, listening INTEGER NOT NULL);
@@ -98,9 +99,14 @@ export class RelayStore {
         seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, recipient TEXT NOT NULL,
         sent_at INTEGER NOT NULL, body TEXT NOT NULL);
       CREATE INDEX IF NOT EXISTS messages_recipient ON messages (recipient, seq);`);
-    const store = new RelayStore(db, file, options);
-    store.prune();
-    return store;
+      const store = new RelayStore(db, file, options);
+      store.prune();
+      return store;
+    } catch (error) {
+      // Not left open behind a failed start (the caller may try again).
+      db.close();
+      throw error;
+    }
   }
 
   /** Takes `agent.name`; when a live agent holds it, returns that one and takes nothing. */
