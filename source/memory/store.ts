@@ -13,6 +13,7 @@
 import { chmodSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import type { DatabaseSync } from "node:sqlite";
+import { whenNotBusy } from "../sqlite/when-not-busy.js";
 import { ftsQuery } from "./fts-query.js";
 
 export const MAX_MEMORY_CHARS = 10_000;
@@ -111,11 +112,18 @@ export class MemoryStore {
     }
     try {
       mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-      const db = new sqlite.DatabaseSync(file);
-      chmodSync(file, 0o600);
-      db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      db.exec("PRAGMA journal_mode = WAL");
-      db.exec(SCHEMA);
+      // The busy timeout from the first statement on; a refusal at once is retried.
+      const db = new sqlite.DatabaseSync(file, { timeout: BUSY_TIMEOUT_MS });
+      try {
+        chmodSync(file, 0o600);
+        await whenNotBusy(async () => {
+          db.exec("PRAGMA journal_mode = WAL");
+          db.exec(SCHEMA);
+        });
+      } catch (error) {
+        db.close();
+        throw error;
+      }
       return new MemoryStore(db, now);
     } catch (error) {
       throw new MemoryError(`cannot open the memory file ${file}: ${(error as Error).message}`);

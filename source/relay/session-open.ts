@@ -5,12 +5,12 @@
  * reached is a warning, and the session runs without messages.
  */
 import type { LoadedSettings } from "../config/settings.js";
+import { whenNotBusy } from "../sqlite/when-not-busy.js";
 import { defaultAgentName } from "./names.js";
 import { openRelay } from "./open.js";
 import { joinRelay, type SessionRelay } from "./session-relay.js";
 import { effectiveRelaySettings } from "./settings.js";
 import { NameTakenError } from "./transport.js";
-import { whenNotBusy } from "./when-not-busy.js";
 
 export interface OpenSessionRelayOptions {
   acaiHome: string;

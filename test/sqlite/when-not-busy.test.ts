@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { describe, expect, it } from "vitest";
-import { isBusy, whenNotBusy } from "../../source/relay/when-not-busy.js";
+import { isBusy, whenNotBusy } from "../../source/sqlite/when-not-busy.js";
 
 /** A real "database is locked" from SQLite: a second connection writing while the first holds the write lock. */
 function realBusyError(): unknown {

@@ -1,7 +1,7 @@
 /**
- * Retries a step on the relay's database that SQLite refused as busy
- * ("database is locked"). Sessions that start at the same moment share one
- * new database file; its busy timeout covers ordinary waits, but some lock
+ * Retries a step on a database acai's sessions share (the relay's, the
+ * memory's) that SQLite refused as busy ("database is locked"). Sessions
+ * that start at the same moment share one new database file; its busy timeout covers ordinary waits, but some lock
  * conflicts are refused at once (SQLite does not wait where waiting could
  * deadlock, or while one connection turns a new file into WAL mode). A few
  * short retries make that race invisible; anything else is thrown at once.
