@@ -171,10 +171,25 @@ export class MemoryStore {
 
   /** The most recent memories first. */
   list(view: MemoryView, limit = 20): Memory[] {
-    const where = viewClause(view);
+    const n = clampLimit(limit);
+    if (view.kind === "all") {
+      const rows = this.db
+        .prepare("SELECT * FROM memories ORDER BY id DESC LIMIT ?")
+        .all(n) as Row[];
+      return rows.map(toMemory);
+    }
+    // The project's newest and the shared newest, each read backwards along
+    // memories_by_project (project, id), then merged: an `OR` of the two
+    // made SQLite sort every memory of the view first.
     const rows = this.db
-      .prepare(`SELECT * FROM memories WHERE ${where.sql} ORDER BY id DESC LIMIT ?`)
-      .all(...where.params, clampLimit(limit)) as Row[];
+      .prepare(
+        `SELECT * FROM (
+           SELECT * FROM (SELECT * FROM memories WHERE project = ? ORDER BY id DESC LIMIT ?)
+           UNION ALL
+           SELECT * FROM (SELECT * FROM memories WHERE project IS NULL ORDER BY id DESC LIMIT ?)
+         ) ORDER BY id DESC LIMIT ?`,
+      )
+      .all(view.project, n, n, n) as Row[];
     return rows.map(toMemory);
   }
 

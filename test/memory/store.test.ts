@@ -43,6 +43,28 @@ describe("MemoryStore", () => {
     expect(a.createdAt).toBe("2026-11-22T00:00:00.000Z");
   });
 
+  it("lists the newest of a project and the shared ones merged, newest first, up to the limit", () => {
+    const order = ["/p/a", null, "/p/b", "/p/a", null, "/p/a", "/p/b", null] as const;
+    order.forEach((project, i) => {
+      store.save({ content: `m${i} ${project ?? "shared"}`, project });
+    });
+    expect(store.list(here, 4).map((m) => m.content)).toEqual([
+      "m7 shared",
+      "m5 /p/a",
+      "m4 shared",
+      "m3 /p/a",
+    ]);
+    expect(store.list(here, 100).map((m) => m.content)).toEqual([
+      "m7 shared",
+      "m5 /p/a",
+      "m4 shared",
+      "m3 /p/a",
+      "m1 shared",
+      "m0 /p/a",
+    ]);
+    expect(store.list({ kind: "all" }, 2).map((m) => m.content)).toEqual(["m7 shared", "m6 /p/b"]);
+  });
+
   it("keeps projects apart; user-wide memories are seen everywhere", () => {
     store.save({ content: "alpha secret", project: "/p/a" });
     store.save({ content: "beta secret", project: "/p/b" });
