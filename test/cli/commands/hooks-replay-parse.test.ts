@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseTranscript } from "../../../source/cli/commands/hooks-replay.js";
+import { parseTranscript } from "../../../source/cli/commands/hooks-replay-transcript.js";
 
 const line = (value: unknown) => JSON.stringify(value);
 
