@@ -35,11 +35,11 @@ import { fileURLToPath } from "node:url";
 import type { AgentEvent, Verdict } from "../dist/agent/events.js";
 import type { HookDefinition } from "../dist/hooks/definition.js";
 import { createHookInterceptor } from "../dist/hooks/interceptor.js";
-import { buildPayload } from "../dist/hooks/payload.js";
 import { createPersistentHost } from "../dist/hooks/persistent/host.js";
 import { runHookOnce } from "../dist/hooks/run.js";
 import { startProcess } from "../dist/process/long-lived.js";
 import { runProcess } from "../dist/process/runner.js";
+import { bashToolCall, parentEnvironment } from "./support/bash-call.ts";
 
 const THROUGHPUT_N = 40_000;
 const IN_FLIGHT = 32;
@@ -98,8 +98,7 @@ defineHook({ name: "sdk", events: ["before_tool"], mode: "persistent" }, () => u
 `,
 );
 
-const parentEnv: Record<string, string> = {};
-for (const [k, v] of Object.entries(process.env)) if (v !== undefined) parentEnv[k] = v;
+const parentEnv = parentEnvironment();
 
 /** A persistent hook run as `command args…` (a script's interpreter and the script). */
 interface HookCommand {
@@ -132,22 +131,7 @@ function persistentHook(name: string, script: string, run = nodeHook(script)): H
   };
 }
 
-const toolStart: AgentEvent = {
-  type: "tool_call_start",
-  turn: 1,
-  step: 1,
-  toolCallId: "c1",
-  toolName: "Bash",
-  input: { command: "ls -la" },
-};
-const session = { sessionId: "bench", transcriptPath: path.join(root, "t.jsonl"), cwd: root };
-const payload = buildPayload({
-  event: "before_tool",
-  agentEvent: toolStart,
-  session,
-  dialect: "acai",
-  now: Date.now(),
-});
+const { toolStart, payload } = bashToolCall(root);
 
 type Ask = () => Promise<void>;
 

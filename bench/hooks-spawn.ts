@@ -29,9 +29,9 @@ import type { AgentEvent, Verdict } from "../dist/agent/events.js";
 import type { HookDefinition } from "../dist/hooks/definition.js";
 import { buildHookEnvironment } from "../dist/hooks/environment.js";
 import { createHookInterceptor } from "../dist/hooks/interceptor.js";
-import { buildPayload } from "../dist/hooks/payload.js";
 import { runHookOnce } from "../dist/hooks/run.js";
 import { runProcess } from "../dist/process/runner.js";
+import { bashToolCall, parentEnvironment } from "./support/bash-call.ts";
 
 const N = 50;
 const root = await mkdtemp(path.join(os.tmpdir(), "acai-bench-spawn-"));
@@ -58,24 +58,8 @@ const hook: HookDefinition = {
   dialect: "acai",
   launch: { command: script, args: [], viaShell: false },
 };
-const parentEnv: Record<string, string> = {};
-for (const [k, v] of Object.entries(process.env)) if (v !== undefined) parentEnv[k] = v;
-const toolStart: AgentEvent = {
-  type: "tool_call_start",
-  turn: 1,
-  step: 1,
-  toolCallId: "c1",
-  toolName: "Bash",
-  input: { command: "ls -la" },
-};
-const session = { sessionId: "bench", transcriptPath: path.join(root, "t.jsonl"), cwd: root };
-const payload = buildPayload({
-  event: "before_tool",
-  agentEvent: toolStart,
-  session,
-  dialect: "acai",
-  now: Date.now(),
-});
+const parentEnv = parentEnvironment();
+const { toolStart, payload } = bashToolCall(root);
 const stdin = `${JSON.stringify(payload)}\n`;
 const env = buildHookEnvironment({
   parentEnv,
