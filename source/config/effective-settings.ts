@@ -49,8 +49,6 @@ export function effectiveSettings(
   const projectHooks: HookDefaults = project.hookDefaults ?? {};
   const raiseOnly = (key: keyof HookLimitDefaults): number =>
     Math.max(userHooks[key] ?? defaults[key], projectHooks[key] ?? 0);
-  const userTimeout = userHooks.timeoutMs;
-  const projectTimeout = projectHooks.timeoutMs ?? userTimeout;
   const pricing =
     user.pricing || project.pricing ? { ...user.pricing, ...project.pricing } : undefined;
   return {
@@ -61,14 +59,31 @@ export function effectiveSettings(
     ...defined("systemPrompt", project.systemPrompt ?? user.systemPrompt),
     ...defined("appendSystemPrompt", project.appendSystemPrompt ?? user.appendSystemPrompt),
     ...defined("contextWindow", project.contextWindow ?? user.contextWindow),
-    ...defined("userHookTimeoutMs", userTimeout),
-    ...defined("projectHookTimeoutMs", projectTimeout),
+    ...hookTimeouts(loaded, includeProject),
     contextCapChars: raiseOnly("contextCapChars"),
     maxStopBlocks: raiseOnly("maxStopBlocks"),
     sessionEndBudgetMs: raiseOnly("sessionEndBudgetMs"),
     capabilities: { ...user.capabilities },
     memory: { ...user.memory, ...project.memory },
     ...defined("idleMs", project.idleMs ?? user.idleMs),
+  };
+}
+
+/**
+ * The default timeouts of hooks that set none: the user's for user hooks;
+ * for project hooks the project's own, else the user's (a project never sets
+ * the user's hooks' timeout).
+ */
+export function hookTimeouts(
+  loaded: { user: MergedSettings; project: MergedSettings },
+  includeProject: boolean,
+): Pick<EffectiveSettings, "userHookTimeoutMs" | "projectHookTimeoutMs"> {
+  const userTimeout = loaded.user.hookDefaults?.timeoutMs;
+  const projectTimeout =
+    (includeProject ? loaded.project.hookDefaults?.timeoutMs : undefined) ?? userTimeout;
+  return {
+    ...defined("userHookTimeoutMs", userTimeout),
+    ...defined("projectHookTimeoutMs", projectTimeout),
   };
 }
 

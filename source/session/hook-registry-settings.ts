@@ -4,7 +4,7 @@
  * `acai hooks list` and `acai hooks test` must show and use the timeouts a
  * session would.
  */
-import { effectiveSettings } from "../config/effective-settings.js";
+import { hookTimeouts } from "../config/effective-settings.js";
 import type { MergedSettings } from "../config/settings.js";
 import type { LoadOptions } from "../hooks/registry.js";
 
@@ -17,20 +17,15 @@ export function hookRegistrySettings(
   loaded: { user: MergedSettings; project: MergedSettings },
   includeProject: boolean,
 ): RegistrySettings {
-  // Only the timeouts are read from it; the limits' defaults do not matter here.
-  const settings = effectiveSettings(loaded, includeProject, {
-    contextCapChars: 0,
-    maxStopBlocks: 0,
-    sessionEndBudgetMs: 0,
-  });
+  const timeouts = hookTimeouts(loaded, includeProject);
   const maxHooks = loaded.user.hookDefaults?.maxHooks;
   return {
-    ...(settings.userHookTimeoutMs === undefined
+    ...(timeouts.userHookTimeoutMs === undefined
       ? {}
-      : { defaultTimeoutMs: settings.userHookTimeoutMs }),
-    ...(settings.projectHookTimeoutMs === undefined
+      : { defaultTimeoutMs: timeouts.userHookTimeoutMs }),
+    ...(timeouts.projectHookTimeoutMs === undefined
       ? {}
-      : { projectDefaultTimeoutMs: settings.projectHookTimeoutMs }),
+      : { projectDefaultTimeoutMs: timeouts.projectHookTimeoutMs }),
     // acai's own resource limit: the user's settings only (a project's could leave out the user's guards).
     ...(maxHooks === undefined ? {} : { maxHooks }),
   };
