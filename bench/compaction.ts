@@ -23,6 +23,7 @@ import { Agent } from "../dist/agent/agent.js";
 import type { AgentEvent } from "../dist/agent/events.js";
 import type { TurnInput } from "../dist/agent/types.js";
 import { replayModelFromScript } from "../dist/models/replay.js";
+import { NO_RULES } from "../dist/permissions/rules.js";
 import type { Tool } from "../dist/tools/types.js";
 
 const TURNS = 60;
@@ -87,6 +88,12 @@ async function run(
     env: {},
     runner: async () => {
       throw new Error("no processes in this bench");
+    },
+    permissions: {
+      mode: "default",
+      rules: NO_RULES,
+      paths: { projectDir: dir, homeDir: dir },
+      cwd: dir,
     },
     sessionId: `bench-${contextWindow ?? "none"}-${prompts.length}`,
     transcriptPath: path.join(dir, `${contextWindow ?? "none"}-${prompts.length}.jsonl`),

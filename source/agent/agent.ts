@@ -47,6 +47,8 @@ export class Agent {
   private transcript: TranscriptWriter | undefined;
 
   constructor(options: AgentOptions) {
+    // Typed as required; checked here too, so no caller (a cast, plain JS) gets an agent whose tools run unchecked.
+    assertPolicy(options);
     this.options = options;
     this.modelTools = toModelTools(options.tools);
     this.toolsByName = new Map(options.tools.map((tool) => [tool.name, tool]));
@@ -85,6 +87,18 @@ export class Agent {
    */
   record(event: AgentEvent): void {
     this.transcript?.event(event);
+  }
+}
+
+/** Thrown when an agent would be built without a permission policy. */
+export class MissingPermissionPolicyError extends Error {}
+
+function assertPolicy(options: AgentOptions): void {
+  const policy = (options as Partial<AgentOptions>).permissions;
+  if (policy === undefined || policy === null || typeof policy.mode !== "string") {
+    throw new MissingPermissionPolicyError(
+      "An agent was built without a permission policy; every agent that runs tools (subagents included) takes the session's.",
+    );
   }
 }
 

@@ -8,7 +8,6 @@
  */
 import { decide, type PermissionPolicy, suggestRule } from "../permissions/decide.js";
 import { askReason, denialForModel, denyReason } from "../permissions/explain.js";
-import { NO_RULES } from "../permissions/rules.js";
 import type { Tool } from "../tools/types.js";
 import type { AgentEvent, PermissionHintVerdict, Verdict, VerdictFor } from "./events.js";
 
@@ -25,8 +24,8 @@ type Emit = <E extends AgentEvent>(
 
 export interface PermissionGateContext {
   emit: Emit;
-  /** None: every call runs, unless a consumer asked (`hint`). */
-  permissions?: PermissionPolicy;
+  /** The session's policy: there is no run without one (no "open" fallback). */
+  permissions: PermissionPolicy;
   cwd: string;
   signal: AbortSignal;
 }
@@ -38,16 +37,6 @@ interface CallRef {
   toolCallId: string;
 }
 
-/** Without a policy every call runs, but a consumer's `ask` is still asked. */
-function openPolicy(cwd: string): PermissionPolicy {
-  return {
-    mode: "bypassPermissions",
-    rules: NO_RULES,
-    paths: { projectDir: cwd, homeDir: cwd },
-    cwd,
-  };
-}
-
 export async function* checkPermission(
   ctx: PermissionGateContext,
   ref: CallRef,
@@ -55,7 +44,7 @@ export async function* checkPermission(
   input: unknown,
   hint: PermissionHintVerdict | undefined,
 ): AsyncGenerator<AgentEvent, PermissionOutcome, Verdict | undefined> {
-  const policy = ctx.permissions ?? openPolicy(ctx.cwd);
+  const policy = ctx.permissions;
   const call = { toolName: tool.name, input };
   const decision = decide(call, policy, hint);
   if (decision.behavior === "allow") return { kind: "run", input };

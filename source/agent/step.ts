@@ -156,7 +156,7 @@ async function* runTools(
       env: options.env,
       ...(options.shellEnv ? { shellEnv: options.shellEnv } : {}),
       runner: options.runner,
-      ...(options.permissions ? { permissions: options.permissions } : {}),
+      permissions: options.permissions,
       signal,
       now: session.now,
       turn: state.turn,

@@ -22,7 +22,7 @@ export interface ToolStepContext {
   shellEnv?: () => ShellEnvironment;
   runner: ProcessRunner;
   /** Whether each call may run (see `AgentOptions.permissions`). */
-  permissions?: PermissionPolicy;
+  permissions: PermissionPolicy;
   signal: AbortSignal;
   now: () => number;
   turn: number;

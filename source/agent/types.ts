@@ -20,10 +20,11 @@ export interface AgentOptions {
   runner: ProcessRunner;
   /**
    * Whether each tool call may run (docs/permissions.md): asked after
-   * `tool_call_start`; an `ask` becomes a `permission_request`. None: every
-   * call runs unless a consumer's `tool_call_start` verdict asks.
+   * `tool_call_start`; an `ask` becomes a `permission_request`. Required: an
+   * agent that runs tools is never built without the session's policy (a
+   * subagent gets its parent's, subagents/run.ts); `Agent` throws without one.
    */
-  permissions?: PermissionPolicy;
+  permissions: PermissionPolicy;
   sessionId: string;
   /** JSONL transcript written by the agent (directories are created). */
   transcriptPath: string;

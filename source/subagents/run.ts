@@ -10,6 +10,7 @@ import type { LanguageModel } from "ai";
 import { Agent } from "../agent/agent.js";
 import { defaultSystemPrompt } from "../agent/system-prompt.js";
 import type { ShellEnvironment } from "../agent/types.js";
+import type { PermissionPolicy } from "../permissions/decide.js";
 import type { ProcessRunner } from "../process/types.js";
 import { TASK_TOOL_NAME, taskTool } from "../tools/builtin/task.js";
 import type { Tool, ToolResult } from "../tools/types.js";
@@ -32,6 +33,12 @@ export interface SubagentRunnerOptions {
   env: Readonly<Record<string, string>>;
   shellEnv?: () => ShellEnvironment;
   runner: ProcessRunner;
+  /**
+   * The session's permission policy (rules, mode, paths): a subagent's tool
+   * calls are judged by it, and its questions go up to the session's consumer
+   * (hooks, the user, `--yes`, or a headless denial) like the parent's own.
+   */
+  permissions: PermissionPolicy;
   sessionId: string;
   /** The session's transcript: a subagent's is `<it without .jsonl>/subagents/agent-<id>.jsonl`. */
   transcriptPath: string;
@@ -82,6 +89,7 @@ export function createSubagentRunner(options: SubagentRunnerOptions): RunSubagen
       env: options.env,
       ...(options.shellEnv ? { shellEnv: options.shellEnv } : {}),
       runner: options.runner,
+      permissions: options.permissions,
       sessionId: options.sessionId,
       transcriptPath,
       systemPrompt: systemPromptFor(definition, options.cwd, tools),

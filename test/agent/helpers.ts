@@ -7,6 +7,9 @@ import { z } from "zod";
 import { Agent } from "../../source/agent/agent.js";
 import type { AgentEvent, Verdict } from "../../source/agent/events.js";
 import type { AgentOptions, RunInput } from "../../source/agent/types.js";
+import type { PermissionPolicy } from "../../source/permissions/decide.js";
+import type { PermissionMode } from "../../source/permissions/rules.js";
+import { NO_RULES } from "../../source/permissions/rules.js";
 import type { ProcessRunner } from "../../source/process/types.js";
 import { formatZodError } from "../../source/tools/define.js";
 import type { Tool } from "../../source/tools/types.js";
@@ -100,6 +103,14 @@ export function modelFor(server: FakeOpenAIServer, api: Api) {
   return api === "chat" ? provider.chat("fake-model") : provider.responses("fake-model");
 }
 
+/**
+ * A policy for tests: no rules, `mode` (default: `default`, where the test
+ * tools — not Bash, Write, Edit — run without asking).
+ */
+export function testPolicy(dir: string, mode: PermissionMode = "default"): PermissionPolicy {
+  return { mode, rules: NO_RULES, paths: { projectDir: dir, homeDir: dir }, cwd: dir };
+}
+
 export function makeAgent(
   server: FakeOpenAIServer,
   api: Api,
@@ -113,6 +124,7 @@ export function makeAgent(
     cwd: dir,
     env: {},
     runner: unusedRunner,
+    permissions: testPolicy(dir),
     sessionId: "session-test",
     transcriptPath: path.join(dir, "home", "transcripts", "session-test.jsonl"),
     maxModelRetries: 0,

@@ -5,7 +5,15 @@ import { Agent } from "../../source/agent/agent.js";
 import { runProcess } from "../../source/process/runner.js";
 import { builtinTools } from "../../source/tools/registry.js";
 import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
-import { agentFixture, drive, modelFor, ofType, prompts, toolOutputs } from "./helpers.js";
+import {
+  agentFixture,
+  drive,
+  modelFor,
+  ofType,
+  prompts,
+  testPolicy,
+  toolOutputs,
+} from "./helpers.js";
 
 const fx = agentFixture();
 
@@ -17,6 +25,8 @@ function agent(s: FakeOpenAIServer): Agent {
     cwd: fx.dir,
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: fx.dir },
     runner: runProcess,
+    // This test is about the tools themselves: the user allowed everything.
+    permissions: testPolicy(fx.dir, "bypassPermissions"),
     sessionId: "real-tools",
     transcriptPath: path.join(fx.dir, ".home", "t.jsonl"),
     maxModelRetries: 0,

@@ -14,6 +14,7 @@ import {
 import { resolveModel } from "../../source/models/resolve.js";
 import { runProcess } from "../../source/process/runner.js";
 import { builtinTools } from "../../source/tools/registry.js";
+import { testPolicy } from "../agent/helpers.js";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 let dir: string;
@@ -56,6 +57,7 @@ describe("replay model", () => {
       cwd: dir,
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
       runner: runProcess,
+      permissions: testPolicy(dir, "bypassPermissions"),
       sessionId: "replay-demo",
       transcriptPath: path.join(dir, ".home", "t.jsonl"),
     });

@@ -6,8 +6,12 @@
  */
 import path from "node:path";
 import { describe, expect, test } from "vitest";
+import { Agent, MissingPermissionPolicyError } from "../../source/agent/agent.js";
 import type { AgentEvent } from "../../source/agent/events.js";
-import { subagentTaskTool } from "../../source/subagents/run.js";
+import type { AgentOptions } from "../../source/agent/types.js";
+import type { PermissionPolicy } from "../../source/permissions/decide.js";
+import { NO_RULES, type PermissionRule } from "../../source/permissions/rules.js";
+import { type SubagentRunnerOptions, subagentTaskTool } from "../../source/subagents/run.js";
 import { GENERAL_PURPOSE, type SubagentDefinition } from "../../source/subagents/types.js";
 import {
   agentFixture,
@@ -17,6 +21,7 @@ import {
   modelFor,
   prompts,
   slowTool,
+  testPolicy,
   unusedRunner,
 } from "../agent/helpers.js";
 import {
@@ -39,6 +44,7 @@ async function setup(
   parent: FakeTurn[],
   definitions: SubagentDefinition[] = [GENERAL_PURPOSE],
   maxDepth?: number,
+  permissions: PermissionPolicy = testPolicy(fx.dir),
 ) {
   const server = await startFakeOpenAI(scriptBySystemPrompt([{ system: SUB, turns: sub }], parent));
   fx.server = server;
@@ -50,6 +56,7 @@ async function setup(
     cwd: fx.dir,
     env: {},
     runner: unusedRunner,
+    permissions,
     sessionId: "session-test",
     transcriptPath: path.join(fx.dir, "t", "session-test.jsonl"),
     ...(maxDepth === undefined ? {} : { maxDepth }),
@@ -171,5 +178,92 @@ describe("the Task tool", () => {
     expect(events.find((e) => e.type === "subagent_end")).toMatchObject({ stopReason: "aborted" });
     expect(taskResult(events)).toMatchObject({ type: "tool_call_error", interrupted: true });
     expect(events.at(-1)).toMatchObject({ type: "session_end", reason: "aborted" });
+  });
+});
+
+describe("a subagent runs under the session's permission policy", () => {
+  const rule = (list: "deny" | "ask"): PermissionRule => ({
+    text: "Echo",
+    tool: "Echo",
+    list,
+    source: { scope: "flag", label: "--disallowedTools" },
+  });
+  const withRule = (list: "deny" | "ask"): PermissionPolicy => ({
+    ...testPolicy(fx.dir),
+    rules: { ...NO_RULES, [list]: [rule(list)] },
+  });
+  const toolNameOf = (e: AgentEvent) => ("toolName" in e ? e.toolName : undefined);
+  const echoCall: FakeTurn = { toolCalls: [{ name: "Echo", input: { text: "from-sub" } }] };
+
+  test("the session's deny rule denies the subagent's call: it does not run", async () => {
+    const { agent } = await setup(
+      [echoCall, { text: "sub done" }],
+      [task(), { text: "done" }],
+      [GENERAL_PURPOSE],
+      undefined,
+      withRule("deny"),
+    );
+    const events = await drive(agent, { prompts: prompts("go") });
+    const subCalls = events.filter((e) => e.agentId !== undefined && toolNameOf(e) === "Echo");
+    expect(subCalls.map((e) => e.type)).toEqual(["tool_call_start", "tool_call_error"]);
+    expect(subCalls[1]).toMatchObject({ denied: true });
+  });
+
+  test("the session's ask rule asks the session's consumer, marked with the subagent", async () => {
+    const { agent } = await setup(
+      [echoCall, echoCall, { text: "sub done" }],
+      [task(), { text: "done" }],
+      [GENERAL_PURPOSE],
+      undefined,
+      withRule("ask"),
+    );
+    let asked = 0;
+    const events = await drive(agent, { prompts: prompts("go") }, (event) => {
+      if (event.type !== "permission_request") return undefined;
+      asked++;
+      // The first question is answered yes, the second gets no answer (a headless run).
+      return asked === 1 ? { action: "allow" } : undefined;
+    });
+    const requests = events.filter((e) => e.type === "permission_request");
+    expect(requests).toHaveLength(2);
+    expect(requests.every((e) => e.agentType === "general-purpose")).toBe(true);
+    const ends = events.filter(
+      (e) => e.agentId !== undefined && toolNameOf(e) === "Echo" && e.type.startsWith("tool_call_"),
+    );
+    expect(ends.map((e) => e.type)).toEqual([
+      "tool_call_start",
+      "tool_call_end",
+      "tool_call_start",
+      "tool_call_error",
+    ]);
+  });
+
+  test("no agent, nested or not, can be built without a policy", async () => {
+    const server = await startFakeOpenAI([]);
+    fx.server = server;
+    const options = {
+      model: modelFor(server, "chat"),
+      modelId: "fake-model",
+      tools: [echoTool],
+      cwd: fx.dir,
+      env: {},
+      runner: unusedRunner,
+      sessionId: "s",
+      transcriptPath: path.join(fx.dir, "t.jsonl"),
+    };
+    // @ts-expect-error -- permissions is required: leaving it out is a type error.
+    const untyped: AgentOptions = options;
+    expect(() => new Agent(untyped)).toThrow(MissingPermissionPolicyError);
+    // @ts-expect-error -- the subagent runner requires the session's policy too.
+    const runner: SubagentRunnerOptions = { ...options, definitions: [GENERAL_PURPOSE] };
+    const nested = subagentTaskTool(runner);
+    const agent = makeAgent(server, "chat", fx.dir, { tools: [nested] });
+    expect(agent).toBeInstanceOf(Agent);
+    // The nested agent is built per Task call: without a policy it refuses there, and nothing runs.
+    const stream = nested.stream?.(
+      { description: "d", prompt: "p", subagent_type: "general-purpose" },
+      { cwd: fx.dir, env: {}, runner: unusedRunner, signal: new AbortController().signal },
+    );
+    await expect(stream?.next()).rejects.toThrow(MissingPermissionPolicyError);
   });
 });
