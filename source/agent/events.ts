@@ -3,6 +3,7 @@
  * the agent reads the verdict the consumer passes to `next(verdict)` and acts
  * on it. A consumer that passes nothing gets "continue".
  */
+import type { ProtectedHit } from "../permissions/protected.js";
 
 export interface Usage {
   inputTokens: number;
@@ -142,6 +143,12 @@ export type AgentEvent = (
       permissionMode: string;
       /** A rule that would allow this call (`Bash(npm test:*)`), for messages and hooks. */
       suggestion: string;
+      /**
+       * A write to a protected path (permissions/protected.ts): only the user's
+       * own yes in the REPL approves it — not `--yes`, not a hook's allow — and
+       * the approved call runs with this exact input.
+       */
+      protected?: ProtectedHit;
     } /* gate: allow (possibly with a new input) or block = deny; no verdict denies */
   | {
       type: "tool_call_end";

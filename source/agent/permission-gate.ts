@@ -56,6 +56,7 @@ export async function* checkPermission(
     };
   }
   const reason = askReason(tool.name, decision.by);
+  const hit = decision.by.kind === "protected" ? decision.by.hit : undefined;
   const verdict = yield* ctx.emit({
     type: "permission_request",
     ...ref,
@@ -64,13 +65,15 @@ export async function* checkPermission(
     reason,
     permissionMode: policy.mode,
     suggestion: suggestRule(call, policy),
+    ...(hit === undefined ? {} : { protected: hit }),
   });
   if (ctx.signal.aborted) return { kind: "aborted" };
   switch (verdict?.action) {
     case "stop":
       return { kind: "stop", reason: verdict.reason };
     case "allow": {
-      if (verdict.input === undefined) return { kind: "run", input };
+      // A protected write runs as it was shown to the user, never with an input swapped in.
+      if (verdict.input === undefined || hit !== undefined) return { kind: "run", input };
       const replaced = tool.validate(verdict.input);
       if (!replaced.ok) {
         return {

@@ -1,4 +1,5 @@
 import type { AgentEvent, SubagentMark } from "../agent/events.js";
+import type { ProtectedHit } from "../permissions/protected.js";
 import type { HookEventName, HookScope, HookSourceKind } from "./definition.js";
 
 /** What the interceptor adds to the stream so consumers can show hooks at work. */
@@ -58,6 +59,8 @@ export interface AskRequest {
   toolInput?: unknown;
   /** permission_request: a rule that would allow such calls (`Bash(npm test:*)`). */
   suggestion?: string;
+  /** permission_request for a write to a protected path: only the person may answer, for this exact write. */
+  protected?: ProtectedHit;
 }
 
 export type AskUser = (request: AskRequest, signal: AbortSignal) => Promise<boolean>;

@@ -5,6 +5,9 @@
  * 1. a deny rule that matches denies (from any settings file or flag: a
  *    project's allow never beats the user's deny);
  * 2. plan mode denies every tool but the read-only ones;
+ * 2a. a write to a protected path (protected.ts: ACAI_HOME, the project's
+ *    trusted set, git's config and hooks) asks, as kind `protected`: only the
+ *    user in the REPL may approve it — no rule, mode, hook or `--yes`;
  * 3. an ask rule that matches asks; so does a before_tool hook that answered ask;
  * 4. bypassPermissions allows;
  * 5. a before_tool hook that answered allow (Claude Code's
@@ -16,6 +19,12 @@
 import path from "node:path";
 import { commandMatches, commandsToAllow, commandsToCatch, suggestBashRule } from "./bash.js";
 import { isInside, type PathContext, pathMatches, suggestPathRule } from "./paths.js";
+import {
+  type ProtectedHit,
+  type ProtectedPaths,
+  pathsInInput,
+  protectedWrite,
+} from "./protected.js";
 import {
   type PermissionMode,
   type PermissionRule,
@@ -56,6 +65,8 @@ export interface PermissionPolicy {
    * path as given and the real one, which is taken from the project's real root.
    */
   realpath?: (file: string) => string | undefined;
+  /** What the session's tools may not write without the user's own yes (protected.ts). */
+  guard?: ProtectedPaths;
 }
 
 export interface ToolCall {
@@ -66,7 +77,8 @@ export interface ToolCall {
 export type DecidedBy =
   | { kind: "rule"; rule: PermissionRule }
   | { kind: "mode"; mode: PermissionMode }
-  | { kind: "hook"; name: string; reason: string };
+  | { kind: "hook"; name: string; reason: string }
+  | { kind: "protected"; hit: ProtectedHit };
 
 export type PermissionDecision =
   | { behavior: "allow"; by: DecidedBy }
@@ -84,6 +96,8 @@ export function decide(
   if (deny) return { behavior: "deny", by: { kind: "rule", rule: deny } };
   const mode = policy.mode;
   if (mode === "plan" && kind !== "read") return { behavior: "deny", by: { kind: "mode", mode } };
+  const hit = policy.guard && protectedWrite(writtenFiles(call, policy), policy.guard);
+  if (hit) return { behavior: "ask", by: { kind: "protected", hit } };
   const ask = firstMatch(policy.rules.ask, call.toolName, target);
   if (ask) return { behavior: "ask", by: { kind: "rule", rule: ask } };
   if (hint?.behavior === "ask") {
@@ -109,6 +123,22 @@ function byMode(
     return inside ? "allow" : "ask";
   }
   return "ask";
+}
+
+const BUILTIN_NOT_WRITING = new Set(["Read", "Glob", "Grep", "Task"]);
+
+/**
+ * The files a call may write, absolute — what the protected-path check judges:
+ * Write's and Edit's `file_path`; for a dynamic or MCP tool, whose effects acai
+ * cannot know, every path its input names. Bash's redirection targets belong
+ * here too (they are writes); what a command writes by itself (`sed -i`) is
+ * for the sandbox and the hook fingerprints (hooks/fingerprint.ts).
+ */
+export function writtenFiles(call: ToolCall, policy: PermissionPolicy): string[] {
+  if (BUILTIN_NOT_WRITING.has(call.toolName) || call.toolName === "Bash") return [];
+  const target = targetOf(call, policy);
+  if (target.kind === "path") return target.files.map((f) => f.file);
+  return pathsInInput(call.input, policy.cwd, policy.paths.homeDir);
 }
 
 /** What rule contents are tested against. */

@@ -4,6 +4,7 @@
  * result the model gets, which also says how the user can allow it).
  */
 import type { DecidedBy, PermissionDecision } from "./decide.js";
+import { describeProtected, type ProtectedHit } from "./protected.js";
 import type { PermissionMode, PermissionRule } from "./rules.js";
 
 const MODE_WORDS: Readonly<Record<PermissionMode, string>> = {
@@ -27,6 +28,8 @@ export function askReason(toolName: string, by: DecidedBy): string {
       return `hook "${by.name}" asks: ${by.reason}`;
     case "mode":
       return `no rule allows ${toolName} in ${MODE_WORDS[by.mode]}`;
+    case "protected":
+      return `${describeProtected(by.hit)}; only you can approve this exact write`;
     default:
       return by satisfies never;
   }
@@ -43,6 +46,8 @@ export function denyReason(toolName: string, by: DecidedBy): string {
         : `${toolName} is not allowed in ${MODE_WORDS[by.mode]}`;
     case "hook":
       return `hook "${by.name}" denied it: ${by.reason}`;
+    case "protected":
+      return describeProtected(by.hit);
     default:
       return by satisfies never;
   }
@@ -62,4 +67,24 @@ export function denialForModel(toolName: string, decision: PermissionDecision): 
 export function howToAllow(suggested: string, interactive: boolean): string {
   if (interactive) return "";
   return ` The user can allow it with --allowedTools "${suggested}", with a "permissions.allow" rule in settings, or with --yes.`;
+}
+
+/** How to make a protected write that was not approved: the words for the user and for the model. */
+export function protectedDenial(
+  toolName: string,
+  hit: ProtectedHit,
+  answer: "headless" | "denied" | "failed",
+): { reason: string; modelText: string } {
+  const what = describeProtected(hit);
+  const howTo = `To make this change, the user edits ${hit.file} themselves, or runs acai interactively (the REPL) and approves this exact write when asked; --yes, acceptEdits, bypassPermissions, allow rules and hooks cannot approve it`;
+  const why =
+    answer === "headless"
+      ? "this non-interactive run (acai -p) cannot ask the user"
+      : answer === "denied"
+        ? "the user said no"
+        : "the question could not be asked";
+  return {
+    reason: `${toolName} denied: ${what}, and ${why}. ${howTo}.`,
+    modelText: `Permission denied: ${toolName} may not write ${hit.file}: ${what.slice(what.indexOf(": ") + 2)}. The model's tools may not change it without the user's approval, and ${why}. Do not try to change it another way (a shell command, a link, another tool). ${howTo}: tell the user what change you would make and why.`,
+  };
 }

@@ -39,6 +39,7 @@ import { loadTools } from "../tools/registry.js";
 import { assessProject } from "./assessment.js";
 import { hookRegistrySettings } from "./hook-registry-settings.js";
 import { loadInstructions } from "./instructions.js";
+import { sessionProtectedPaths } from "./protected-paths.js";
 import { findSessionToResume } from "./resume/find.js";
 import { createSessionEnvFiles, createShellEnvReader, sessionEnvDir } from "./shell-env.js";
 import { decideProjectInclusion, projectLeftOut } from "./trust.js";
@@ -167,6 +168,13 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
       paths: { projectDir, homeDir },
       cwd,
       realpath: realpathOrUndefined,
+      // What the model's tools may not write without the user's own yes (docs/permissions.md).
+      guard: sessionProtectedPaths({
+        acaiHome: paths.home,
+        homeDir,
+        projectDir,
+        manifest: scan.projectManifest.entries,
+      }),
     },
     sessionId,
     transcriptPath,

@@ -5,9 +5,13 @@
  * for the user; when none does, the user is asked — the same prompt as a hook's
  * `ask` (`askUser`), with the `notification` hooks told — and a headless run
  * denies unless `--yes`. Every denial says why, and the model is told how
- * the user can allow such calls.
+ * the user can allow such calls. A write to a protected path
+ * (permissions/protected.ts) is the user's alone: its hooks may deny it, but
+ * their allow and their changes to the input are ignored, `--yes` does not
+ * answer it, and headless it is denied.
  */
 import type { AgentEvent, Verdict } from "../../agent/events.js";
+import { protectedDenial } from "../../permissions/explain.js";
 import type { AskRequest, InterceptedEvent } from "../activity.js";
 import { runChain } from "../chain.js";
 import type { Plan } from "../plan.js";
@@ -27,36 +31,12 @@ export async function* permissionRequest(
 ): AsyncGenerator<InterceptedEvent, Verdict, undefined> {
   const event = "permission_request";
   const signal = ctx.hookSignal(event);
-  let context = [...carried];
-  let input: { value: unknown } | undefined;
   if (planned !== undefined && planned.async.length > 0) {
     yield* parts.startAsync(planned.async, event, agentEvent);
   }
-  if (planned !== undefined && planned.chain.length > 0) {
-    const result = yield* runChain({
-      ...chainOptions(ctx, event, agentEvent),
-      hooks: planned.chain,
-      signal,
-    });
-    const { verdict } = verdictOf(event, agentEvent, result, carried, parts.retries, 0);
-    switch (verdict.action) {
-      case "block":
-        return {
-          ...verdict,
-          reason: `denied by a permission_request hook: ${verdict.reason}`,
-          modelText: `Permission denied by a hook: ${verdict.reason}. Do not try to get around it another way.`,
-        };
-      case "stop":
-      case "allow":
-        return verdict;
-      default:
-        // No hook decided: the user is asked, about the input as the hooks left it.
-        context = verdict.action === "continue" ? (verdict.context ?? []) : context;
-        if (verdict.action === "continue" && verdict.input !== undefined) {
-          input = { value: verdict.input };
-        }
-    }
-  }
+  const said = yield* hooksSay(ctx, parts, agentEvent, planned, carried, signal);
+  if (said.kind === "answered") return said.verdict;
+  const { context, input } = said;
   const withContext = context.length > 0 ? { context } : {};
   if (signal.aborted) return { action: "block", reason: "aborted", ...withContext };
   const request: AskRequest = {
@@ -65,6 +45,7 @@ export async function* permissionRequest(
     toolName: agentEvent.toolName,
     toolInput: input === undefined ? agentEvent.input : input.value,
     suggestion: agentEvent.suggestion,
+    ...(agentEvent.protected ? { protected: agentEvent.protected } : {}),
   };
   const notification = parts.notifications.onAsk(request);
   if (notification) yield notification;
@@ -76,7 +57,63 @@ export async function* permissionRequest(
       ...withContext,
     };
   }
-  return { action: "block", ...denial(agentEvent, answer), ...withContext };
+  const words = agentEvent.protected
+    ? protectedDenial(agentEvent.toolName, agentEvent.protected, answer)
+    : denial(agentEvent, answer);
+  return { action: "block", ...words, ...withContext };
+}
+
+type HooksSay =
+  | { kind: "answered"; verdict: Verdict }
+  | { kind: "ask"; context: string[]; input?: { value: unknown } };
+
+/**
+ * The permission_request hooks, in order: the first that allows or denies
+ * answers; else the user is asked, about the input as the hooks left it. For
+ * a protected write a hook may deny it or stop, never approve it or change
+ * what is asked.
+ */
+async function* hooksSay(
+  ctx: RunContext,
+  parts: EventParts,
+  agentEvent: PermissionRequest,
+  planned: Plan | undefined,
+  carried: readonly string[],
+  signal: AbortSignal,
+): AsyncGenerator<InterceptedEvent, HooksSay, undefined> {
+  const asIs: HooksSay = { kind: "ask", context: [...carried] };
+  if (planned === undefined || planned.chain.length === 0) return asIs;
+  const event = "permission_request";
+  const result = yield* runChain({
+    ...chainOptions(ctx, event, agentEvent),
+    hooks: planned.chain,
+    signal,
+  });
+  const { verdict } = verdictOf(event, agentEvent, result, carried, parts.retries, 0);
+  const isProtected = agentEvent.protected !== undefined;
+  switch (verdict.action) {
+    case "block":
+      return {
+        kind: "answered",
+        verdict: {
+          ...verdict,
+          reason: `denied by a permission_request hook: ${verdict.reason}`,
+          modelText: `Permission denied by a hook: ${verdict.reason}. Do not try to get around it another way.`,
+        },
+      };
+    case "stop":
+      return { kind: "answered", verdict };
+    case "allow":
+      return isProtected ? asIs : { kind: "answered", verdict };
+    case "continue":
+      return {
+        kind: "ask",
+        context: verdict.context ?? [],
+        ...(verdict.input === undefined || isProtected ? {} : { input: { value: verdict.input } }),
+      };
+    default:
+      return asIs;
+  }
 }
 
 type Answer = "allowed" | "denied" | "headless" | "failed";
@@ -87,7 +124,8 @@ async function askThePerson(
   request: AskRequest,
   signal: AbortSignal,
 ): Promise<Answer> {
-  if (ctx.options.assumeYes) return "allowed";
+  // --yes never answers for a protected write: only the person does.
+  if (ctx.options.assumeYes && request.protected === undefined) return "allowed";
   const askUser = ctx.options.askUser;
   if (askUser === undefined) return "headless";
   try {

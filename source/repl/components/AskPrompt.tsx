@@ -7,6 +7,8 @@ import { useTheme } from "../theme.js";
 /**
  * The one question the user answers with y or n: a tool call that needs
  * permission (why: the rule, the mode or the hook that asks), or a hook's `ask`.
+ * A write to a protected path says so in red, with the path (and where it
+ * leads) and the call, and is asked for that one write only.
  */
 export function AskPrompt({ request, width }: { request: AskRequest; width: number }) {
   const { c } = useTheme();
@@ -15,7 +17,16 @@ export function AskPrompt({ request, width }: { request: AskRequest; width: numb
     : request.event;
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={c("yellow")} paddingX={1}>
-      {request.hook === undefined ? (
+      {request.protected !== undefined ? (
+        <Text wrap="wrap">
+          <Text color={c("red")}>? protected path </Text>
+          {inertText(request.toolName ?? request.event)} wants to write{" "}
+          <Text bold>{inertText(request.protected.file)}</Text>
+          {request.protected.resolved === undefined
+            ? ""
+            : ` (leads to ${inertText(request.protected.resolved)})`}
+        </Text>
+      ) : request.hook === undefined ? (
         <Text wrap="wrap">
           <Text color={c("yellow")}>? permission </Text>
           to run <Text bold>{inertText(what)}</Text>
@@ -30,8 +41,15 @@ export function AskPrompt({ request, width }: { request: AskRequest; width: numb
         {"  "}
         {inertLines(request.reason) || "(no reason given)"}
       </Text>
+      {request.protected !== undefined && (
+        <Text wrap="wrap">
+          {"  "}
+          {inertText(what)}
+        </Text>
+      )}
       <Text>
-        Allow? <Text bold>[y]</Text>es / <Text bold>[n]</Text>o (Esc = no)
+        {request.protected !== undefined ? "Allow this exact write, once? " : "Allow? "}
+        <Text bold>[y]</Text>es / <Text bold>[n]</Text>o (Esc = no)
       </Text>
     </Box>
   );
