@@ -6,13 +6,14 @@
  * a headless run denies). A denial's words, which say why and how to allow
  * it, are the tool result the model gets.
  */
-import { decide, type PermissionPolicy, suggestRule } from "../permissions/decide.js";
+import { decide, type PermissionPolicy, suggestRule, writeLanding } from "../permissions/decide.js";
 import { askReason, denialForModel, denyReason } from "../permissions/explain.js";
 import type { Tool } from "../tools/types.js";
 import type { AgentEvent, PermissionHintVerdict, Verdict, VerdictFor } from "./events.js";
 
 export type PermissionOutcome =
-  | { kind: "run"; input: unknown }
+  /** `landing`: where a Write/Edit was judged to land; the tool writes there or not at all. */
+  | { kind: "run"; input: unknown; landing?: string }
   | { kind: "denied"; reason: string; modelText: string }
   | { kind: "invalid"; error: string; input: unknown }
   | { kind: "aborted" }
@@ -47,7 +48,13 @@ export async function* checkPermission(
   const policy = ctx.permissions;
   const call = { toolName: tool.name, input };
   const decision = decide(call, policy, hint);
-  if (decision.behavior === "allow") return { kind: "run", input };
+  const run = (runInput: unknown): PermissionOutcome => {
+    const landing = writeLanding({ toolName: tool.name, input: runInput }, policy);
+    return landing === undefined
+      ? { kind: "run", input: runInput }
+      : { kind: "run", input: runInput, landing };
+  };
+  if (decision.behavior === "allow") return run(input);
   if (decision.behavior === "deny") {
     return {
       kind: "denied",
@@ -73,7 +80,7 @@ export async function* checkPermission(
       return { kind: "stop", reason: verdict.reason };
     case "allow": {
       // A protected write runs as it was shown to the user, never with an input swapped in.
-      if (verdict.input === undefined || hit !== undefined) return { kind: "run", input };
+      if (verdict.input === undefined || hit !== undefined) return run(input);
       const replaced = tool.validate(verdict.input);
       if (!replaced.ok) {
         return {
@@ -82,7 +89,7 @@ export async function* checkPermission(
           input: verdict.input,
         };
       }
-      return { kind: "run", input: replaced.value };
+      return run(replaced.value);
     }
     case "block":
       return {

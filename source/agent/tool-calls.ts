@@ -183,7 +183,7 @@ export async function* runToolCalls(
           tool.name,
           ctx,
         )
-      : await executeSafely(tool, input, ctx, shell?.vars);
+      : await executeSafely(tool, input, ctx, shell?.vars, permitted.landing);
     const durationMs = Math.max(0, ctx.now() - started);
     if (!result.ok) {
       const interrupted = result.interrupted || ctx.signal.aborted;
@@ -232,6 +232,7 @@ export async function* runToolCalls(
 function toolContext(
   ctx: ToolStepContext,
   shellEnv: Readonly<Record<string, string>> | undefined,
+  landing?: string,
 ): ToolContext {
   return {
     cwd: ctx.cwd,
@@ -239,6 +240,7 @@ function toolContext(
     runner: ctx.runner,
     env: ctx.env,
     ...(shellEnv === undefined ? {} : { shellEnv }),
+    ...(landing === undefined ? {} : { landing }),
   };
 }
 
@@ -261,9 +263,10 @@ async function executeSafely(
   input: unknown,
   ctx: ToolStepContext,
   shellEnv: Readonly<Record<string, string>> | undefined,
+  landing: string | undefined,
 ): Promise<ToolResult> {
   try {
-    return await tool.execute(input, toolContext(ctx, shellEnv));
+    return await tool.execute(input, toolContext(ctx, shellEnv, landing));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return { ok: false, error: `${tool.name} failed: ${message}`, interrupted: ctx.signal.aborted };

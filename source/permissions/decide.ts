@@ -61,8 +61,11 @@ export interface PermissionPolicy {
   /** The agent's working directory: relative tool paths are taken from it. */
   cwd: string;
   /**
-   * The real path of a file (symlinks resolved): rules must hold for both the
-   * path as given and the real one, which is taken from the project's real root.
+   * Where a file path lands as the file system resolves it (every link
+   * followed, also a dangling one or one to a folder not created yet:
+   * `tools/landing.ts`); undefined when that cannot be told. Rules must hold
+   * for both the path as given and its landing, which is taken from the
+   * project's real root; acceptEdits' "inside the project" is judged on it.
    */
   realpath?: (file: string) => string | undefined;
   /** What the session's tools may not write without the user's own yes (protected.ts). */
@@ -119,8 +122,7 @@ function byMode(
 ): "allow" | "ask" {
   if (kind === "read" || kind === "other") return "allow";
   if (mode === "acceptEdits" && kind === "edit" && target.kind === "path") {
-    const inside = target.files.every((f) => isInside(f.paths.projectDir, f.file));
-    return inside ? "allow" : "ask";
+    return writeAllowedByMode(target.files) ? "allow" : "ask";
   }
   return "ask";
 }
@@ -141,10 +143,37 @@ export function writtenFiles(call: ToolCall, policy: PermissionPolicy): string[]
   return pathsInInput(call.input, policy.cwd, policy.paths.homeDir);
 }
 
+/**
+ * The mode's judgement of a write to these paths (the path as given and
+ * where it lands): acceptEdits allows it only when every one is inside the
+ * project. The one place that says what a write may reach without a rule.
+ */
+export function writeAllowedByMode(files: readonly JudgedFile[]): boolean {
+  return files.every((f) => isInside(f.paths.projectDir, f.file));
+}
+
+/**
+ * Where a Write or Edit call lands (links resolved, `PermissionPolicy.realpath`),
+ * which the decision judged; the tool writes there or nowhere. Undefined for
+ * other tools, or when the landing cannot be told.
+ */
+export function writeLanding(call: ToolCall, policy: PermissionPolicy): string | undefined {
+  if (toolKind(call.toolName) !== "edit") return undefined;
+  const target = targetOf(call, policy);
+  if (target.kind !== "path") return undefined;
+  return target.files.at(-1)?.file;
+}
+
+/** A path a rule is tested on, with the root relative patterns are taken from. */
+export interface JudgedFile {
+  file: string;
+  paths: PathContext;
+}
+
 /** What rule contents are tested against. */
 type Target =
   | { kind: "command"; line: string }
-  | { kind: "path"; files: { file: string; paths: PathContext }[] }
+  | { kind: "path"; files: JudgedFile[] }
   | { kind: "none" };
 
 /** The tools whose rule content is a path, and the input field holding it. */
@@ -168,8 +197,12 @@ function targetOf(call: ToolCall, policy: PermissionPolicy): Target {
   const files = [{ file, paths: policy.paths }];
   const real = policy.realpath?.(file);
   if (real !== undefined && real !== file) {
-    const realRoot = policy.realpath?.(policy.paths.projectDir) ?? policy.paths.projectDir;
-    files.push({ file: real, paths: { ...policy.paths, projectDir: realRoot } });
+    const realOf = (dir: string) => policy.realpath?.(dir) ?? dir;
+    const paths = {
+      projectDir: realOf(policy.paths.projectDir),
+      homeDir: realOf(policy.paths.homeDir),
+    };
+    files.push({ file: real, paths });
   }
   return { kind: "path", files };
 }

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { realpathSync } from "node:fs";
 import path from "node:path";
 import { Agent, DEFAULT_MAX_STOP_BLOCKS } from "../agent/agent.js";
 import { contextWindowFor } from "../agent/compaction/context-window.js";
@@ -35,6 +34,7 @@ import { openSessionRelay } from "../relay/session-open.js";
 import { sendingRelayLines } from "../relay/session-output.js";
 import { subagentTaskTool } from "../subagents/run.js";
 import { loadSubagentTypes } from "../subagents/session.js";
+import { landingOrUndefined } from "../tools/landing.js";
 import { loadTools } from "../tools/registry.js";
 import { assessProject } from "./assessment.js";
 import { hookRegistrySettings } from "./hook-registry-settings.js";
@@ -167,7 +167,8 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
       rules: permissions.rules,
       paths: { projectDir, homeDir },
       cwd,
-      realpath: realpathOrUndefined,
+      // Where a path lands, links followed (dangling ones too): what rules and acceptEdits judge.
+      realpath: landingOrUndefined,
       // What the model's tools may not write without the user's own yes (docs/permissions.md).
       guard: sessionProtectedPaths({
         acaiHome: paths.home,
@@ -332,20 +333,6 @@ async function* closingAfter<T>(
     yield* events;
   } finally {
     await close();
-  }
-}
-
-/** The file a path leads to through symlinks (deny rules are tested on both), if it differs. */
-function realpathOrUndefined(file: string): string | undefined {
-  try {
-    return realpathSync(file);
-  } catch {
-    // A file about to be written: where its folder really is.
-    try {
-      return path.join(realpathSync(path.dirname(file)), path.basename(file));
-    } catch {
-      return undefined;
-    }
   }
 }
 

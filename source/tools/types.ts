@@ -19,6 +19,12 @@ export interface ToolContext {
   shellEnv?: Readonly<Record<string, string>>;
   /** The model's id of the call being run (the Task tool passes it to its subagent). */
   toolCallId?: string;
+  /**
+   * Write/Edit: where the permission check judged the file to land (links
+   * resolved, `tools/landing.ts`). The tool writes there or not at all: if the
+   * path now lands elsewhere (a link swapped in since), it refuses.
+   */
+  landing?: string;
 }
 
 /**

@@ -1,9 +1,9 @@
-import { mkdir, stat, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
 import { z } from "zod";
 import { defineTool } from "../define.js";
+import { landingToWrite } from "../landing.js";
 import { plural, resolvePath, splitLines } from "../text.js";
 import type { Tool } from "../types.js";
+import { NotFollowedError, writeNoFollow } from "../write-no-follow.js";
 
 const input = z.object({
   file_path: z
@@ -27,17 +27,20 @@ export function writeTool(): Tool {
       "Prefer Edit for changing part of an existing file.",
     input,
     async execute({ file_path, content }, context) {
-      const path = resolvePath(context.cwd, file_path);
-      const existing = await stat(path).catch(() => undefined);
-      if (existing?.isDirectory()) {
-        return {
-          ok: false,
-          error: `${path} is a directory; give a file path.`,
-          interrupted: false,
-        };
+      const given = resolvePath(context.cwd, file_path);
+      // Written where it lands (links resolved), as the permission check judged it; no link followed after.
+      const landing = landingToWrite(given, context.landing);
+      if (!landing.ok) return { ok: false, error: landing.reason, interrupted: false };
+      const path = given;
+      let existing: boolean;
+      try {
+        existing = (await writeNoFollow(landing.path, content)).existed;
+      } catch (error) {
+        if (error instanceof NotFollowedError) {
+          return { ok: false, error: error.message, interrupted: false };
+        }
+        throw error;
       }
-      await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, content, "utf8");
       const type = existing ? "update" : "create";
       const lines = content === "" ? 0 : splitLines(content).length;
       const verb = type === "create" ? "Created" : "Overwrote";
