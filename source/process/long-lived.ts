@@ -11,11 +11,13 @@
  * whole group is SIGKILLed and its escapees (setsid, double fork) are swept
  * by its run id: nothing it started outlives it.
  */
-import type { ChildProcess } from "node:child_process";
 import type { Containment } from "./containment.js";
 import { processContainment } from "./containment.js";
+import type { ChildHandle, SpawnOutcome } from "./handle.js";
+import { launchMarked } from "./launch.js";
 import { LineSplitter, Tail } from "./lines.js";
-import { describeSpawnError, killGroup, type SpawnTarget, spawnMarked } from "./spawn.js";
+import { processSandboxLauncher, type SandboxLauncher } from "./sandbox-launch.js";
+import { describeSpawnError, type SpawnTarget } from "./spawn.js";
 
 export interface LongLivedOptions extends SpawnTarget {
   /** A stdout line longer than this (bytes) is reported by `onLineTooLong`; nothing more is read. */
@@ -56,16 +58,23 @@ const DRAIN_MS = 100;
 /** Grace between TERM and KILL when stopping. */
 const TERM_GRACE_MS = 200;
 
-export function createProcessStarter(containment?: Containment): ProcessStarter {
-  return (options) => Promise.resolve(startLongLived(options, containment));
+export function createProcessStarter(
+  containment?: Containment,
+  sandbox?: SandboxLauncher,
+): ProcessStarter {
+  return async (options) =>
+    startLongLived(options, await launchMarked(options, containment, "pipe", sandbox), containment);
 }
 
-/** The starter acai uses: every child carries this acai process's marker. */
+/** The starter acai uses: every child carries this acai process's marker; `sandbox` starts it in the OS sandbox. */
 export const startProcess: ProcessStarter = (options) =>
-  Promise.resolve(startLongLived(options, processContainment()));
+  createProcessStarter(processContainment(), processSandboxLauncher())(options);
 
-function startLongLived(options: LongLivedOptions, containment?: Containment): LongLived {
-  const spawned = spawnMarked(options, containment, "pipe");
+function startLongLived(
+  options: LongLivedOptions,
+  spawned: SpawnOutcome,
+  containment?: Containment,
+): LongLived {
   if ("spawnError" in spawned) {
     const { spawnError } = spawned;
     queueMicrotask(() => options.onExit({ code: null, signal: null, spawnError }));
@@ -73,6 +82,7 @@ function startLongLived(options: LongLivedOptions, containment?: Containment): L
   }
   const { child, runId } = spawned;
   const pid = child.pid;
+  const killGroup = (_pid: number | undefined, signal: NodeJS.Signals): void => spawned.kill(signal);
   const tail = new Tail(options.stderrTailBytes ?? 4096);
   let gone = false;
   const exited = new Promise<void>((resolve) => {
@@ -100,8 +110,9 @@ function startLongLived(options: LongLivedOptions, containment?: Containment): L
       stdoutEnded = true;
       afterExit?.();
     });
-    child.on("exit", (code, signal) => {
-      afterExit = () => end({ code, signal });
+    child.on("exit", (code: number | null, signal: NodeJS.Signals | null) => {
+      const lost = spawned.lost?.();
+      afterExit = () => end({ code, signal, ...(lost === undefined ? {} : { spawnError: lost }) });
       if (stdoutEnded) return afterExit();
       setTimeout(afterExit, DRAIN_MS);
     });
@@ -119,6 +130,8 @@ function startLongLived(options: LongLivedOptions, containment?: Containment): L
   child.stdout?.on("error", () => {});
   child.stderr?.on("data", (chunk: Buffer) => tail.push(chunk));
   child.stderr?.on("error", () => {});
+  child.stdout?.resume(); // a sandboxed child's sockets arrive paused
+  child.stderr?.resume();
   child.stdin?.on("error", () => {}); // EPIPE: it stopped reading; its exit or a timeout says the rest
 
   const kill = (): void => {
@@ -141,23 +154,27 @@ function startLongLived(options: LongLivedOptions, containment?: Containment): L
     pendingBytes: () => child.stdin?.writableLength ?? 0,
     stderrTail: () => tail.text(),
     kill,
-    stop: (graceMs) => stopChild(child, exited, () => gone, graceMs, kill),
+    stop: (graceMs) =>
+      stopChild(child, exited, () => gone, graceMs, {
+        term: () => killGroup(pid, "SIGTERM"),
+        kill,
+      }),
   };
 }
 
 async function stopChild(
-  child: ChildProcess,
+  child: ChildHandle,
   exited: Promise<void>,
   isGone: () => boolean,
   graceMs: number,
-  kill: () => void,
+  signal: { term: () => void; kill: () => void },
 ): Promise<void> {
   if (isGone()) return;
   child.stdin?.end();
   if (await within(exited, graceMs)) return;
-  killGroup(child.pid, "SIGTERM");
+  signal.term();
   if (await within(exited, TERM_GRACE_MS)) return;
-  kill();
+  signal.kill();
   await exited;
 }
 

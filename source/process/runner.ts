@@ -24,7 +24,10 @@
 import type { Readable } from "node:stream";
 import { type Containment, processContainment } from "./containment.js";
 import { quietRunResult } from "./result.js";
-import { describeSpawnError, killGroup, spawnMarked } from "./spawn.js";
+import type { Spawned } from "./handle.js";
+import { launchMarked } from "./launch.js";
+import { processSandboxLauncher, type SandboxLauncher } from "./sandbox-launch.js";
+import { describeSpawnError } from "./spawn.js";
 import type { ProcessRunner, RunOptions, RunResult } from "./types.js";
 
 export interface ProcessRunnerOptions {
@@ -36,6 +39,8 @@ export interface ProcessRunnerOptions {
   drainMs?: number;
   /** Marks every child and sweeps a stopped run's escapees (default: none). */
   containment?: Containment;
+  /** Starts runs that name a sandbox (default: none — such a run fails with a spawn error). */
+  sandbox?: SandboxLauncher;
 }
 
 const DEFAULT_MAX_OUTPUT = 1024 * 1024;
@@ -44,19 +49,24 @@ export function createProcessRunner(options: ProcessRunnerOptions = {}): Process
   const defaultKillGraceMs = options.defaultKillGraceMs ?? 1000;
   const abortGraceMs = options.abortGraceMs ?? 200;
   const drainMs = options.drainMs ?? 100;
-  const containment = options.containment;
+  const { containment, sandbox } = options;
   return (run) =>
     runOne(run, {
       killGraceMs: run.killGraceMs ?? defaultKillGraceMs,
       abortGraceMs,
       drainMs,
       ...(containment ? { containment } : {}),
+      ...(sandbox ? { sandbox } : {}),
     });
 }
 
-/** The runner acai uses: every child carries this acai process's marker (containment.ts). */
+/**
+ * The runner acai uses: every child carries this acai process's marker
+ * (containment.ts); a run with `sandbox` starts in the OS sandbox (sandbox-launch.ts).
+ */
 export const runProcess: ProcessRunner = createProcessRunner({
   containment: processContainment(),
+  sandbox: processSandboxLauncher(),
 });
 
 interface Timing {
@@ -64,6 +74,7 @@ interface Timing {
   abortGraceMs: number;
   drainMs: number;
   containment?: Containment;
+  sandbox?: SandboxLauncher;
 }
 
 class Collector {
@@ -122,15 +133,25 @@ function runOne(run: RunOptions, timing: Timing): Promise<RunResult> {
   const started = performance.now();
   if (run.signal?.aborted) return Promise.resolve(emptyResult(started, { aborted: true }));
 
-  const containment = timing.containment;
-  const spawned = spawnMarked(run, containment, run.stdin === undefined ? "ignore" : "pipe");
+  const stdin = run.stdin === undefined ? "ignore" : "pipe";
+  const launched = launchMarked(run, timing.containment, stdin, timing.sandbox);
+  if (!(launched instanceof Promise)) return follow(run, timing, started, launched);
+  return launched.then((spawned) => follow(run, timing, started, spawned));
+}
+
+function follow(
+  run: RunOptions,
+  timing: Timing,
+  started: number,
+  spawned: Spawned | { spawnError: string },
+): Promise<RunResult> {
   if ("spawnError" in spawned) {
     return Promise.resolve(emptyResult(started, { spawnError: spawned.spawnError }));
   }
-  const { child, runId } = spawned;
+  const containment = timing.containment;
+  const { child, runId, kill } = spawned;
 
   return new Promise<RunResult>((resolve) => {
-    const pid = child.pid;
     const cap = run.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
     const killOnLimit = run.onOutputLimit === "kill";
     let timedOut = false;
@@ -153,8 +174,8 @@ function runOne(run: RunOptions, timing: Timing): Promise<RunResult> {
     const terminate = (graceMs: number): void => {
       if (terminating || exit) return;
       terminating = true;
-      killGroup(pid, "SIGTERM");
-      later(graceMs, () => killGroup(pid, "SIGKILL"));
+      kill("SIGTERM");
+      later(graceMs, () => kill("SIGKILL"));
     };
 
     const onLimit = (): void => {
@@ -176,12 +197,13 @@ function runOne(run: RunOptions, timing: Timing): Promise<RunResult> {
       timers.clear();
       run.signal?.removeEventListener("abort", onAbort);
       // Background children of a finished run are not allowed to linger.
-      killGroup(pid, "SIGKILL");
+      kill("SIGKILL");
       // A stopped run's children that left the group (setsid, double fork) go too.
       if ((terminating || run.sweepOnExit) && runId !== undefined) containment?.sweepRun(runId);
       child.stdin?.destroy();
       child.stdout?.destroy();
       child.stderr?.destroy();
+      spawnError ??= spawned.lost?.();
       resolve({
         exitCode: exit?.code ?? null,
         signal: exit?.signal ?? null,
@@ -210,6 +232,7 @@ function runOne(run: RunOptions, timing: Timing): Promise<RunResult> {
         openStreams--;
         maybeFinish();
       });
+      stream.resume(); // a sandboxed child's socket arrives paused
     };
     watch(child.stdout, out);
     watch(child.stderr, err);
@@ -262,5 +285,6 @@ function runOne(run: RunOptions, timing: Timing): Promise<RunResult> {
       });
     }
     run.signal?.addEventListener("abort", onAbort, { once: true });
+    if (run.signal?.aborted) onAbort(); // aborted while a sandboxed start was under way
   });
 }

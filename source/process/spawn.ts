@@ -7,35 +7,48 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Containment } from "./containment.js";
+import type { SpawnOutcome } from "./handle.js";
+import type { SandboxLaunch } from "./types.js";
 
 export interface SpawnTarget {
   command: string;
   args?: readonly string[];
   cwd: string;
   env: Readonly<Record<string, string>>;
+  /** Start it inside the OS sandbox (launch.ts); without it, directly. */
+  sandbox?: SandboxLaunch;
 }
-
-export type Spawned = { child: ChildProcess; runId: string | undefined } | { spawnError: string };
 
 /** Starts `target` in its own process group, stdout/stderr piped, marked with a fresh run id. */
 export function spawnMarked(
   target: SpawnTarget,
   containment: Containment | undefined,
   stdin: "pipe" | "ignore",
-): Spawned {
+): SpawnOutcome {
   const runId = containment?.nextRunId();
+  containment?.beforeSpawn();
+  const env = containment && runId !== undefined ? containment.envFor(target.env, runId) : target.env;
+  const started = spawnGroup({ ...target, env }, stdin);
+  return "spawnError" in started ? started : { ...started, runId };
+}
+
+/** Starts `target` as is (its env complete) in its own process group; `describeAs` names it in errors. */
+export function spawnGroup(
+  target: SpawnTarget,
+  stdin: "pipe" | "ignore",
+  describeAs: SpawnTarget = target,
+): { child: ChildProcess; runId: undefined; kill: (signal: NodeJS.Signals) => void } | { spawnError: string } {
   try {
-    containment?.beforeSpawn();
     const child = spawn(target.command, target.args ?? [], {
       cwd: target.cwd,
-      env: containment && runId !== undefined ? containment.envFor(target.env, runId) : target.env,
+      env: target.env,
       detached: true,
       stdio: [stdin, "pipe", "pipe"],
       windowsHide: true,
     });
-    return { child, runId };
+    return { child, runId: undefined, kill: (signal) => killGroup(child.pid, signal) };
   } catch (error) {
-    return { spawnError: describeSpawnError(error as NodeJS.ErrnoException, target) };
+    return { spawnError: describeSpawnError(error as NodeJS.ErrnoException, describeAs) };
   }
 }
 

@@ -2,6 +2,16 @@
  * The one child-process runner's contract. Bash, dynamic tools and hooks all go
  * through `ProcessRunner`; tests may pass their own.
  */
+/** How to start a process inside the OS sandbox (built from the policy by source/sandbox/). */
+export interface SandboxLaunch {
+  /** Stable key of the policy: one long-lived spawner per key per acai process. */
+  readonly key: string;
+  /** bubblewrap options — everything between `bwrap` and the command — from the policy. */
+  readonly bwrapArgs: readonly string[];
+  /** The policy's name, for ACAI_SANDBOX_POLICY and reports. */
+  readonly name: string;
+}
+
 export interface RunOptions {
   /** Executable to run (looked up on PATH when not absolute). */
   command: string;
@@ -27,6 +37,8 @@ export interface RunOptions {
    * of about 2 ms. Without it such children live until acai exits.
    */
   sweepOnExit?: boolean;
+  /** Run inside the OS sandbox in a PID namespace of its own policy (sandbox-launch.ts). */
+  sandbox?: SandboxLaunch;
 }
 
 export interface RunResult {

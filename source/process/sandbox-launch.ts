@@ -1,0 +1,118 @@
+/**
+ * Starting a process inside the OS sandbox (RunOptions.sandbox): through the
+ * policy's long-lived spawner (spawner.ts; one per SandboxLaunch.key per acai
+ * process, started at the first run, started again after it died), or — when
+ * a spawner cannot start for a policy — one `bwrap … -- command` per process,
+ * said once. Both run the process in a PID namespace that dies with acai
+ * (bwrap.ts). Without bwrap there is no sandboxed start: the run fails with
+ * what to do (never a silent start outside the sandbox).
+ */
+import { bwrapArgv, findBwrap } from "./bwrap.js";
+import { processContainment } from "./containment.js";
+import type { SpawnOutcome } from "./handle.js";
+import { type SpawnTarget, spawnGroup } from "./spawn.js";
+import { Spawner } from "./spawner.js";
+import type { SandboxLaunch } from "./types.js";
+
+export interface SandboxLauncher {
+  /** Starts `target` (its environment complete: markers set) inside `launch`'s sandbox. */
+  start(target: SpawnTarget, launch: SandboxLaunch, stdin: "pipe" | "ignore"): Promise<SpawnOutcome>;
+  /** How the policy's processes start now: through its spawner, or one bwrap each. */
+  mode(key: string): "spawner" | "per-process" | "not-started";
+  /** Stops every spawner (their namespaces and what runs in them die). */
+  stopAll(): void;
+}
+
+export interface SandboxLauncherOptions {
+  /** bwrap's path; default: found on acai's PATH at the first sandboxed start. */
+  bwrap?: () => string | undefined;
+  /** The Node that runs the spawner (default `process.execPath`). */
+  execPath?: string;
+  /** The spawner's environment (acai's containment marker). */
+  spawnerEnv?: () => Readonly<Record<string, string>>;
+  /** Says one line to the user (default: stderr). */
+  notify?: (line: string) => void;
+  tmpDir?: string;
+  /** `false`: always one bwrap per process (benchmarks, tests). */
+  useSpawner?: boolean;
+}
+
+export function createSandboxLauncher(options: SandboxLauncherOptions = {}): SandboxLauncher {
+  const spawners = new Map<string, Promise<Spawner | { failure: string }>>();
+  const perProcess = new Set<string>();
+  const notify = options.notify ?? ((line: string) => process.stderr.write(`${line}\n`));
+  let bwrap: string | undefined;
+
+  const startSpawner = (path: string, launch: SandboxLaunch) => {
+    const started = Spawner.start({
+      bwrap: path,
+      execPath: options.execPath ?? process.execPath,
+      launch,
+      env: options.spawnerEnv?.() ?? {},
+      ...(options.tmpDir === undefined ? {} : { tmpDir: options.tmpDir }),
+    });
+    spawners.set(launch.key, started);
+    return started;
+  };
+
+  /** The policy's running spawner: the one there is, else a new one (also after one died). */
+  const spawnerFor = async (path: string, launch: SandboxLaunch): Promise<Spawner | undefined> => {
+    if (options.useSpawner === false || perProcess.has(launch.key)) return undefined;
+    const known = spawners.get(launch.key);
+    const previous = known ? await known : undefined;
+    if (previous instanceof Spawner && previous.running) return previous;
+    const started = spawners.get(launch.key) === known ? startSpawner(path, launch) : spawners.get(launch.key)!;
+    const spawner = await started;
+    if (spawner instanceof Spawner) return spawner;
+    if (!perProcess.has(launch.key)) {
+      perProcess.add(launch.key);
+      notify(
+        `acai: the sandbox helper for policy "${launch.name}" could not start (${spawner.failure}); ` +
+          "each sandboxed process starts its own bwrap instead (slower)",
+      );
+    }
+    return undefined;
+  };
+
+  return {
+    async start(target, launch, stdin) {
+      bwrap ??= (options.bwrap ?? findBwrap)();
+      if (bwrap === undefined) {
+        return {
+          spawnError:
+            `cannot run "${target.command}" in the sandbox (policy "${launch.name}"): bwrap is not on PATH; ` +
+            "install bubblewrap (Debian/Ubuntu: apt install bubblewrap) or turn the sandbox off",
+        };
+      }
+      const spawner = await spawnerFor(bwrap, launch);
+      if (spawner) return spawner.run(target, stdin === "pipe");
+      const argv = bwrapArgv(launch.bwrapArgs, target.command, target.args ?? [], [
+        "--chdir",
+        target.cwd,
+      ]);
+      return spawnGroup({ ...target, command: bwrap, args: argv }, stdin, target);
+    },
+    mode(key) {
+      if (perProcess.has(key) || options.useSpawner === false) return "per-process";
+      return spawners.has(key) ? "spawner" : "not-started";
+    },
+    stopAll() {
+      for (const started of spawners.values()) {
+        void started.then((spawner) => {
+          if (spawner instanceof Spawner) spawner.stop();
+        });
+      }
+      spawners.clear();
+    },
+  };
+}
+
+let current: SandboxLauncher | undefined;
+
+/** The launcher acai uses: its spawners carry this acai process's marker, so its exit sweep ends them too. */
+export function processSandboxLauncher(): SandboxLauncher {
+  current ??= createSandboxLauncher({
+    spawnerEnv: () => processContainment().envFor({}, "spawner"),
+  });
+  return current;
+}
