@@ -24,7 +24,8 @@ export function launchMarked(
   }
   const runId = containment?.nextRunId();
   containment?.beforeSpawn();
-  const env = containment && runId !== undefined ? containment.envFor(target.env, runId) : target.env;
+  const env =
+    containment && runId !== undefined ? containment.envFor(target.env, runId) : target.env;
   const started = sandbox.start({ ...target, env }, launch, stdin);
   return started.then((outcome) => ("spawnError" in outcome ? outcome : { ...outcome, runId }));
 }

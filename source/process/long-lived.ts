@@ -82,7 +82,8 @@ function startLongLived(
   }
   const { child, runId } = spawned;
   const pid = child.pid;
-  const killGroup = (_pid: number | undefined, signal: NodeJS.Signals): void => spawned.kill(signal);
+  const killGroup = (_pid: number | undefined, signal: NodeJS.Signals): void =>
+    spawned.kill(signal);
   const tail = new Tail(options.stderrTailBytes ?? 4096);
   let gone = false;
   const exited = new Promise<void>((resolve) => {
@@ -117,21 +118,7 @@ function startLongLived(
       setTimeout(afterExit, DRAIN_MS);
     });
   });
-  const lines = new LineSplitter({
-    maxLineBytes: options.maxLineBytes,
-    onLine: (line) => {
-      if (!gone) options.onLine(line);
-    },
-    onTooLong: () => {
-      if (!gone) options.onLineTooLong();
-    },
-  });
-  child.stdout?.on("data", (chunk: Buffer) => lines.push(chunk));
-  child.stdout?.on("error", () => {});
-  child.stderr?.on("data", (chunk: Buffer) => tail.push(chunk));
-  child.stderr?.on("error", () => {});
-  child.stdout?.resume(); // a sandboxed child's sockets arrive paused
-  child.stderr?.resume();
+  readOutput(child, options, tail, () => gone);
   child.stdin?.on("error", () => {}); // EPIPE: it stopped reading; its exit or a timeout says the rest
 
   const kill = (): void => {
@@ -160,6 +147,30 @@ function startLongLived(
         kill,
       }),
   };
+}
+
+/** Reads stdout as capped lines and keeps stderr's tail, until the child is gone. */
+function readOutput(
+  child: ChildHandle,
+  options: LongLivedOptions,
+  tail: Tail,
+  isGone: () => boolean,
+): void {
+  const lines = new LineSplitter({
+    maxLineBytes: options.maxLineBytes,
+    onLine: (line) => {
+      if (!isGone()) options.onLine(line);
+    },
+    onTooLong: () => {
+      if (!isGone()) options.onLineTooLong();
+    },
+  });
+  child.stdout?.on("data", (chunk: Buffer) => lines.push(chunk));
+  child.stdout?.on("error", () => {});
+  child.stderr?.on("data", (chunk: Buffer) => tail.push(chunk));
+  child.stderr?.on("error", () => {});
+  child.stdout?.resume(); // a sandboxed child's sockets arrive paused
+  child.stderr?.resume();
 }
 
 async function stopChild(

@@ -23,9 +23,9 @@
  */
 import type { Readable } from "node:stream";
 import { type Containment, processContainment } from "./containment.js";
-import { quietRunResult } from "./result.js";
 import type { Spawned } from "./handle.js";
 import { launchMarked } from "./launch.js";
+import { quietRunResult } from "./result.js";
 import { processSandboxLauncher, type SandboxLauncher } from "./sandbox-launch.js";
 import { describeSpawnError } from "./spawn.js";
 import type { ProcessRunner, RunOptions, RunResult } from "./types.js";

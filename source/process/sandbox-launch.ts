@@ -16,7 +16,11 @@ import type { SandboxLaunch } from "./types.js";
 
 export interface SandboxLauncher {
   /** Starts `target` (its environment complete: markers set) inside `launch`'s sandbox. */
-  start(target: SpawnTarget, launch: SandboxLaunch, stdin: "pipe" | "ignore"): Promise<SpawnOutcome>;
+  start(
+    target: SpawnTarget,
+    launch: SandboxLaunch,
+    stdin: "pipe" | "ignore",
+  ): Promise<SpawnOutcome>;
   /** How the policy's processes start now: through its spawner, or one bwrap each. */
   mode(key: string): "spawner" | "per-process" | "not-started";
   /** Stops every spawner (their namespaces and what runs in them die). */
@@ -61,7 +65,8 @@ export function createSandboxLauncher(options: SandboxLauncherOptions = {}): San
     const known = spawners.get(launch.key);
     const previous = known ? await known : undefined;
     if (previous instanceof Spawner && previous.running) return previous;
-    const started = spawners.get(launch.key) === known ? startSpawner(path, launch) : spawners.get(launch.key)!;
+    const started =
+      spawners.get(launch.key) === known ? startSpawner(path, launch) : spawners.get(launch.key)!;
     const spawner = await started;
     if (spawner instanceof Spawner) return spawner;
     if (!perProcess.has(launch.key)) {

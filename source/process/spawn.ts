@@ -27,7 +27,8 @@ export function spawnMarked(
 ): SpawnOutcome {
   const runId = containment?.nextRunId();
   containment?.beforeSpawn();
-  const env = containment && runId !== undefined ? containment.envFor(target.env, runId) : target.env;
+  const env =
+    containment && runId !== undefined ? containment.envFor(target.env, runId) : target.env;
   const started = spawnGroup({ ...target, env }, stdin);
   return "spawnError" in started ? started : { ...started, runId };
 }
@@ -37,7 +38,9 @@ export function spawnGroup(
   target: SpawnTarget,
   stdin: "pipe" | "ignore",
   describeAs: SpawnTarget = target,
-): { child: ChildProcess; runId: undefined; kill: (signal: NodeJS.Signals) => void } | { spawnError: string } {
+):
+  | { child: ChildProcess; runId: undefined; kill: (signal: NodeJS.Signals) => void }
+  | { spawnError: string } {
   try {
     const child = spawn(target.command, target.args ?? [], {
       cwd: target.cwd,

@@ -242,7 +242,10 @@ export class Spawner {
     } catch {
       return;
     }
-    if (message.ready === true) return this.onReady?.(true);
+    if (message.ready === true) {
+      this.onReady?.(true);
+      return;
+    }
     const pending = message.id === undefined ? undefined : this.runs.get(message.id);
     if (pending === undefined || message.token !== pending.token) return;
     if (message.started !== undefined) {
