@@ -34,8 +34,14 @@ function record(name: string, sessionId: string) {
 async function measure(label: string, settings: { url?: string }): Promise<void> {
   const homeA = mkdtempSync(path.join(os.tmpdir(), "acai-bench-relay-"));
   const homeB = settings.url ? mkdtempSync(path.join(os.tmpdir(), "acai-bench-relay-")) : homeA;
-  const sender = await openRelay({ acaiHome: homeA, settings });
-  const receiver = await openRelay({ acaiHome: homeB, settings });
+  // Two ACAI_HOMEs over an open loopback server: the receiver takes the sender by name.
+  const options = {
+    settings: { ...settings, acceptFrom: ["bench-sender"] },
+    env: {},
+    homeDir: homeA,
+  };
+  const { transport: sender } = await openRelay({ acaiHome: homeA, ...options });
+  const { transport: receiver } = await openRelay({ acaiHome: homeB, ...options });
   let arrived: (() => void) | undefined;
   await receiver.join(record("bench-receiver", "r"), (message) => {
     receiver.settle(message.id);

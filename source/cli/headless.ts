@@ -73,6 +73,8 @@ export async function runHeadless(io: CliIo, options: MainOptions): Promise<numb
     });
     session = prepared;
     for (const warning of prepared.warnings) printer.warning(warning);
+    // Messages dropped by relay.acceptFrom, store rows moved aside: for the user, not the model.
+    prepared.relay?.onNote((line) => printer.warning(line));
     if (received) return signalExit(received);
 
     if (options.listen && !prepared.relay) {

@@ -5,11 +5,13 @@
  * (or by its 2-second fallback poll). At most `MAX_IN_FLIGHT` messages are
  * read into memory at once; the rest wait in the store.
  */
+import { type AcceptPolicy, acceptPolicy, droppedNote } from "./accept.js";
 import { BROADCAST, checkOutgoing, messageFor, type Outgoing, RelayError } from "./message.js";
 import type { AgentRecord, RelayStore } from "./store.js";
 import {
   NameTakenError,
   type OnMessage,
+  type OnNote,
   type RelayTransport,
   type SendOptions,
   type SendReport,
@@ -24,12 +26,17 @@ export interface EmbeddedOptions {
   wakeDir: string;
   now?: () => number;
   fallbackPollMs?: number;
+  /** Whose messages are taken (`relay.acceptFrom`; default: every one in the store). */
+  acceptFrom?: readonly string[];
+  /** Where a dropped message is said. */
+  onNote?: OnNote;
 }
 
 export class EmbeddedTransport implements RelayTransport {
   readonly kind = "embedded";
   readonly #options: EmbeddedOptions;
   readonly #now: () => number;
+  readonly #accept: AcceptPolicy;
   #self: AgentRecord | undefined;
   #watch: WakeWatch | undefined;
   #onMessage: OnMessage | undefined;
@@ -42,6 +49,7 @@ export class EmbeddedTransport implements RelayTransport {
   constructor(options: EmbeddedOptions) {
     this.#options = options;
     this.#now = options.now ?? Date.now;
+    this.#accept = acceptPolicy(options.acceptFrom);
   }
 
   async join(self: AgentRecord, onMessage: OnMessage): Promise<void> {
@@ -112,6 +120,13 @@ export class EmbeddedTransport implements RelayTransport {
     this.#capped = stored.length === room;
     for (const { seq, message } of stored) {
       this.#lastSeq = seq;
+      const sender = { via: "store", name: message.from } as const;
+      const accepted = this.#accept(sender);
+      if (!accepted.ok) {
+        this.#options.store.markDelivered(message.id);
+        this.#options.onNote?.(droppedNote(sender, accepted.why));
+        continue;
+      }
       this.#inFlight.add(message.id);
       onMessage(message);
     }

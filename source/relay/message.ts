@@ -3,7 +3,8 @@
  * it came from another process (or machine): parsed with zod when read, capped,
  * and never executed — to the model it is the text of a user message.
  */
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
+import path from "node:path";
 import { z } from "zod";
 import { agentNameProblem, agentNameSchema } from "./names.js";
 
@@ -11,6 +12,19 @@ import { agentNameProblem, agentNameSchema } from "./names.js";
 export const MAX_MESSAGE_CHARS = 5000;
 /** The recipient that means "every other running agent". */
 export const BROADCAST = "*";
+
+/** The sender's project: its folder's name, and an id that tells one project from another. */
+export const projectSchema = z
+  .object({
+    name: z
+      .string()
+      .min(1)
+      .max(100)
+      .regex(/^[^\p{Cc}\p{Cf}]+$/u, "no control characters"),
+    id: z.string().regex(/^[0-9a-f]{16}$/),
+  })
+  .strict();
+export type ProjectTag = z.infer<typeof projectSchema>;
 
 export const relayMessageSchema = z.object({
   id: z.string().min(1).max(100),
@@ -21,6 +35,8 @@ export const relayMessageSchema = z.object({
   broadcast: z.boolean(),
   /** ms since the epoch, the sender's clock. */
   sentAt: z.number().int().nonnegative(),
+  /** The project the sending agent runs in (absent: `acai send` from a shell). */
+  project: projectSchema.optional(),
 });
 
 export type RelayMessage = z.infer<typeof relayMessageSchema>;
@@ -30,6 +46,7 @@ export interface Outgoing {
   from: string;
   to: string;
   content: string;
+  project?: ProjectTag;
 }
 
 export class RelayError extends Error {
@@ -65,11 +82,29 @@ export function messageFor(out: Outgoing, to: string, now: number): RelayMessage
     content: out.content,
     broadcast: out.to === BROADCAST,
     sentAt: now,
+    ...(out.project ? { project: out.project } : {}),
   };
 }
 
-/** The text the model gets for a message (a hook on message_received may replace it). */
-export function messageText(message: RelayMessage): string {
+/**
+ * The text the model gets for a message (a hook on message_received may replace it).
+ * A message from an agent of another project (than `ownProjectId`) says so, and which.
+ */
+export function messageText(message: RelayMessage, ownProjectId?: string): string {
   const kind = message.broadcast ? "Broadcast message" : "Message";
-  return `${kind} from agent ${message.from} (reply with @relay:${message.from} <text>):\n${message.content}`;
+  const other =
+    message.project !== undefined && message.project.id !== ownProjectId
+      ? ` in another project, ${JSON.stringify(message.project.name)},`
+      : "";
+  return `${kind} from agent ${message.from}${other} (reply with @relay:${message.from} <text>):\n${message.content}`;
+}
+
+/** The tag of the project in `projectDir` on `host`, for the messages its agents send. */
+export function projectTag(projectDir: string, host: string): ProjectTag {
+  const id = createHash("sha256").update(`${host}\0${projectDir}`).digest("hex").slice(0, 16);
+  const name = path
+    .basename(projectDir)
+    .replace(/[\p{Cc}\p{Cf}]/gu, "?")
+    .slice(0, 100);
+  return { name: name === "" ? "/" : name, id };
 }

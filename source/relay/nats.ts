@@ -15,23 +15,32 @@
  * A message for an agent not running anywhere is kept in the sender's local
  * store: delivered when an agent of that name starts on that machine, or
  * forwarded when it starts elsewhere while an agent of the sender's machine runs.
+ *
+ * Every message on the wire is signed with the sender's ACAI_HOME key
+ * (nats-envelope.ts); the receiver takes it only when accept.ts says so, and
+ * answers `who` with names only unless `relay.shareDetails` is on.
  */
-import type { NatsConnection, Subscription } from "@nats-io/transport-node";
+import type { ConnectionOptions, NatsConnection, Subscription } from "@nats-io/transport-node";
 import { z } from "zod";
+import { type AcceptPolicy, acceptPolicy, droppedNote, type Sender } from "./accept.js";
 import { EmbeddedTransport, UnknownAgentError } from "./embedded.js";
+import type { RelayIdentity } from "./identity.js";
 import {
   BROADCAST,
   checkOutgoing,
   messageFor,
   type Outgoing,
   type RelayMessage,
-  relayMessageSchema,
 } from "./message.js";
 import { agentNameSchema } from "./names.js";
+import type { NatsAccess } from "./nats-auth.js";
+import { seal, unseal } from "./nats-envelope.js";
 import { type AgentRecord, MailboxFullError, type RelayStore } from "./store.js";
 import {
+  type AgentSummary,
   NameTakenError,
   type OnMessage,
+  type OnNote,
   type RelayTransport,
   type SendOptions,
   type SendReport,
@@ -46,24 +55,32 @@ export const ACK_WAIT_MS = 3000;
 /** Bytes accepted on the wire for one message (5,000 characters of UTF-8 and the envelope). */
 const MAX_WIRE_BYTES = 64 * 1024;
 
-const agentRecordSchema = z.object({
+/** An agent's answer to `who` (and `name.<name>`): its details only when it shares them. */
+const agentSummarySchema = z.object({
   name: agentNameSchema,
-  sessionId: z.string().max(200),
-  pid: z.number().int(),
-  host: z.string().max(300),
-  cwd: z.string().max(4096),
-  startedAt: z.number(),
   listening: z.boolean(),
+  sessionId: z.string().max(200).optional(),
+  pid: z.number().int().optional(),
+  host: z.string().max(300).optional(),
+  cwd: z.string().max(4096).optional(),
+  startedAt: z.number().optional(),
 });
 const ackSchema = z.object({ ok: z.boolean(), error: z.string().max(1000).optional() });
-const onlineSchema = z.object({ name: agentNameSchema, host: z.string().max(300) });
+/** An agent started; `key` is its ACAI_HOME's (the same key: the same store, nothing to forward). */
+const onlineSchema = z.object({ name: agentNameSchema, key: z.string().max(100) });
 
 export interface NatsOptions {
-  url: string;
+  access: NatsAccess;
   store: RelayStore;
   wakeDir: string;
+  identity: RelayIdentity;
+  /** Whose messages are taken (`relay.acceptFrom`; default: accept.ts). */
+  acceptFrom?: readonly string[];
+  /** `who` answers carry pid, host and folder (`relay.shareDetails`). */
+  shareDetails?: boolean;
+  /** Where a dropped message is said. */
+  onNote?: OnNote;
   now?: () => number;
-  host?: string;
 }
 
 export class NatsTransport implements RelayTransport {
@@ -73,6 +90,7 @@ export class NatsTransport implements RelayTransport {
   readonly #local: EmbeddedTransport;
   readonly #now: () => number;
   readonly #subs: Subscription[] = [];
+  readonly #accept: AcceptPolicy;
   #self: AgentRecord | undefined;
   #closed = false;
 
@@ -80,21 +98,30 @@ export class NatsTransport implements RelayTransport {
     this.#nc = nc;
     this.#options = options;
     this.#now = options.now ?? Date.now;
+    this.#accept = acceptPolicy(options.acceptFrom);
     this.#local = new EmbeddedTransport({
       store: options.store,
       wakeDir: options.wakeDir,
+      ...(options.acceptFrom ? { acceptFrom: options.acceptFrom } : {}),
+      ...(options.onNote ? { onNote: options.onNote } : {}),
       ...(options.now ? { now: options.now } : {}),
     });
   }
 
   static async connect(options: NatsOptions): Promise<NatsTransport> {
-    const { connect } = await import("@nats-io/transport-node");
+    const nats = await import("@nats-io/transport-node");
+    const { url } = options.access;
     try {
-      const nc = await connect({ servers: options.url, name: "acai", timeout: 3000 });
+      const nc = await nats.connect({
+        servers: url,
+        name: "acai",
+        timeout: 3000,
+        ...connectionAuth(options.access, nats),
+      });
       return new NatsTransport(nc, options);
     } catch (error) {
       throw new Error(
-        `cannot reach the NATS server ${options.url} (relay.url in settings): ${(error as Error).message}`,
+        `cannot reach the NATS server ${url} (relay.url in settings): ${(error as Error).message}`,
       );
     }
   }
@@ -106,21 +133,26 @@ export class NatsTransport implements RelayTransport {
     await this.#local.join(self, onMessage);
     this.#self = self;
     const json = (value: unknown) => JSON.stringify(value);
+    const shown = this.#options.shareDetails
+      ? self
+      : { name: self.name, listening: self.listening };
+    const inbox = `${PREFIX}.to.${self.name}`;
     this.#subs.push(
-      this.#nc.subscribe(`${PREFIX}.to.${self.name}`, {
-        callback: (_err, msg) => void msg.respond(json(this.#receive(msg.data, self.name))),
+      this.#nc.subscribe(inbox, {
+        callback: (_err, msg) => void msg.respond(json(this.#receive(msg.data, inbox, self.name))),
       }),
       this.#nc.subscribe(`${PREFIX}.name.${self.name}`, {
-        callback: (_err, msg) => void msg.respond(json(self)),
+        callback: (_err, msg) => void msg.respond(json(shown)),
       }),
       this.#nc.subscribe(`${PREFIX}.who`, {
-        callback: (_err, msg) => void msg.respond(json(self)),
+        callback: (_err, msg) => void msg.respond(json(shown)),
       }),
       this.#nc.subscribe(`${PREFIX}.online`, {
         callback: (_err, msg) => void this.#onOnline(msg.data),
       }),
     );
-    this.#nc.publish(`${PREFIX}.online`, json({ name: self.name, host: self.host }));
+    const key = this.#options.identity.key;
+    this.#nc.publish(`${PREFIX}.online`, json({ name: self.name, key }));
     await this.#nc.flush();
   }
 
@@ -148,14 +180,14 @@ export class NatsTransport implements RelayTransport {
     return { delivered: [], kept: [out.to] };
   }
 
-  async agents(): Promise<AgentRecord[]> {
+  async agents(): Promise<AgentSummary[]> {
     const replies = await this.#nc.requestMany(`${PREFIX}.who`, "", {
       strategy: "timer",
       maxWait: WHO_WAIT_MS,
     });
-    const agents = new Map<string, AgentRecord>();
+    const agents = new Map<string, AgentSummary>();
     for await (const msg of replies) {
-      const record = parseJson(agentRecordSchema, msg.data);
+      const record = parseJson(agentSummarySchema, msg.data);
       if (record) agents.set(record.name, record);
     }
     return [...agents.values()].sort((a, b) => a.name.localeCompare(b.name));
@@ -176,9 +208,14 @@ export class NatsTransport implements RelayTransport {
   /** Sends one copy and waits for the recipient's acknowledgement. */
   async #deliver(message: RelayMessage): Promise<"delivered" | "absent"> {
     try {
-      const reply = await this.#nc.request(`${PREFIX}.to.${message.to}`, JSON.stringify(message), {
-        timeout: ACK_WAIT_MS,
-      });
+      const subject = `${PREFIX}.to.${message.to}`;
+      const reply = await this.#nc.request(
+        subject,
+        seal(message, subject, this.#options.identity),
+        {
+          timeout: ACK_WAIT_MS,
+        },
+      );
       const ack = parseJson(ackSchema, reply.data);
       if (ack?.ok) return "delivered";
       if (ack?.error?.startsWith("full:"))
@@ -192,11 +229,20 @@ export class NatsTransport implements RelayTransport {
     }
   }
 
-  /** A message from the wire for `self`: stored locally, then acknowledged. */
-  #receive(data: Uint8Array, self: string): { ok: boolean; error?: string } {
-    const message = parseJson(relayMessageSchema, data);
-    if (!message || message.to !== self)
-      return { ok: false, error: "not a message for this agent" };
+  /**
+   * A message from the wire for `self`: checked (signed, for this agent, the
+   * name its key's, taken by acceptFrom), stored locally, then acknowledged.
+   */
+  #receive(data: Uint8Array, subject: string, self: string): { ok: boolean; error?: string } {
+    const opened = unseal(parseJson(z.unknown(), data), subject);
+    if (!opened.ok || opened.message.to !== self) {
+      const why = opened.ok ? "it is addressed to another agent" : opened.why;
+      this.#options.onNote?.(`a message over NATS to ${self} was dropped: ${why}`);
+      return { ok: false, error: "not accepted: not a signed message for this agent" };
+    }
+    const { message, key } = opened;
+    const refused = this.#refusal(message.from, key);
+    if (refused !== undefined) return refused;
     try {
       this.#options.store.enqueue([message]);
     } catch (error) {
@@ -207,11 +253,33 @@ export class NatsTransport implements RelayTransport {
     return { ok: true };
   }
 
-  /** Another agent started: forward what this machine kept for it (another machine's only). */
+  /** Why a signed message from `name` with `key` is not taken (undefined: it is), said to the user. */
+  #refusal(name: string, key: string): { ok: false; error: string } | undefined {
+    const ownKey = key === this.#options.identity.key;
+    const sender: Sender = {
+      via: "nats",
+      name,
+      ownKey,
+      authenticated: this.#options.access.authenticated,
+    };
+    let accepted = this.#accept(sender);
+    // A name is held by the first key whose message with it was taken (this ACAI_HOME's key holds every name).
+    if (accepted.ok && !ownKey && this.#options.store.pinPeer(name, key) !== undefined) {
+      accepted = {
+        ok: false,
+        why: `the name ${name} belongs to another key (the one its first message came with)`,
+      };
+    }
+    if (accepted.ok) return undefined;
+    this.#options.onNote?.(droppedNote(sender, accepted.why));
+    return { ok: false, error: "not accepted by the receiving agent (its relay.acceptFrom)" };
+  }
+
+  /** Another agent started: forward what this store kept for it (another ACAI_HOME's only). */
   async #onOnline(data: Uint8Array): Promise<void> {
     const online = parseJson(onlineSchema, data);
     const self = this.#self;
-    if (!online || !self || online.host === self.host || this.#closed) return;
+    if (!online || !self || online.key === this.#options.identity.key || this.#closed) return;
     const { store } = this.#options;
     store.remember(online.name);
     for (const { message } of store.pending(online.name, 0, 100)) {
@@ -223,14 +291,37 @@ export class NatsTransport implements RelayTransport {
     }
   }
 
-  async #holderOf(name: string): Promise<AgentRecord | undefined> {
+  async #holderOf(name: string): Promise<AgentSummary | undefined> {
     try {
       const reply = await this.#nc.request(`${PREFIX}.name.${name}`, "", { timeout: 1000 });
-      return parseJson(agentRecordSchema, reply.data);
+      return parseJson(agentSummarySchema, reply.data);
     } catch (error) {
       if (isNoResponders(error) || isTimeout(error)) return undefined;
       throw error;
     }
+  }
+}
+
+/** The connection options of `access`: its credentials and TLS. */
+function connectionAuth(
+  access: NatsAccess,
+  nats: typeof import("@nats-io/transport-node"),
+): Partial<ConnectionOptions> {
+  const tls = access.tls ? { tls: { ...access.tls } } : {};
+  const { credentials } = access;
+  switch (credentials.kind) {
+    case "none":
+      return tls;
+    case "token":
+      return { ...tls, token: credentials.token };
+    case "user":
+      return { ...tls, user: credentials.user, pass: credentials.password };
+    case "nkey":
+      return { ...tls, authenticator: nats.nkeyAuthenticator(credentials.seed) };
+    case "creds":
+      return { ...tls, authenticator: nats.credsAuthenticator(credentials.creds) };
+    default:
+      return credentials satisfies never;
   }
 }
 

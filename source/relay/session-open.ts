@@ -7,6 +7,7 @@
 import type { LoadedSettings } from "../config/settings.js";
 import { whenNotBusy } from "../sqlite/when-not-busy.js";
 import { defaultAgentName } from "./names.js";
+import { noteBuffer } from "./notes.js";
 import { openRelay } from "./open.js";
 import { joinRelay, type SessionRelay } from "./session-relay.js";
 import { effectiveRelaySettings } from "./settings.js";
@@ -14,6 +15,9 @@ import { NameTakenError } from "./transport.js";
 
 export interface OpenSessionRelayOptions {
   acaiHome: string;
+  /** For the secrets `relay.auth` names. */
+  env: Readonly<Record<string, string | undefined>>;
+  homeDir: string;
   loaded: Pick<LoadedSettings, "user" | "project">;
   includeProject: boolean;
   projectDir: string;
@@ -33,14 +37,24 @@ export async function openSessionRelay(
   );
   if (settings.enabled === false) return { warnings: [] };
   const name = options.name ?? defaultAgentName(options.projectDir);
-  let transport: Awaited<ReturnType<typeof openRelay>>;
+  const notes = noteBuffer();
+  let opened: Awaited<ReturnType<typeof openRelay>>;
   try {
-    transport = await whenNotBusy(() => openRelay({ acaiHome: options.acaiHome, settings }));
+    opened = await whenNotBusy(() =>
+      openRelay({
+        acaiHome: options.acaiHome,
+        settings,
+        env: options.env,
+        homeDir: options.homeDir,
+        onNote: notes.note,
+      }),
+    );
   } catch (error) {
     return {
       warnings: [`messages between agents are off for this session: ${(error as Error).message}`],
     };
   }
+  const { transport } = opened;
   try {
     const relay = await whenNotBusy(() =>
       joinRelay({
@@ -48,10 +62,12 @@ export async function openSessionRelay(
         name,
         sessionId: options.sessionId,
         cwd: options.cwd,
+        projectDir: options.projectDir,
         listening: options.listening,
+        notes,
       }),
     );
-    return { relay, warnings: [] };
+    return { relay, warnings: opened.warnings };
   } catch (error) {
     await transport.close().catch(() => {});
     if (error instanceof NameTakenError) throw error;

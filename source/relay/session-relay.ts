@@ -9,7 +9,8 @@
 import os from "node:os";
 import type { IncomingMessage, SentMessage } from "../agent/events.js";
 import type { Inbox } from "../agent/types.js";
-import { messageText, type RelayMessage } from "./message.js";
+import { messageText, projectTag, type RelayMessage } from "./message.js";
+import type { NoteBuffer } from "./notes.js";
 import type { RelayTransport } from "./transport.js";
 
 export interface SessionRelay {
@@ -19,6 +20,8 @@ export interface SessionRelay {
   readonly inbox: Inbox;
   /** From now on each message is handed to `push` (already waiting ones at once), not to `inbox.take()`. */
   deliverAsTurns(push: (message: IncomingMessage) => void): void;
+  /** Lines for the user (dropped messages, malformed rows): to `listener` from now on; never to the model. */
+  onNote(listener: (line: string) => void): void;
   /** Sends a message as this agent; throws a RelayError (bad name, too long, unknown agent). */
   send(to: string, content: string): Promise<SentMessage>;
   close(): Promise<void>;
@@ -29,7 +32,10 @@ export interface JoinRelayOptions {
   name: string;
   sessionId: string;
   cwd: string;
+  /** The project the agent runs in: its messages say so, and those from another project are marked. */
+  projectDir: string;
   listening: boolean;
+  notes: NoteBuffer;
   now?: () => number;
 }
 
@@ -38,9 +44,11 @@ export async function joinRelay(options: JoinRelayOptions): Promise<SessionRelay
   const { transport, name } = options;
   const now = options.now ?? Date.now;
   const waiting: IncomingMessage[] = [];
+  const host = os.hostname();
+  const project = projectTag(options.projectDir, host);
   let push: ((message: IncomingMessage) => void) | undefined;
   const arrived = (message: RelayMessage) => {
-    const incoming = toIncoming(message);
+    const incoming = toIncoming(message, project.id);
     if (push) push(incoming);
     else waiting.push(incoming);
   };
@@ -49,7 +57,7 @@ export async function joinRelay(options: JoinRelayOptions): Promise<SessionRelay
       name,
       sessionId: options.sessionId,
       pid: process.pid,
-      host: os.hostname(),
+      host,
       cwd: options.cwd,
       startedAt: now(),
       listening: options.listening,
@@ -67,15 +75,16 @@ export async function joinRelay(options: JoinRelayOptions): Promise<SessionRelay
       push = to;
       for (const message of waiting.splice(0)) to(message);
     },
+    onNote: (listener) => options.notes.listen(listener),
     async send(to, content) {
-      const report = await transport.send({ from: name, to, content });
+      const report = await transport.send({ from: name, to, content, project });
       return { from: name, to, content, delivered: report.delivered, kept: report.kept };
     },
     close: () => transport.close(),
   };
 }
 
-function toIncoming(message: RelayMessage): IncomingMessage {
+function toIncoming(message: RelayMessage, ownProjectId: string): IncomingMessage {
   return {
     id: message.id,
     from: message.from,
@@ -83,6 +92,6 @@ function toIncoming(message: RelayMessage): IncomingMessage {
     content: message.content,
     broadcast: message.broadcast,
     sentAt: message.sentAt,
-    text: messageText(message),
+    text: messageText(message, ownProjectId),
   };
 }

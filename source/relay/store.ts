@@ -12,23 +12,23 @@ import os from "node:os";
 import path from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { z } from "zod";
-import { type RelayMessage, relayMessageSchema } from "./message.js";
+import type { RelayMessage } from "./message.js";
+import { checkStoreFiles, currentOwner, type FileOwner } from "./store-files.js";
+import {
+  type AgentRecord,
+  parseAgentRow,
+  parseMessageRow,
+  QUARANTINE_TABLE,
+  rowLabel,
+  rowText,
+} from "./store-rows.js";
+
+export type { AgentRecord } from "./store-rows.js";
 
 /** How long an undelivered message (and a name that stopped running) is kept: 7 days. */
 export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 /** Undelivered messages one recipient may have waiting; past it sending to it fails. */
 export const MAX_PENDING_PER_AGENT = 1000;
-
-export interface AgentRecord {
-  name: string;
-  sessionId: string;
-  pid: number;
-  host: string;
-  cwd: string;
-  startedAt: number;
-  /** `acai -p --listen`: answers messages until stopped. */
-  listening: boolean;
-}
 
 export interface StoredMessage {
   seq: number;
@@ -44,18 +44,14 @@ export interface RelayStoreOptions {
   /** Whether a process of this machine runs (default: `process.kill(pid, 0)`). */
   isAlive?: (pid: number) => boolean;
   host?: string;
+  /** Whom the store's files must belong to (default: this process's user). */
+  owner?: FileOwner;
+  /** A malformed row was moved to the quarantine table: one line for the user, once per row. */
+  onProblem?: (line: string) => void;
 }
 
-const agentRow = z.object({
-  name: z.string(),
-  session_id: z.string(),
-  pid: z.number(),
-  host: z.string(),
-  cwd: z.string(),
-  started_at: z.number(),
-  listening: z.number(),
-});
-const messageRow = z.object({ seq: z.number(), body: z.string() });
+/** The store's files: none may be writable by another user. */
+const STORE_FILES = ["relay.db", "relay.db-wal", "relay.db-shm"];
 
 export function relayDir(acaiHome: string): string {
   return path.join(acaiHome, "relay");
@@ -69,6 +65,7 @@ export class RelayStore {
   readonly #maxPending: number;
   readonly #isAlive: (pid: number) => boolean;
   readonly #host: string;
+  readonly #onProblem: (line: string) => void;
 
   private constructor(db: DatabaseSync, file: string, options: RelayStoreOptions) {
     this.#db = db;
@@ -78,12 +75,14 @@ export class RelayStore {
     this.#maxPending = options.maxPending ?? MAX_PENDING_PER_AGENT;
     this.#isAlive = options.isAlive ?? processIsAlive;
     this.#host = options.host ?? os.hostname();
+    this.#onProblem = options.onProblem ?? (() => {});
   }
 
   /** Opens (creating) the store; `node:sqlite` is loaded here, only by sessions that use the relay. */
   static async open(options: RelayStoreOptions): Promise<RelayStore> {
     const { DatabaseSync } = await import("node:sqlite");
     mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+    checkStoreFiles(options.dir, STORE_FILES, options.owner ?? currentOwner());
     const file = path.join(options.dir, "relay.db");
     // The busy timeout from the first statement on (the connection's own schema read included).
     const db = new DatabaseSync(file, { timeout: 5000 });
@@ -98,7 +97,9 @@ export class RelayStore {
       CREATE TABLE IF NOT EXISTS messages (
         seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, recipient TEXT NOT NULL,
         sent_at INTEGER NOT NULL, body TEXT NOT NULL);
-      CREATE INDEX IF NOT EXISTS messages_recipient ON messages (recipient, seq);`);
+      CREATE INDEX IF NOT EXISTS messages_recipient ON messages (recipient, seq);
+      CREATE TABLE IF NOT EXISTS peers (name TEXT PRIMARY KEY, key TEXT NOT NULL, last_seen INTEGER NOT NULL);
+      ${QUARANTINE_TABLE}`);
       const store = new RelayStore(db, file, options);
       store.prune();
       return store;
@@ -138,8 +139,8 @@ export class RelayStore {
 
   /** The agents running now (rows of processes that died are dropped). */
   running(): AgentRecord[] {
-    const rows = this.#db.prepare("SELECT * FROM agents ORDER BY name").all();
-    const agents = rows.map((row) => toAgent(agentRow.parse(row)));
+    const rows = this.#db.prepare("SELECT rowid, * FROM agents ORDER BY name").all();
+    const agents = rows.flatMap((row) => this.#agentOf(row));
     const dead = agents.filter((agent) => !this.#alive(agent));
     for (const agent of dead) {
       this.#db
@@ -183,7 +184,10 @@ export class RelayStore {
     return z.object({ n: z.number() }).parse(row).n;
   }
 
-  /** Up to `limit` messages for `name` after `afterSeq`, oldest first. Rows that do not parse are dropped. */
+  /**
+   * Up to `limit` messages for `name` after `afterSeq`, oldest first. A row that
+   * does not parse is moved to the quarantine (and reported): it never holds up the others.
+   */
   pending(name: string, afterSeq: number, limit: number): StoredMessage[] {
     const rows = this.#db
       .prepare(
@@ -192,15 +196,27 @@ export class RelayStore {
       .all(name, afterSeq, limit);
     const out: StoredMessage[] = [];
     for (const raw of rows) {
-      const row = messageRow.parse(raw);
-      const message = parseBody(row.body);
-      if (message === undefined || message.to !== name) {
-        this.#db.prepare("DELETE FROM messages WHERE seq = ?").run(row.seq);
-        continue;
-      }
-      out.push({ seq: row.seq, message });
+      const parsed = parseMessageRow(raw, name);
+      if (parsed.ok) out.push(parsed.value);
+      else this.#quarantine("messages", raw, parsed.reason, "seq");
     }
     return out;
+  }
+
+  /**
+   * Pins `name` to the signing key of its first message over NATS (nats-envelope.ts);
+   * returns the key it is pinned to when that is another one (the message claims a name it does not hold).
+   */
+  pinPeer(name: string, key: string): string | undefined {
+    return this.#transaction(() => {
+      const row = this.#db.prepare("SELECT key FROM peers WHERE name = ?").get(name);
+      const pinned = z.object({ key: z.string() }).safeParse(row);
+      if (pinned.success && pinned.data.key !== key) return pinned.data.key;
+      this.#db
+        .prepare("INSERT OR REPLACE INTO peers (name, key, last_seen) VALUES (?, ?, ?)")
+        .run(name, key, this.#now());
+      return undefined;
+    });
   }
 
   /** The message reached its agent (or a hook suppressed it): it leaves the store. */
@@ -213,6 +229,7 @@ export class RelayStore {
     const cutoff = this.#now() - this.#retentionMs;
     this.#db.prepare("DELETE FROM messages WHERE sent_at < ?").run(cutoff);
     this.#db.prepare("DELETE FROM names WHERE last_seen < ?").run(cutoff);
+    this.#db.prepare("DELETE FROM peers WHERE last_seen < ?").run(cutoff);
   }
 
   close(): void {
@@ -220,8 +237,31 @@ export class RelayStore {
   }
 
   #agent(name: string): AgentRecord | undefined {
-    const row = this.#db.prepare("SELECT * FROM agents WHERE name = ?").get(name);
-    return row === undefined ? undefined : toAgent(agentRow.parse(row));
+    const row = this.#db.prepare("SELECT rowid, * FROM agents WHERE name = ?").get(name);
+    return row === undefined ? undefined : this.#agentOf(row)[0];
+  }
+
+  /** An agents row as a record; a malformed one is moved to the quarantine (none). */
+  #agentOf(raw: unknown): AgentRecord[] {
+    const parsed = parseAgentRow(raw);
+    if (parsed.ok) return [parsed.value];
+    this.#quarantine("agents", raw, parsed.reason, "name");
+    return [];
+  }
+
+  /** Moves a row that does not parse aside (the quarantine table) and says so, once. */
+  #quarantine(table: "agents" | "messages", raw: unknown, reason: string, key: "seq" | "name") {
+    const id = table === "agents" ? "rowid" : "seq";
+    const value = (raw as Record<string, unknown>)[id];
+    this.#db
+      .prepare("INSERT INTO quarantine (from_table, reason, row, at) VALUES (?, ?, ?, ?)")
+      .run(table, reason, rowText(raw), this.#now());
+    if (typeof value === "number")
+      this.#db.prepare(`DELETE FROM ${table} WHERE ${id} = ?`).run(value);
+    const what = table === "agents" ? "agents row" : "message row";
+    this.#onProblem(
+      `${this.file}: a malformed ${what} (${rowLabel(raw, key)}) was skipped and moved to its quarantine table: ${reason}`,
+    );
   }
 
   #seen(name: string): void {
@@ -257,27 +297,6 @@ export class MailboxFullError extends Error {
     super(
       `agent ${recipient} already has ${limit} undelivered messages waiting; nothing was sent (it reads them when it runs; try again later)`,
     );
-  }
-}
-
-function toAgent(row: z.infer<typeof agentRow>): AgentRecord {
-  return {
-    name: row.name,
-    sessionId: row.session_id,
-    pid: row.pid,
-    host: row.host,
-    cwd: row.cwd,
-    startedAt: row.started_at,
-    listening: row.listening === 1,
-  };
-}
-
-function parseBody(body: string): RelayMessage | undefined {
-  try {
-    const parsed = relayMessageSchema.safeParse(JSON.parse(body));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
   }
 }
 

@@ -17,6 +17,17 @@ export interface SendOptions {
   allowUnknown?: boolean;
 }
 
+/**
+ * An agent as another agent sees it: its name and mode; its session, pid, host
+ * and folder only where they are shared (the embedded store, or NATS with
+ * `relay.shareDetails`).
+ */
+export type AgentSummary = Pick<AgentRecord, "name" | "listening"> &
+  Partial<Omit<AgentRecord, "name" | "listening">>;
+
+/** A line for the user (a dropped message, a malformed row moved aside); never for the model. */
+export type OnNote = (line: string) => void;
+
 /** Receives this agent's messages, oldest first. Each must be `settle`d once handed over. */
 export type OnMessage = (message: RelayMessage) => void;
 
@@ -26,7 +37,7 @@ export interface RelayTransport {
   join(self: AgentRecord, onMessage: OnMessage): Promise<void>;
   send(out: Outgoing, options?: SendOptions): Promise<SendReport>;
   /** The agents running now. */
-  agents(): Promise<AgentRecord[]>;
+  agents(): Promise<AgentSummary[]>;
   /** The message reached the agent, or a hook suppressed it: it will not come again. */
   settle(id: string): void;
   /** Gives the name up and stops receiving; unsettled messages stay for the next agent of the name. */
@@ -35,9 +46,11 @@ export interface RelayTransport {
 
 export class NameTakenError extends RelayError {
   override name = "NameTakenError";
-  constructor(readonly holder: AgentRecord) {
-    super(
-      `an agent named ${holder.name} is already running (pid ${holder.pid} on ${holder.host}, in ${holder.cwd}); choose another with --name`,
-    );
+  constructor(readonly holder: AgentSummary) {
+    const where =
+      holder.pid !== undefined && holder.host !== undefined && holder.cwd !== undefined
+        ? ` (pid ${holder.pid} on ${holder.host}, in ${holder.cwd})`
+        : "";
+    super(`an agent named ${holder.name} is already running${where}; choose another with --name`);
   }
 }

@@ -200,6 +200,8 @@ export class ReplController {
       this.#ready(queue);
       // Messages from other agents come as prompts of their own, queued like typed ones.
       session.relay?.deliverAsTurns((message) => this.#turns.message(message));
+      // Messages dropped by relay.acceptFrom, store rows moved aside: for the user, not the model.
+      session.relay?.onNote((text) => this.#store.item({ kind: "warning", text }));
     }
     const reason = await this.#runSession(session, queue);
     this.#session = undefined;

@@ -213,6 +213,8 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
   // Messages between agents (docs/messaging.md): a name on the relay, unless the settings turn it off.
   const relayJoin = await openSessionRelay({
     acaiHome: paths.home,
+    env,
+    homeDir,
     loaded,
     includeProject,
     projectDir,

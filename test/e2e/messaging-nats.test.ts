@@ -1,9 +1,12 @@
 /**
  * The same exchange as messaging.test.ts over a real nats-server: each agent
  * has its own ACAI_HOME (as on separate machines), so only NATS connects them.
- * Skipped, and said, when nats-server is not installed (apt-get install
- * nats-server; .ci/run installs it).
+ * The server requires a token (relay.auth names it as an environment
+ * variable): agents of separate ACAI_HOMEs are taken because the connection
+ * is authenticated (docs/messaging.md). Skipped, and said, when nats-server is
+ * not installed (apt-get install nats-server; .ci/run installs it).
  */
+import { randomBytes } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -30,8 +33,11 @@ let server: FakeOpenAIServer | undefined;
 const homes: AcaiDirs[] = [];
 const running: AcaiProcess[] = [];
 
+const TOKEN = randomBytes(16).toString("hex");
+const tokenEnv = { ACAI_TEST_NATS_TOKEN: TOKEN };
+
 beforeAll(async () => {
-  if (natsBinary) nats = await startNatsServer(natsBinary);
+  if (natsBinary) nats = await startNatsServer(natsBinary, ["--auth", TOKEN]);
 });
 afterAll(async () => {
   await nats?.stop();
@@ -53,7 +59,9 @@ async function machine(): Promise<AcaiDirs> {
   await mkdir(dirs.acaiHome, { recursive: true });
   await writeFile(
     path.join(dirs.acaiHome, "settings.json"),
-    JSON.stringify({ relay: { url: nats?.url } }),
+    JSON.stringify({
+      relay: { url: nats?.url, auth: { token: { env: "ACAI_TEST_NATS_TOKEN" } } },
+    }),
   );
   return dirs;
 }
@@ -64,6 +72,7 @@ function listen(dirs: AcaiDirs, name: string, args: string[] = []): AcaiProcess 
     dirs,
     args: ["-p", ...args, "--listen", "--name", name, "--model", `openai:${name}`],
     baseUrl: server.url,
+    env: tokenEnv,
     timeoutMs: 170_000,
   });
   running.push(p);
@@ -80,7 +89,12 @@ describe.skipIf(natsBinary === undefined)(
       const bob = listen(b, "bob");
       const carol = listen(c, "carol");
       await Promise.all([listening(bob), listening(carol)]);
-      const listed = await runAcai({ dirs: shell, args: ["agents", "--json"], timeoutMs: 60_000 });
+      const listed = await runAcai({
+        dirs: shell,
+        args: ["agents", "--json"],
+        env: tokenEnv,
+        timeoutMs: 60_000,
+      });
       expect(listed.exitCode, listed.stderr).toBe(0);
       const names = (JSON.parse(listed.stdout) as { agents: { name: string }[] }).agents.map(
         (x) => x.name,
@@ -90,6 +104,7 @@ describe.skipIf(natsBinary === undefined)(
         dirs: a,
         args: ["-p", "hi", "--name", "bob", "--model", "openai:x"],
         baseUrl: server.url,
+        env: tokenEnv,
         timeoutMs: 60_000,
       });
       expect(taken.exitCode).toBe(2);
@@ -113,6 +128,7 @@ describe.skipIf(natsBinary === undefined)(
       const sent = await runAcai({
         dirs: shell,
         args: ["send", "carol", "from a shell on another machine"],
+        env: tokenEnv,
         timeoutMs: 60_000,
       });
       expect(sent.exitCode, sent.stderr).toBe(0);

@@ -39,9 +39,13 @@ async function accepts(port: number): Promise<boolean> {
   });
 }
 
-export async function startNatsServer(file: string): Promise<NatsServer> {
+/** `extraArgs`: e.g. `["--auth", TOKEN]` for a server that requires a token. */
+export async function startNatsServer(
+  file: string,
+  extraArgs: readonly string[] = [],
+): Promise<NatsServer> {
   const port = await freePort();
-  const child: ChildProcess = spawn(file, ["-a", "127.0.0.1", "-p", String(port)], {
+  const child: ChildProcess = spawn(file, ["-a", "127.0.0.1", "-p", String(port), ...extraArgs], {
     stdio: "ignore",
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));

@@ -3,7 +3,7 @@
  * store, or every machine on the NATS server of `relay.url`).
  */
 import type { Command } from "commander";
-import type { AgentRecord } from "../../relay/store.js";
+import type { AgentSummary } from "../../relay/transport.js";
 import { inertText, jsonForTerminal } from "../../terminal/inert-text.js";
 import type { CommandContext } from "../command-context.js";
 import { EXIT } from "../exit-codes.js";
@@ -11,16 +11,24 @@ import { relayFailure } from "./relay-errors.js";
 import { relayForCommand } from "./relay-settings.js";
 import { runToolkitCommand } from "./run-command.js";
 
-export function formatAgents(agents: readonly AgentRecord[], now: number): string {
+export function formatAgents(agents: readonly AgentSummary[], now: number): string {
   if (agents.length === 0) {
     return "No agent is running. Start one with acai --name NAME (or acai -p --listen --name NAME).\n";
   }
   const lines = agents.map((agent) => {
     const mode = agent.listening ? "listening" : "session";
-    const age = Math.max(0, Math.round((now - agent.startedAt) / 1000));
-    return `  ${inertText(agent.name)}  ${mode}  pid ${agent.pid} on ${inertText(agent.host)}  up ${age}s  ${inertText(agent.cwd)}`;
+    return `  ${inertText(agent.name)}  ${mode}${details(agent, now)}`;
   });
   return `${["Running agents:", ...lines].join("\n")}\n`;
+}
+
+/** Pid, host, age and folder, where the agent shares them (NATS: `relay.shareDetails`). */
+function details(agent: AgentSummary, now: number): string {
+  const { pid, host, startedAt, cwd } = agent;
+  if (pid === undefined || host === undefined || startedAt === undefined || cwd === undefined)
+    return "";
+  const age = Math.max(0, Math.round((now - startedAt) / 1000));
+  return `  pid ${pid} on ${inertText(host)}  up ${age}s  ${inertText(cwd)}`;
 }
 
 export function registerAgentsCommand(program: Command, ctx: CommandContext): Command {

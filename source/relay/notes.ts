@@ -1,0 +1,32 @@
+/**
+ * Lines for the user that the relay produces while a session runs (a message
+ * dropped by acceptFrom, a malformed row moved aside): kept until the session's
+ * output listens (up to a cap), then handed over as they come. They never
+ * reach the model.
+ */
+import type { OnNote } from "./transport.js";
+
+/** Notes kept for a listener that has not come yet; past it the oldest are dropped. */
+export const MAX_WAITING_NOTES = 50;
+
+export interface NoteBuffer {
+  readonly note: OnNote;
+  /** From now on every note goes to `listener` (the waiting ones at once). */
+  listen(listener: OnNote): void;
+}
+
+export function noteBuffer(): NoteBuffer {
+  const waiting: string[] = [];
+  let listener: OnNote | undefined;
+  return {
+    note(line) {
+      if (listener) return listener(line);
+      waiting.push(line);
+      if (waiting.length > MAX_WAITING_NOTES) waiting.shift();
+    },
+    listen(to) {
+      listener = to;
+      for (const line of waiting.splice(0)) to(line);
+    },
+  };
+}
