@@ -50,6 +50,6 @@ export function acceptPolicy(acceptFrom: readonly string[] | undefined): AcceptP
 
 /** The note the user gets for a dropped message (never the model). */
 export function droppedNote(sender: Sender, why: string): string {
-  const how = sender.via === "nats" ? "over NATS" : "from the relay store";
-  return `a message ${how} from ${sender.name} was dropped: ${why}`;
+  const how = sender.via === "nats" ? "over NATS" : "in the relay store";
+  return `a message from ${sender.name} ${how} was dropped: ${why}`;
 }
