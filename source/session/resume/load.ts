@@ -7,6 +7,7 @@
  */
 
 import type { ModelMessage } from "ai";
+import { answerInterruptedCalls, interruptedNote } from "../../agent/history-repair.js";
 import { ConversationLineSchema, messageOfLine } from "../../agent/transcript-messages.js";
 import { jsonTextTooDeep } from "../../config/json-depth.js";
 import { readRegularFileSync } from "../../config/read-regular-file.js";
@@ -64,6 +65,12 @@ export function parseSessionTranscript(text: string, file: string): SessionRecor
   }
   if (skipped > record.warnings.length) {
     record.warnings.push(`${file}: ${skipped - record.warnings.length} more lines skipped.`);
+  }
+  // A session killed during a tool call left the call without a result: it goes on "interrupted".
+  const repaired = answerInterruptedCalls(record.messages);
+  if (repaired.interrupted.length > 0) {
+    record.messages = repaired.messages;
+    record.warnings.push(interruptedNote(file, repaired.interrupted));
   }
   return record;
 }

@@ -70,3 +70,25 @@ test("hostile lines are skipped with warnings naming the file and line, never a 
   expect(record.warnings[0]).toBe("/t.jsonl:1: not JSON; the line is skipped.");
   expect(record.warnings[1]).toContain("/t.jsonl:2: the line nests too deep");
 });
+
+test("a transcript ending in a tool call without its result reloads with an interrupted result and a note", () => {
+  const assistantLine = JSON.stringify({
+    type: "assistant",
+    message: {
+      role: "assistant",
+      content: [{ type: "tool_use", id: "call_1", name: "Bash", input: { command: "sleep 9" } }],
+    },
+    uuid: "a1",
+    parentUuid: "u1",
+    sessionId: "s",
+    timestamp: "2026-01-01T00:00:01.000Z",
+    cwd: "/p",
+  });
+  const record = parseSessionTranscript([user("go", "u1"), assistantLine].join("\n"), "/t.jsonl");
+  expect(record.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool"]);
+  expect(JSON.stringify(record.messages[2])).toContain("call_1");
+  expect(JSON.stringify(record.messages[2])).toContain("Interrupted");
+  expect(record.warnings).toHaveLength(1);
+  expect(record.warnings[0]).toContain("/t.jsonl");
+  expect(record.warnings[0]).toContain("Bash");
+});
