@@ -28,6 +28,7 @@ import { performance } from "node:perf_hooks";
 import type { AgentEvent, Verdict } from "../dist/agent/events.js";
 import type { HookDefinition } from "../dist/hooks/definition.js";
 import { buildHookEnvironment } from "../dist/hooks/environment.js";
+import { HookFingerprints } from "../dist/hooks/fingerprint.js";
 import { createHookInterceptor } from "../dist/hooks/interceptor.js";
 import { runHookOnce } from "../dist/hooks/run.js";
 import { runProcess } from "../dist/process/runner.js";
@@ -114,8 +115,19 @@ async function* oneEvent(): AsyncGenerator<AgentEvent, void, Verdict | undefined
   }
 }
 
+// As in a session: the hook's file is checked (a stat) before each run, hooks/fingerprint.ts.
+// BENCH_FINGERPRINTS=0 leaves the check out, for the before/after figure.
+const fingerprints =
+  process.env.BENCH_FINGERPRINTS === "0"
+    ? undefined
+    : HookFingerprints.record([hook], {
+        projectDir: root,
+        acaiHome: path.join(root, "acai-home"),
+        homeDir: root,
+      });
 const intercept = createHookInterceptor({
   hooks: [hook],
+  ...(fingerprints === undefined ? {} : { fingerprints }),
   runner: runProcess,
   env: parentEnv,
   projectDir: root,
@@ -200,6 +212,14 @@ try {
   const sb = median(inSession.bare);
   line("bare spawn, inside a running session", inSession.bare, sb);
   line("interceptor, per event in the session", inSession.acai, sb);
+  if (fingerprints !== undefined) {
+    // The check a run makes first: one stat of the hook's file while it is unchanged.
+    const checks = 10_000;
+    const started = performance.now();
+    for (let i = 0; i < checks; i++) fingerprints.changed(hook);
+    const each = ((performance.now() - started) / checks) * 1000;
+    console.log(`${"fingerprint check (a stat) alone".padEnd(40)} ${each.toFixed(1)} µs per run`);
+  }
   const ratio = median(inSession.acai) / sb;
   console.log(
     `RESULT ratio ${ratio.toFixed(3)} per event in a running session (target ≤ 1.2): ${ratio <= 1.2 ? "met" : "NOT met"}; a whole session per event ${(median(times.interceptor) / b).toFixed(3)}`,

@@ -2,10 +2,12 @@
  * The hook registry: what the scan found (scan.ts), described (cache first)
  * and validated, in the scopes trust includes.
  */
+
 import path from "node:path";
 import type { ProcessRunner } from "../process/types.js";
 import { askAheadIgnoredWarning } from "./ask-ahead.js";
 import type { BrokenHook, HookDefinition } from "./definition.js";
+import { HookFingerprints, manifestHashes } from "./fingerprint.js";
 import { compareHooks } from "./match.js";
 import { boundHooksPerEvent, DEFAULT_MAX_HOOKS } from "./max-hooks.js";
 import { MetadataCache } from "./metadata-cache.js";
@@ -28,6 +30,8 @@ export interface HookRegistry {
    * acai's limits, `ask_ahead` on a spawned hook).
    */
   warnings: string[];
+  /** The loaded hooks' files as they are now (or as trust saw them): checked before each run. */
+  fingerprints: HookFingerprints;
 }
 
 export interface LoadOptions {
@@ -136,6 +140,7 @@ export async function loadHookRegistry(
   const bounded = boundHooksPerEvent(configured, options.maxHooks ?? DEFAULT_MAX_HOOKS);
   return {
     hooks: bounded.hooks,
+    fingerprints: fingerprintsOf(bounded.hooks, scan, options.acaiHome),
     broken,
     warnings: [
       ...settings.warnings,
@@ -143,6 +148,21 @@ export async function loadHookRegistry(
       ...bounded.hooks.flatMap((hook) => askAheadIgnoredWarning(hook) ?? []),
     ],
   };
+}
+
+/** The loaded hooks' files, a project file's as trust recorded it (fingerprint.ts). */
+function fingerprintsOf(
+  hooks: readonly HookDefinition[],
+  scan: HookScan,
+  acaiHome: string,
+): HookFingerprints {
+  const projectDir = path.resolve(scan.projectDir);
+  return HookFingerprints.record(hooks, {
+    projectDir,
+    acaiHome,
+    homeDir: scan.homeDir,
+    known: manifestHashes(projectDir, scan.projectManifest.entries),
+  });
 }
 
 /**

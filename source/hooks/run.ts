@@ -11,6 +11,7 @@ import { type HookDefinition, type HookEventName, runModeOf } from "./definition
 import { decodeAnswerText } from "./dialects/index.js";
 import { buildHookEnvironment } from "./environment.js";
 import { eventRow } from "./events/table.js";
+import { changedHookText, type HookFileCheck } from "./fingerprint.js";
 import type { PersistentHooks } from "./persistent/types.js";
 import type { PluginHooks } from "./plugins/types.js";
 import type { HookRunRecord } from "./run-record.js";
@@ -37,6 +38,10 @@ export interface HookRunOptions {
   persistent?: PersistentHooks;
   /** The session's plugins (hooks.md §6.3, hooks/plugins/); needed to run a plugin's handler. */
   plugins?: PluginHooks;
+  /** The hook files as the session loaded them (fingerprint.ts): a changed one is not run. */
+  fingerprints?: HookFileCheck;
+  /** Told (with the words) when a hook is not run because its file changed. */
+  onChanged?: (hook: HookDefinition, text: string) => void;
 }
 
 export function launchOf(hook: Pick<HookDefinition, "launch">): {
@@ -48,13 +53,24 @@ export function launchOf(hook: Pick<HookDefinition, "launch">): {
     : { command: hook.launch.command, args: [...hook.launch.args] };
 }
 
-/** Run a single hook against a given payload (also the toolkit's `acai hooks test`). */
+/**
+ * Run a single hook against a given payload (also the toolkit's `acai hooks
+ * test`), unless its file changed since the session loaded it: then it counts
+ * as failed, with its failure policy.
+ */
 export function runHookOnce(
   hook: HookDefinition,
   event: HookEventName,
   payload: unknown,
   options: HookRunOptions,
 ): Promise<HookRunRecord> {
+  // One stat per file and run; a file that changed since the session loaded it is not run.
+  const changed = options.fingerprints?.changed(hook);
+  if (changed !== undefined) {
+    const text = changedHookText(hook, changed);
+    options.onChanged?.(hook, text);
+    return Promise.resolve(notRunRecord(hook, event, text));
+  }
   const mode = runModeOf(hook);
   switch (mode) {
     case "spawn":

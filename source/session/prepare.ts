@@ -269,6 +269,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
       const turns = trackTurnSignals(input.prompts);
       const intercept = createHookInterceptor({
         hooks: registry.hooks,
+        fingerprints: registry.fingerprints,
         runner,
         starter,
         env,

@@ -6,6 +6,7 @@ import type { AskUser, HookActivityEvent, InterceptedEvent } from "../activity.j
 import type { AuditSink } from "../audit.js";
 import type { NotificationEvent } from "../chain.js";
 import type { HookDefinition } from "../definition.js";
+import type { HookFileCheck } from "../fingerprint.js";
 import type { TimerFunctions } from "../idle-timer.js";
 import type { PluginHooks } from "../plugins/types.js";
 import type { ValidateToolInput } from "../step.js";
@@ -52,6 +53,8 @@ export interface InterceptorOptions {
   maxRetries?: number;
   /** The session's plugins (hooks/plugins/host.ts): runs their handlers. */
   plugins?: PluginHooks;
+  /** The hooks' files as the session loaded them (hooks/fingerprint.ts): a changed one is not run. */
+  fingerprints?: HookFileCheck;
   /** Cap per output stream of a hook (default 1 MiB). */
   maxOutputBytes?: number;
   /** Async hooks running at once (default 8); the rest wait in a queue. */

@@ -74,6 +74,7 @@ export function createRunContext(
     ...(options.agentName === undefined ? {} : { agentName: options.agentName }),
   };
   const pendingActivity: InterceptedEvent[] = [];
+  const warnChanged = oncePerHook((hook, text) => pendingActivity.push(hookWarning(hook, text)));
   const stopAll = new AbortController();
   const onAbort = (): void => stopAll.abort();
   if (options.signal?.aborted) stopAll.abort();
@@ -154,11 +155,26 @@ export function createRunContext(
             ? {}
             : { maxOutputBytes: options.maxOutputBytes }),
           ...(options.plugins === undefined ? {} : { plugins: options.plugins }),
+          ...(options.fingerprints === undefined
+            ? {}
+            : { fingerprints: options.fingerprints, onChanged: warnChanged }),
         });
         return applyRelayEffects(relay, hook, event, record);
       };
     },
     detach: () => options.signal?.removeEventListener("abort", onAbort),
+  };
+}
+
+/** A hook whose file changed is warned about once: every later run of it fails the same way, in its hook_end and the audit. */
+function oncePerHook(
+  warn: (hook: HookDefinition, text: string) => void,
+): (hook: HookDefinition, text: string) => void {
+  const warned = new Set<string>();
+  return (hook, text) => {
+    if (warned.has(hook.id)) return;
+    warned.add(hook.id);
+    warn(hook, text);
   };
 }
 
