@@ -11,12 +11,13 @@
  * reached through a link (ACAI_HOME under /tmp → /private/tmp) is the same
  * area. Reads the file system; runs nothing.
  */
-import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import path from "node:path";
 import { readRegularFileSync } from "../config/read-regular-file.js";
 import type { ProtectedArea, ProtectedPaths, ProtectedWhy } from "../permissions/protected.js";
 import { PROJECT_INSTRUCTION_FILES } from "../project/instructions.js";
 import type { ManifestEntry } from "../project/manifest.js";
+import { landingOrUndefined } from "../tools/landing.js";
 
 export interface ProtectedPathsInput {
   acaiHome: string;
@@ -33,7 +34,7 @@ export function sessionProtectedPaths(input: ProtectedPathsInput): ProtectedPath
   const add = (file: string, scope: ProtectedArea["scope"], why: ProtectedWhy) => {
     const given = path.resolve(file);
     areas.push({ path: given, scope, why });
-    const real = resolveForWrite(given);
+    const real = landingOrUndefined(given);
     if (real !== undefined && real !== given) areas.push({ path: real, scope, why });
   };
   add(input.acaiHome, "tree", "acai-home");
@@ -47,7 +48,8 @@ export function sessionProtectedPaths(input: ProtectedPathsInput): ProtectedPath
   const platform = input.platform ?? process.platform;
   return {
     areas,
-    resolve: resolveForWrite,
+    // The one resolver the decision and Write/Edit use too (tools/landing.ts).
+    resolve: landingOrUndefined,
     ...(platform === "darwin" || platform === "win32" ? { ignoreCase: true } : {}),
   };
 }
@@ -107,51 +109,6 @@ function readSmall(file: string): string | undefined {
 function lstatOr(file: string) {
   try {
     return lstatSync(file);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Where a write to `file` lands: the real path of its deepest existing
- * folder, then the rest; a link at the end (also a dangling one, or a chain
- * of them) is followed to its target. Undefined when it cannot be told.
- */
-export function resolveForWrite(file: string): string | undefined {
-  return resolveWithin(path.resolve(file), { steps: 256 });
-}
-
-/** `budget` bounds the whole walk: links that lead into each other end it, undecided. */
-function resolveWithin(file: string, budget: { steps: number }): string | undefined {
-  let current = file;
-  while (budget.steps-- > 0) {
-    const stats = lstatOr(current);
-    if (stats?.isSymbolicLink()) {
-      const target = readlinkOr(current);
-      if (target === undefined) return undefined;
-      current = path.resolve(path.dirname(current), target);
-      continue;
-    }
-    if (stats !== undefined) return realpathOr(current);
-    const parent = path.dirname(current);
-    if (parent === current) return current;
-    const realParent = resolveWithin(parent, budget);
-    return realParent === undefined ? undefined : path.join(realParent, path.basename(current));
-  }
-  return undefined;
-}
-
-function readlinkOr(file: string): string | undefined {
-  try {
-    return readlinkSync(file);
-  } catch {
-    return undefined;
-  }
-}
-
-function realpathOr(file: string): string | undefined {
-  try {
-    return realpathSync(file);
   } catch {
     return undefined;
   }
