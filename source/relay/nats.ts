@@ -264,7 +264,7 @@ export class NatsTransport implements RelayTransport {
     };
     let accepted = this.#accept(sender);
     // A name is held by the first key whose message with it was taken (this ACAI_HOME's key holds every name).
-    if (accepted.ok && !ownKey && this.#options.store.pinPeer(name, key) !== undefined) {
+    if (accepted.ok && !ownKey && this.#heldByOther(name, key)) {
       accepted = {
         ok: false,
         why: `the name ${name} belongs to another key (the one its first message came with)`,
@@ -273,6 +273,15 @@ export class NatsTransport implements RelayTransport {
     if (accepted.ok) return undefined;
     this.#options.onNote?.(droppedNote(sender, accepted.why));
     return { ok: false, error: "not accepted by the receiving agent (its relay.acceptFrom)" };
+  }
+
+  /** Whether another key holds `name` (pins it to `key` when none does); a store too busy to say: yes. */
+  #heldByOther(name: string, key: string): boolean {
+    try {
+      return this.#options.store.pinPeer(name, key) !== undefined;
+    } catch {
+      return true;
+    }
   }
 
   /** Another agent started: forward what this store kept for it (another ACAI_HOME's only). */

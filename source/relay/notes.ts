@@ -8,6 +8,8 @@ import type { OnNote } from "./transport.js";
 
 /** Notes kept for a listener that has not come yet; past it the oldest are dropped. */
 export const MAX_WAITING_NOTES = 50;
+/** Different notes said in one session; past it one line says the rest are not shown. */
+export const MAX_NOTES = 100;
 
 export interface NoteBuffer {
   readonly note: OnNote;
@@ -15,11 +17,22 @@ export interface NoteBuffer {
   listen(listener: OnNote): void;
 }
 
+/**
+ * A note said before is not said again (a client that sends the same refused
+ * message over and over does not flood the terminal), and at most MAX_NOTES are.
+ */
 export function noteBuffer(): NoteBuffer {
   const waiting: string[] = [];
+  const said = new Set<string>();
   let listener: OnNote | undefined;
   return {
-    note(line) {
+    note(text) {
+      if (said.has(text) || said.size > MAX_NOTES) return;
+      said.add(text);
+      const line =
+        said.size > MAX_NOTES
+          ? `more than ${MAX_NOTES} relay notes in this session; the rest are not shown`
+          : text;
       if (listener) return listener(line);
       waiting.push(line);
       if (waiting.length > MAX_WAITING_NOTES) waiting.shift();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { acceptPolicy, droppedNote } from "../../source/relay/accept.js";
 import { messageText, projectTag } from "../../source/relay/message.js";
-import { noteBuffer } from "../../source/relay/notes.js";
+import { MAX_NOTES, noteBuffer } from "../../source/relay/notes.js";
 
 const nats = (name: string, ownKey: boolean, authenticated: boolean) =>
   ({ via: "nats", name, ownKey, authenticated }) as const;
@@ -65,5 +65,16 @@ describe("noteBuffer", () => {
     notes.listen((line) => got.push(line));
     notes.note("two");
     expect(got).toEqual(["one", "two"]);
+  });
+
+  it("says a repeated note once, and at most MAX_NOTES different ones", () => {
+    const notes = noteBuffer();
+    const got: string[] = [];
+    notes.listen((line) => got.push(line));
+    for (let i = 0; i < 3; i++) notes.note("same");
+    expect(got).toEqual(["same"]);
+    for (let i = 0; i < MAX_NOTES + 20; i++) notes.note(`note ${i}`);
+    expect(got).toHaveLength(MAX_NOTES + 1);
+    expect(got.at(-1)).toContain(`more than ${MAX_NOTES} relay notes`);
   });
 });
