@@ -1,5 +1,5 @@
 import type { ToolResultPart } from "ai";
-import type { PermissionPolicy } from "../permissions/decide.js";
+import { type PermissionPolicy, readBlockedBy } from "../permissions/decide.js";
 import type { ProcessRunner } from "../process/types.js";
 import type { Tool, ToolContext, ToolResult } from "../tools/types.js";
 import type { AgentEvent, StopReason, Verdict, VerdictFor } from "./events.js";
@@ -177,7 +177,7 @@ export async function* runToolCalls(
     const result = tool.stream
       ? yield* streamSafely(
           tool.stream(input, {
-            ...toolContext(ctx, shell?.vars),
+            ...toolContext(ctx, tool.name, shell?.vars),
             toolCallId: call.toolCallId,
           }),
           tool.name,
@@ -231,6 +231,7 @@ export async function* runToolCalls(
 
 function toolContext(
   ctx: ToolStepContext,
+  toolName: string,
   shellEnv: Readonly<Record<string, string>> | undefined,
   landing?: string,
 ): ToolContext {
@@ -241,6 +242,7 @@ function toolContext(
     env: ctx.env,
     ...(shellEnv === undefined ? {} : { shellEnv }),
     ...(landing === undefined ? {} : { landing }),
+    readable: (file: string) => readBlockedBy(toolName, file, ctx.permissions) === undefined,
   };
 }
 
@@ -266,7 +268,7 @@ async function executeSafely(
   landing: string | undefined,
 ): Promise<ToolResult> {
   try {
-    return await tool.execute(input, toolContext(ctx, shellEnv, landing));
+    return await tool.execute(input, toolContext(ctx, tool.name, shellEnv, landing));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return { ok: false, error: `${tool.name} failed: ${message}`, interrupted: ctx.signal.aborted };

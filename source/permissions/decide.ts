@@ -275,6 +275,28 @@ function allowedBy(
   }
 }
 
+/**
+ * The deny or ask rule that keeps a search (Grep, Glob) or a read from one
+ * file it visits: a `Read(...)` rule or one of the tool's own, tested on the
+ * file as given and where it lands. An ask rule counts as a denial here: a
+ * search cannot stop to ask about each file. Undefined: the file may be read.
+ */
+export function readBlockedBy(
+  toolName: string,
+  file: string,
+  policy: PermissionPolicy,
+): PermissionRule | undefined {
+  const { deny, ask } = policy.rules;
+  const relevant = (rule: PermissionRule) =>
+    rule.content !== undefined && (ruleCovers(rule, toolName) || ruleCovers(rule, "Read"));
+  // The common case, no path rule at all, costs nothing per file.
+  if (!deny.some(relevant) && !ask.some(relevant)) return undefined;
+  const target = targetOf({ toolName: "Read", input: { file_path: file } }, policy);
+  const catches = (rule: PermissionRule) =>
+    relevant(rule) && contentCatches(rule.content as string, target);
+  return deny.find(catches) ?? ask.find(catches);
+}
+
 /** A rule that would allow this call, for "how to allow it" messages. */
 export function suggestRule(call: ToolCall, policy: PermissionPolicy): string {
   const target = targetOf(call, policy);

@@ -20,6 +20,12 @@ export interface ListFilesOptions {
   projectDir?: string | undefined;
   /** Honour `.gitignore` files (default true). */
   gitignore?: boolean | undefined;
+  /**
+   * Whether a file or folder may be listed (the session's Read deny and ask
+   * rules, `ToolContext.readable`): what it refuses is left out, and a
+   * refused folder is not entered.
+   */
+  readable?: ((file: string) => boolean) | undefined;
 }
 
 interface Pending {
@@ -74,7 +80,10 @@ export async function listFiles(
   if (!startInfo) return [];
   if (!startInfo.isDirectory()) {
     // A literal pattern naming one file.
-    return startInfo.isFile() && isMatch(startRel) && !isIgnored(chain, start, false)
+    return startInfo.isFile() &&
+      isMatch(startRel) &&
+      !isIgnored(chain, start, false) &&
+      (options.readable?.(start) ?? true)
       ? [start]
       : [];
   }
@@ -82,6 +91,7 @@ export async function listFiles(
   const files: string[] = [];
   const stack: Pending[] = [{ dir: start, rel: startRel, depth: 0, chain }];
   const useIgnore = options.gitignore !== false;
+  const readable = options.readable;
   let sliceStart = performance.now();
   for (let next = stack.pop(); next; next = stack.pop()) {
     if (performance.now() - sliceStart > 8) {
@@ -110,10 +120,12 @@ export async function listFiles(
       if (entry.isDirectory()) {
         if (depth >= maxDepth || SKIPPED_DIRS.has(name)) continue;
         if (here.length > 0 && isIgnored(here, path, true)) continue;
+        if (readable && !readable(path)) continue;
         stack.push({ dir: path, rel, depth, chain: here });
       } else if (entry.isFile() || entry.isSymbolicLink()) {
         if (depth > maxDepth || !isMatch(rel)) continue;
         if (here.length > 0 && isIgnored(here, path, false)) continue;
+        if (readable && !readable(path)) continue;
         files.push(path);
       }
     }

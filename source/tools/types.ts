@@ -25,6 +25,12 @@ export interface ToolContext {
    * path now lands elsewhere (a link swapped in since), it refuses.
    */
   landing?: string;
+  /**
+   * Whether a file a search visits (Grep, Glob) may be read or listed: false
+   * when a `Read(...)` deny or ask rule of the session catches it (the agent
+   * passes its policy's check). None: every file may.
+   */
+  readable?: (file: string) => boolean;
 }
 
 /**

@@ -38,6 +38,8 @@ export function globTool(): Tool {
       const files = await listFiles(root, relativePattern, {
         signal: context.signal,
         projectDir: context.cwd,
+        // Files the session's Read deny (or ask) rules catch are not listed.
+        readable: context.readable,
       });
       const withTimes = await mapSliced(
         files,

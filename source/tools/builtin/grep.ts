@@ -188,9 +188,12 @@ export function grepTool(): Tool {
             await listFiles(root, fileFilter(options.glob), {
               signal: toolContext.signal,
               projectDir: toolContext.cwd,
+              // Files the session's Read deny (or ask) rules catch are not searched.
+              readable: toolContext.readable,
             })
           ).sort()
-        : [root];
+        : // The call's own path was judged by the permission check (a deny or ask rule applied there).
+          [root];
 
       const mode = options.output_mode;
       const scans = await mapSliced(
