@@ -8,11 +8,13 @@ import { hasMcpJson, mcpJsonPath } from "../mcp/config.js";
 import { commandPaths } from "../project/command-paths.js";
 import { projectInstructionFile } from "../project/instructions.js";
 import { buildProjectManifest, type ProjectManifest } from "../project/manifest.js";
+import type { PinnedFile } from "../project/pins.js";
 import { agentFilesIn, projectAgentsDir } from "../subagents/files.js";
 import { executablesIn, projectToolsDir } from "../tools/dynamic.js";
 import type { BrokenHook } from "./definition.js";
 import { MetadataCache } from "./metadata-cache.js";
 import { findPlugins, type PluginCandidate, pluginDirs } from "./plugins/load.js";
+import { projectPins } from "./scan-pins.js";
 import { type ExecutableCandidate, findExecutables } from "./sources/executables.js";
 import { realpathOrSelf, ScanReader } from "./sources/files.js";
 import { findHookMds, type HookMdCandidate } from "./sources/hook-md.js";
@@ -141,8 +143,14 @@ export async function scanHookSources(options: ScanOptions): Promise<HookScan> {
     .filter((file) => hasSettingsHooks(file.hooks))
     .sort((a, b) => (a.scope === b.scope ? 0 : a.scope === "user" ? -1 : 1));
 
+  const pinned = await projectPins({
+    projectDir,
+    projectSettings: options.settingsFiles.filter((file) => file.scope === "project"),
+    agentFiles: projectAgents,
+  });
   const projectManifest = manifestOf({
     projectDir,
+    pinned,
     trees: [
       ...projectHookDirs,
       ...(projectToolsOwn ? [dirs.projectTools] : []),
@@ -191,6 +199,7 @@ async function scanPlugins(
 /** The manifest of what the project controls; empty (no fingerprint) when it controls nothing. */
 function manifestOf(args: {
   projectDir: string;
+  pinned: PinnedFile[];
   trees: string[];
   settingsFiles: ScanOptions["settingsFiles"];
   /** Project hook files, broken ones or tools were found. */
@@ -223,6 +232,7 @@ function manifestOf(args: {
         commandPaths(item.entry.command, projectDir),
       ),
     ),
+    pinned: args.pinned,
   });
 }
 

@@ -150,14 +150,20 @@ export interface CollectedServers {
 /**
  * User settings, then `.mcp.json`, then the project's settings files (a later
  * one wins by name, as settings do). The project's entries only when trusted.
+ * A project server named like one of the user's is refused, never merged: it
+ * would replace the user's server and inherit the user's rules for
+ * `mcp__<name>__*` (projectNameClash).
  */
 export function collectServers(sources: McpSources): CollectedServers {
   const byName = new Map<string, McpServerEntry>();
   const untrusted: McpServerEntry[] = [];
   const warnings: string[] = [];
   const add = (entry: McpServerEntry) => {
+    const users = byName.get(entry.name);
     if (entry.scope === "project" && !sources.includeProject) untrusted.push(entry);
-    else byName.set(entry.name, entry);
+    else if (entry.scope === "project" && users?.scope === "user") {
+      warnings.push(projectNameClash(entry, users));
+    } else byName.set(entry.name, entry);
   };
   const settingsEntries = (scope: McpScope) =>
     sources.settingsFiles
@@ -172,6 +178,11 @@ export function collectServers(sources: McpSources): CollectedServers {
     );
   for (const entry of settingsEntries("project")) add(entry);
   return { active: [...byName.values()], untrusted, warnings };
+}
+
+/** Why a project server is not started: the user's own server has its name. */
+export function projectNameClash(project: McpServerEntry, user: McpServerEntry): string {
+  return `MCP server ${project.name} of ${project.file} is not started: your own server ${user.name} (${user.file}) has that name, and a project server never replaces yours nor gets your permission rules for mcp__${user.name}__*. Rename it in ${project.file} (or remove yours).`;
 }
 
 /** Trust-review lines for `.mcp.json`: each server and what it runs or reaches (project text, not yet inert). */

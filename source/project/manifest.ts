@@ -10,15 +10,22 @@
  * files as a whole; interpreters named by a `#!` line of those files when they
  * are a path inside the project (not a name looked up on PATH, not a system
  * interpreter such as /bin/sh); files a project settings
- * command names by path. A set that cannot be hashed completely (too many
- * files, a file too large, an unreadable file) is marked incomplete and can
- * never be trusted: no placeholder is ever hashed in place of content.
+ * command names by path; files trusted configuration makes acai run or load
+ * (project/pins.ts: MCP server scripts inside the project, `replay:` files),
+ * hashed even when missing (a file that appears later revokes trust) and
+ * whole folders when a folder is named. A named file that is a link is
+ * recorded as the link (its text) and what it points at (`key@`). A set that
+ * cannot be hashed completely (too many files, a file too large, an
+ * unreadable file, a FIFO or device where a file is named) is marked
+ * incomplete and can never be trusted: no placeholder is ever hashed in
+ * place of content.
  */
 
 import { createHash } from "node:crypto";
-import { type Dirent, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { type Dirent, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { formatBytes, readRegularFileSync } from "../config/read-regular-file.js";
+import type { PinnedFile } from "./pins.js";
 import { interpreterPath } from "./shebang.js";
 
 export interface ManifestEntry {
@@ -56,6 +63,8 @@ export interface ManifestInput {
   settingsFiles: readonly { path: string; digest?: string }[];
   /** Absolute paths a project settings command names (hashed when they are files). */
   commandPaths: readonly string[];
+  /** Files trusted configuration makes acai run or load (project/pins.ts). */
+  pinned?: readonly PinnedFile[];
   limits?: ManifestLimits;
 }
 
@@ -81,11 +90,12 @@ export function buildProjectManifest(input: ManifestInput): ProjectManifest {
   };
   for (const tree of input.trees) walkTree(walk, tree, keyOf(walk, tree), tree, new Set());
   for (const file of input.settingsFiles) {
-    const key = keyOf(walk, file.path);
+    const key = linkAware(walk, file.path, keyOf(walk, file.path));
     if (file.digest === undefined) hashFile(walk, file.path, key, path.dirname(file.path));
     else walk.entries.push({ key, digest: `settings ${file.digest}` });
   }
   for (const file of input.commandPaths) addNamedFile(walk, file, "script");
+  for (const pin of input.pinned ?? []) addPinnedFile(walk, pin);
   addInterpreters(walk);
   const entries = dedupe(walk.entries);
   return {
@@ -179,13 +189,69 @@ function hashFile(walk: Walk, file: string, key: string, root: string): void {
   }
 }
 
-/** A file named from outside the trees (an interpreter, a script in a command): hashed if it is there. */
+/**
+ * A file named from outside the trees (an interpreter, a script in a
+ * command): hashed if it is a file; a FIFO or device there cannot be hashed.
+ */
 function addNamedFile(walk: Walk, file: string, kind: "script" | "interpreter"): void {
   const stats = statOr(file);
-  if (stats === undefined || !stats.isFile()) return;
+  if (stats === undefined || stats.isDirectory()) return;
   const key = `${kind}:${keyOf(walk, file)}`;
-  if (walk.entries.some((entry) => entry.key === key)) return;
-  hashFile(walk, file, key, path.dirname(file));
+  if (walk.entries.some((entry) => entry.key === key || entry.key === `${key}@`)) return;
+  if (!stats.isFile()) {
+    walk.incomplete = `${file} (named by a project command) ${unhashable(file)}`;
+    return;
+  }
+  hashFile(walk, file, linkAware(walk, file, key), path.dirname(file));
+}
+
+/**
+ * A file trusted configuration runs or loads: pinned whatever is there — its
+ * content, `missing` (so one that appears later revokes trust), or a whole
+ * folder; anything else (a FIFO, a device) makes the set incomplete.
+ */
+function addPinnedFile(walk: Walk, pin: PinnedFile): void {
+  const key = `${pin.kind}:${keyOf(walk, pin.file)}`;
+  if (walk.entries.some((entry) => entry.key === key || entry.key === `${key}@`)) return;
+  const contentKey = linkAware(walk, pin.file, key);
+  const stats = statOr(pin.file);
+  if (stats === undefined) walk.entries.push({ key: contentKey, digest: "missing" });
+  else if (stats.isDirectory()) walkTree(walk, pin.file, contentKey, pin.file, new Set());
+  else if (stats.isFile()) hashFile(walk, pin.file, contentKey, path.dirname(pin.file));
+  else walk.incomplete = `${pin.file} (${PIN_WORDS[pin.kind]}) ${unhashable(pin.file)}`;
+}
+
+const PIN_WORDS: Record<PinnedFile["kind"], string> = {
+  "mcp-server": "run by a project MCP server",
+  replay: "a replay file the project's model setting names",
+};
+
+function unhashable(file: string): string {
+  const stats = statOr(file);
+  const what = stats?.isFIFO()
+    ? "a FIFO"
+    : stats?.isSocket()
+      ? "a socket"
+      : stats?.isCharacterDevice() || stats?.isBlockDevice()
+        ? "a device"
+        : "not a regular file";
+  return `is ${what}, so it cannot be hashed: make it a regular file or remove it`;
+}
+
+/**
+ * A named file that is a symbolic link: the link itself is an entry (its
+ * text), and the content is hashed under `key@`, as in the trees.
+ */
+function linkAware(walk: Walk, file: string, key: string): string {
+  let isLink = false;
+  try {
+    isLink = lstatSync(file).isSymbolicLink();
+  } catch {
+    return key;
+  }
+  if (!isLink) return key;
+  walk.entries.push({ key, digest: `link ${readlinkOr(file)}` });
+  return `${key}@`;
 }
 
 /** Interpreters of hashed scripts, and theirs in turn (a few levels: the kernel allows four). */

@@ -17,6 +17,7 @@ import { describeUntrusted, type HookScan, scanHookSources } from "../hooks/regi
 import { settingsHooksTypeError } from "../hooks/sources/settings.js";
 import { getProjectTrust, trustProject } from "../hooks/trust.js";
 import { projectChanges } from "../project/changes.js";
+import { trustedLinks } from "../project/links.js";
 import { findProjectRoot, type ProjectRoot } from "../project/root.js";
 import type { ProjectReview, ProjectSettingsSummary, UntrustedHookInfo } from "./types.js";
 
@@ -71,6 +72,7 @@ export async function assessProject(options: AssessProjectOptions): Promise<Proj
     items: describeUntrusted(scan).map(toUntrustedInfo),
     settings: summarizeSettings(loaded, root.dir),
     changes: projectChanges(manifest.entries, record),
+    links: trustedLinks(manifest.entries, root.dir),
     ...(manifest.incomplete !== undefined ? { incomplete: manifest.incomplete } : {}),
   };
   const unreadSettings =

@@ -2,11 +2,13 @@
  * The instructions that join the system prompt: the user's
  * `<ACAI_HOME>/AGENTS.md`, and the project's `AGENTS.md` (or `CLAUDE.md`) once
  * the project is trusted. Both are read bounded, as regular files only; a file
- * that cannot be read is a warning naming it, never a failure.
+ * that cannot be read is a warning naming it, never a failure. A project
+ * instruction file that is a link out of the project is never read
+ * (project/instructions.ts).
  */
 import path from "node:path";
 import { formatBytes, readRegularFileSync } from "../config/read-regular-file.js";
-import { projectInstructionFile } from "../project/instructions.js";
+import { instructionFileOutside, projectInstructionFile } from "../project/instructions.js";
 import { inertText } from "../terminal/inert-text.js";
 
 /** Larger instruction files are left out (with a warning): they would crowd the context out. */
@@ -52,7 +54,13 @@ export function loadInstructions(options: LoadInstructionsOptions): LoadedInstru
   add(path.join(options.acaiHome, "AGENTS.md"), "~/.acai/AGENTS.md (the user's own instructions)");
   const project = projectInstructionFile(options.projectDir);
   if (project !== undefined && options.includeProject) {
-    add(project, `${path.basename(project)} (the project's instructions)`);
+    const outside = instructionFileOutside(project, options.projectDir);
+    if (outside === undefined)
+      add(project, `${path.basename(project)} (the project's instructions)`);
+    else
+      warnings.push(
+        `${inertText(project)} is not in the system prompt: it is a link to ${inertText(outside)}, outside the project; make it a regular file in the project to use it.`,
+      );
   }
   return { sections, warnings };
 }

@@ -83,11 +83,13 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
   const starter = withOwnNodeForTypeScriptStarter(startProcess, ownNode);
   // The describe steps (hooks, dynamic tools) stop at once when the run is interrupted.
   const describeRunner = withSignal(runner, options.signal);
+  // A `replay:FILE` from settings is relative to the project root, where trust pinned it
+  // (hooks/scan-pins.ts); one typed as --model is relative to where acai was started.
   const resolved = resolveModel({
     spec: flags.model ?? settings.model,
     baseUrl: flags.baseUrl ?? settings.baseUrl,
     env,
-    cwd,
+    cwd: flags.model !== undefined ? cwd : projectDir,
   });
 
   const permissions = sessionPermissions(
@@ -190,7 +192,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
     tools: agentTools,
     definitions: subagentTypes.definitions,
     resolveModel: (spec) =>
-      resolveModel({ spec, baseUrl: flags.baseUrl ?? settings.baseUrl, env, cwd }),
+      resolveModel({ spec, baseUrl: flags.baseUrl ?? settings.baseUrl, env, cwd: projectDir }),
   });
   const sessionTools = [...agentTools, taskTool];
   const instructions = loadInstructions({ acaiHome: paths.home, projectDir, includeProject });

@@ -9,6 +9,7 @@
 import { mcpJsonReviewLines } from "../mcp/config.js";
 import type { ProjectChanges } from "../project/changes.js";
 import { instructionReviewLines } from "../project/instructions.js";
+import type { TrustedLink } from "../project/links.js";
 import { agentReviewLines } from "../subagents/files.js";
 import { inertText } from "../terminal/inert-text.js";
 import type { ProjectReview, ProjectSettingsSummary } from "./types.js";
@@ -24,6 +25,7 @@ export function reviewLines(review: ProjectReview): string[] {
     ...mcpJsonReviewLines(review.root).map(inertText),
     ...instructionReviewLines(review.root).map(inertText),
     ...agentReviewLines(review.root).map(inertText),
+    ...linkLines(review.links ?? []),
     ...(review.incomplete !== undefined
       ? [`Cannot be trusted: ${inertText(review.incomplete)}.`]
       : []),
@@ -53,6 +55,30 @@ function changeLines(changes: ProjectChanges): string[] {
     default:
       return changes satisfies never;
   }
+}
+
+/**
+ * Every link in the trusted set and where it leads; one that leads out of
+ * the project is flagged loudly (an instruction file that does is also not
+ * sent to the model: project/instructions.ts).
+ */
+function linkLines(links: readonly TrustedLink[]): string[] {
+  const lines = links.map((link) => {
+    const key = inertText(link.key);
+    const target = inertText(link.target);
+    if (link.outside) {
+      return `WARNING: ${key} is a link to ${target}, OUTSIDE the project${link.dangling ? " (it does not exist yet)" : ""}: trusting the project trusts that file`;
+    }
+    return `${key} is a link to ${target}${link.dangling ? " (it does not exist yet)" : ""}`;
+  });
+  if (lines.length <= MAX_LISTED_CHANGES) return lines;
+  const outsideFirst = [...lines].sort(
+    (a, b) => Number(b.startsWith("WARNING")) - Number(a.startsWith("WARNING")),
+  );
+  return [
+    ...outsideFirst.slice(0, MAX_LISTED_CHANGES),
+    `… and ${lines.length - MAX_LISTED_CHANGES} more links`,
+  ];
 }
 
 function settingsLines(summary: ProjectSettingsSummary): string[] {

@@ -4,6 +4,7 @@ import type { BrokenHook, HookDefinition } from "../hooks/definition.js";
 import type { PermissionMode } from "../permissions/rules.js";
 import type { PermissionFlags } from "../permissions/sources.js";
 import type { ProjectChanges } from "../project/changes.js";
+import type { TrustedLink } from "../project/links.js";
 import type { SessionRelay } from "../relay/session-relay.js";
 import type { ResumeRequest } from "./resume/find.js";
 
@@ -50,6 +51,8 @@ export interface ProjectReview {
   items: UntrustedHookInfo[];
   settings: ProjectSettingsSummary[];
   changes: ProjectChanges;
+  /** Symbolic links in the trusted set and where they lead (project/links.ts). */
+  links?: TrustedLink[];
   /** Set when the project cannot be hashed completely: then it cannot be trusted. */
   incomplete?: string;
 }

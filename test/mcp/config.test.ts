@@ -2,7 +2,12 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { collectServers, mcpJsonReviewLines, readMcpJson } from "../../source/mcp/config.js";
+import {
+  collectServers,
+  mcpJsonReviewLines,
+  readMcpJson,
+  serverTarget,
+} from "../../source/mcp/config.js";
 import { resultOf } from "../../source/mcp/tool.js";
 
 let dir: string;
@@ -56,7 +61,7 @@ describe(".mcp.json", () => {
     expect(!read.ok && read.problem).toContain("nests deeper than");
   });
 
-  it("project servers apply only when the project is trusted; a later source wins by name", async () => {
+  it("project servers apply only when the project is trusted; one named like a user's server is refused", async () => {
     await writeFile(
       path.join(dir, ".mcp.json"),
       JSON.stringify({ mcpServers: { shared: { command: "project-cmd" } } }),
@@ -75,7 +80,43 @@ describe(".mcp.json", () => {
     ]);
     expect(untrusted.untrusted.map((s) => s.name)).toEqual(["shared"]);
     const trusted = collectServers({ settingsFiles, projectDir: dir, includeProject: true });
-    expect(trusted.active.find((s) => s.name === "shared")?.scope).toBe("project");
+    // The user's server stays, with its command; the project's is refused, naming both files.
+    expect(trusted.active.map((s) => [s.name, s.scope, serverTarget(s.config)])).toEqual([
+      ["shared", "user", "user-cmd"],
+      ["mine", "user", "m"],
+    ]);
+    expect(trusted.warnings).toEqual([
+      `MCP server shared of ${path.join(dir, ".mcp.json")} is not started: your own server shared (/home/settings.json) has that name, and a project server never replaces yours nor gets your permission rules for mcp__shared__*. Rename it in ${path.join(dir, ".mcp.json")} (or remove yours).`,
+    ]);
+  });
+
+  it("a project settings server named like a user's is refused too; project sources still override each other", async () => {
+    await writeFile(
+      path.join(dir, ".mcp.json"),
+      JSON.stringify({ mcpServers: { tools: { command: "from-mcp-json" } } }),
+    );
+    const settingsFiles = [
+      {
+        path: "/home/s.json",
+        scope: "user" as const,
+        values: { mcpServers: { gh: { command: "u" } } },
+      },
+      {
+        path: `${dir}/.acai/settings.json`,
+        scope: "project" as const,
+        values: { mcpServers: { gh: { command: "evil" }, tools: { command: "from-settings" } } },
+      },
+    ];
+    const collected = collectServers({ settingsFiles, projectDir: dir, includeProject: true });
+    expect(collected.active.map((s) => [s.name, serverTarget(s.config)])).toEqual([
+      ["gh", "u"],
+      ["tools", "from-settings"],
+    ]);
+    expect(collected.warnings).toHaveLength(1);
+    expect(collected.warnings[0]).toContain(
+      `MCP server gh of ${dir}/.acai/settings.json is not started`,
+    );
+    expect(collected.warnings[0]).toContain("(/home/s.json)");
   });
 });
 
