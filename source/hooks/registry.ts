@@ -8,6 +8,7 @@ import type { ProcessRunner } from "../process/types.js";
 import { askAheadIgnoredWarning } from "./ask-ahead.js";
 import type { BrokenHook, HookDefinition } from "./definition.js";
 import { HookFingerprints, manifestHashes } from "./fingerprint.js";
+import { applyEnvConfirmations, type ConfirmedEnv, type EnvRequester } from "./env-confirmation.js";
 import { compareHooks } from "./match.js";
 import { boundHooksPerEvent, DEFAULT_MAX_HOOKS } from "./max-hooks.js";
 import { MetadataCache } from "./metadata-cache.js";
@@ -27,11 +28,13 @@ export interface HookRegistry {
   broken: BrokenHook[];
   /**
    * Hooks that load, but not quite as written (a settings timeout clamped to
-   * acai's limits, `ask_ahead` on a spawned hook).
+   * acai's limits, `ask_ahead` on a spawned hook, a secret request not confirmed).
    */
   warnings: string[];
   /** The loaded hooks' files as they are now (or as trust saw them): checked before each run. */
   fingerprints: HookFingerprints;
+  /** What the project's executables asked for in describe (before confirmation), for `acai hooks trust`. */
+  projectEnvRequests: EnvRequester[];
 }
 
 export interface LoadOptions {
@@ -53,6 +56,12 @@ export interface LoadOptions {
   plugins?: PluginHost;
   /** Hooks per event (user settings `hookDefaults.maxHooks`, default 100); past it a warning names the rest. */
   maxHooks?: number;
+  /**
+   * The describe `env` requests of project executables the user confirmed
+   * (the trust record's, hooks/env-confirmation.ts); absent: none. A request
+   * not confirmed exactly gets no secret and a warning.
+   */
+  confirmedEnv?: ConfirmedEnv;
 }
 
 /**
@@ -97,8 +106,14 @@ export async function loadHookRegistry(
     describe("user"),
     describe("project"),
   ]);
+  // Describe runs only after trust: its secret requests count once the user confirmed them.
+  const projectEnv = applyEnvConfirmations(projectExecutables.hooks, {
+    confirmed: options.confirmedEnv ?? {},
+    projectDir,
+    what: "hook",
+  });
   const executables = {
-    hooks: [...userExecutables.hooks, ...projectExecutables.hooks],
+    hooks: [...userExecutables.hooks, ...projectEnv.items],
     broken: [...userExecutables.broken, ...projectExecutables.broken],
   };
   const hooks: HookDefinition[] = [...executables.hooks];
@@ -142,7 +157,9 @@ export async function loadHookRegistry(
     hooks: bounded.hooks,
     fingerprints: fingerprintsOf(bounded.hooks, scan, options.acaiHome),
     broken,
+    projectEnvRequests: projectExecutables.hooks.filter((hook) => hook.env.length > 0),
     warnings: [
+      ...projectEnv.warnings,
       ...settings.warnings,
       ...bounded.warnings,
       ...bounded.hooks.flatMap((hook) => askAheadIgnoredWarning(hook) ?? []),

@@ -19,6 +19,12 @@ const TrustRecordSchema = z.object({
    * records written before acai kept it.
    */
   entries: z.record(z.string(), z.string()).optional(),
+  /**
+   * The describe `env` requests of the project's executables the user
+   * confirmed for this set (hooks/env-confirmation.ts): key → names. Dropped
+   * when the set is trusted anew (the executables may ask differently).
+   */
+  env: z.record(z.string(), z.array(z.string()).max(256)).optional(),
 });
 export type TrustRecord = z.infer<typeof TrustRecordSchema>;
 
@@ -104,6 +110,26 @@ export async function trustProject(
   data.projects[await projectKey(options.projectDir)] = record;
   await writeTrustFile(options.acaiHome, data);
   return record;
+}
+
+/**
+ * Records the describe `env` requests the user confirmed, for the set trusted
+ * with `fingerprint` only: false (nothing written) when the record is gone or
+ * is for another set by now.
+ */
+export async function recordConfirmedEnv(
+  options: TrustOptions & { fingerprint: string; env: Readonly<Record<string, readonly string[]>> },
+): Promise<boolean> {
+  const data = await readTrustFile(options.acaiHome);
+  const key = await projectKey(options.projectDir);
+  const record = data.projects[key];
+  if (record?.fingerprint !== options.fingerprint) return false;
+  const env = Object.fromEntries(
+    Object.entries(options.env).map(([file, names]) => [file, [...new Set(names)].sort()]),
+  );
+  data.projects[key] = { ...record, env };
+  await writeTrustFile(options.acaiHome, data);
+  return true;
 }
 
 /** Forgets the project's trust; returns whether there was a record. */

@@ -13,6 +13,7 @@ import {
   SettingsError,
   settingsLocations,
 } from "../config/settings.js";
+import type { ConfirmedEnv } from "../hooks/env-confirmation.js";
 import { describeUntrusted, type HookScan, scanHookSources } from "../hooks/registry.js";
 import { settingsHooksTypeError } from "../hooks/sources/settings.js";
 import { getProjectTrust, trustProject } from "../hooks/trust.js";
@@ -40,6 +41,8 @@ export interface ProjectAssessment {
   /** Project settings files that exist but were not read (`includeProject: false`). */
   unreadSettings: string[];
   review: ProjectReview;
+  /** The describe `env` requests the user confirmed for this exact set (none unless trusted). */
+  confirmedEnv: ConfirmedEnv;
   /** Records trust for exactly the current set; refuses a set that cannot be hashed completely. */
   trust(): Promise<void>;
 }
@@ -89,6 +92,7 @@ export async function assessProject(options: AssessProjectOptions): Promise<Proj
     status,
     unreadSettings,
     review,
+    confirmedEnv: status === "trusted" ? (record?.env ?? {}) : {},
     trust: async () => {
       if (manifest.fingerprint === null) return;
       if (manifest.incomplete !== undefined) {

@@ -129,6 +129,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
       acaiHome: paths.home,
       projectDir,
       ...hookRegistrySettings(loaded, includeProject),
+      confirmedEnv: project.confirmedEnv,
       ...(plugins === undefined ? {} : { plugins }),
     }),
     // The MCP client library is imported only when a server is configured.

@@ -62,5 +62,10 @@ export async function checkProjectTrust(
     untrusted: project.review.items,
     review: project.review,
     trust: project.trust,
+    confirmEnvRequests: async () => {
+      // Describing runs project code: only the trust command asks for it, loaded then.
+      const { confirmProjectEnvRequests } = await import("./env-requests.js");
+      return confirmProjectEnvRequests({ project, env: options.env });
+    },
   };
 }

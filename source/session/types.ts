@@ -63,6 +63,12 @@ export interface ProjectTrustState {
   review: ProjectReview;
   /** Records trust for the current set (what `acai hooks trust` does). */
   trust(): Promise<void>;
+  /**
+   * Once trusted: describes the project's executables, records the secrets
+   * they ask for as confirmed and returns the lines showing them
+   * (session/env-requests.ts).
+   */
+  confirmEnvRequests?(): Promise<string[]>;
 }
 
 export interface SessionFlags {

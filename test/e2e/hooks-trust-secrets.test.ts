@@ -126,8 +126,31 @@ describe.each(SOURCE_KINDS)("secrets and %s hooks", (kind) => {
     expect(plain).toContain("ACAI_HOOK_EVENT=user_prompt");
     expect(plain).toContain("HOOK_ACTION=execute");
     expect(plain).toMatch(/^ACAI_SESSION_ID=.+$/m);
-    expect(allowed).toContain("DEPLOY_API_KEY=sk-deploy-123");
     expect(allowed).not.toContain("ghp-456");
     expect(allowed).not.toContain("hunter2");
+    if (kind !== "executable") {
+      // Written in a trusted file (HOOK.md, settings): the review showed it.
+      expect(allowed).toContain("DEPLOY_API_KEY=sk-deploy-123");
+      return;
+    }
+    // Asked for in a describe answer, which runs only after trust: not confirmed yet,
+    // so no secret, and a warning naming the hook and the variable.
+    expect(allowed).not.toContain("sk-deploy-123");
+    expect(result.stderr).toContain(
+      "Project hook allowed (.acai/hooks/allowed) asks for DEPLOY_API_KEY in its describe answer, which you have not confirmed",
+    );
+    // `acai hooks trust` describes, shows the request and records it as confirmed.
+    const trusted = await runAcai({ dirs, args: ["hooks", "trust"] });
+    expect(trusted.exitCode, trusted.stderr).toBe(0);
+    expect(trusted.stdout).toContain(
+      "Secrets the project's hooks ask for in their describe answers",
+    );
+    expect(trusted.stdout).toContain("  - allowed (.acai/hooks/allowed): DEPLOY_API_KEY");
+    const confirmed = await acaiP(dirs, server, [], { DEPLOY_API_KEY: "sk-deploy-123" });
+    expect(confirmed.exitCode, confirmed.stderr).toBe(0);
+    expect(confirmed.stderr).not.toContain("asks for DEPLOY_API_KEY");
+    expect(await readFile(path.join(dirs.root, "env-allowed"), "utf8")).toContain(
+      "DEPLOY_API_KEY=sk-deploy-123",
+    );
   });
 });

@@ -44,11 +44,14 @@ export function registerHooksCommand(program: Command, ctx: CommandContext): Com
           case "no-project-hooks":
             io.stdout.write(`No project hooks, tools or settings in ${root}: nothing to trust.\n`);
             break;
-          case "trusted":
+          case "trusted": {
             io.stdout.write(
               `Already trusted: the project hooks, tools and settings in ${root} have not changed.\n`,
             );
+            const secrets = (await state.confirmEnvRequests?.()) ?? [];
+            if (secrets.length > 0) io.stdout.write(`${secrets.join("\n")}\n`);
             break;
+          }
           case "untrusted": {
             if (state.review.incomplete !== undefined) {
               io.stderr.write(`acai: error: ${review}\n`);
@@ -63,6 +66,9 @@ export function registerHooksCommand(program: Command, ctx: CommandContext): Com
             io.stdout.write(
               `Trusted ${what} in ${root}:${list}\n${review}\nAny change to these files or settings revokes the trust.\n`,
             );
+            // Describe runs only now (the set is trusted): the secrets it asks for are shown and confirmed.
+            const secrets = (await state.confirmEnvRequests?.()) ?? [];
+            if (secrets.length > 0) io.stdout.write(`${secrets.join("\n")}\n`);
             break;
           }
           default:
