@@ -95,7 +95,7 @@ describe(".mcp.json", () => {
       path.join(dir, ".mcp.json"),
       JSON.stringify({ mcpServers: { tools: { command: "from-mcp-json" } } }),
     );
-    const settingsFiles = [
+    const settingsFiles: Parameters<typeof collectServers>[0]["settingsFiles"] = [
       {
         path: "/home/s.json",
         scope: "user" as const,
