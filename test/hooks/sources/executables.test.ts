@@ -27,7 +27,10 @@ afterEach(async () => {
 const projectHooks = () => path.join(box.projectDir, ".acai", "hooks");
 const userHooks = () => path.join(box.acaiHome, "hooks");
 
-async function load(runner = countingRunner().runner, extra: { describeTimeoutMs?: number } = {}) {
+async function load(
+  runner = countingRunner().runner,
+  extra: { describeTimeoutMs?: number; confirmedEnv?: Record<string, string[]> } = {},
+) {
   const scan = await scanHookSources({
     projectDir: box.projectDir,
     acaiHome: box.acaiHome,
@@ -57,7 +60,10 @@ describe("executable hooks", () => {
       env: ["SLACK_TOKEN"],
     });
     const notify = await writeHook(userHooks(), "notify", { events: ["Notification"] });
-    const registry = await load();
+    // The describe env request counts once confirmed (hooks/env-confirmation.ts).
+    const registry = await load(undefined, {
+      confirmedEnv: { ".acai/hooks/guard": ["SLACK_TOKEN"] },
+    });
     expect(registry.broken).toEqual([]);
     expect(registry.hooks.map((h) => h.name)).toEqual(["guard", "notify"]);
     const [g, n] = registry.hooks;
@@ -87,6 +93,14 @@ describe("executable hooks", () => {
       scope: "user",
       file: notify,
     });
+    const unconfirmed = await load();
+    expect(unconfirmed.hooks[0]?.env).toEqual([]);
+    expect(unconfirmed.warnings).toContainEqual(
+      expect.stringContaining("Project hook guard (.acai/hooks/guard) asks for SLACK_TOKEN"),
+    );
+    expect(unconfirmed.projectEnvRequests.map((h) => [h.name, h.env])).toEqual([
+      ["guard", ["SLACK_TOKEN"]],
+    ]);
   });
 
   it("describes with HOOK_ACTION=describe, project cwd and no secrets", async () => {
