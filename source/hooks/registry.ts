@@ -5,10 +5,14 @@
 
 import path from "node:path";
 import type { ProcessRunner } from "../process/types.js";
+import {
+  applyEnvConfirmations,
+  type ConfirmedEnv,
+  type EnvRequester,
+} from "../project/env-confirmation.js";
 import { askAheadIgnoredWarning } from "./ask-ahead.js";
 import type { BrokenHook, HookDefinition } from "./definition.js";
 import { HookFingerprints, manifestHashes } from "./fingerprint.js";
-import { applyEnvConfirmations, type ConfirmedEnv, type EnvRequester } from "./env-confirmation.js";
 import { compareHooks } from "./match.js";
 import { boundHooksPerEvent, DEFAULT_MAX_HOOKS } from "./max-hooks.js";
 import { MetadataCache } from "./metadata-cache.js";
@@ -58,7 +62,7 @@ export interface LoadOptions {
   maxHooks?: number;
   /**
    * The describe `env` requests of project executables the user confirmed
-   * (the trust record's, hooks/env-confirmation.ts); absent: none. A request
+   * (the trust record's, project/env-confirmation.ts); absent: none. A request
    * not confirmed exactly gets no secret and a warning.
    */
   confirmedEnv?: ConfirmedEnv;

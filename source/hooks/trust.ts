@@ -21,7 +21,7 @@ const TrustRecordSchema = z.object({
   entries: z.record(z.string(), z.string()).optional(),
   /**
    * The describe `env` requests of the project's executables the user
-   * confirmed for this set (hooks/env-confirmation.ts): key → names. Dropped
+   * confirmed for this set (project/env-confirmation.ts): key → names. Dropped
    * when the set is trusted anew (the executables may ask differently).
    */
   env: z.record(z.string(), z.array(z.string()).max(256)).optional(),

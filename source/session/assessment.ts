@@ -13,11 +13,11 @@ import {
   SettingsError,
   settingsLocations,
 } from "../config/settings.js";
-import type { ConfirmedEnv } from "../hooks/env-confirmation.js";
 import { describeUntrusted, type HookScan, scanHookSources } from "../hooks/registry.js";
 import { settingsHooksTypeError } from "../hooks/sources/settings.js";
 import { getProjectTrust, trustProject } from "../hooks/trust.js";
 import { projectChanges } from "../project/changes.js";
+import type { ConfirmedEnv } from "../project/env-confirmation.js";
 import { trustedLinks } from "../project/links.js";
 import { findProjectRoot, type ProjectRoot } from "../project/root.js";
 import type { ProjectReview, ProjectSettingsSummary, UntrustedHookInfo } from "./types.js";

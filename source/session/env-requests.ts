@@ -1,16 +1,18 @@
 /**
  * `acai hooks trust`'s second step: with the set trusted, the project's
- * executables are described (as a session would, cache first) and the
+ * executables (hooks and dynamic tools) are described (as a session would, cache first) and the
  * secrets they ask for in their describe answers are shown and recorded as
- * confirmed with the trust record (hooks/env-confirmation.ts). A session
+ * confirmed with the trust record (project/env-confirmation.ts). A session
  * gives a project executable its requested secrets only then.
  */
-import { envRequestKey } from "../hooks/env-confirmation.js";
+
 import { loadHookRegistry } from "../hooks/registry.js";
 import { recordConfirmedEnv } from "../hooks/trust.js";
 import { withOwnNodeForTypeScript } from "../hooks/typescript-launch.js";
 import { runProcess } from "../process/runner.js";
+import { envRequestKey } from "../project/env-confirmation.js";
 import { inertText } from "../terminal/inert-text.js";
+import { loadTools } from "../tools/registry.js";
 import type { ProjectAssessment } from "./assessment.js";
 
 export interface ConfirmEnvOptions {
@@ -30,17 +32,15 @@ export async function confirmProjectEnvRequests(options: ConfirmEnvOptions): Pro
     execPath: process.execPath,
     version: process.version,
   });
-  const registry = await loadHookRegistry(scan, {
-    includeProject: true,
-    runner,
-    env: options.env,
-    acaiHome: paths.home,
-    projectDir: root.dir,
-  });
-  const requests = registry.projectEnvRequests.map((hook) => ({
-    key: envRequestKey(hook.file, root.dir),
-    name: hook.name,
-    env: [...new Set(hook.env)].sort(),
+  const where = { runner, env: options.env, acaiHome: paths.home, projectDir: root.dir };
+  const [registry, tools] = await Promise.all([
+    loadHookRegistry(scan, { includeProject: true, ...where }),
+    loadTools({ includeProject: true, ...where }),
+  ]);
+  const requests = [...registry.projectEnvRequests, ...tools.projectEnvRequests].map((item) => ({
+    key: envRequestKey(item.file, root.dir),
+    name: item.name,
+    env: [...new Set(item.env)].sort(),
   }));
   const recorded = await recordConfirmedEnv({
     acaiHome: paths.home,
@@ -50,7 +50,7 @@ export async function confirmProjectEnvRequests(options: ConfirmEnvOptions): Pro
   });
   if (!recorded || requests.length === 0) return [];
   return [
-    "Secrets the project's hooks ask for in their describe answers (confirmed: they get them):",
+    "Secrets the project's hooks and tools ask for in their describe answers (confirmed: they get them):",
     ...requests.map(
       (request) =>
         `  - ${inertText(request.name)} (${inertText(request.key)}): ${request.env.map(inertText).join(", ")}`,

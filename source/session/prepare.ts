@@ -121,6 +121,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
       acaiHome: paths.home,
       runner: describeRunner,
       env,
+      confirmedEnv: project.confirmedEnv,
     }),
     loadHookRegistry(scan, {
       includeProject,

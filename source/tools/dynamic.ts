@@ -59,6 +59,11 @@ export interface DynamicToolsOptions {
   env: Readonly<Record<string, string>>;
   /** Names (compared case-insensitively) a dynamic tool may not take: the built-ins. */
   reserved?: readonly string[];
+  /**
+   * The secrets a described tool gets of those it asked for (its `env`):
+   * project tools only what the user confirmed (tools/registry.ts). Default: all.
+   */
+  envFor?: (tool: { file: string; name: string; env: readonly string[] }) => string[];
 }
 
 /**
@@ -257,7 +262,8 @@ export async function loadDynamicTools(options: DynamicToolsOptions): Promise<Dy
       return;
     }
     byName.set(name, file);
-    tools.push(dynamicTool(file, outcome.metadata));
+    const env = options.envFor?.({ file, name, env: outcome.metadata.env }) ?? outcome.metadata.env;
+    tools.push(dynamicTool(file, { ...outcome.metadata, env }));
   });
   return { tools, warnings };
 }

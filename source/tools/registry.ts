@@ -1,5 +1,11 @@
-import { join } from "node:path";
+import { realpath } from "node:fs/promises";
+import { join, sep } from "node:path";
 import type { ProcessRunner } from "../process/types.js";
+import {
+  applyEnvConfirmations,
+  type ConfirmedEnv,
+  type EnvRequester,
+} from "../project/env-confirmation.js";
 import { bashTool } from "./builtin/bash.js";
 import { editTool } from "./builtin/edit.js";
 import { globTool } from "./builtin/glob.js";
@@ -24,6 +30,19 @@ export interface LoadToolsOptions {
   acaiHome: string;
   runner: ProcessRunner;
   env: Readonly<Record<string, string>>;
+  /**
+   * The describe `env` requests of project tools the user confirmed (the trust
+   * record's, project/env-confirmation.ts); absent: none. A request not
+   * confirmed exactly gets no secret and a warning.
+   */
+  confirmedEnv?: ConfirmedEnv;
+}
+
+export interface LoadedTools {
+  tools: Tool[];
+  warnings: string[];
+  /** What the project's tools asked for in describe (before confirmation), for `acai hooks trust`. */
+  projectEnvRequests: EnvRequester[];
 }
 
 /**
@@ -31,20 +50,43 @@ export interface LoadToolsOptions {
  * and `<ACAI_HOME>/tools/` (project first: on a name clash the project's
  * wins). A dynamic tool never shadows a built-in.
  */
-export async function loadTools(
-  options: LoadToolsOptions,
-): Promise<{ tools: Tool[]; warnings: string[] }> {
+export async function loadTools(options: LoadToolsOptions): Promise<LoadedTools> {
   const builtins = builtinTools();
+  const projectTools = projectToolsDir(options.projectDir);
+  const userTools = join(options.acaiHome, "tools");
+  // Run from the home folder, the project's tools folder is the user's own: nothing to confirm.
+  const own = (await realpathOr(projectTools)) !== (await realpathOr(userTools));
+  const projectEnvRequests: EnvRequester[] = [];
+  const warnings: string[] = [];
+  const envFor = (tool: EnvRequester): string[] => {
+    if (!own || !tool.file.startsWith(`${projectTools}${sep}`) || tool.env.length === 0) {
+      return [...tool.env];
+    }
+    projectEnvRequests.push(tool);
+    const confirmed = applyEnvConfirmations([tool], {
+      confirmed: options.confirmedEnv ?? {},
+      projectDir: options.projectDir,
+      what: "tool",
+    });
+    warnings.push(...confirmed.warnings);
+    return [...(confirmed.items[0]?.env ?? [])];
+  };
   const dynamic = await loadDynamicTools({
-    dirs: [
-      ...(options.includeProject ? [projectToolsDir(options.projectDir)] : []),
-      join(options.acaiHome, "tools"),
-    ],
+    dirs: [...(options.includeProject ? [projectToolsDir(options.projectDir)] : []), userTools],
     projectDir: options.projectDir,
     runner: options.runner,
     env: options.env,
     // Task is built in too (added by the session: it needs the agent, subagents/run.ts).
     reserved: [...builtins.map((t) => t.name), TASK_TOOL_NAME],
+    envFor,
   });
-  return { tools: [...builtins, ...dynamic.tools], warnings: dynamic.warnings };
+  return {
+    tools: [...builtins, ...dynamic.tools],
+    warnings: [...dynamic.warnings, ...warnings],
+    projectEnvRequests,
+  };
+}
+
+async function realpathOr(dir: string): Promise<string> {
+  return realpath(dir).catch(() => dir);
 }

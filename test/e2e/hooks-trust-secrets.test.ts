@@ -143,7 +143,7 @@ describe.each(SOURCE_KINDS)("secrets and %s hooks", (kind) => {
     const trusted = await runAcai({ dirs, args: ["hooks", "trust"] });
     expect(trusted.exitCode, trusted.stderr).toBe(0);
     expect(trusted.stdout).toContain(
-      "Secrets the project's hooks ask for in their describe answers",
+      "Secrets the project's hooks and tools ask for in their describe answers",
     );
     expect(trusted.stdout).toContain("  - allowed (.acai/hooks/allowed): DEPLOY_API_KEY");
     const confirmed = await acaiP(dirs, server, [], { DEPLOY_API_KEY: "sk-deploy-123" });

@@ -156,13 +156,21 @@ describe("secrets in the environment of hooks and dynamic tools", () => {
       },
       { text: "done" },
     ]);
+    const env = { HOOK_E2E_DIR: d.root, PWD: d.cwd, ...SECRETS, ...KEPT };
+    // The describe `env` requests of project executables count once `acai hooks trust` showed them.
+    const trusted = await runAcai({ dirs: d, args: ["hooks", "trust"], env });
+    expect(trusted.exitCode, trusted.stderr).toBe(0);
+    expect(trusted.stdout).toContain(
+      `  - tool_project_allowed (.acai/tools/tpa): ${[...ALLOWED].sort().join(", ")}`,
+    );
     const result = await runAcai({
       dirs: d,
-      args: ["-p", "hi", "--yes", "--trust-project-hooks", ...modelArgs("chat", server)],
+      args: ["-p", "hi", "--yes", ...modelArgs("chat", server)],
       baseUrl: server.url,
-      env: { HOOK_E2E_DIR: d.root, PWD: d.cwd, ...SECRETS, ...KEPT },
+      env,
     });
     expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).not.toContain("which you have not confirmed");
     expect(result.stderr).not.toContain("skipped");
 
     const expectScrubbed = (env: Record<string, string>, label: string, allowed: string[]) => {

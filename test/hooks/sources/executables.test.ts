@@ -60,7 +60,7 @@ describe("executable hooks", () => {
       env: ["SLACK_TOKEN"],
     });
     const notify = await writeHook(userHooks(), "notify", { events: ["Notification"] });
-    // The describe env request counts once confirmed (hooks/env-confirmation.ts).
+    // The describe env request counts once confirmed (project/env-confirmation.ts).
     const registry = await load(undefined, {
       confirmedEnv: { ".acai/hooks/guard": ["SLACK_TOKEN"] },
     });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { getProjectTrust, recordConfirmedEnv, trustProject } from "../../source/hooks/trust.js";
 import {
   applyEnvConfirmations,
   envRequestKey,
   unconfirmedNames,
-} from "../../source/hooks/env-confirmation.js";
-import { getProjectTrust, recordConfirmedEnv, trustProject } from "../../source/hooks/trust.js";
-import { makeSandbox } from "./sources/helpers.js";
+} from "../../source/project/env-confirmation.js";
+import { makeSandbox } from "../hooks/sources/helpers.js";
 
 const hook = (name: string, env: string[]) => ({
   name,
