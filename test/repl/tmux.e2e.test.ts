@@ -339,6 +339,8 @@ describe.skipIf(skipReason !== "")(`acai REPL in tmux ${skipReason}`, () => {
           { text: "PARENT-DONE." },
         ],
       ),
+      // The subagent runs under the session's policy: its Bash call needs the rule too.
+      ["--allowedTools", "Bash(echo sub-said-hi)"],
     );
     await t.see("ask anything");
     t.text("delegate");
@@ -387,6 +389,8 @@ describe.skipIf(skipReason !== "")(`acai REPL in tmux ${skipReason}`, () => {
           { text: "unreachable" },
         ],
       ),
+      // The subagent runs under the session's policy: its Bash call needs the rule too.
+      ["--allowedTools", "Bash"],
     );
     await t.see("ask anything");
     t.text("delegate");
