@@ -11,8 +11,9 @@ import {
   createPublicKey,
   generateKeyPairSync,
   type KeyObject,
+  randomBytes,
 } from "node:crypto";
-import { lstatSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, lstatSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { FileOwner } from "./store-files.js";
 import { UnsafeStoreError } from "./store-files.js";
@@ -30,14 +31,22 @@ export function identityFile(relayDir: string): string {
 /** Loads the identity of `relayDir`, creating it on first use. */
 export function loadIdentity(relayDir: string, owner: FileOwner): RelayIdentity {
   const file = identityFile(relayDir);
-  const { privateKey } = generateKeyPairSync("ed25519");
-  try {
-    writeFileSync(file, privateKey.export({ type: "pkcs8", format: "pem" }), {
+  if (!existsSync(file)) {
+    const { privateKey } = generateKeyPairSync("ed25519");
+    // Written whole under another name, then linked: two agents starting together
+    // keep the key linked first, and none reads a half-written file.
+    const draft = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
+    writeFileSync(draft, privateKey.export({ type: "pkcs8", format: "pem" }), {
       mode: 0o600,
       flag: "wx",
     });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    try {
+      linkSync(draft, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    } finally {
+      unlinkSync(draft);
+    }
   }
   checkKeyFile(file, owner);
   const loaded = createPrivateKey(readFileSync(file, "utf8"));

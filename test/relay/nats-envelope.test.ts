@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, rm, stat } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -25,6 +25,7 @@ describe("identity", () => {
     expect(a.key).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(b.key).toBe(a.key);
     expect((await stat(identityFile(dir))).mode & 0o777).toBe(0o600);
+    expect(await readdir(dir)).toEqual(["identity.pem"]);
   });
 
   it("refuses a key file others can read", async () => {
