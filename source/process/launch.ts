@@ -16,6 +16,8 @@ export function launchMarked(
   containment: Containment | undefined,
   stdin: "pipe" | "ignore",
   sandbox: SandboxLauncher | undefined,
+  /** A one-shot run's stdin: a sandbox spawner writes it itself (the handle then has no stdin). */
+  stdinText?: string,
 ): SpawnOutcome | Promise<SpawnOutcome> {
   const launch = target.sandbox;
   if (launch === undefined) return spawnMarked(target, containment, stdin);
@@ -26,6 +28,7 @@ export function launchMarked(
   containment?.beforeSpawn();
   const env =
     containment && runId !== undefined ? containment.envFor(target.env, runId) : target.env;
-  const started = sandbox.start({ ...target, env }, launch, stdin);
+  const input = stdinText === undefined ? stdin : { text: stdinText };
+  const started = sandbox.start({ ...target, env }, launch, input);
   return started.then((outcome) => ("spawnError" in outcome ? outcome : { ...outcome, runId }));
 }

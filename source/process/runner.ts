@@ -134,7 +134,7 @@ function runOne(run: RunOptions, timing: Timing): Promise<RunResult> {
   if (run.signal?.aborted) return Promise.resolve(emptyResult(started, { aborted: true }));
 
   const stdin = run.stdin === undefined ? "ignore" : "pipe";
-  const launched = launchMarked(run, timing.containment, stdin, timing.sandbox);
+  const launched = launchMarked(run, timing.containment, stdin, timing.sandbox, run.stdin);
   if (!(launched instanceof Promise)) return follow(run, timing, started, launched);
   return launched.then((spawned) => follow(run, timing, started, spawned));
 }

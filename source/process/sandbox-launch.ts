@@ -11,7 +11,7 @@ import { bwrapArgv, findBwrap } from "./bwrap.js";
 import { processContainment } from "./containment.js";
 import type { SpawnOutcome } from "./handle.js";
 import { type SpawnTarget, spawnGroup } from "./spawn.js";
-import { Spawner } from "./spawner.js";
+import { type SandboxStdin, Spawner } from "./spawner.js";
 import type { SandboxLaunch } from "./types.js";
 
 export interface SandboxLauncher {
@@ -19,7 +19,7 @@ export interface SandboxLauncher {
   start(
     target: SpawnTarget,
     launch: SandboxLaunch,
-    stdin: "pipe" | "ignore",
+    stdin: SandboxStdin,
   ): Promise<SpawnOutcome>;
   /** How the policy's processes start now: through its spawner, or one bwrap each. */
   mode(key: string): "spawner" | "per-process" | "not-started";
@@ -90,12 +90,13 @@ export function createSandboxLauncher(options: SandboxLauncherOptions = {}): San
         };
       }
       const spawner = await spawnerFor(bwrap, launch);
-      if (spawner) return spawner.run(target, stdin === "pipe");
+      if (spawner) return spawner.run(target, stdin);
       const argv = bwrapArgv(launch.bwrapArgs, target.command, target.args ?? [], [
         "--chdir",
         target.cwd,
       ]);
-      return spawnGroup({ ...target, command: bwrap, args: argv }, stdin, target);
+      const pipe = stdin === "ignore" ? "ignore" : "pipe"; // the runner writes a text itself
+      return spawnGroup({ ...target, command: bwrap, args: argv }, pipe, target);
     },
     mode(key) {
       if (perProcess.has(key) || options.useSpawner === false) return "per-process";

@@ -27,6 +27,9 @@ import { SPAWNER_SCRIPT } from "./spawner-script.js";
 import { newToken, readHeader, SPAWNER_STREAMS, type StreamName } from "./spawner-wire.js";
 import type { SandboxLaunch } from "./types.js";
 
+/** A sandboxed child's stdin: a stream acai writes, none, or a text written for it (one-shot runs). */
+export type SandboxStdin = "pipe" | "ignore" | { text: string };
+
 export interface SpawnerOptions {
   bwrap: string;
   /** acai's own Node (`process.execPath`), bind-mounted read-only into the sandbox. */
@@ -170,8 +173,9 @@ export class Spawner {
     });
   }
 
-  /** Starts `target` (its environment complete) in the sandbox. */
-  run(target: SpawnTarget, withStdin: boolean): Promise<SpawnOutcome> {
+  /** Starts `target` (its environment complete) in the sandbox; `{text}`: the spawner writes its stdin. */
+  run(target: SpawnTarget, stdin: SandboxStdin): Promise<SpawnOutcome> {
+    const withStdin = stdin === "pipe";
     if (!this.alive) return Promise.resolve({ spawnError: this.lostMessage() });
     const id = ++this.nextId;
     const token = newToken();
@@ -188,7 +192,9 @@ export class Spawner {
         args: target.args ?? [],
         cwd: target.cwd,
         env: target.env,
-        stdin: withStdin,
+        ...(typeof stdin === "object"
+          ? { stdin: "text", text: stdin.text }
+          : { stdin: withStdin ? "socket" : "none" }),
       });
     });
   }

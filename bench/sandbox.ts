@@ -1,0 +1,159 @@
+/**
+ * Cost of the OS sandbox (issue 19): one spawned hook (runHookOnce: a bash
+ * script that reads its payload and answers JSON) and one Bash tool call
+ * (`ls -la` through the Bash tool) — each unsandboxed, sandboxed through the
+ * policy's long-lived spawner (what acai does), and, for information,
+ * sandboxed with one bwrap per process (the fallback). All interleaved in one
+ * run, the order rotating each round. Prints min/median/max per kind, the
+ * load average before and after, and a RESULT line: sandboxed ÷ unsandboxed
+ * medians against the 1.3× target.
+ *
+ * Run: npm run bench:sandbox   (or, after npm run build: node bench/sandbox.ts [--runs N])
+ * The policy is a typical one, written by hand: the host read-only, the
+ * project and a temp folder writable, a /dev of its own.
+ */
+import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import type { HookDefinition } from "../dist/hooks/definition.js";
+import { runHookOnce } from "../dist/hooks/run.js";
+import { containmentInForce } from "../dist/process/bwrap.js";
+import { processContainment } from "../dist/process/containment.js";
+import { createProcessRunner, runProcess } from "../dist/process/runner.js";
+import { createSandboxLauncher } from "../dist/process/sandbox-launch.js";
+import type { ProcessRunner, SandboxLaunch } from "../dist/process/types.js";
+import { bashTool } from "../dist/tools/builtin/bash.js";
+import { bashToolCall, parentEnvironment } from "./support/bash-call.ts";
+
+const runsFlag = process.argv.indexOf("--runs");
+const N = runsFlag > 0 ? Number(process.argv[runsFlag + 1]) : 60;
+const TARGET = 1.3;
+
+const containment = containmentInForce();
+if (containment.kind !== "namespace") {
+  console.log(`sandbox: skipped — ${containment.reason}`);
+  process.exit(0);
+}
+
+const root = await mkdtemp(path.join(os.tmpdir(), "acai-bench-sandbox-"));
+const scratch = await mkdtemp(path.join(os.tmpdir(), "acai-bench-sandbox-tmp-"));
+const script = path.join(root, "answer.sh");
+await writeFile(
+  script,
+  `#!/bin/bash\ninput=$(cat)\nif [[ "$input" == *'"tool_name":"Bash"'* ]]; then echo '{"action":"continue","context":"seen"}'; else echo '{}'; fi\n`,
+);
+await chmod(script, 0o755);
+
+const policy: SandboxLaunch = {
+  key: "bench",
+  name: "bench",
+  bwrapArgs: ["--ro-bind", "/", "/", "--dev", "/dev", "--bind", root, root, "--bind", scratch, scratch],
+};
+const sandboxed = (runner: ProcessRunner): ProcessRunner => (run) => runner({ ...run, sandbox: policy });
+const perProcessLauncher = createSandboxLauncher({ useSpawner: false });
+const perProcess = sandboxed(
+  createProcessRunner({ containment: processContainment(), sandbox: perProcessLauncher }),
+);
+
+const hook: HookDefinition = {
+  id: `user:executable:${script}`,
+  name: "answer",
+  events: ["before_tool"],
+  matcher: { tool: "Bash" },
+  priority: 100,
+  timeoutMs: 30_000,
+  async: false,
+  failure: "open",
+  env: [],
+  scope: "user",
+  sourceKind: "executable",
+  file: script,
+  dialect: "acai",
+  launch: { command: script, args: [], viaShell: false },
+};
+const parentEnv = parentEnvironment();
+const { payload } = bashToolCall(root);
+const bash = bashTool();
+
+async function hookRun(runner: ProcessRunner): Promise<number> {
+  const started = performance.now();
+  const record = await runHookOnce(hook, "before_tool", payload, {
+    runner,
+    env: parentEnv,
+    projectDir: root,
+    sessionId: "bench",
+  });
+  if (record.decision.action !== "continue") {
+    throw new Error(`hook answered ${JSON.stringify(record.decision)}`);
+  }
+  return performance.now() - started;
+}
+
+async function bashCall(runner: ProcessRunner): Promise<number> {
+  const started = performance.now();
+  const result = await bash.execute(
+    { command: "ls -la" },
+    { cwd: root, signal: new AbortController().signal, runner, env: { ...parentEnv, SHLVL: "1" } },
+  );
+  if (!result.ok) throw new Error(`Bash call failed: ${result.error}`);
+  return performance.now() - started;
+}
+
+const kinds = {
+  "hook, unsandboxed": () => hookRun(runProcess),
+  "hook, sandboxed (spawner)": () => hookRun(sandboxed(runProcess)),
+  "hook, sandboxed (bwrap per process)": () => hookRun(perProcess),
+  "Bash, unsandboxed": () => bashCall(runProcess),
+  "Bash, sandboxed (spawner)": () => bashCall(sandboxed(runProcess)),
+  "Bash, sandboxed (bwrap per process)": () => bashCall(perProcess),
+} as const;
+type Kind = keyof typeof kinds;
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+
+try {
+  const names = Object.keys(kinds) as Kind[];
+  for (let i = 0; i < 5; i++) for (const name of names) await kinds[name](); // warm-up
+  const loadBefore = os.loadavg()[0]!;
+  const times = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<
+    Kind,
+    number[]
+  >;
+  for (let i = 0; i < N; i++) {
+    for (let j = 0; j < names.length; j++) {
+      const name = names[(i + j) % names.length]!;
+      times[name].push(await kinds[name]());
+    }
+  }
+  const loadAfter = os.loadavg()[0]!;
+  console.log(
+    `sandbox: N=${N} each, interleaved, node ${process.version}, ${os.cpus().length} cores, ` +
+      `load ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)}`,
+  );
+  for (const name of names) {
+    const values = times[name];
+    console.log(
+      `${name.padEnd(38)} min ${Math.min(...values).toFixed(2)}  median ${median(values).toFixed(2)}  max ${Math.max(...values).toFixed(2)} ms`,
+    );
+  }
+  const ratio = (a: Kind, b: Kind) => median(times[a]) / median(times[b]);
+  const hookRatio = ratio("hook, sandboxed (spawner)", "hook, unsandboxed");
+  const bashRatio = ratio("Bash, sandboxed (spawner)", "Bash, unsandboxed");
+  console.log(
+    `per-process bwrap for comparison: hook ${ratio("hook, sandboxed (bwrap per process)", "hook, unsandboxed").toFixed(2)}×, ` +
+      `Bash ${ratio("Bash, sandboxed (bwrap per process)", "Bash, unsandboxed").toFixed(2)}×`,
+  );
+  const met = hookRatio <= TARGET && bashRatio <= TARGET;
+  console.log(
+    `RESULT sandboxed/unsandboxed (medians): hook ${hookRatio.toFixed(2)}×, Bash ${bashRatio.toFixed(2)}× ` +
+      `— target ≤ ${TARGET}× ${met ? "met" : "NOT met"} (load ${loadBefore.toFixed(1)}–${loadAfter.toFixed(1)})`,
+  );
+} finally {
+  await rm(root, { recursive: true, force: true });
+  await rm(scratch, { recursive: true, force: true });
+}
+process.exit(0);
