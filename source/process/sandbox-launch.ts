@@ -16,11 +16,7 @@ import type { SandboxLaunch } from "./types.js";
 
 export interface SandboxLauncher {
   /** Starts `target` (its environment complete: markers set) inside `launch`'s sandbox. */
-  start(
-    target: SpawnTarget,
-    launch: SandboxLaunch,
-    stdin: SandboxStdin,
-  ): Promise<SpawnOutcome>;
+  start(target: SpawnTarget, launch: SandboxLaunch, stdin: SandboxStdin): Promise<SpawnOutcome>;
   /** How the policy's processes start now: through its spawner, or one bwrap each. */
   mode(key: string): "spawner" | "per-process" | "not-started";
   /** Stops every spawner (their namespaces and what runs in them die). */

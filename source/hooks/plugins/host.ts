@@ -25,6 +25,12 @@ import type { PluginCall, PluginHooks } from "./types.js";
 export interface PluginHostOptions {
   /** The workers' environment: secrets already removed, the containment marker set. */
   env: Readonly<Record<string, string>>;
+  /**
+   * How the plugins' own children start (worker.ts wraps child_process): through bwrap
+   * with these options before the command (a PID namespace of their own), or — without
+   * it — marked only.
+   */
+  children?: PluginChildren;
   /** How long `register(api)` may take (default 10 s). */
   loadTimeoutMs?: number;
   /** After a timeout, how long a worker has to answer a ping before it counts as stuck (default 500 ms). */
@@ -36,6 +42,11 @@ export interface PluginHostOptions {
   /** Longest answer read (default 1 MiB, like a hook's stdout). */
   maxOutputBytes?: number;
   now?: () => number;
+}
+
+export interface PluginChildren {
+  bwrap: string;
+  prefix: readonly string[];
 }
 
 export type PluginLoad =
@@ -102,8 +113,8 @@ class PluginThread {
 
   constructor(
     readonly file: string,
-    private readonly options: Required<Omit<PluginHostOptions, "resourceLimits">> &
-      Pick<PluginHostOptions, "resourceLimits">,
+    private readonly options: Required<Omit<PluginHostOptions, "resourceLimits" | "children">> &
+      Pick<PluginHostOptions, "resourceLimits" | "children">,
   ) {}
 
   /** Ends a call once: its record, from what happened. */
@@ -116,7 +127,7 @@ class PluginThread {
 
   start(): Promise<PluginLoad> {
     const worker = new Worker(workerUrl(), {
-      workerData: { file: this.file },
+      workerData: { file: this.file, children: this.options.children },
       env: { ...this.options.env },
       stdout: true,
       stderr: true,
@@ -281,6 +292,7 @@ export class PluginHost implements PluginHooks {
       maxOutputBytes: options.maxOutputBytes ?? 1024 * 1024,
       now: this.now,
       ...(options.resourceLimits === undefined ? {} : { resourceLimits: options.resourceLimits }),
+      ...(options.children === undefined ? {} : { children: options.children }),
     };
   }
 
