@@ -48,9 +48,24 @@ await chmod(script, 0o755);
 const policy: SandboxLaunch = {
   key: "bench",
   name: "bench",
-  bwrapArgs: ["--ro-bind", "/", "/", "--dev", "/dev", "--bind", root, root, "--bind", scratch, scratch],
+  bwrapArgs: [
+    "--ro-bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
+    "--bind",
+    root,
+    root,
+    "--bind",
+    scratch,
+    scratch,
+  ],
 };
-const sandboxed = (runner: ProcessRunner): ProcessRunner => (run) => runner({ ...run, sandbox: policy });
+const sandboxed =
+  (runner: ProcessRunner): ProcessRunner =>
+  (run) =>
+    runner({ ...run, sandbox: policy });
 const perProcessLauncher = createSandboxLauncher({ useSpawner: false });
 const perProcess = sandboxed(
   createProcessRunner({ containment: processContainment(), sandbox: perProcessLauncher }),
