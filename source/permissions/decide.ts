@@ -15,9 +15,15 @@
  * 6. else the mode says: read-only tools and the user's own (dynamic) tools
  *    run; acceptEdits also allows Write and Edit inside the project; Bash,
  *    Write, Edit and MCP tools ask.
+ *
+ * A Bash line is judged from its parse (`policy.shell`, shell/analyze.ts):
+ * its redirections' files are writes, caught by Edit/Write deny and ask
+ * rules and allowed only as a Write of them would be (an Edit allow rule, or
+ * acceptEdits inside the project); a line the analysis cannot fully judge is
+ * never allowed by a rule — it asks, saying why (`by.kind` "command").
  */
 import path from "node:path";
-import { commandMatches, commandsToAllow, commandsToCatch, suggestBashRule } from "./bash.js";
+import { allowingRule, catchesCommand, suggestBashRule } from "./bash.js";
 import { isInside, type PathContext, pathMatches, suggestPathRule } from "./paths.js";
 import {
   type ProtectedHit,
@@ -31,6 +37,7 @@ import {
   type PermissionRules,
   ruleNamesTool,
 } from "./rules.js";
+import type { CommandAnalysis, ShellAnalyzer } from "./shell/analyze.js";
 
 /** How a tool touches the world, for the mode table. */
 export type ToolKind = "read" | "edit" | "bash" | "mcp" | "other";
@@ -70,6 +77,8 @@ export interface PermissionPolicy {
   realpath?: (file: string) => string | undefined;
   /** What the session's tools may not write without the user's own yes (protected.ts). */
   guard?: ProtectedPaths;
+  /** Parses Bash lines (loaded once per session: `loadShellAnalyzer`). */
+  shell: ShellAnalyzer;
 }
 
 export interface ToolCall {
@@ -81,7 +90,9 @@ export type DecidedBy =
   | { kind: "rule"; rule: PermissionRule }
   | { kind: "mode"; mode: PermissionMode }
   | { kind: "hook"; name: string; reason: string }
-  | { kind: "protected"; hit: ProtectedHit };
+  | { kind: "protected"; hit: ProtectedHit }
+  /** A Bash line no rule could allow: what the analysis could not judge, or a write no rule allows. */
+  | { kind: "command"; reason: string };
 
 export type PermissionDecision =
   | { behavior: "allow"; by: DecidedBy }
@@ -110,8 +121,10 @@ export function decide(
   if (hint?.behavior === "allow") {
     return { behavior: "allow", by: { kind: "hook", name: hint.by, reason: hint.reason } };
   }
-  const allow = allowedBy(policy.rules.allow, call.toolName, target);
+  const allow = allowedBy(policy, call.toolName, target);
   if (allow) return { behavior: "allow", by: { kind: "rule", rule: allow } };
+  const unjudged = target.kind === "command" ? whyNotAllowed(policy, target) : undefined;
+  if (unjudged !== undefined) return { behavior: "ask", by: { kind: "command", reason: unjudged } };
   return { behavior: byMode(mode, kind, target), by: { kind: "mode", mode } };
 }
 
@@ -131,15 +144,17 @@ const BUILTIN_NOT_WRITING = new Set(["Read", "Glob", "Grep", "Task"]);
 
 /**
  * The files a call may write, absolute — what the protected-path check judges:
- * Write's and Edit's `file_path`; for a dynamic or MCP tool, whose effects acai
- * cannot know, every path its input names. Bash's redirection targets belong
- * here too (they are writes); what a command writes by itself (`sed -i`) is
- * for the sandbox and the hook fingerprints (hooks/fingerprint.ts).
+ * Write's and Edit's `file_path`; Bash's redirection targets (from the parse:
+ * as given and where they land); for a dynamic or MCP tool, whose effects
+ * acai cannot know, every path its input names. What a command writes by
+ * itself (`sed -i`) is for the sandbox and the hook fingerprints
+ * (hooks/fingerprint.ts).
  */
 export function writtenFiles(call: ToolCall, policy: PermissionPolicy): string[] {
-  if (BUILTIN_NOT_WRITING.has(call.toolName) || call.toolName === "Bash") return [];
+  if (BUILTIN_NOT_WRITING.has(call.toolName)) return [];
   const target = targetOf(call, policy);
   if (target.kind === "path") return target.files.map((f) => f.file);
+  if (target.kind === "command") return target.writes.flatMap((files) => files.map((f) => f.file));
   return pathsInInput(call.input, policy.cwd, policy.paths.homeDir);
 }
 
@@ -172,7 +187,7 @@ export interface JudgedFile {
 
 /** What rule contents are tested against. */
 type Target =
-  | { kind: "command"; line: string }
+  | { kind: "command"; line: string; analysis: CommandAnalysis; writes: JudgedFile[][] }
   | { kind: "path"; files: JudgedFile[] }
   | { kind: "none" };
 
@@ -188,12 +203,18 @@ const PATH_FIELDS: Readonly<Record<string, string>> = {
 function targetOf(call: ToolCall, policy: PermissionPolicy): Target {
   const input = (call.input ?? {}) as Record<string, unknown>;
   if (call.toolName === "Bash") {
-    return { kind: "command", line: typeof input.command === "string" ? input.command : "" };
+    const line = typeof input.command === "string" ? input.command : "";
+    const analysis = policy.shell.analyze(line);
+    const writes = analysis.writes.map((w) => variantsOf(resolveWritten(w, policy), policy));
+    return { kind: "command", line, analysis, writes };
   }
   const field = PATH_FIELDS[call.toolName];
   if (field === undefined) return { kind: "none" };
   const given = typeof input[field] === "string" ? (input[field] as string) : ".";
-  const file = path.resolve(policy.cwd, given);
+  return { kind: "path", files: variantsOf(path.resolve(policy.cwd, given), policy) };
+}
+
+function variantsOf(file: string, policy: PermissionPolicy): JudgedFile[] {
   const files = [{ file, paths: policy.paths }];
   const real = policy.realpath?.(file);
   if (real !== undefined && real !== file) {
@@ -204,7 +225,15 @@ function targetOf(call: ToolCall, policy: PermissionPolicy): Target {
     };
     files.push({ file: real, paths });
   }
-  return { kind: "path", files };
+  return files;
+}
+
+/** A redirection's file as the shell opens it: `~` is the home folder, relative from the cwd. */
+function resolveWritten(written: string, policy: PermissionPolicy): string {
+  if (written === "~" || written.startsWith("~/")) {
+    return path.join(policy.paths.homeDir, written.slice(1));
+  }
+  return path.resolve(policy.cwd, written);
 }
 
 /** Which tools a rule of a tool name covers: Edit rules cover Write too, Read rules the searches. */
@@ -223,6 +252,7 @@ function firstMatch(
   target: Target,
 ): PermissionRule | undefined {
   for (const rule of rules) {
+    if (writeCaught(rule, target)) return rule;
     if (!ruleCovers(rule, toolName)) continue;
     if (rule.content === undefined) return rule;
     if (contentCatches(rule.content, target)) return rule;
@@ -230,10 +260,18 @@ function firstMatch(
   return undefined;
 }
 
+/** A Bash line's redirection caught by a Write/Edit rule, as the Write of that file would be. */
+function writeCaught(rule: PermissionRule, target: Target): boolean {
+  if (target.kind !== "command" || !ruleCovers(rule, "Write")) return false;
+  if (rule.content === undefined) return target.writes.length > 0;
+  const content = rule.content;
+  return target.writes.some((files) => files.some((f) => pathMatches(content, f.file, f.paths)));
+}
+
 function contentCatches(content: string, target: Target): boolean {
   switch (target.kind) {
     case "command":
-      return commandsToCatch(target.line).some((command) => commandMatches(content, command));
+      return catchesCommand(content, target.line, target.analysis);
     case "path":
       return target.files.some((f) => pathMatches(content, f.file, f.paths));
     case "none":
@@ -243,31 +281,23 @@ function contentCatches(content: string, target: Target): boolean {
   }
 }
 
-/** The allow rule that allows the call: every command of a line covered, every path. */
+/** The allow rule that allows the call: every command of a line covered and its writes, every path. */
 function allowedBy(
-  rules: readonly PermissionRule[],
+  policy: PermissionPolicy,
   toolName: string,
   target: Target,
 ): PermissionRule | undefined {
-  const covering = rules.filter((rule) => ruleCovers(rule, toolName));
+  const covering = policy.rules.allow.filter((rule) => ruleCovers(rule, toolName));
   const whole = covering.find((rule) => rule.content === undefined);
   if (whole) return whole;
   switch (target.kind) {
     case "command": {
-      const commands = commandsToAllow(target.line);
-      if (commands === undefined) return undefined;
-      let first: PermissionRule | undefined;
-      for (const command of commands) {
-        const rule = covering.find((r) => commandMatches(r.content, command));
-        if (rule === undefined) return undefined;
-        first ??= rule;
-      }
-      return first;
+      const rule = allowingRule(target.analysis, covering);
+      if (rule === undefined) return undefined;
+      return target.writes.every((files) => writeAllowed(policy, files)) ? rule : undefined;
     }
     case "path":
-      return covering.find((rule) =>
-        target.files.every((f) => pathMatches(rule.content as string, f.file, f.paths)),
-      );
+      return pathAllowedBy(covering, target.files);
     case "none":
       return undefined;
     default:
@@ -297,10 +327,41 @@ export function readBlockedBy(
   return deny.find(catches) ?? ask.find(catches);
 }
 
+function pathAllowedBy(
+  covering: readonly PermissionRule[],
+  files: JudgedFile[],
+): PermissionRule | undefined {
+  return covering.find((rule) =>
+    files.every((f) => pathMatches(rule.content as string, f.file, f.paths)),
+  );
+}
+
+/** Whether a redirection's file may be written as a Write of it could: an Edit allow rule, or the mode. */
+function writeAllowed(policy: PermissionPolicy, files: JudgedFile[]): boolean {
+  const covering = policy.rules.allow.filter((rule) => ruleCovers(rule, "Write"));
+  if (covering.some((rule) => rule.content === undefined)) return true;
+  if (pathAllowedBy(covering, files) !== undefined) return true;
+  return policy.mode === "acceptEdits" && writeAllowedByMode(files);
+}
+
+/** Why a Bash line that no rule allowed asks, when it is more than "no rule allows it". */
+function whyNotAllowed(
+  policy: PermissionPolicy,
+  target: Extract<Target, { kind: "command" }>,
+): string | undefined {
+  const [opaque] = target.analysis.opaque;
+  if (opaque !== undefined) return `acai cannot judge this command by its rules: ${opaque}`;
+  const covering = policy.rules.allow.filter((rule) => ruleCovers(rule, "Bash"));
+  if (allowingRule(target.analysis, covering) === undefined) return undefined;
+  const blocked = target.writes.find((files) => !writeAllowed(policy, files));
+  if (blocked === undefined) return undefined;
+  return `it writes ${blocked[0]?.file ?? "a file"} by redirection, and no Edit rule or mode allows that write`;
+}
+
 /** A rule that would allow this call, for "how to allow it" messages. */
 export function suggestRule(call: ToolCall, policy: PermissionPolicy): string {
   const target = targetOf(call, policy);
-  if (target.kind === "command") return suggestBashRule(target.line);
+  if (target.kind === "command") return suggestBashRule(target.line, target.analysis);
   if (target.kind === "path" && (call.toolName === "Write" || call.toolName === "Edit")) {
     return suggestPathRule("Edit", target.files[0]?.file ?? "", policy.paths);
   }

@@ -30,6 +30,8 @@ export function askReason(toolName: string, by: DecidedBy): string {
       return `no rule allows ${toolName} in ${MODE_WORDS[by.mode]}`;
     case "protected":
       return `${describeProtected(by.hit)}; only you can approve this exact write`;
+    case "command":
+      return by.reason;
     default:
       return by satisfies never;
   }
@@ -48,6 +50,8 @@ export function denyReason(toolName: string, by: DecidedBy): string {
       return `hook "${by.name}" denied it: ${by.reason}`;
     case "protected":
       return describeProtected(by.hit);
+    case "command":
+      return by.reason;
     default:
       return by satisfies never;
   }

@@ -26,6 +26,7 @@ import { collectServers } from "../mcp/config.js";
 import { sessionMemory } from "../memory/session.js";
 import { resolveModel } from "../models/resolve.js";
 import { builtinNamespaces } from "../patterns/namespaces.js";
+import { loadShellAnalyzer } from "../permissions/shell/parser.js";
 import { sessionPermissions } from "../permissions/sources.js";
 import { startProcess } from "../process/long-lived.js";
 import { runProcess } from "../process/runner.js";
@@ -114,7 +115,8 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
     projectDir,
   });
   // Independent steps run together: start-up time matters for `acai -p`.
-  const [tools, registry, mcp, subagentTypes] = await Promise.all([
+  // Bash lines are judged from a parse: the grammar loads beside the rest.
+  const [tools, registry, mcp, subagentTypes, shell] = await Promise.all([
     loadTools({
       projectDir,
       includeProject,
@@ -145,6 +147,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
           }),
         ),
     loadSubagentTypes({ acaiHome: paths.home, projectDir, includeProject }),
+    loadShellAnalyzer(),
   ]);
 
   // Interrupted while describing: the aborted steps were not cached, go no further.
@@ -180,6 +183,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
         projectDir,
         manifest: scan.projectManifest.entries,
       }),
+      shell,
     },
     sessionId,
     transcriptPath,

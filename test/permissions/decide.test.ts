@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   decide,
   type PermissionPolicy,
@@ -15,6 +15,13 @@ import {
   type RuleSource,
   toRules,
 } from "../../source/permissions/rules.js";
+import type { ShellAnalyzer } from "../../source/permissions/shell/analyze.js";
+import { loadShellAnalyzer } from "../../source/permissions/shell/parser.js";
+
+let shell: ShellAnalyzer;
+beforeAll(async () => {
+  shell = await loadShellAnalyzer();
+});
 
 const USER: RuleSource = { scope: "user", label: "/home/u/.acai/settings.json" };
 const PROJECT: RuleSource = { scope: "project", label: "/p/.acai/settings.json" };
@@ -24,7 +31,7 @@ function rules(list: RuleList, texts: string[], source = USER): PermissionRules 
 }
 
 function policy(mode: PermissionMode = "default", r: PermissionRules = NO_RULES): PermissionPolicy {
-  return { mode, rules: r, paths: { projectDir: "/p", homeDir: "/home/u" }, cwd: "/p" };
+  return { mode, rules: r, paths: { projectDir: "/p", homeDir: "/home/u" }, cwd: "/p", shell };
 }
 
 const bash = (command: string) => ({ toolName: "Bash", input: { command } });
@@ -199,5 +206,59 @@ describe("words", () => {
     expect(
       ["Read", "Glob", "Grep", "Write", "Edit", "Bash", "mcp__a__b", "x"].map(toolKind),
     ).toEqual(["read", "read", "read", "edit", "edit", "bash", "mcp", "other"]);
+  });
+});
+
+describe("Bash lines judged from their parse", () => {
+  const npmTest = rules("allow", ["Bash(npm test:*)"]);
+
+  it("a redirection is a write: allowed as a Write of its file would be", () => {
+    expect(decide(bash("npm test > out.txt"), policy("default", npmTest)).behavior).toBe("ask");
+    expect(decide(bash("npm test > out.txt"), policy("acceptEdits", npmTest)).behavior).toBe(
+      "allow",
+    );
+    expect(decide(bash("npm test > ~/.bashrc"), policy("acceptEdits", npmTest)).behavior).toBe(
+      "ask",
+    );
+    const logs = joinRules(npmTest, rules("allow", ["Edit(./logs/**)"]));
+    expect(decide(bash("npm test > logs/a.txt 2>&1"), policy("default", logs)).behavior).toBe(
+      "allow",
+    );
+    expect(decide(bash("npm test > other.txt"), policy("default", logs)).behavior).toBe("ask");
+  });
+
+  it("a write no rule allows asks and says which file", () => {
+    const decision = decide(bash("npm test > ~/.bashrc"), policy("default", npmTest));
+    expect(decision.behavior).toBe("ask");
+    expect(decision.by).toEqual({
+      kind: "command",
+      reason: expect.stringContaining("/home/u/.bashrc"),
+    });
+  });
+
+  it("Edit deny and ask rules catch a redirection to their files", () => {
+    const p = policy("bypassPermissions", rules("deny", ["Edit(~/.bashrc)"]));
+    expect(decide(bash("echo x >> ~/.bashrc"), p).behavior).toBe("deny");
+    expect(decide(bash("echo x >> ~/.profile"), p).behavior).toBe("allow");
+    const asked = policy("default", joinRules(npmTest, rules("ask", ["Write(./.git/**)"])));
+    expect(decide(bash("npm test > .git/config"), asked).by).toMatchObject({ kind: "rule" });
+  });
+
+  it("what the parse cannot judge asks with the reason, and -p's denial carries it", () => {
+    const decision = decide(bash("npm test; eval x"), policy("default", npmTest));
+    expect(decision).toEqual({
+      behavior: "ask",
+      by: {
+        kind: "command",
+        reason: "acai cannot judge this command by its rules: eval runs a string as commands",
+      },
+    });
+  });
+
+  it("a whole-tool Bash allow and bypassPermissions still allow what cannot be judged", () => {
+    expect(decide(bash("$CMD x"), policy("default", rules("allow", ["Bash"]))).behavior).toBe(
+      "allow",
+    );
+    expect(decide(bash("$CMD x"), policy("bypassPermissions")).behavior).toBe("allow");
   });
 });

@@ -1,0 +1,77 @@
+/**
+ * The Bash grammar: tree-sitter-bash's WASM build through web-tree-sitter
+ * (decision 0013). Loading is asynchronous (WebAssembly) and done once, when
+ * a session starts; after that a line parses synchronously, so `decide()`
+ * stays a pure function over the analysis.
+ */
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { Language, Parser, type Tree } from "web-tree-sitter";
+import {
+  analyzeTree,
+  type CommandAnalysis,
+  type ScriptParser,
+  type ShellAnalyzer,
+} from "./analyze.js";
+
+export interface ShellAnalyzerOptions {
+  /** The grammar's WASM file; by default the copy beside this module in dist/, else tree-sitter-bash's. */
+  grammarPath?: string;
+}
+
+/** Longer lines are not parsed: a rule never allows them. */
+export const MAX_LINE_CHARS = 64 * 1024;
+
+/**
+ * web-tree-sitter keeps one WebAssembly instance per process, and calling its
+ * `init` again replaces it under every parser already made: the load is
+ * shared by every session of the process (tests run several).
+ */
+let runtime: Promise<void> | undefined;
+
+export async function loadShellAnalyzer(
+  options: ShellAnalyzerOptions = {},
+): Promise<ShellAnalyzer> {
+  runtime ??= Parser.init();
+  await runtime;
+  const language = await Language.load(options.grammarPath ?? defaultGrammarPath());
+  const parser = new Parser();
+  parser.setLanguage(language);
+  const parse: ScriptParser = (text, depth) => parseLine(parser, text, depth, parse);
+  return {
+    analyze(line) {
+      return parse(line, 0);
+    },
+  };
+}
+
+function parseLine(
+  parser: Parser,
+  line: string,
+  depth: number,
+  again: ScriptParser,
+): CommandAnalysis {
+  if (line.length > MAX_LINE_CHARS) return tooLong();
+  const tree: Tree | null = parser.parse(line);
+  if (tree === null) return { commands: [], writes: [], opaque: ["the command did not parse"] };
+  try {
+    return analyzeTree(tree.rootNode, depth, again);
+  } finally {
+    tree.delete();
+  }
+}
+
+function tooLong(): CommandAnalysis {
+  return {
+    commands: [],
+    writes: [],
+    opaque: [`the command is longer than ${MAX_LINE_CHARS} characters`],
+  };
+}
+
+function defaultGrammarPath(): string {
+  const beside = fileURLToPath(new URL("./tree-sitter-bash.wasm", import.meta.url));
+  if (existsSync(beside)) return beside;
+  return createRequire(import.meta.url).resolve("tree-sitter-bash/tree-sitter-bash.wasm");
+}
