@@ -92,7 +92,9 @@ export type DecidedBy =
   | { kind: "hook"; name: string; reason: string }
   | { kind: "protected"; hit: ProtectedHit }
   /** A Bash line no rule could allow: what the analysis could not judge, or a write no rule allows. */
-  | { kind: "command"; reason: string };
+  | { kind: "command"; reason: string }
+  /** A Bash deny or ask rule that could not be checked against a line the parse does not fully understand. */
+  | { kind: "unchecked"; rule: PermissionRule; reason: string };
 
 export type PermissionDecision =
   | { behavior: "allow"; by: DecidedBy }
@@ -108,12 +110,16 @@ export function decide(
   const target = targetOf(call, policy);
   const deny = firstMatch(policy.rules.deny, call.toolName, target);
   if (deny) return { behavior: "deny", by: { kind: "rule", rule: deny } };
+  const uncheckedDeny = uncheckable(policy.rules.deny, target);
+  if (uncheckedDeny) return { behavior: "deny", by: uncheckedDeny };
   const mode = policy.mode;
   if (mode === "plan" && kind !== "read") return { behavior: "deny", by: { kind: "mode", mode } };
   const hit = policy.guard && protectedWrite(writtenFiles(call, policy), policy.guard);
   if (hit) return { behavior: "ask", by: { kind: "protected", hit } };
   const ask = firstMatch(policy.rules.ask, call.toolName, target);
   if (ask) return { behavior: "ask", by: { kind: "rule", rule: ask } };
+  const uncheckedAsk = uncheckable(policy.rules.ask, target);
+  if (uncheckedAsk) return { behavior: "ask", by: uncheckedAsk };
   if (hint?.behavior === "ask") {
     return { behavior: "ask", by: { kind: "hook", name: hint.by, reason: hint.reason } };
   }
@@ -258,6 +264,19 @@ function firstMatch(
     if (contentCatches(rule.content, target)) return rule;
   }
   return undefined;
+}
+
+/**
+ * A deny or ask rule for Bash commands cannot be checked against a line the
+ * analysis does not fully understand (`$(echo touch) x`): it holds, failing
+ * closed. None when every such rule could be checked.
+ */
+function uncheckable(rules: readonly PermissionRule[], target: Target): DecidedBy | undefined {
+  if (target.kind !== "command") return undefined;
+  const [reason] = target.analysis.opaque;
+  if (reason === undefined) return undefined;
+  const rule = rules.find((r) => r.content !== undefined && ruleCovers(r, "Bash"));
+  return rule === undefined ? undefined : { kind: "unchecked", rule, reason };
 }
 
 /** A Bash line's redirection caught by a Write/Edit rule, as the Write of that file would be. */

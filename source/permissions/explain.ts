@@ -32,9 +32,15 @@ export function askReason(toolName: string, by: DecidedBy): string {
       return `${describeProtected(by.hit)}; only you can approve this exact write`;
     case "command":
       return by.reason;
+    case "unchecked":
+      return unchecked(by.rule, by.reason);
     default:
       return by satisfies never;
   }
+}
+
+function unchecked(rule: PermissionRule, reason: string): string {
+  return `the ${rule.list} rule ${rule.text} (${ruleWhere(rule)}) cannot be checked against this command, so it holds: ${reason}`;
 }
 
 /** Why a call was denied by a rule or the mode (the decision's own reason, without advice). */
@@ -52,6 +58,8 @@ export function denyReason(toolName: string, by: DecidedBy): string {
       return describeProtected(by.hit);
     case "command":
       return by.reason;
+    case "unchecked":
+      return unchecked(by.rule, by.reason);
     default:
       return by satisfies never;
   }

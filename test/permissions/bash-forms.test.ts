@@ -1,8 +1,9 @@
 /**
  * The table of command forms (issue 18): each line's verdict under an allow
  * rule, `Bash(npm test:*)`, and under a deny rule, `Bash(touch:*)`, in the
- * default mode — judged by `decide()` from the real parse. "ask" is also how
- * a line that cannot be judged ends: never allowed by a rule, denied in -p.
+ * default mode — judged by `decide()` from the real parse. A line the parse
+ * cannot fully judge is never allowed by a rule (it asks; -p denies it), and
+ * a deny rule that cannot be checked against it holds: denied.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { decide, type PermissionPolicy } from "../../source/permissions/decide.js";
@@ -102,7 +103,7 @@ const FORMS: readonly (readonly [string, Verdict, Verdict])[] = [
   ["xargs touch", "ask", "deny"],
   ["xargs -0 -n 1 touch", "ask", "deny"],
   ["echo M | xargs -I{} touch {}", "ask", "deny"],
-  ["xargs -Z touch", "ask", "ask"],
+  ["xargs -Z touch", "ask", "deny"],
   ["sudo touch M", "ask", "deny"],
   ["sudo -u root touch M", "ask", "deny"],
   ["sudo -u root env X=1 /usr/bin/touch M", "ask", "deny"],
@@ -121,44 +122,44 @@ const FORMS: readonly (readonly [string, Verdict, Verdict])[] = [
   ["bash -c 'bash -c \"touch M\"'", "ask", "deny"],
   ["bash -ec 'npm test'", "allow", "ask"],
   ["bash -c 'npm test; touch M'", "ask", "deny"],
-  ['bash -c "$X"', "ask", "ask"],
-  ["echo touch M | bash", "ask", "ask"],
-  ["npm test && bash", "ask", "ask"],
+  ['bash -c "$X"', "ask", "deny"],
+  ["echo touch M | bash", "ask", "deny"],
+  ["npm test && bash", "ask", "deny"],
   // what is never allowed by a rule
-  ["$(echo touch) M", "ask", "ask"],
-  ["$CMD M", "ask", "ask"],
+  ["$(echo touch) M", "ask", "deny"],
+  ["$CMD M", "ask", "deny"],
   // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax
-  ["${CMD} M", "ask", "ask"],
-  ["/usr/bin/tou?h M", "ask", "ask"],
-  ["tou*h M", "ask", "ask"],
+  ["${CMD} M", "ask", "deny"],
+  ["/usr/bin/tou?h M", "ask", "deny"],
+  ["tou*h M", "ask", "deny"],
   ["~/bin/touch M", "ask", "deny"],
   ["eval 'touch M'", "ask", "deny"],
-  ["eval npm test", "ask", "ask"],
-  ["source ./script.sh", "ask", "ask"],
-  [". ./script.sh", "ask", "ask"],
+  ["eval npm test", "ask", "deny"],
+  ["source ./script.sh", "ask", "deny"],
+  [". ./script.sh", "ask", "deny"],
   ["trap 'touch M' EXIT", "ask", "deny"],
-  ["bash <<EOF\ntouch M\nEOF", "ask", "ask"],
-  ["bash <<< 'touch M'", "ask", "ask"],
-  ["python3 <<EOF\nprint(1)\nEOF", "ask", "ask"],
+  ["bash <<EOF\ntouch M\nEOF", "ask", "deny"],
+  ["bash <<< 'touch M'", "ask", "deny"],
+  ["python3 <<EOF\nprint(1)\nEOF", "ask", "deny"],
   ["npm test <<EOF\n$(touch M)\nEOF", "ask", "deny"],
   ["npm test <<'EOF'\n$(touch M)\nEOF", "allow", "ask"],
   ["npm test <<< $(touch M)", "ask", "deny"],
   ["f() { touch M; }; f", "ask", "deny"],
   ["function npm { touch M; }; npm test", "ask", "deny"],
-  ["alias npm=touch; npm test", "ask", "ask"],
+  ["alias npm=touch; npm test", "ask", "deny"],
   ["PATH=/tmp/x:$PATH npm test", "ask", "ask"],
   ["FOO=1 npm test", "ask", "ask"],
   ["FOO=1 touch M", "ask", "deny"],
-  ["export PATH=/tmp; npm test", "ask", "ask"],
-  ["a=1; npm test", "ask", "ask"],
+  ["export PATH=/tmp; npm test", "ask", "deny"],
+  ["a=1; npm test", "ask", "deny"],
   ["a=$(touch M)", "ask", "deny"],
-  ["(( x = 1 )); npm test", "ask", "ask"],
-  ["npm test $((1+2))", "ask", "ask"],
-  ["[[ -f x ]] && npm test", "ask", "ask"],
-  ["printf -v 'a[$(touch M)]' x", "ask", "ask"],
-  ["npm test )", "ask", "ask"],
-  ['npm test "unterminated', "ask", "ask"],
-  ["{touch,M}", "ask", "ask"],
+  ["(( x = 1 )); npm test", "ask", "deny"],
+  ["npm test $((1+2))", "ask", "deny"],
+  ["[[ -f x ]] && npm test", "ask", "deny"],
+  ["printf -v 'a[$(touch M)]' x", "ask", "deny"],
+  ["npm test )", "ask", "deny"],
+  ['npm test "unterminated', "ask", "deny"],
+  ["{touch,M}", "ask", "deny"],
   // redirections: writes judged like Write, fd duplications and reads are not writes
   ["npm test > /dev/null 2>&1", "allow", "ask"],
   ["npm test 2>&1", "allow", "ask"],
@@ -169,9 +170,9 @@ const FORMS: readonly (readonly [string, Verdict, Verdict])[] = [
   ["npm test > /tmp/out", "ask", "ask"],
   ["npm test >| ~/.bashrc", "ask", "ask"],
   ["npm test &> ~/.bashrc", "ask", "ask"],
-  ["npm test > $HOME/.bashrc", "ask", "ask"],
-  ["npm test > ~/.ba\\\nshrc", "ask", "ask"],
-  ["npm test 3<>file", "ask", "ask"],
+  ["npm test > $HOME/.bashrc", "ask", "deny"],
+  ["npm test > ~/.ba\\\nshrc", "ask", "deny"],
+  ["npm test 3<>file", "ask", "deny"],
   ["npm test 2>&1 | tee log.txt", "ask", "ask"],
 ];
 

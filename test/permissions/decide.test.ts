@@ -255,6 +255,27 @@ describe("Bash lines judged from their parse", () => {
     });
   });
 
+  it("a Bash deny or ask rule that cannot be checked against a line holds, even in bypassPermissions", () => {
+    const denied = decide(
+      bash("$(echo curl) x"),
+      policy("bypassPermissions", rules("deny", ["Bash(curl:*)"])),
+    );
+    expect(denied.behavior).toBe("deny");
+    expect(denialForModel("Bash", denied)).toContain(
+      'the deny rule Bash(curl:*) ("permissions.deny" of /home/u/.acai/settings.json) cannot be checked against this command, so it holds: the program is not a fixed word ($(echo curl))',
+    );
+    const asked = decide(
+      bash("eval ls"),
+      policy("bypassPermissions", rules("ask", ["Bash(git push:*)"])),
+    );
+    expect(asked.by).toMatchObject({ kind: "unchecked", rule: { text: "Bash(git push:*)" } });
+    // A deny rule for another tool is not concerned.
+    expect(
+      decide(bash("eval ls"), policy("bypassPermissions", rules("deny", ["Read(./.env)"])))
+        .behavior,
+    ).toBe("allow");
+  });
+
   it("a whole-tool Bash allow and bypassPermissions still allow what cannot be judged", () => {
     expect(decide(bash("$CMD x"), policy("default", rules("allow", ["Bash"]))).behavior).toBe(
       "allow",
