@@ -3,6 +3,7 @@ import type { RunResult } from "../../process/types.js";
 import { defineTool } from "../define.js";
 import { capForModel } from "../text.js";
 import type { Tool } from "../types.js";
+import { gitGuardedEnv } from "./git-env.js";
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -63,7 +64,10 @@ export function bashTool(): Tool {
         command: "/bin/bash",
         args: ["-c", command],
         cwd: context.cwd,
-        env: context.shellEnv ? { ...context.env, ...context.shellEnv } : context.env,
+        // Layered last: a session_start hook's exports cannot turn the git guards off.
+        env: gitGuardedEnv(
+          context.shellEnv ? { ...context.env, ...context.shellEnv } : context.env,
+        ),
         timeoutMs,
         signal: context.signal,
         onOutputLimit: "truncate",
