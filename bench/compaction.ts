@@ -24,6 +24,7 @@ import type { AgentEvent } from "../dist/agent/events.js";
 import type { TurnInput } from "../dist/agent/types.js";
 import { replayModelFromScript } from "../dist/models/replay.js";
 import { NO_RULES } from "../dist/permissions/rules.js";
+import { NO_SHELL_PARSER } from "../dist/permissions/shell/analyze.js";
 import type { Tool } from "../dist/tools/types.js";
 
 const TURNS = 60;
@@ -94,6 +95,7 @@ async function run(
       rules: NO_RULES,
       paths: { projectDir: dir, homeDir: dir },
       cwd: dir,
+      shell: NO_SHELL_PARSER,
     },
     sessionId: `bench-${contextWindow ?? "none"}-${prompts.length}`,
     transcriptPath: path.join(dir, `${contextWindow ?? "none"}-${prompts.length}.jsonl`),

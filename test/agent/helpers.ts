@@ -10,6 +10,7 @@ import type { AgentOptions, RunInput } from "../../source/agent/types.js";
 import type { PermissionPolicy } from "../../source/permissions/decide.js";
 import type { PermissionMode } from "../../source/permissions/rules.js";
 import { NO_RULES } from "../../source/permissions/rules.js";
+import { loadShellAnalyzer } from "../../source/permissions/shell/parser.js";
 import type { ProcessRunner } from "../../source/process/types.js";
 import { formatZodError } from "../../source/tools/define.js";
 import type { Tool } from "../../source/tools/types.js";
@@ -108,8 +109,11 @@ export function modelFor(server: FakeOpenAIServer, api: Api) {
  * tools — not Bash, Write, Edit — run without asking).
  */
 export function testPolicy(dir: string, mode: PermissionMode = "default"): PermissionPolicy {
-  return { mode, rules: NO_RULES, paths: { projectDir: dir, homeDir: dir }, cwd: dir };
+  return { mode, rules: NO_RULES, paths: { projectDir: dir, homeDir: dir }, cwd: dir, shell };
 }
+
+/** The Bash grammar, loaded once for the test file (as a session loads it at its start). */
+const shell = await loadShellAnalyzer();
 
 export function makeAgent(
   server: FakeOpenAIServer,

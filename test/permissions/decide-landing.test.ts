@@ -7,9 +7,11 @@
 import { mkdir, mkdtemp, realpath, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { decide, type PermissionPolicy, writeLanding } from "../../source/permissions/decide.js";
 import { NO_RULES, type PermissionMode, toRules } from "../../source/permissions/rules.js";
+import type { ShellAnalyzer } from "../../source/permissions/shell/analyze.js";
+import { loadShellAnalyzer } from "../../source/permissions/shell/parser.js";
 import { landingOrUndefined } from "../../source/tools/landing.js";
 
 let root: string;
@@ -22,6 +24,11 @@ beforeEach(async () => {
 });
 afterEach(() => rm(root, { recursive: true, force: true }));
 
+let shell: ShellAnalyzer;
+beforeAll(async () => {
+  shell = await loadShellAnalyzer();
+});
+
 function policy(mode: PermissionMode, allow: string[] = []): PermissionPolicy {
   const source = { scope: "flag", label: "--allowedTools" } as const;
   return {
@@ -30,6 +37,7 @@ function policy(mode: PermissionMode, allow: string[] = []): PermissionPolicy {
     paths: { projectDir: project, homeDir: join(root, "home") },
     cwd: project,
     realpath: landingOrUndefined,
+    shell,
   };
 }
 const write = (file_path: string) => ({ toolName: "Write", input: { file_path, content: "x" } });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { decide, type PermissionPolicy } from "../../source/permissions/decide.js";
 import { askReason } from "../../source/permissions/explain.js";
 import {
@@ -8,6 +8,8 @@ import {
   protectedWrite,
 } from "../../source/permissions/protected.js";
 import { NO_RULES, type PermissionMode, toRules } from "../../source/permissions/rules.js";
+import type { ShellAnalyzer } from "../../source/permissions/shell/analyze.js";
+import { loadShellAnalyzer } from "../../source/permissions/shell/parser.js";
 
 const LINKS: Record<string, string> = {
   // docs/cfg is a link a hostile repository ships, into the user's hooks.
@@ -30,6 +32,11 @@ const guard: ProtectedPaths = {
   },
 };
 
+let shell: ShellAnalyzer;
+beforeAll(async () => {
+  shell = await loadShellAnalyzer();
+});
+
 function policy(mode: PermissionMode = "default", allow: string[] = []): PermissionPolicy {
   return {
     mode,
@@ -40,6 +47,7 @@ function policy(mode: PermissionMode = "default", allow: string[] = []): Permiss
     paths: { projectDir: "/p", homeDir: "/home/u" },
     cwd: "/p",
     guard,
+    shell,
   };
 }
 
@@ -118,7 +126,7 @@ describe("decide: a protected write asks as kind protected, whatever would allow
   const modes: PermissionMode[] = ["default", "acceptEdits", "bypassPermissions"];
   for (const mode of modes) {
     it(`in ${mode}, with an allow rule and a hook's allow`, () => {
-      const p = policy(mode, ["Edit", "Write", "my_tool"]);
+      const p = policy(mode, ["Edit", "Write", "my_tool", "Bash"]);
       const hint = { behavior: "allow" as const, reason: "ok", by: "project-hook" };
       for (const call of [
         write("/home/u/.acai/hooks/x"),
@@ -127,6 +135,9 @@ describe("decide: a protected write asks as kind protected, whatever would allow
         write("docs/cfg/HOOK.md"),
         { toolName: "my_tool", input: { target: ".git/hooks/pre-commit" } },
         { toolName: "mcp__fs__write", input: { path: "AGENTS.md" } },
+        // A Bash redirection is a write too, judged from the parse.
+        { toolName: "Bash", input: { command: "echo x >> ~/.acai/settings.json" } },
+        { toolName: "Bash", input: { command: "ls && (echo '[core]' > .git/config)" } },
       ]) {
         const decision = decide(call, p, hint);
         expect(decision.behavior, JSON.stringify(call)).toBe("ask");
