@@ -1,6 +1,6 @@
 /**
  * The Bash grammar: tree-sitter-bash's WASM build through web-tree-sitter
- * (decision 0013). Loading is asynchronous (WebAssembly) and done once, when
+ * (decision 0014). Loading is asynchronous (WebAssembly) and done once, when
  * a session starts; after that a line parses synchronously, so `decide()`
  * stays a pure function over the analysis.
  */
