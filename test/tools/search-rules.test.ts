@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readBlockedBy } from "../../source/permissions/decide.js";
 import { NO_RULES, toRules } from "../../source/permissions/rules.js";
+import { NO_SHELL_PARSER } from "../../source/permissions/shell/analyze.js";
 import { globTool } from "../../source/tools/builtin/glob.js";
 import { grepTool } from "../../source/tools/builtin/grep.js";
 import { landingOrUndefined } from "../../source/tools/landing.js";
@@ -42,6 +43,7 @@ function contextWith(toolName: string, deny: string[], ask: string[] = []): Tool
     paths: { projectDir: dir, homeDir: join(dir, "home") },
     cwd: dir,
     realpath: landingOrUndefined,
+    shell: NO_SHELL_PARSER,
   };
   return {
     ...contextFor(dir),
