@@ -198,10 +198,16 @@ function simpleCommand(node: Node, walk: Walk): void {
       scanChildren(child, walk);
     }
   }
-  const forms = commandForms(words, assignments, node.text);
+  judgeWords(words, assignments, node.text, walk);
+}
+
+/** A command's words as forms; what it runs from its arguments (`find -exec`) judged the same way. */
+function judgeWords(words: Word[], assignments: string[], text: string, walk: Walk): void {
+  const forms = commandForms(words, assignments, text);
   walk.out.commands.push(forms.command);
   walk.out.opaque.push(...forms.opaque);
   for (const script of forms.scripts) nested(script, walk);
+  for (const run of forms.runs) judgeWords(run, [], run.map((w) => w.text).join(" "), walk);
 }
 
 /** Whether only a backslash-newline stands between two parts of a command. */

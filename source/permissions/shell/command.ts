@@ -28,6 +28,8 @@ export interface CommandForms {
   opaque: string[];
   /** Scripts it runs (`bash -c`, `eval`, `trap`), to be parsed again. */
   scripts: string[];
+  /** Commands it runs from its own arguments (`find -exec CMD … ;`), each judged as a command. */
+  runs: Word[][];
 }
 
 /** Programs that run code given as text or from a file, or change what later names mean. */
@@ -86,6 +88,7 @@ export function commandForms(words: Word[], assignments: string[], raw: string):
     command: { text: raw, needsRule: true, allowForms: [], catchForms: [raw] },
     opaque: [],
     scripts: [],
+    runs: [],
   };
   const prefix = assignments.length > 0 ? `${assignments.join(" ")} ` : "";
   if (words.length === 0) {
@@ -100,6 +103,7 @@ export function commandForms(words: Word[], assignments: string[], raw: string):
     const step = unwrapStep(current);
     switch (step.kind) {
       case "program":
+        out.runs.push(...findRuns(current));
         return out;
       case "wrap":
         transparent &&= step.transparent;
@@ -159,4 +163,21 @@ function judgeProgram(words: Word[], out: CommandForms): boolean {
     return false;
   }
   return true;
+}
+
+const FIND_ACTIONS = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
+
+/** `find … -exec CMD ARGS ;` (or `+`): the commands find runs. */
+function findRuns(words: Word[]): Word[][] {
+  if (baseName((words[0] as Word).text) !== "find") return [];
+  const runs: Word[][] = [];
+  for (let i = 1; i < words.length; i++) {
+    if (!FIND_ACTIONS.has((words[i] as Word).text)) continue;
+    const start = i + 1;
+    let end = start;
+    while (end < words.length && !/^[;+]$/.test((words[end] as Word).text)) end++;
+    if (end > start) runs.push(words.slice(start, end));
+    i = end;
+  }
+  return runs;
 }
