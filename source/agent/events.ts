@@ -72,6 +72,18 @@ export interface SessionTotals {
   durationMs: number;
 }
 
+/** The OS sandbox in force (hooks.md §3: session_start's `sandbox`); the agent only carries it. */
+export interface SessionSandboxInfo {
+  enabled: boolean;
+  /** The policy's name (ACAI_SANDBOX_POLICY), null when unsandboxed. */
+  policy: string | null;
+  /** How what acai starts is kept from outliving it: a PID namespace, or the environment marker. */
+  containment: "namespace" | "marker";
+  network: "none" | "hosts" | "all" | null;
+  /** Why it is off. */
+  reason?: string;
+}
+
 export type SessionEndReason = "completed" | "aborted" | "error" | "hook_stop" | "user_exit";
 
 export type AgentEvent = (
@@ -84,6 +96,8 @@ export type AgentEvent = (
       source: SessionSource;
       /** Who serves the model: `openai`, `anthropic`, `replay`, … (A3S `model_provider`). */
       modelProvider?: string;
+      /** The OS sandbox in force (AgentOptions.sandbox). */
+      sandbox?: SessionSandboxInfo;
     } /* gate: block = refuse to start; context */
   | {
       type: "user_prompt";

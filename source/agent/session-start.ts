@@ -22,6 +22,7 @@ export async function* startSession(
     transcriptPath: options.transcriptPath,
     source,
     modelProvider: providerOf(options.model),
+    ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
   });
   if (signal.aborted) return "aborted";
   if (start?.action === "block") {

@@ -2,12 +2,14 @@ import type { LanguageModel, ModelMessage } from "ai";
 import type { PermissionPolicy } from "../permissions/decide.js";
 import type { ProcessRunner } from "../process/types.js";
 import type { Tool } from "../tools/types.js";
-import type { IncomingMessage, SessionEndReason } from "./events.js";
+import type { IncomingMessage, SessionEndReason, SessionSandboxInfo } from "./events.js";
 
 export interface AgentOptions {
   model: LanguageModel;
   /** Shown in events and sent to hooks (`model`). */
   modelId: string;
+  /** What the OS sandbox of tools and hooks is in this session, for session_start (source/sandbox/report.ts). */
+  sandbox?: SessionSandboxInfo;
   tools: Tool[];
   cwd: string;
   /** Environment handed to tools' child processes. */

@@ -9,6 +9,7 @@ import { jsonTextTooDeep, MAX_JSON_DEPTH } from "./json-depth.js";
 import { parseJsonWithLocation } from "./json-error.js";
 import { MAX_STEPS_MAX, MAX_STEPS_MIN } from "./max-steps.js";
 import { resolveProjectPaths } from "./paths.js";
+import { SandboxSettingsSchema } from "./sandbox-settings.js";
 import { MAX_PROJECT_FILE_BYTES, readRegularFileSync } from "./read-regular-file.js";
 
 const BaseUrlSchema = z
@@ -92,6 +93,8 @@ export const SettingsSchema = z.object({
   permissions: PermissionsSettingsSchema.optional(),
   /** Messages between agents: `{"url": "nats://host:4222"}` for several machines (docs/messaging.md). */
   relay: RelaySettingsSchema.optional(),
+  /** The OS sandbox of tools and hooks, Claude Code's shape (docs/security.md, "Sandbox"). */
+  sandbox: SandboxSettingsSchema.optional(),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -259,6 +262,7 @@ function unknownKeyWarnings(file: string, value: object): string[] {
     ["capabilities", CapabilitiesSchema],
     ["memory", MemorySettingsSchema],
     ["permissions", PermissionsSettingsSchema],
+    ["sandbox", SandboxSettingsSchema],
   ] as const) {
     const given = (value as Record<string, unknown>)[section];
     if (!isPlainObject(given)) continue;

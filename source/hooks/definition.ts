@@ -95,6 +95,8 @@ export interface HookDefinition {
    * entry's `env`. Shown by the trust review.
    */
   env: string[];
+  /** What it needs from the OS sandbox (hosts, paths it writes): metadata, frontmatter or settings `sandbox`. */
+  sandbox?: { network?: string[]; write?: string[] };
   scope: HookScope;
   sourceKind: HookSourceKind;
   /** Absolute path of the file that defines the hook (executable, HOOK.md or settings file). */

@@ -32,6 +32,18 @@ export interface UntrustedHook {
   problem?: string;
   /** Secret-looking variables it asks to receive, when known without running it. */
   env?: string[];
+  /** What it asks of the OS sandbox (hosts, paths it writes), when known without running it. */
+  sandbox?: string;
+}
+
+function needsText(needs: { network?: unknown; write?: unknown } | undefined): string | undefined {
+  if (needs === undefined || needs === null || typeof needs !== "object") return undefined;
+  const list = (value: unknown) => (Array.isArray(value) ? value.map(String) : []);
+  const parts = [
+    list(needs.network).length ? `network ${list(needs.network).join(", ")}` : "",
+    list(needs.write).length ? `writes ${list(needs.write).join(", ")}` : "",
+  ].filter(Boolean);
+  return parts.length ? parts.join("; ") : undefined;
 }
 
 function matcherText(matcher: HookMatcher): string | undefined {
@@ -49,6 +61,8 @@ function fromDefinition(def: HookDefinition | BrokenHook, command: string): Untr
   }
   const hook: UntrustedHook = { ...base, name: def.name, events: def.events };
   if (def.env.length > 0) hook.env = [...def.env];
+  const needs = needsText(def.sandbox);
+  if (needs !== undefined) hook.sandbox = needs;
   const matcher = matcherText(def.matcher);
   if (matcher !== undefined) hook.matcher = matcher;
   if (def.description !== undefined) hook.description = def.description;
@@ -97,6 +111,8 @@ export function describeUntrusted(scan: HookScan): UntrustedHook[] {
       };
       const env = (item.entry as { env?: unknown }).env;
       if (Array.isArray(env) && env.length > 0) hook.env = env.map(String);
+      const needs = needsText((item.entry as { sandbox?: { network?: unknown } }).sandbox);
+      if (needs !== undefined) hook.sandbox = needs;
       if (item.matcher !== undefined && item.matcher.trim() !== "") hook.matcher = item.matcher;
       result.push(hook);
     }

@@ -48,6 +48,19 @@ export interface ConnectOptions {
   projectDir: string;
   signal?: AbortSignal;
   startupMs?: number;
+  /**
+   * How a stdio server's command starts: inside the OS sandbox (source/sandbox/,
+   * `bwrap … -- command args` with ACAI_SANDBOX set). Default: as it is.
+   */
+  launch?: (target: LaunchTarget) => LaunchTarget;
+}
+
+/** A stdio server's start, before and after `ConnectOptions.launch`. */
+export interface LaunchTarget {
+  command: string;
+  args: readonly string[];
+  cwd: string;
+  env: Readonly<Record<string, string>>;
 }
 
 type Client = Awaited<ReturnType<typeof import("@ai-sdk/mcp").createMCPClient>>;
@@ -167,11 +180,18 @@ async function transportFor(entry: McpServerEntry, options: ConnectOptions) {
     { ...withoutSecrets(options.env), ...config.env },
     containment.nextRunId(),
   );
-  return new StdioMCPTransport({
+  const target: LaunchTarget = {
     command: config.command,
     args: config.args ?? [],
     env,
     cwd: path.resolve(options.projectDir, config.cwd ?? "."),
+  };
+  const launched = options.launch ? options.launch(target) : target;
+  return new StdioMCPTransport({
+    command: launched.command,
+    args: [...launched.args],
+    env: { ...launched.env },
+    cwd: launched.cwd,
     stderr: "ignore",
   });
 }

@@ -79,6 +79,11 @@ export interface PermissionPolicy {
   guard?: ProtectedPaths;
   /** Parses Bash lines (loaded once per session: `loadShellAnalyzer`). */
   shell: ShellAnalyzer;
+  /**
+   * Bash runs in the OS sandbox and the user's `sandbox.autoAllowBashIfSandboxed`
+   * is on: in `default` mode a Bash call no rule decides runs without asking.
+   */
+  autoAllowSandboxedBash?: boolean;
 }
 
 export interface ToolCall {
@@ -131,6 +136,10 @@ export function decide(
   if (allow) return { behavior: "allow", by: { kind: "rule", rule: allow } };
   const unjudged = target.kind === "command" ? whyNotAllowed(policy, target) : undefined;
   if (unjudged !== undefined) return { behavior: "ask", by: { kind: "command", reason: unjudged } };
+  // sandbox.autoAllowBashIfSandboxed: the OS sandbox bounds what the command can do.
+  if (kind === "bash" && mode === "default" && policy.autoAllowSandboxedBash === true) {
+    return { behavior: "allow", by: { kind: "mode", mode } };
+  }
   return { behavior: byMode(mode, kind, target), by: { kind: "mode", mode } };
 }
 

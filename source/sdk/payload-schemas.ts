@@ -89,6 +89,16 @@ export const PAYLOAD_SCHEMAS = {
       .describe("startup: a new session; resume: --continue/--resume; compact: after a compaction"),
     model: z.string(),
     model_provider: z.string().optional().describe("openai, anthropic, replay, …"),
+    sandbox: z
+      .looseObject({
+        enabled: z.boolean(),
+        policy: z.string().nullable(),
+        containment: z.enum(["namespace", "marker"]),
+        network: z.enum(["none", "hosts", "all"]).nullable(),
+        reason: z.string().optional(),
+      })
+      .optional()
+      .describe("The OS sandbox of tools and hooks in this session (docs/security.md)"),
   }),
   user_prompt: event("user_prompt", {
     prompt: z.string().describe("As replaced by earlier hooks"),

@@ -156,5 +156,6 @@ function toUntrustedInfo(hook: ReturnType<typeof describeUntrusted>[number]): Un
     ...(hook.note !== undefined ? { note: hook.note } : {}),
     ...(hook.problem !== undefined ? { problem: hook.problem } : {}),
     ...(hook.env !== undefined ? { env: hook.env } : {}),
+    ...(hook.sandbox !== undefined ? { sandbox: hook.sandbox } : {}),
   };
 }

@@ -19,6 +19,7 @@ export function formatHookList(hooks: readonly UntrustedHookInfo[]): string {
         hook.matcher ? `matcher: ${inertText(hook.matcher)}` : undefined,
         hook.command ? `command: ${inertText(hook.command)}` : undefined,
         hook.env?.length ? `secrets it asks for: ${hook.env.map(inertText).join(", ")}` : undefined,
+        hook.sandbox ? `sandbox needs: ${inertText(hook.sandbox)}` : undefined,
         hook.problem ? `problem: ${inertText(hook.problem)}` : undefined,
       ].filter(Boolean);
       return `  - ${inertText(hook.name)} (${inertText(hook.file)})\n      ${details.join("\n      ")}`;

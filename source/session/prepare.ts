@@ -42,6 +42,7 @@ import { hookRegistrySettings } from "./hook-registry-settings.js";
 import { loadInstructions } from "./instructions.js";
 import { sessionProtectedPaths } from "./protected-paths.js";
 import { findSessionToResume } from "./resume/find.js";
+import { setUpSandbox } from "./sandbox.js";
 import { createSessionEnvFiles, createShellEnvReader, sessionEnvDir } from "./shell-env.js";
 import { decideProjectInclusion, projectLeftOut } from "./trust.js";
 import type { PreparedSession, PrepareSessionOptions } from "./types.js";
@@ -78,12 +79,25 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
     maxStopBlocks: DEFAULT_MAX_STOP_BLOCKS,
     sessionEndBudgetMs: DEFAULT_SESSION_END_BUDGET_MS,
   });
-  // TypeScript hooks and tools run with the Node acai runs on, not PATH's (hooks/typescript-launch.ts).
+  // TypeScript hooks and tools run with the Node acai runs on, not PATH's (hooks/typescript-launch.ts),
+  // inside the OS sandbox when it runs here (session/sandbox.ts; docs/security.md).
   const ownNode = { execPath: process.execPath, version: process.version };
-  const runner = withOwnNodeForTypeScript(runProcess, ownNode);
-  const starter = withOwnNodeForTypeScriptStarter(startProcess, ownNode);
+  const sandbox = setUpSandbox({
+    loaded,
+    includeProject,
+    paths,
+    projectDir,
+    homeDir,
+    env,
+    manifest: scan.projectManifest,
+    wrap: (launching) => ({
+      runner: withOwnNodeForTypeScript(launching.runner(runProcess), ownNode),
+      starter: withOwnNodeForTypeScriptStarter(launching.starter(startProcess), ownNode),
+    }),
+  });
+  const runner = sandbox.toolRunner;
   // The describe steps (hooks, dynamic tools) stop at once when the run is interrupted.
-  const describeRunner = withSignal(runner, options.signal);
+  const describeRunner = withSignal(sandbox.describeRunner, options.signal);
   // A `replay:FILE` from settings is relative to the project root, where trust pinned it
   // (hooks/scan-pins.ts); one typed as --model is relative to where acai was started.
   const resolved = resolveModel({
@@ -143,6 +157,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
             entries: mcpServers.active,
             env,
             projectDir,
+            launch: (target) => sandbox.sandbox.wrapTarget(target, sandbox.sandbox.toolsPolicy),
             ...(options.signal ? { signal: options.signal } : {}),
           }),
         ),
@@ -165,6 +180,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
   const agentOptions = {
     model: resolved.model,
     modelId: resolved.modelId,
+    sandbox: sandbox.info,
     cwd,
     env,
     ...(envFiles.size > 0 ? { shellEnv: createShellEnvReader([...envFiles.values()], env) } : {}),
@@ -184,6 +200,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
         manifest: scan.projectManifest.entries,
       }),
       shell,
+      ...(sandbox.sandbox.autoAllowBash ? { autoAllowSandboxedBash: true } : {}),
     },
     sessionId,
     transcriptPath,
@@ -255,8 +272,10 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
     permissionMode: permissions.mode,
     sessionEndBudgetMs: settings.sessionEndBudgetMs,
     hooks: { loaded: registry.hooks, broken: registry.broken, projectHooksEnabled: includeProject },
+    sandboxLine: sandbox.startLine,
     warnings: [
       ...loaded.warnings,
+      ...sandbox.sandbox.warnings,
       ...projectLeftOut(project, includeProject),
       ...permissions.warnings,
       ...tools.warnings,
@@ -279,7 +298,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
         hooks: registry.hooks,
         fingerprints: registry.fingerprints,
         runner,
-        starter,
+        launchFor: (hook) => sandbox.launchFor(hook),
         env,
         projectDir,
         envFiles,
@@ -330,6 +349,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
       return closingAfter(events, async () => {
         memory.close();
         await Promise.all([mcp?.close(), relay?.close()]);
+        sandbox.sandbox.close();
       });
     },
   };

@@ -32,6 +32,8 @@ export interface UntrustedHookInfo {
   problem?: string;
   /** Secret-looking variables the hook asks to receive (its `env` list), when known. */
   env?: string[];
+  /** What it asks of the OS sandbox (`network …; writes …`), when known. */
+  sandbox?: string;
 }
 
 /** What a project settings file would change: shown at trust, applied only after it. */
@@ -117,6 +119,8 @@ export interface PreparedSession {
   /** How long session_end hooks may take (settings `hookDefaults.sessionEndBudgetMs`; default 5000 when absent). */
   sessionEndBudgetMs?: number;
   hooks: { loaded: HookDefinition[]; broken: BrokenHook[]; projectHooksEnabled: boolean };
+  /** The OS sandbox in force, in one line (`--verbose`, `acai doctor`): docs/security.md. */
+  sandboxLine: string;
   /** Warnings gathered while loading (broken hooks, broken dynamic tools, ...). */
   warnings: string[];
   /** This session's place among agents (its name, messages); absent when the relay is off. */

@@ -37,6 +37,7 @@ export const sessionStartFields = (ev: AgentEventOf<"session_start">): Payload =
   source: ev.source,
   model: ev.model,
   ...(ev.modelProvider === undefined ? {} : { model_provider: ev.modelProvider }),
+  ...(ev.sandbox === undefined ? {} : { sandbox: ev.sandbox }),
 });
 
 export const userPromptFields = (ev: AgentEventOf<"user_prompt">, state: GateState): Payload => ({

@@ -20,6 +20,12 @@ export interface InterceptorOptions {
   runner: ProcessRunner;
   /** Starts persistent hooks' processes (hooks.md §6.4); default: acai's own (long-lived.ts). */
   starter?: ProcessStarter;
+  /**
+   * The runner and starter of one hook, when they differ per hook: the OS
+   * sandbox with what the hook declared it needs (source/sandbox/). Default:
+   * `runner` and `starter` for every hook.
+   */
+  launchFor?: (hook: HookDefinition) => { runner: ProcessRunner; starter: ProcessStarter };
   /** Parent environment of hooks (secrets are scrubbed per hook). */
   env: Readonly<Record<string, string>>;
   /** Working directory of hooks and ACAI_PROJECT_DIR; its folder name is `project_name`. */

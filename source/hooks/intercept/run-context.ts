@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import type { AgentEvent } from "../../agent/events.js";
-import { startProcess } from "../../process/long-lived.js";
+import { type ProcessStarter, startProcess } from "../../process/long-lived.js";
 import { hookWarning, type InterceptedEvent } from "../activity.js";
 import type { RunHook } from "../chain.js";
 import type { HookDefinition, HookEventName } from "../definition.js";
@@ -89,6 +89,7 @@ export function createRunContext(
   };
   const persistent = createPersistentHost({
     starter: options.starter ?? startProcess,
+    ...starterFor(options.launchFor),
     env: options.env,
     projectDir: options.projectDir,
     sessionId: () => session.sessionId,
@@ -144,7 +145,7 @@ export function createRunContext(
       );
       return async (hook, state, signal) => {
         const record = await runHookOnce(hook, event, payloadFor(state, hook), {
-          runner: options.runner,
+          runner: options.launchFor?.(hook).runner ?? options.runner,
           persistent,
           env: options.env,
           projectDir: options.projectDir,
@@ -229,4 +230,11 @@ function turnAwareSignal(
     if (turnOf?.turn !== turn) turnOf = { turn, both: AbortSignal.any([session, turn]) };
     return turnOf.both;
   };
+}
+
+/** Persistent hooks start through their own hook's starter when the session gives one per hook. */
+function starterFor(
+  launchFor: InterceptorOptions["launchFor"],
+): { starterFor?: (hook: HookDefinition) => ProcessStarter } {
+  return launchFor === undefined ? {} : { starterFor: (hook) => launchFor(hook).starter };
 }

@@ -18,6 +18,8 @@ import type { PersistentHooks, PersistentRequest } from "./types.js";
 
 export interface PersistentHostOptions {
   starter: ProcessStarter;
+  /** One hook's starter when it differs per hook (the OS sandbox with the hook's own needs). */
+  starterFor?: (hook: HookDefinition) => ProcessStarter;
   /** The parent environment (secrets are scrubbed per hook). */
   env: Readonly<Record<string, string>>;
   projectDir: string;
@@ -49,7 +51,7 @@ export function createPersistentHost(options: PersistentHostOptions): Persistent
       const { command, args } = launchOf(hook);
       slot = new HookProcessSlot({
         hook,
-        starter: options.starter,
+        starter: options.starterFor?.(hook) ?? options.starter,
         env: () => serveEnvironment(options, hook),
         command,
         args,

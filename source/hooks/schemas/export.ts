@@ -6,6 +6,7 @@
  * checked-in files match.
  */
 import { z } from "zod";
+import { SandboxSettingsSchema } from "../../config/sandbox-settings.js";
 import { HookPayloadSchema, PAYLOAD_SCHEMAS } from "../../sdk/payload-schemas.js";
 import { HOOK_EVENTS } from "../definition.js";
 import { acaiAnswerSchema } from "../dialects/acai.js";
@@ -42,6 +43,11 @@ export function generateSchemas(): Record<string, JsonSchema> {
       "acai settings hooks",
       "The `hooks` section of ~/.acai/settings.json, .acai/settings.json and .acai/settings.local.json (Claude Code's shape; timeouts in seconds).",
       meta.settingsHooks,
+    ),
+    "settings-sandbox.json": titled(
+      "acai settings sandbox",
+      "The `sandbox` section of ~/.acai/settings.json and .acai/settings.json (Claude Code's shape; a project only narrows the user's policy). docs/security.md.",
+      z.toJSONSchema(SandboxSettingsSchema, { io: "input" }) as JsonSchema,
     ),
     "hook-answer.json": titled(
       "acai hook answer",

@@ -143,6 +143,30 @@ export const EnvListSchema = z
   )
   .max(100);
 
+/**
+ * What a hook needs from the OS sandbox beyond the session's policy: hosts it
+ * connects to (`api.github.com`, `127.0.0.1:8080`) and paths it writes
+ * (`./.cache`). Shown by the trust review; a project hook gets only hosts the
+ * user's own policy allows (docs/security.md).
+ */
+export const HookSandboxNeedsSchema = z
+  .object({
+    network: z
+      .array(
+        z
+          .string()
+          .trim()
+          .toLowerCase()
+          .regex(/^(\*|(\*\.)?[a-z0-9_.-]+|\[[0-9a-f:]+\])(:\d{1,5})?$/, {
+            error: 'a host pattern is "host", "*.host", "host:port" or "*"',
+          }),
+      )
+      .max(64)
+      .optional(),
+    write: z.array(z.string().trim().min(1).max(4096)).max(64).optional(),
+  })
+  .describe("acai extra: what the hook needs from the OS sandbox (hosts, paths it writes)");
+
 /** What an executable hook prints for `HOOK_ACTION=describe`. Unknown fields are ignored. */
 export const ExecutableMetadataSchema = z.looseObject({
   name: z.string().min(1).optional().describe("Defaults to the file name"),
@@ -154,6 +178,7 @@ export const ExecutableMetadataSchema = z.looseObject({
   async: z.boolean().default(false),
   failure: FailureSchema.default("open"),
   env: EnvListSchema.default([]).describe("Secret-looking variables this hook may receive"),
+  sandbox: HookSandboxNeedsSchema.optional(),
   max_retries: MaxRetriesSchema.optional().describe(MAX_RETRIES_NOTE),
   mode: ModeSchema,
   ask_ahead: AskAheadSchema.optional().describe(ASK_AHEAD_NOTE),
@@ -174,6 +199,7 @@ export const HookMdFrontmatterSchema = z.looseObject({
   env: EnvListSchema.default([]).describe(
     "acai extra: secret-looking variables this hook may receive",
   ),
+  sandbox: HookSandboxNeedsSchema.optional(),
   mode: ModeSchema,
   ask_ahead: AskAheadSchema.optional().describe(ASK_AHEAD_NOTE),
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   EnvListSchema,
+  HookSandboxNeedsSchema,
   EventNameSchema,
   ExecutableMetadataSchema,
   HookMdFrontmatterSchema,
@@ -33,6 +34,7 @@ export const SettingsHookEntrySchema = z.looseObject({
   env: EnvListSchema.default([]).describe(
     "acai extra: secret-looking variables this hook may receive (otherwise scrubbed)",
   ),
+  sandbox: HookSandboxNeedsSchema.optional(),
 });
 export type SettingsHookEntry = z.output<typeof SettingsHookEntrySchema>;
 

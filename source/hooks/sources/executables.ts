@@ -182,6 +182,7 @@ export function executableDefinition(
     async: meta.async,
     failure: meta.failure,
     env: meta.env,
+    ...(meta.sandbox === undefined ? {} : { sandbox: meta.sandbox }),
     ...base,
     dialect: "acai",
     launch: {

@@ -184,6 +184,7 @@ export function hookMdDefinition(
     async: meta.async,
     failure: meta.failure,
     env: meta.env,
+    ...(meta.sandbox === undefined ? {} : { sandbox: meta.sandbox }),
     ...base,
     dialect: "agenthooks",
     launch: meta.mode === "persistent" ? { ...launch, mode: meta.mode } : launch,

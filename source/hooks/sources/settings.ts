@@ -209,6 +209,7 @@ export function loadSettingsHooks(
         async: entry.async,
         failure: entry.failure,
         env: entry.env,
+        ...(entry.sandbox === undefined ? {} : { sandbox: entry.sandbox }),
         scope: item.scope,
         sourceKind: "settings",
         file: item.file,

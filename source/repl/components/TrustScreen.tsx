@@ -81,6 +81,12 @@ export function TrustScreen({
               {hook.env.map(inertText).join(", ")}
             </Text>
           ) : null}
+          {hook.sandbox ? (
+            <Text wrap="wrap" color={c("yellow")}>
+              {"  sandbox needs: "}
+              {inertText(hook.sandbox)}
+            </Text>
+          ) : null}
           {/* An executable's command is its file: shown once. */}
           {hook.command && hook.command !== hook.file ? (
             <Text wrap="wrap">

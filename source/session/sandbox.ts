@@ -1,0 +1,125 @@
+/**
+ * The session's OS sandbox (source/sandbox/) from its settings and project,
+ * and the runners every call site gets: the tools' (Bash, dynamic tools, with
+ * the refusal note), the describe steps', and one per hook (the session's
+ * policy with what the hook declared it needs).
+ */
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { SessionSandboxInfo } from "../agent/events.js";
+import type { AcaiPaths } from "../config/paths.js";
+import { resolveProjectPaths } from "../config/paths.js";
+import { SettingsError } from "../config/settings.js";
+import type { HookDefinition } from "../hooks/definition.js";
+import type { ProcessStarter } from "../process/long-lived.js";
+import type { ProcessRunner } from "../process/types.js";
+import type { ProjectManifest } from "../project/manifest.js";
+import { withRefusalNotes } from "../sandbox/refusal.js";
+import { sandboxPayload, sandboxStartLine } from "../sandbox/report.js";
+import { createSessionSandbox, SandboxRequiredError, type SessionSandbox } from "../sandbox/session.js";
+import type { LoadedSettings } from "../config/settings.js";
+
+export interface SessionSandboxSetup {
+  sandbox: SessionSandbox;
+  info: SessionSandboxInfo;
+  /** `sandbox: on (policy …)`, for `--verbose` and `acai doctor`. */
+  startLine: string;
+  /** Bash and dynamic tools. */
+  toolRunner: ProcessRunner;
+  /** Describe steps of hooks and dynamic tools (the session's policy, no hook's needs). */
+  describeRunner: ProcessRunner;
+  launchFor(hook: HookDefinition): { runner: ProcessRunner; starter: ProcessStarter };
+}
+
+export interface SetUpSandboxOptions {
+  loaded: LoadedSettings;
+  includeProject: boolean;
+  paths: AcaiPaths;
+  projectDir: string;
+  homeDir: string;
+  env: Readonly<Record<string, string>>;
+  manifest: ProjectManifest;
+  /** The runner and starter below the sandbox (acai's, with TypeScript hooks on acai's Node). */
+  wrap: (launching: {
+    runner: (base: ProcessRunner) => ProcessRunner;
+    starter: (base: ProcessStarter) => ProcessStarter;
+  }) => { runner: ProcessRunner; starter: ProcessStarter };
+}
+
+export function setUpSandbox(options: SetUpSandboxOptions): SessionSandboxSetup {
+  const { loaded, paths, projectDir } = options;
+  let sandbox: SessionSandbox;
+  try {
+    sandbox = createSessionSandbox({
+      user: loaded.user.sandbox,
+      project: options.includeProject ? loaded.project.sandbox : undefined,
+      userFile: paths.settingsFile,
+      projectFile: resolveProjectPaths(projectDir).settingsFile,
+      projectDir,
+      homeDir: options.homeDir,
+      acaiHome: paths.home,
+      trustedFiles: trustedFiles(options.manifest, projectDir),
+      env: options.env,
+      platform: process.platform,
+      probe: probeBwrap,
+      bridge: {
+        node: process.execPath,
+        script: fileURLToPath(new URL("../sandbox/bridge.js", import.meta.url)),
+      },
+    });
+  } catch (error) {
+    // A refusal of the user's settings: exit code 2 and the file named, like any bad setting.
+    if (error instanceof SandboxRequiredError) throw new SettingsError(error.file, error.message);
+    throw error;
+  }
+  const base = options.wrap({
+    runner: (r) => sandbox.launching(r),
+    starter: (s) => sandbox.launchingStarter(s),
+  });
+  const tools = sandbox.toolsPolicy;
+  const sandboxedTools = sandbox.runner(base.runner, tools);
+  const toolRunner = tools
+    ? withRefusalNotes(
+        sandboxedTools,
+        { policy: tools, homeDir: options.homeDir, settingsFile: paths.settingsFile },
+        () => sandbox.takeRefusedHosts(),
+      )
+    : sandboxedTools;
+  const byHook = new Map<string, { runner: ProcessRunner; starter: ProcessStarter }>();
+  return {
+    sandbox,
+    info: sandboxPayload(sandbox.report),
+    startLine: sandboxStartLine(sandbox.report),
+    toolRunner,
+    describeRunner: sandboxedTools,
+    launchFor(hook) {
+      let launch = byHook.get(hook.id);
+      if (launch === undefined) {
+        const policy = sandbox.hookPolicy(hook.sandbox, hook.scope);
+        launch = {
+          runner: sandbox.runner(base.runner, policy),
+          starter: sandbox.starter(base.starter, policy),
+        };
+        byHook.set(hook.id, launch);
+      }
+      return launch;
+    },
+  };
+}
+
+/** The trusted set's files inside the project (interpreters outside it are the system's). */
+function trustedFiles(manifest: ProjectManifest, projectDir: string): string[] {
+  return manifest.entries
+    .filter((entry) => !entry.key.includes(":"))
+    .map((entry) => path.join(projectDir, ...entry.key.split("/")));
+}
+
+function probeBwrap(bwrap: string, args: readonly string[]) {
+  const result = spawnSync(bwrap, [...args], { stdio: ["ignore", "ignore", "pipe"], timeout: 5000 });
+  return {
+    status: result.status,
+    stderr: result.stderr?.toString("utf8") ?? "",
+    ...(result.error ? { error: result.error.message } : {}),
+  };
+}
