@@ -52,7 +52,14 @@ export function bwrapArguments(policy: SandboxPolicy, context: BwrapContext): st
       }),
     );
   for (const { path } of existing(policy.write)) args.push("--bind", path, path);
-  for (const { path } of existing(policy.readOnly)) args.push("--ro-bind", path, path);
+  const readOnly = existing(policy.readOnly);
+  for (const { path } of readOnly) args.push("--ro-bind", path, path);
+  // A writable path inside a read-only one (a hook's CLAUDE_ENV_FILE folder under ACAI_HOME) is bound again.
+  for (const { path } of existing(policy.write)) {
+    if (readOnly.some((ro) => ro.path !== path && isWithin(path, ro.path))) {
+      args.push("--bind", path, path);
+    }
+  }
   for (const { path, kind } of existing(policy.denyRead)) {
     if (kind === "dir") args.push("--tmpfs", path, "--remount-ro", path);
     else args.push("--ro-bind", "/dev/null", path);
@@ -73,6 +80,10 @@ function networkArguments(policy: SandboxPolicy, context: BwrapContext): string[
     default:
       return policy.network satisfies never;
   }
+}
+
+function isWithin(file: string, dir: string): boolean {
+  return file.startsWith(dir.endsWith("/") ? dir : `${dir}/`);
 }
 
 function unique<T extends { path: string }>(items: readonly T[]): T[] {

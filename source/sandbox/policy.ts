@@ -51,6 +51,8 @@ export interface PolicyPaths {
   tempDirs: readonly string[];
   /** The project's trusted files and folders (absolute), read-only inside the sandbox. */
   trustedFiles: readonly string[];
+  /** Unix sockets (and their folders) of processes outside the sandbox, hidden like credentials. */
+  hiddenSockets?: readonly string[];
 }
 
 export interface ResolvePolicyOptions extends PolicyPaths {
@@ -135,6 +137,7 @@ function basePolicy(
   const denyRead = unique([
     ...CREDENTIAL_STORES.map((p) => path.join(paths.homeDir, p)),
     path.join(paths.acaiHome, "trust.json"),
+    ...(paths.hiddenSockets ?? []),
     ...(user.filesystem?.denyRead ?? []).map(home),
     ...(project.filesystem?.denyRead ?? []).map(home),
   ]);

@@ -13,7 +13,8 @@ import path from "node:path";
 import type { ProcessRunner, RunResult } from "../process/types.js";
 import { isInside, type SandboxPolicy } from "./policy.js";
 
-const PATH_IN_LINE = /(?:^|[\s'"`:(])(\/[^\s'"`:)]*|~\/[^\s'"`:)]*|\.{0,2}\/[^\s'"`:)]+)/g;
+const PATH_IN_LINE =
+  /(?:^|[\s'"`(])((?:~|\.{1,2})?\/[^\s'"`:)]*|[\w.-]+\/[^\s'"`:)]*)/g;
 const NETWORK_FAILURE =
   /Could not resolve host|Temporary failure in name resolution|Name or service not known|Network is unreachable|getaddrinfo E(?:AI_AGAIN|NOTFOUND)|Connection refused|ECONNREFUSED|ENETUNREACH/i;
 
@@ -89,7 +90,7 @@ function absolute(file: string, context: RefusalContext): string {
   return path.resolve(context.cwd, file);
 }
 
-/** The tools' runner with the note appended to stderr when a failed run shows a refusal. */
+/** The tools' runner with the note appended to stderr when the output shows a refusal. */
 export function withRefusalNotes(
   runner: ProcessRunner,
   context: Omit<RefusalContext, "cwd" | "refusedHosts">,
@@ -98,7 +99,7 @@ export function withRefusalNotes(
   return async (options) => {
     const result: RunResult = await runner(options);
     const refusedHosts = takeRefusedHosts();
-    if (result.exitCode === 0 && refusedHosts.length === 0) return result;
+    if (result.stderr === "" && result.exitCode === 0 && refusedHosts.length === 0) return result;
     const note = refusalNote(`${result.stdout}\n${result.stderr}`, {
       ...context,
       cwd: options.cwd,

@@ -55,6 +55,8 @@ export interface SessionSandboxOptions {
   env: Readonly<Record<string, string | undefined>>;
   platform: NodeJS.Platform;
   probe: (bwrap: string, args: readonly string[]) => ProbeResult;
+  /** Folders every hook may write besides the session's policy (ACAI_HOME/session-env: CLAUDE_ENV_FILE). */
+  hookWrite?: readonly string[];
   /** acai's Node and the bridge script, for policies with allowed hosts. */
   bridge?: { node: string; script: string };
 }
@@ -93,6 +95,7 @@ export function createSessionSandbox(options: SessionSandboxOptions): SessionSan
     homeDir: options.homeDir,
     acaiHome: options.acaiHome,
     tempDirs: tempDirs(options.env),
+    hiddenSockets: outsideSockets(options.env),
     trustedFiles: options.trustedFiles,
   });
   const availability = resolved.enabled
@@ -131,10 +134,12 @@ export function createSessionSandbox(options: SessionSandboxOptions): SessionSan
     toolsPolicy: policy,
     autoAllowBash: on && resolved.autoAllowBashIfSandboxed,
     warnings: [...resolved.warnings, ...(notice ? [notice] : [])],
-    hookPolicy: (needs, scope) =>
-      policy && needs
-        ? policyWithNeeds(policy, needs, scope, options, options.user?.network?.allowedDomains ?? [])
-        : policy,
+    hookPolicy: (needs, scope) => {
+      if (policy === undefined) return undefined;
+      const hooks = { ...policy, write: [...policy.write, ...(options.hookWrite ?? [])] };
+      const allowed = options.user?.network?.allowedDomains ?? [];
+      return needs ? policyWithNeeds(hooks, needs, scope, options, allowed) : hooks;
+    },
     runner: (base, p) => sandboxedRunner(base, table, p),
     starter: (base, p) => sandboxedStarter(base, table, p),
     launching: (base) => (bwrap ? launchingRunner(base, table, bwrap) : base),
@@ -159,11 +164,30 @@ function requiredFile(options: SessionSandboxOptions): string {
   return byUser ? options.userFile : options.projectFile;
 }
 
-/** The temp folders a sandboxed process may write. */
+/** The temp folder a sandboxed process may write: `$TMPDIR` when it is set, else /tmp. */
 function tempDirs(env: Readonly<Record<string, string | undefined>>): string[] {
-  const dirs = ["/tmp", "/var/tmp", tmpdir()];
-  if (env.TMPDIR && path.isAbsolute(env.TMPDIR)) dirs.push(env.TMPDIR);
-  return dirs;
+  return [env.TMPDIR && path.isAbsolute(env.TMPDIR) ? env.TMPDIR : tmpdir()];
+}
+
+/**
+ * Sockets that reach processes outside the sandbox (a terminal multiplexer that
+ * runs commands, the Docker daemon, the SSH agent, the session bus): a unix
+ * socket connects even on a read-only mount, so these are hidden like credentials.
+ */
+function outsideSockets(env: Readonly<Record<string, string | undefined>>): string[] {
+  const uid = process.getuid?.() ?? 0;
+  return [
+    `/tmp/tmux-${uid}`,
+    `${env.TMUX_TMPDIR ?? "/tmp"}/tmux-${uid}`,
+    "/tmp/.X11-unix",
+    "/run/user",
+    "/run/docker.sock",
+    "/var/run/docker.sock",
+    "/run/containerd",
+    "/run/dbus",
+    "/run/screen",
+    ...(env.SSH_AUTH_SOCK && path.isAbsolute(env.SSH_AUTH_SOCK) ? [env.SSH_AUTH_SOCK] : []),
+  ];
 }
 
 function fileSystemContext(): BwrapContext {

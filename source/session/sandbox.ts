@@ -60,6 +60,8 @@ export function setUpSandbox(options: SetUpSandboxOptions): SessionSandboxSetup 
       homeDir: options.homeDir,
       acaiHome: paths.home,
       trustedFiles: trustedFiles(options.manifest, projectDir),
+      // session_start hooks write their CLAUDE_ENV_FILE there (shell-env.ts).
+      hookWrite: [path.join(paths.home, "session-env")],
       env: options.env,
       platform: process.platform,
       probe: probeBwrap,
