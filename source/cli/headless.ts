@@ -75,7 +75,7 @@ export async function runHeadless(io: CliIo, options: MainOptions): Promise<numb
     for (const warning of prepared.warnings) printer.warning(warning);
     // Messages dropped by relay.acceptFrom, store rows moved aside: for the user, not the model.
     prepared.relay?.onNote((line) => printer.warning(line));
-    if (options.verbose && options.outputFormat === "text") {
+    if (options.verbose && options.outputFormat === "text" && prepared.sandboxLine) {
       io.stderr.write(`acai: ${prepared.sandboxLine}\n`);
     }
     if (received) return signalExit(received);

@@ -295,6 +295,14 @@ export async function buildProgram(
   } else {
     program.command("mcp").description("list the MCP servers and their tools (acai mcp list)");
   }
+  if (operand === "doctor" || operand === "help") {
+    const { registerDoctorCommand } = await import("./commands/doctor.js");
+    registerDoctorCommand(program, ctx);
+  } else {
+    program
+      .command("doctor")
+      .description("a short health report: settings, project trust, the OS sandbox in force");
+  }
   if (operand === "memory" || operand === "help") {
     const { registerMemoryCommand } = await import("./commands/memory.js");
     registerMemoryCommand(program, ctx);

@@ -9,8 +9,8 @@ import { jsonTextTooDeep, MAX_JSON_DEPTH } from "./json-depth.js";
 import { parseJsonWithLocation } from "./json-error.js";
 import { MAX_STEPS_MAX, MAX_STEPS_MIN } from "./max-steps.js";
 import { resolveProjectPaths } from "./paths.js";
-import { SandboxSettingsSchema } from "./sandbox-settings.js";
 import { MAX_PROJECT_FILE_BYTES, readRegularFileSync } from "./read-regular-file.js";
+import { SandboxSettingsSchema } from "./sandbox-settings.js";
 
 const BaseUrlSchema = z
   .string()

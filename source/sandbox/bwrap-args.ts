@@ -88,5 +88,11 @@ function isWithin(file: string, dir: string): boolean {
 
 function unique<T extends { path: string }>(items: readonly T[]): T[] {
   const seen = new Set<string>();
-  return items.filter((item) => (seen.has(item.path) ? false : (seen.add(item.path), true)));
+  const out: T[] = [];
+  for (const item of items) {
+    if (seen.has(item.path)) continue;
+    seen.add(item.path);
+    out.push(item);
+  }
+  return out;
 }

@@ -59,7 +59,8 @@ export function detectSandbox(options: DetectOptions): SandboxAvailability {
     case "darwin":
       return {
         kind: "unavailable",
-        missing: "on macOS this version of acai does not apply a sandbox (sandbox-exec profiles are not run yet)",
+        missing:
+          "on macOS this version of acai does not apply a sandbox (sandbox-exec profiles are not run yet)",
         fix: "run acai inside a Linux VM or container with bubblewrap for an OS sandbox",
       };
     default:

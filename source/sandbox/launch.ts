@@ -36,12 +36,23 @@ export interface LaunchTable {
   /** The launch of a policy (the same object for the same policy). */
   launchFor(policy: SandboxPolicy): SandboxLaunch;
   extrasOf(key: string): LaunchExtras | undefined;
+  /**
+   * Whether the command and working directory exist: one that cannot start is
+   * left to fail to start on its own (nothing runs), with the runner's usual
+   * words for it, rather than as a bwrap error.
+   */
+  canStart(target: {
+    command: string;
+    cwd: string;
+    env: Readonly<Record<string, string>>;
+  }): boolean;
 }
 
 export interface LaunchTableOptions {
   context: BwrapContext;
   /** The network bridge of a policy with allowed hosts (network.ts); none: its network stays off. */
   bridgeFor?: (policy: SandboxPolicy) => LaunchExtras & { socketDir: string };
+  canStart: LaunchTable["canStart"];
 }
 
 export function createLaunchTable(options: LaunchTableOptions): LaunchTable {
@@ -53,15 +64,19 @@ export function createLaunchTable(options: LaunchTableOptions): LaunchTable {
       const known = byPolicy.get(id);
       if (known !== undefined) return known;
       const bridge = policy.network.kind === "hosts" ? options.bridgeFor?.(policy) : undefined;
-      const context = bridge ? { ...options.context, socketDir: bridge.socketDir } : options.context;
+      const context = bridge
+        ? { ...options.context, socketDir: bridge.socketDir }
+        : options.context;
       const bwrapArgs = bwrapArguments(policy, context);
       const key = createHash("sha256").update(JSON.stringify(bwrapArgs)).digest("hex").slice(0, 16);
       const launch: SandboxLaunch = { key, bwrapArgs, name: policy.name };
       byPolicy.set(id, launch);
-      if (bridge) extras.set(key, { ...defined("prefix", bridge.prefix), ...defined("env", bridge.env) });
+      if (bridge)
+        extras.set(key, { ...defined("prefix", bridge.prefix), ...defined("env", bridge.env) });
       return launch;
     },
     extrasOf: (key) => extras.get(key),
+    canStart: options.canStart,
   };
 }
 
@@ -84,9 +99,17 @@ export function sandboxEnvironment(
 type Target = Pick<RunOptions, "command" | "args" | "cwd" | "env" | "sandbox">;
 
 /** Call-site layer: this process runs under `launch` (or, undefined, unsandboxed). */
-function marked<T extends Target>(options: T, table: LaunchTable, launch: SandboxLaunch | undefined): T {
+function marked<T extends Target>(
+  options: T,
+  table: LaunchTable,
+  launch: SandboxLaunch | undefined,
+): T {
   const { sandbox: _ignored, ...rest } = options;
-  const env = sandboxEnvironment(options.env, launch, launch ? table.extrasOf(launch.key) : undefined);
+  const env = sandboxEnvironment(
+    options.env,
+    launch,
+    launch ? table.extrasOf(launch.key) : undefined,
+  );
   return { ...rest, env, ...(launch ? { sandbox: launch } : {}) } as T;
 }
 
@@ -119,6 +142,10 @@ export function launchCommand<T extends Target>(
 ): T {
   const launch = options.sandbox;
   if (launch === undefined) return options;
+  if (!table.canStart(options)) {
+    const { sandbox: _unstartable, ...rest } = options;
+    return rest as unknown as T;
+  }
   const prefix = table.extrasOf(launch.key)?.prefix ?? [];
   const inner = [...prefix, options.command, ...(options.args ?? [])];
   if (!plainBwrap) {

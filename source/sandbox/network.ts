@@ -12,8 +12,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { LaunchExtras } from "./launch.js";
 import { hostAllowed, localPorts } from "./hosts.js";
+import type { LaunchExtras } from "./launch.js";
 import type { SandboxPolicy } from "./policy.js";
 
 /** The proxy's port inside the sandbox (its own network namespace: nothing else listens there). */
@@ -97,7 +97,10 @@ function pipeTo(client: net.Socket, host: string, port: number, first?: Buffer):
 }
 
 /** One proxy connection: the request head decides where it goes, or that it goes nowhere. */
-function proxyConnection(client: net.Socket, allowed: (host: string, port: number) => boolean): void {
+function proxyConnection(
+  client: net.Socket,
+  allowed: (host: string, port: number) => boolean,
+): void {
   let head = Buffer.alloc(0);
   client.on("error", () => client.destroy());
   const onData = (chunk: Buffer) => {
@@ -135,7 +138,9 @@ function requestTarget(head: string): { host: string; port: number; connect: boo
   if (method === undefined || target === undefined) return undefined;
   if (method.toUpperCase() === "CONNECT") {
     const match = /^\[?([^\]]+?)\]?:(\d{1,5})$/.exec(target);
-    return match ? { host: match[1]!.toLowerCase(), port: Number(match[2]), connect: true } : undefined;
+    return match
+      ? { host: match[1]!.toLowerCase(), port: Number(match[2]), connect: true }
+      : undefined;
   }
   try {
     const url = new URL(target);

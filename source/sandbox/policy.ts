@@ -236,7 +236,9 @@ function withHosts(network: NetworkPolicy, hosts: readonly string[]): NetworkPol
   if (hosts.length === 0) return network;
   switch (network.kind) {
     case "none":
-      return hosts.includes("*") ? { kind: "all", deny: [] } : { kind: "hosts", allow: hosts, deny: [] };
+      return hosts.includes("*")
+        ? { kind: "all", deny: [] }
+        : { kind: "hosts", allow: hosts, deny: [] };
     case "hosts":
       return hosts.includes("*")
         ? { kind: "all", deny: network.deny }

@@ -13,8 +13,7 @@ import path from "node:path";
 import type { ProcessRunner, RunResult } from "../process/types.js";
 import { isInside, type SandboxPolicy } from "./policy.js";
 
-const PATH_IN_LINE =
-  /(?:^|[\s'"`(])((?:~|\.{1,2})?\/[^\s'"`:)]*|[\w.-]+\/[^\s'"`:)]*)/g;
+const PATH_IN_LINE = /(?:^|[\s'"`(])((?:~|\.{1,2})?\/[^\s'"`:)]*|[\w.-]+\/[^\s'"`:)]*)/g;
 const NETWORK_FAILURE =
   /Could not resolve host|Temporary failure in name resolution|Name or service not known|Network is unreachable|getaddrinfo E(?:AI_AGAIN|NOTFOUND)|Connection refused|ECONNREFUSED|ENETUNREACH/i;
 
@@ -42,7 +41,9 @@ function pathRefusals(output: string, context: RefusalContext): string[] {
   const found = new Map<string, string>();
   for (const line of output.split("\n").slice(0, 2000)) {
     const erofs = /Read-only file system/i.test(line);
-    const denied = /Permission denied|No such file or directory|Operation not permitted/i.test(line);
+    const denied = /Permission denied|No such file or directory|Operation not permitted/i.test(
+      line,
+    );
     if (!erofs && !denied) continue;
     for (const match of line.matchAll(PATH_IN_LINE)) {
       const file = absolute(match[1]!, context);
@@ -79,7 +80,10 @@ function networkRefusals(output: string, context: RefusalContext): string[] {
     ];
   }
   if (policy.network.kind === "all" || !NETWORK_FAILURE.test(output)) return [];
-  const allowed = policy.network.kind === "hosts" ? ` (allowed: ${policy.network.allow.join(", ")}, through HTTP(S)_PROXY)` : "";
+  const allowed =
+    policy.network.kind === "hosts"
+      ? ` (allowed: ${policy.network.allow.join(", ")}, through HTTP(S)_PROXY)`
+      : "";
   return [
     `the network: the sandbox has ${policy.network.kind === "none" ? "no network" : "only some hosts"}${allowed}. To allow a host, add it to sandbox.network.allowedDomains in ${settingsFile}.`,
   ];
@@ -106,7 +110,8 @@ export function withRefusalNotes(
       refusedHosts,
     });
     if (note === undefined) return result;
-    const stderr = result.stderr === "" || result.stderr.endsWith("\n") ? result.stderr : `${result.stderr}\n`;
+    const stderr =
+      result.stderr === "" || result.stderr.endsWith("\n") ? result.stderr : `${result.stderr}\n`;
     return { ...result, stderr: `${stderr}${note}\n` };
   };
 }

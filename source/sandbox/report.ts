@@ -39,7 +39,13 @@ export function sandboxPayload(report: SandboxReport): SandboxPayload {
         network: report.policy.network.kind,
       };
     case "off":
-      return { enabled: false, policy: null, containment: "marker", network: null, reason: report.reason };
+      return {
+        enabled: false,
+        policy: null,
+        containment: "marker",
+        network: null,
+        reason: report.reason,
+      };
     case "unavailable":
       return {
         enabled: false,

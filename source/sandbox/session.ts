@@ -11,19 +11,24 @@ import type { SandboxSettings } from "../config/sandbox-settings.js";
 import type { ProcessStarter } from "../process/long-lived.js";
 import type { ProcessRunner } from "../process/types.js";
 import type { BwrapContext, PathKind } from "./bwrap-args.js";
-import { detectSandbox, type ProbeResult } from "./detect.js";
+import { detectSandbox, findOnPath, type ProbeResult } from "./detect.js";
 import {
   createLaunchTable,
   type LaunchTable,
   launchCommand,
-  sandboxEnvironment,
   launchingRunner,
   launchingStarter,
+  sandboxEnvironment,
   sandboxedRunner,
   sandboxedStarter,
 } from "./launch.js";
 import { createNetworkBridges, type NetworkBridges } from "./network.js";
-import { type HookNeeds, policyWithNeeds, resolveSandboxSettings, type SandboxPolicy } from "./policy.js";
+import {
+  type HookNeeds,
+  policyWithNeeds,
+  resolveSandboxSettings,
+  type SandboxPolicy,
+} from "./policy.js";
 import { type SandboxReport, sandboxNotice } from "./report.js";
 
 interface LaunchTarget {
@@ -98,37 +103,18 @@ export function createSessionSandbox(options: SessionSandboxOptions): SessionSan
     hiddenSockets: outsideSockets(options.env),
     trustedFiles: options.trustedFiles,
   });
-  const availability = resolved.enabled
-    ? detectSandbox({
-        platform: options.platform,
-        env: options.env,
-        ...(resolved.bwrapPath === undefined ? {} : { bwrapPath: resolved.bwrapPath }),
-        probe: options.probe,
-      })
-    : undefined;
-  if (resolved.required && availability?.kind !== "available") {
-    const why = availability?.kind === "unavailable" ? `${availability.missing}; ${availability.fix}` : "";
-    const file = requiredFile(options);
-    throw new SandboxRequiredError(
-      file,
-      `The OS sandbox is required (sandbox.required in ${file}) but cannot run: ${why}. Fix that, or set sandbox.required to false to run with marker containment only.`,
-    );
-  }
-  const on = availability?.kind === "available";
+  const report = reportOf(resolved, options);
+  const on = report.state === "on";
   const bridges: NetworkBridges | undefined =
     on && options.bridge ? createNetworkBridges(options.bridge) : undefined;
   const table = createLaunchTable({
     context: fileSystemContext(),
+    canStart,
     ...(bridges ? { bridgeFor: (policy: SandboxPolicy) => bridges.bridgeFor(policy) } : {}),
   });
   const policy = on ? resolved.policy : undefined;
-  const report: SandboxReport = on
-    ? { state: "on", policy: resolved.policy, bwrap: availability.bwrap, containment: "namespace" }
-    : availability === undefined
-      ? { state: "off", reason: `turned off by sandbox.enabled in ${options.userFile}`, containment: "marker" }
-      : { state: "unavailable", missing: availability.missing, fix: availability.fix, containment: "marker" };
   const notice = sandboxNotice(report);
-  const bwrap = on ? availability.bwrap : undefined;
+  const bwrap = on ? report.bwrap : undefined;
   return {
     report,
     toolsPolicy: policy,
@@ -146,17 +132,55 @@ export function createSessionSandbox(options: SessionSandboxOptions): SessionSan
     launchingStarter: (base) => (bwrap ? launchingStarter(base, table, bwrap) : base),
     table,
     bwrap,
-    wrapTarget: (target, p) => {
-      const launch = p === undefined || bwrap === undefined ? undefined : table.launchFor(p);
-      const extras = launch ? table.extrasOf(launch.key) : undefined;
-      const env = sandboxEnvironment(target.env, launch, extras);
-      const marked = { ...target, env, ...(launch ? { sandbox: launch } : {}) };
-      const { sandbox: _done, ...out } = bwrap ? launchCommand(marked, table, bwrap, true) : marked;
-      return out as unknown as typeof target;
-    },
+    wrapTarget: (target, p) => wrapTarget(target, table, p === undefined ? undefined : bwrap, p),
     takeRefusedHosts: () => bridges?.takeRefused() ?? [],
     close: () => bridges?.close(),
   };
+}
+
+/** Whether the sandbox runs; `sandbox.required` that cannot be met throws SandboxRequiredError. */
+function reportOf(
+  resolved: ReturnType<typeof resolveSandboxSettings>,
+  options: SessionSandboxOptions,
+): SandboxReport {
+  if (!resolved.enabled) {
+    const reason = `turned off by sandbox.enabled in ${options.userFile}`;
+    return { state: "off", reason, containment: "marker" };
+  }
+  const availability = detectSandbox({
+    platform: options.platform,
+    env: options.env,
+    ...(resolved.bwrapPath === undefined ? {} : { bwrapPath: resolved.bwrapPath }),
+    probe: options.probe,
+  });
+  if (availability.kind === "available") {
+    const bwrap = availability.bwrap;
+    return { state: "on", policy: resolved.policy, bwrap, containment: "namespace" };
+  }
+  if (resolved.required) {
+    const file = requiredFile(options);
+    throw new SandboxRequiredError(
+      file,
+      `The OS sandbox is required (sandbox.required in ${file}) but cannot run: ${availability.missing}; ${availability.fix}. Fix that, or set sandbox.required to false to run with marker containment only.`,
+    );
+  }
+  const { missing, fix } = availability;
+  return { state: "unavailable", missing, fix, containment: "marker" };
+}
+
+/** A process someone else starts (MCP stdio servers): its command in bwrap, its environment marked. */
+function wrapTarget<T extends LaunchTarget>(
+  target: T,
+  table: LaunchTable,
+  bwrap: string | undefined,
+  policy: SandboxPolicy | undefined,
+): T {
+  const launch = policy === undefined || bwrap === undefined ? undefined : table.launchFor(policy);
+  const extras = launch ? table.extrasOf(launch.key) : undefined;
+  const env = sandboxEnvironment(target.env, launch, extras);
+  const marked = { ...target, env, ...(launch ? { sandbox: launch } : {}) };
+  const { sandbox: _done, ...out } = bwrap ? launchCommand(marked, table, bwrap, true) : marked;
+  return out as unknown as T;
 }
 
 function requiredFile(options: SessionSandboxOptions): string {
@@ -188,6 +212,31 @@ function outsideSockets(env: Readonly<Record<string, string | undefined>>): stri
     "/run/screen",
     ...(env.SSH_AUTH_SOCK && path.isAbsolute(env.SSH_AUTH_SOCK) ? [env.SSH_AUTH_SOCK] : []),
   ];
+}
+
+/** The command is a file, or a name on the process's PATH, and the working directory exists. */
+function canStart(target: {
+  command: string;
+  cwd: string;
+  env: Readonly<Record<string, string>>;
+}): boolean {
+  const isDir = (p: string) => {
+    try {
+      return statSync(p).isDirectory();
+    } catch {
+      return false;
+    }
+  };
+  if (!isDir(target.cwd)) return false;
+  const isFile = (p: string) => {
+    try {
+      return statSync(p).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (target.command.includes("/")) return isFile(path.resolve(target.cwd, target.command));
+  return findOnPath(target.command, target.env.PATH ?? "", isFile) !== undefined;
 }
 
 function fileSystemContext(): BwrapContext {

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import type { SessionSandboxInfo } from "../agent/events.js";
 import type { AcaiPaths } from "../config/paths.js";
 import { resolveProjectPaths } from "../config/paths.js";
+import type { LoadedSettings } from "../config/settings.js";
 import { SettingsError } from "../config/settings.js";
 import type { HookDefinition } from "../hooks/definition.js";
 import type { ProcessStarter } from "../process/long-lived.js";
@@ -17,8 +18,11 @@ import type { ProcessRunner } from "../process/types.js";
 import type { ProjectManifest } from "../project/manifest.js";
 import { withRefusalNotes } from "../sandbox/refusal.js";
 import { sandboxPayload, sandboxStartLine } from "../sandbox/report.js";
-import { createSessionSandbox, SandboxRequiredError, type SessionSandbox } from "../sandbox/session.js";
-import type { LoadedSettings } from "../config/settings.js";
+import {
+  createSessionSandbox,
+  SandboxRequiredError,
+  type SessionSandbox,
+} from "../sandbox/session.js";
 
 export interface SessionSandboxSetup {
   sandbox: SessionSandbox;
@@ -48,33 +52,8 @@ export interface SetUpSandboxOptions {
 }
 
 export function setUpSandbox(options: SetUpSandboxOptions): SessionSandboxSetup {
-  const { loaded, paths, projectDir } = options;
-  let sandbox: SessionSandbox;
-  try {
-    sandbox = createSessionSandbox({
-      user: loaded.user.sandbox,
-      project: options.includeProject ? loaded.project.sandbox : undefined,
-      userFile: paths.settingsFile,
-      projectFile: resolveProjectPaths(projectDir).settingsFile,
-      projectDir,
-      homeDir: options.homeDir,
-      acaiHome: paths.home,
-      trustedFiles: trustedFiles(options.manifest, projectDir),
-      // session_start hooks write their CLAUDE_ENV_FILE there (shell-env.ts).
-      hookWrite: [path.join(paths.home, "session-env")],
-      env: options.env,
-      platform: process.platform,
-      probe: probeBwrap,
-      bridge: {
-        node: process.execPath,
-        script: fileURLToPath(new URL("../sandbox/bridge.js", import.meta.url)),
-      },
-    });
-  } catch (error) {
-    // A refusal of the user's settings: exit code 2 and the file named, like any bad setting.
-    if (error instanceof SandboxRequiredError) throw new SettingsError(error.file, error.message);
-    throw error;
-  }
+  const { paths } = options;
+  const sandbox = sessionSandboxOf(options);
   const base = options.wrap({
     runner: (r) => sandbox.launching(r),
     starter: (s) => sandbox.launchingStarter(s),
@@ -110,6 +89,40 @@ export function setUpSandbox(options: SetUpSandboxOptions): SessionSandboxSetup 
   };
 }
 
+/**
+ * The session's sandbox from its settings and project (also `acai doctor`'s).
+ * `sandbox.required` that cannot be met is a SettingsError: exit code 2 and
+ * the settings file named, like any setting acai cannot follow.
+ */
+export function sessionSandboxOf(options: Omit<SetUpSandboxOptions, "wrap">): SessionSandbox {
+  const { loaded, paths, projectDir } = options;
+  try {
+    return createSessionSandbox({
+      user: loaded.user.sandbox,
+      project: options.includeProject ? loaded.project.sandbox : undefined,
+      userFile: paths.settingsFile,
+      projectFile: resolveProjectPaths(projectDir).settingsFile,
+      projectDir,
+      homeDir: options.homeDir,
+      acaiHome: paths.home,
+      trustedFiles: trustedFiles(options.manifest, projectDir),
+      // session_start hooks write their CLAUDE_ENV_FILE there (shell-env.ts).
+      hookWrite: [path.join(paths.home, "session-env")],
+      env: options.env,
+      platform: process.platform,
+      probe: probeBwrap,
+      bridge: {
+        node: process.execPath,
+        script: fileURLToPath(new URL("../sandbox/bridge.js", import.meta.url)),
+      },
+    });
+  } catch (error) {
+    // A refusal of the user's settings: exit code 2 and the file named, like any bad setting.
+    if (error instanceof SandboxRequiredError) throw new SettingsError(error.file, error.message);
+    throw error;
+  }
+}
+
 /** The trusted set's files inside the project (interpreters outside it are the system's). */
 function trustedFiles(manifest: ProjectManifest, projectDir: string): string[] {
   return manifest.entries
@@ -118,7 +131,10 @@ function trustedFiles(manifest: ProjectManifest, projectDir: string): string[] {
 }
 
 function probeBwrap(bwrap: string, args: readonly string[]) {
-  const result = spawnSync(bwrap, [...args], { stdio: ["ignore", "ignore", "pipe"], timeout: 5000 });
+  const result = spawnSync(bwrap, [...args], {
+    stdio: ["ignore", "ignore", "pipe"],
+    timeout: 5000,
+  });
   return {
     status: result.status,
     stderr: result.stderr?.toString("utf8") ?? "",

@@ -120,7 +120,7 @@ export interface PreparedSession {
   sessionEndBudgetMs?: number;
   hooks: { loaded: HookDefinition[]; broken: BrokenHook[]; projectHooksEnabled: boolean };
   /** The OS sandbox in force, in one line (`--verbose`, `acai doctor`): docs/security.md. */
-  sandboxLine: string;
+  sandboxLine?: string;
   /** Warnings gathered while loading (broken hooks, broken dynamic tools, ...). */
   warnings: string[];
   /** This session's place among agents (its name, messages); absent when the relay is off. */

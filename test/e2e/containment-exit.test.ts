@@ -10,7 +10,13 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Markers, pidsWith, survivors, waitFor } from "../process/survivors.js";
 import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
 import { type AcaiDirs, makeAcaiDirs, runAcai, startAcai } from "../support/run-acai.js";
-import { ESCAPE_KINDS, escapees, installUserHook, installUserTool } from "./containment-support.js";
+import {
+  ESCAPE_KINDS,
+  escapees,
+  installUserHook,
+  installUserTool,
+  writeUserSettings,
+} from "./containment-support.js";
 import { modelArgs, STACK_TRACE, toolResultsSent } from "./helpers.js";
 
 const markers = new Markers();
@@ -19,6 +25,8 @@ let server: FakeOpenAIServer | undefined;
 
 beforeEach(async () => {
   dirs = await makeAcaiDirs("acai-containment-");
+  // Marker containment and process ids: without the OS sandbox (writeUserSettings).
+  await writeUserSettings(dirs, {});
 });
 afterEach(async () => {
   markers.killAll();

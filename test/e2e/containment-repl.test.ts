@@ -22,6 +22,8 @@ let socket: string | undefined;
 
 beforeEach(async () => {
   dirs = await makeAcaiDirs("acai-containment-repl-");
+  // Marker containment and process ids: without the OS sandbox (writeUserSettings).
+  await writeUserSettings(dirs, {});
 });
 afterEach(async () => {
   if (socket) spawnSync(TMUX, ["-L", socket, "kill-server"]);

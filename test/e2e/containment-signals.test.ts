@@ -25,6 +25,8 @@ let server: FakeOpenAIServer | undefined;
 
 beforeEach(async () => {
   dirs = await makeAcaiDirs("acai-containment-sig-");
+  // Marker containment and process ids: without the OS sandbox (writeUserSettings).
+  await writeUserSettings(dirs, {});
 });
 afterEach(async () => {
   markers.killAll();

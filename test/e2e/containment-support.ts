@@ -90,7 +90,17 @@ export async function installUserTool(
   );
 }
 
-/** `<ACAI_HOME>/settings.json` (user settings). */
-export async function writeUserSettings(dirs: AcaiDirs, settings: unknown): Promise<void> {
-  await writeFile(path.join(dirs.acaiHome, "settings.json"), JSON.stringify(settings));
+/**
+ * `<ACAI_HOME>/settings.json` (user settings), with the OS sandbox off unless
+ * `settings` says otherwise: these tests check the marker containment acai
+ * keeps where there is no sandbox, and count processes and pids, which a PID
+ * namespace and bwrap's own command line would change (the sandboxed cases
+ * are test/e2e/sandbox*.test.ts).
+ */
+export async function writeUserSettings(
+  dirs: AcaiDirs,
+  settings: Record<string, unknown>,
+): Promise<void> {
+  const withMarkers = { sandbox: { enabled: false }, ...settings };
+  await writeFile(path.join(dirs.acaiHome, "settings.json"), JSON.stringify(withMarkers));
 }

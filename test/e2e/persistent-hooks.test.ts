@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Markers, pidsWith, survivors } from "../process/survivors.js";
 import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
 import { type AcaiDirs, makeAcaiDirs, runAcai } from "../support/run-acai.js";
+import { writeUserSettings } from "./containment-support.js";
 import { modelArgs, STACK_TRACE, toolResultsSent } from "./helpers.js";
 import {
   installPersistentHook,
@@ -25,6 +26,8 @@ let server: FakeOpenAIServer | undefined;
 
 beforeEach(async () => {
   dirs = await makeAcaiDirs("acai-persistent-");
+  // Marker containment and process ids: without the OS sandbox (writeUserSettings).
+  await writeUserSettings(dirs, {});
 });
 afterEach(async () => {
   markers.killAll();

@@ -123,7 +123,7 @@ describe.runIf(bwrapWorks)("the sandbox in acai -p (bubblewrap)", () => {
     ]);
     expect(results[0]).toContain("sandbox=1 policy=default");
     // Only the sandbox's own few processes are visible.
-    const processes = Number(/\n(\d+)\n/.exec(results[0])?.[1] ?? "999");
+    const processes = Number(/\n(\d+)\n/.exec(String(results[0]))?.[1] ?? "999");
     expect(processes).toBeLessThan(10);
     expect(results[0]).toContain("no-connect");
   }, 60_000);
@@ -207,7 +207,9 @@ exec python3 ${path.join(scripts, name)}.py
       env: { TMPDIR: tmp },
     });
     expect(result.exitCode, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(/acai: sandbox: on \(policy default, bubblewrap \/\S+bwrap, network off/);
+    expect(result.stderr).toMatch(
+      /acai: sandbox: on \(policy default, bubblewrap \/\S+bwrap, network off/,
+    );
   }, 60_000);
 });
 
@@ -217,7 +219,9 @@ describe("where the sandbox cannot run", () => {
     const bin = path.join(dirs.root, "bin");
     await mkdir(bin);
     for (const tool of ["sh", "bash", "env", "cat", "echo", "true"]) {
-      const found = spawnSync("sh", ["-c", `command -v ${tool}`]).stdout.toString().trim();
+      const found = spawnSync("sh", ["-c", `command -v ${tool}`])
+        .stdout.toString()
+        .trim();
       if (found.startsWith("/")) await symlink(found, path.join(bin, tool));
     }
     return bin;

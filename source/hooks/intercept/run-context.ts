@@ -233,8 +233,8 @@ function turnAwareSignal(
 }
 
 /** Persistent hooks start through their own hook's starter when the session gives one per hook. */
-function starterFor(
-  launchFor: InterceptorOptions["launchFor"],
-): { starterFor?: (hook: HookDefinition) => ProcessStarter } {
+function starterFor(launchFor: InterceptorOptions["launchFor"]): {
+  starterFor?: (hook: HookDefinition) => ProcessStarter;
+} {
   return launchFor === undefined ? {} : { starterFor: (hook) => launchFor(hook).starter };
 }

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import {
   EnvListSchema,
-  HookSandboxNeedsSchema,
   EventNameSchema,
   ExecutableMetadataSchema,
   HookMdFrontmatterSchema,
+  HookSandboxNeedsSchema,
 } from "./metadata.js";
 
 /**
