@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { quietRunResult } from "../../source/process/result.js";
+import type { RunOptions } from "../../source/process/types.js";
+import {
+  createLaunchTable,
+  launchingRunner,
+  sandboxEnvironment,
+  sandboxedRunner,
+} from "../../source/sandbox/launch.js";
+import type { SandboxPolicy } from "../../source/sandbox/policy.js";
+
+const policy: SandboxPolicy = {
+  name: "work",
+  write: ["/p"],
+  readOnly: [],
+  denyRead: [],
+  network: { kind: "none" },
+};
+
+function table(canStart = true) {
+  return createLaunchTable({
+    context: { kind: (p) => (p === "/p" ? "dir" : "missing"), realpath: (p) => p },
+    canStart: () => canStart,
+  });
+}
+
+describe("launches", () => {
+  it("one launch per policy, keyed by its arguments, named by the policy", () => {
+    const t = table();
+    const a = t.launchFor(policy);
+    expect(t.launchFor({ ...policy })).toBe(a);
+    expect(a.name).toBe("work");
+    expect(a.bwrapArgs).toContain("--unshare-net");
+    expect(t.launchFor({ ...policy, network: { kind: "all", deny: [] } }).key).not.toBe(a.key);
+  });
+
+  it("ACAI_SANDBOX is set when sandboxed and removed when not, whatever the parent had", () => {
+    const t = table();
+    const launch = t.launchFor(policy);
+    expect(sandboxEnvironment({ A: "1" }, launch, undefined)).toEqual({
+      A: "1",
+      ACAI_SANDBOX: "1",
+      ACAI_SANDBOX_POLICY: "work",
+    });
+    expect(
+      sandboxEnvironment(
+        { ACAI_SANDBOX: "1", ACAI_SANDBOX_POLICY: "forged" },
+        undefined,
+        undefined,
+      ),
+    ).toEqual({});
+  });
+
+  it("the runner layers: the call site marks the run, the launch puts the command in bwrap", async () => {
+    const t = table();
+    const seen: RunOptions[] = [];
+    const base = async (options: RunOptions) => {
+      seen.push(options);
+      return quietRunResult({ exitCode: 0 });
+    };
+    const runner = sandboxedRunner(launchingRunner(base, t, "/usr/bin/bwrap"), t, policy);
+    await runner({ command: "/bin/bash", args: ["-c", "ls"], cwd: "/p", env: {} });
+    const run = seen[0]!;
+    expect(run.command).toBe("/usr/bin/bwrap");
+    expect(run.sandbox).toBeUndefined();
+    expect(run.args?.slice(-6)).toEqual(["--chdir", "/p", "--", "/bin/bash", "-c", "ls"]);
+    expect(run.env.ACAI_SANDBOX).toBe("1");
+  });
+
+  it("a command that cannot start is left to fail on its own, outside bwrap", async () => {
+    const t = table(false);
+    const seen: RunOptions[] = [];
+    const base = async (options: RunOptions) => {
+      seen.push(options);
+      return quietRunResult({ exitCode: 0 });
+    };
+    const runner = sandboxedRunner(launchingRunner(base, t, "/bwrap"), t, policy);
+    await runner({ command: "/no/such", cwd: "/p", env: {} });
+    expect(seen[0]?.command).toBe("/no/such");
+  });
+});
