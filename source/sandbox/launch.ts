@@ -17,6 +17,8 @@
  */
 import { createHash } from "node:crypto";
 import type { LongLivedOptions, ProcessStarter } from "../process/long-lived.js";
+import { quietRunResult } from "../process/result.js";
+import { describeSpawnError } from "../process/spawn.js";
 import type { ProcessRunner, RunOptions, SandboxLaunch } from "../process/types.js";
 import { type BwrapContext, bwrapArguments } from "./bwrap-args.js";
 import type { SandboxPolicy } from "./policy.js";
@@ -142,10 +144,6 @@ export function launchCommand<T extends Target>(
 ): T {
   const launch = options.sandbox;
   if (launch === undefined) return options;
-  if (!table.canStart(options)) {
-    const { sandbox: _unstartable, ...rest } = options;
-    return rest as unknown as T;
-  }
   const prefix = table.extrasOf(launch.key)?.prefix ?? [];
   const inner = [...prefix, options.command, ...(options.args ?? [])];
   if (!plainBwrap) {
@@ -166,7 +164,14 @@ export function launchingRunner(
   bwrap: string,
   plainBwrap = true,
 ): ProcessRunner {
-  return (options) => runner(launchCommand(options, table, bwrap, plainBwrap));
+  return async (options) => {
+    // Not started at all, with the runner's usual words (no run outside the sandbox instead).
+    if (options.sandbox !== undefined && !table.canStart(options)) {
+      const error = Object.assign(new Error("not found"), { code: "ENOENT" });
+      return quietRunResult({ spawnError: describeSpawnError(error, options) });
+    }
+    return runner(launchCommand(options, table, bwrap, plainBwrap));
+  };
 }
 
 export function launchingStarter(

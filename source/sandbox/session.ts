@@ -128,8 +128,9 @@ export function createSessionSandbox(options: SessionSandboxOptions): SessionSan
     },
     runner: (base, p) => sandboxedRunner(base, table, p),
     starter: (base, p) => sandboxedStarter(base, table, p),
-    launching: (base) => (bwrap ? launchingRunner(base, table, bwrap) : base),
-    launchingStarter: (base) => (bwrap ? launchingStarter(base, table, bwrap) : base),
+    // The process layer starts `sandbox` runs itself (a spawner per policy); here only the bridge.
+    launching: (base) => (bwrap ? launchingRunner(base, table, bwrap, false) : base),
+    launchingStarter: (base) => (bwrap ? launchingStarter(base, table, bwrap, false) : base),
     table,
     bwrap,
     wrapTarget: (target, p) => wrapTarget(target, table, p === undefined ? undefined : bwrap, p),
@@ -175,7 +176,9 @@ function wrapTarget<T extends LaunchTarget>(
   bwrap: string | undefined,
   policy: SandboxPolicy | undefined,
 ): T {
-  const launch = policy === undefined || bwrap === undefined ? undefined : table.launchFor(policy);
+  const startable = table.canStart(target);
+  const launch =
+    policy === undefined || bwrap === undefined || !startable ? undefined : table.launchFor(policy);
   const extras = launch ? table.extrasOf(launch.key) : undefined;
   const env = sandboxEnvironment(target.env, launch, extras);
   const marked = { ...target, env, ...(launch ? { sandbox: launch } : {}) };

@@ -67,7 +67,7 @@ describe("launches", () => {
     expect(run.env.ACAI_SANDBOX).toBe("1");
   });
 
-  it("a command that cannot start is left to fail on its own, outside bwrap", async () => {
+  it("a command that cannot start is not started at all: the runner's words, nothing outside the sandbox", async () => {
     const t = table(false);
     const seen: RunOptions[] = [];
     const base = async (options: RunOptions) => {
@@ -75,7 +75,43 @@ describe("launches", () => {
       return quietRunResult({ exitCode: 0 });
     };
     const runner = sandboxedRunner(launchingRunner(base, t, "/bwrap"), t, policy);
-    await runner({ command: "/no/such", cwd: "/p", env: {} });
-    expect(seen[0]?.command).toBe("/no/such");
+    const result = await runner({ command: "/no/such", cwd: "/p", env: {} });
+    expect(seen).toEqual([]);
+    expect(result.spawnError).toContain('cannot run "/no/such"');
+  });
+
+  it("with a process layer that starts sandboxed runs itself, only the bridge is put in front", async () => {
+    const t = createLaunchTable({
+      context: { kind: () => "missing", realpath: (p) => p },
+      canStart: () => true,
+      bridgeFor: () => ({
+        socketDir: "/s",
+        prefix: ["/node", "/bridge.js", "{}", "--"],
+        env: { HTTP_PROXY: "x" },
+      }),
+    });
+    const hosts: SandboxPolicy = {
+      ...policy,
+      network: { kind: "hosts", allow: ["a.example"], deny: [] },
+    };
+    const seen: RunOptions[] = [];
+    const base = async (options: RunOptions) => {
+      seen.push(options);
+      return quietRunResult({ exitCode: 0 });
+    };
+    await sandboxedRunner(
+      launchingRunner(base, t, "/bwrap", false),
+      t,
+      hosts,
+    )({
+      command: "curl",
+      args: ["a.example"],
+      cwd: "/p",
+      env: {},
+    });
+    expect(seen[0]?.command).toBe("/node");
+    expect(seen[0]?.args).toEqual(["/bridge.js", "{}", "--", "curl", "a.example"]);
+    expect(seen[0]?.sandbox?.name).toBe("work");
+    expect(seen[0]?.env.HTTP_PROXY).toBe("x");
   });
 });
