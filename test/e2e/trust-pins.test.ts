@@ -7,12 +7,12 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { appendFile, chmod, mkdir, symlink, writeFile } from "node:fs/promises";
+import { appendFile, chmod, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
 import { type AcaiDirs, makeAcaiDirs, REPO_ROOT, runAcai } from "../support/run-acai.js";
-import { modelArgs, STACK_TRACE } from "./helpers.js";
+import { modelArgs, STACK_TRACE, toolResultsSent } from "./helpers.js";
 
 const MCP_SERVER = path.join(REPO_ROOT, "test", "support", "mcp-test-server.mjs");
 
@@ -126,6 +126,52 @@ describe("files trusted configuration runs are pinned", () => {
     );
     expect(refused.stderr).not.toMatch(STACK_TRACE);
     expect((await prompt()).exitCode).toBe(4);
+  });
+});
+
+describe("secrets a project executable asks for in describe", () => {
+  it("a dynamic tool's request gets nothing until acai hooks trust showed and recorded it", async () => {
+    const dump = path.join(dirs.root, "tool-env");
+    const metadata = JSON.stringify({ name: "deploy", description: "d", env: ["DEPLOY_TOKEN"] });
+    await write(
+      project(".acai", "tools", "deploy"),
+      `#!/bin/sh
+if [ "$TOOL_ACTION" = describe ]; then echo '${metadata}'; exit 0; fi
+env > '${dump}'
+echo ok
+`,
+      0o755,
+    );
+    // The model calls the tool, then answers once it sees a tool result.
+    await server.close();
+    server = await startFakeOpenAI((request) =>
+      toolResultsSent(request.body).length > 0
+        ? { text: "done" }
+        : { toolCalls: [{ name: "deploy", input: {} }] },
+    );
+    const call = (extra: string[] = []) =>
+      runAcai({
+        args: ["-p", "hi", "--yes", ...extra, ...modelArgs("chat", server)],
+        dirs,
+        baseUrl: server.url,
+        env: { DEPLOY_TOKEN: "tok-4711-secret" },
+      });
+    // Trusted for this run only: the request was never shown, so no secret.
+    const once = await call(["--trust-project"]);
+    expect(once.exitCode, once.stderr).toBe(0);
+    expect(once.stderr).toContain(
+      "Project tool deploy (.acai/tools/deploy) asks for DEPLOY_TOKEN in its describe answer, which you have not confirmed",
+    );
+    const before = await readFile(dump, "utf8");
+    expect(before).toContain("ACAI_PROJECT_DIR="); // the tool did run
+    expect(before).not.toContain("tok-4711-secret");
+
+    const trusted = await trust();
+    expect(trusted.stdout).toContain("  - deploy (.acai/tools/deploy): DEPLOY_TOKEN");
+    const confirmed = await call();
+    expect(confirmed.exitCode, confirmed.stderr).toBe(0);
+    expect(confirmed.stderr).not.toContain("not confirmed");
+    expect(await readFile(dump, "utf8")).toContain("DEPLOY_TOKEN=tok-4711-secret");
   });
 });
 
