@@ -50,6 +50,20 @@ describe("the analysis of a line", () => {
     expect(NO_SHELL_PARSER.analyze("ls").opaque).toHaveLength(1);
   });
 
+  it("walks only so deep a line nested thousands of levels, and quotes long words short", () => {
+    const nests: [string, string][] = [
+      ["$(", ")"],
+      ["{ ", "; }"],
+      ['"$(', ')"'],
+      ["(", ")"],
+    ];
+    for (const [open, close] of nests) {
+      const analysis = shell.analyze(`${open.repeat(5000)}touch M${close.repeat(5000)}`);
+      expect(analysis.opaque.length, open).toBeGreaterThan(0);
+      for (const reason of analysis.opaque) expect(reason.length, open).toBeLessThan(200);
+    }
+  });
+
   it("follows bash -c only so deep, then gives up", () => {
     let line = "touch M";
     for (let i = 0; i < 6; i++) line = `bash -c ${JSON.stringify(line)}`;

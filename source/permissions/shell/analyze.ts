@@ -8,7 +8,7 @@
  */
 import type { Node } from "web-tree-sitter";
 import { commandForms, type SimpleCommand } from "./command.js";
-import { bareWord, type Word, wordOf } from "./words.js";
+import { bareWord, shown, type Word, wordOf } from "./words.js";
 
 export type { SimpleCommand } from "./command.js";
 
@@ -45,10 +45,15 @@ interface Walk {
   out: CommandAnalysis;
   depth: number;
   again: ScriptParser;
+  /** How many nodes deep the walk is now (bounded: hostile lines nest `(((…` thousands deep). */
+  nesting: number;
 }
 
+/** Deeper syntax trees are not walked: the line is opaque. */
+export const MAX_NESTING = 256;
+
 export function analyzeTree(root: Node, depth: number, again: ScriptParser): CommandAnalysis {
-  const walk: Walk = { out: { commands: [], writes: [], opaque: [] }, depth, again };
+  const walk: Walk = { out: { commands: [], writes: [], opaque: [] }, depth, again, nesting: 0 };
   if (root.hasError) walk.out.opaque.push("the command does not parse as Bash");
   visit(root, walk);
   return walk.out;
@@ -113,6 +118,20 @@ const NEVER_ALLOWED: Readonly<Record<string, string>> = {
 };
 
 function visit(node: Node, walk: Walk): void {
+  if (walk.nesting >= MAX_NESTING) {
+    const reason = `the command nests more than ${MAX_NESTING} levels deep`;
+    if (!walk.out.opaque.includes(reason)) walk.out.opaque.push(reason);
+    return;
+  }
+  walk.nesting++;
+  try {
+    visitNode(node, walk);
+  } finally {
+    walk.nesting--;
+  }
+}
+
+function visitNode(node: Node, walk: Walk): void {
   if (node.isMissing) walk.out.opaque.push("the command is incomplete");
   const never = NEVER_ALLOWED[node.type];
   if (never !== undefined) walk.out.opaque.push(never);
@@ -155,7 +174,7 @@ function redirect(node: Node, walk: Walk): void {
   if (DUP_OPERATORS.has(operator) && /^(?:\d+-?|-)$/.test(target.text)) return;
   if (!WRITE_OPERATORS.has(operator)) return;
   if (!target.literal) {
-    walk.out.opaque.push(`it writes to a file named by an expansion (${target.text})`);
+    walk.out.opaque.push(`it writes to a file named by an expansion (${shown(target.text)})`);
     return;
   }
   if (HARMLESS_TARGETS.has(target.text) || /^\/dev\/fd\/\d+$/.test(target.text)) return;

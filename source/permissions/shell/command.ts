@@ -8,7 +8,7 @@
  * (`PATH=. npm test` is not `npm test`).
  */
 
-import type { Word } from "./words.js";
+import { shown, type Word } from "./words.js";
 import { baseName, unwrapStep } from "./wrappers.js";
 
 export interface SimpleCommand {
@@ -111,7 +111,7 @@ export function commandForms(words: Word[], assignments: string[], raw: string):
         continue;
       case "script":
         if (!step.script.literal)
-          out.opaque.push(`the shell's script is not a fixed string (${step.script.text})`);
+          out.opaque.push(`the shell's script is not a fixed string (${shown(step.script.text)})`);
         else out.scripts.push(step.script.text);
         if (transparent) out.command.needsRule = false;
         return out;
@@ -141,7 +141,7 @@ function addForms(command: SimpleCommand, words: Word[], prefix: string, allow: 
 function judgeProgram(words: Word[], out: CommandForms): boolean {
   const head = words[0] as Word;
   if (!head.literal) {
-    out.opaque.push(`the program is not a fixed word (${head.text})`);
+    out.opaque.push(`the program is not a fixed word (${shown(head.text)})`);
     return false;
   }
   const name = baseName(head.text);
@@ -155,11 +155,11 @@ function judgeProgram(words: Word[], out: CommandForms): boolean {
   }
   const args = words.slice(1);
   if (EVALUATES_NAMES.has(name) && args.some((w) => w.literal && /[$`]/.test(w.text))) {
-    out.opaque.push(`${name} may evaluate the shell code in its arguments`);
+    out.opaque.push(`${shown(name)} may evaluate the shell code in its arguments`);
     return false;
   }
   if (INTERPRETERS.has(name) && !args.some((w) => !w.text.startsWith("-"))) {
-    out.opaque.push(`${name} reads its program from its input, which acai cannot judge`);
+    out.opaque.push(`${shown(name)} reads its program from its input, which acai cannot judge`);
     return false;
   }
   return true;

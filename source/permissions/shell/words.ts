@@ -13,6 +13,12 @@ export interface Word {
   literal: boolean;
 }
 
+/** A word as quoted in a reason: at most 80 characters, control characters escaped. */
+export function shown(text: string): string {
+  const flat = JSON.stringify(text).slice(1, -1);
+  return flat.length > 80 ? `${flat.slice(0, 79)}…` : flat;
+}
+
 /** The word bash would see, or the source text marked not literal. */
 export function wordOf(node: Node): Word {
   const value = literalValue(node);

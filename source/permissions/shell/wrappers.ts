@@ -5,7 +5,7 @@
  * manual says; an option it does not know makes the command opaque, since
  * acai can no longer tell which word is the program.
  */
-import type { Word } from "./words.js";
+import { shown, type Word } from "./words.js";
 
 export type WrapperStep =
   /** Not a wrapper (or one that runs nothing here, like `command -v`). */
@@ -133,7 +133,10 @@ function readOptions(
     if (baseName(name) === "nice" && /^-\d+$/.test(text)) continue;
     const taken = text.startsWith("--") ? longOption(text, spec) : shortOptions(text, spec, style);
     if (taken.kind === "unknown")
-      return { kind: "opaque", reason: `${name} has an option acai does not know (${text})` };
+      return {
+        kind: "opaque",
+        reason: `${shown(name)} has an option acai does not know (${shown(text)})`,
+      };
     if (taken.kind === "nothing") return { kind: "program" };
     if (taken.split) split = true;
     if (taken.kind === "value-next") i++;
@@ -180,7 +183,7 @@ function dropAssignments(words: Word[]): Word[] {
 function unclear(name: string, word: Word): { kind: "opaque"; reason: string } {
   return {
     kind: "opaque",
-    reason: `${name} is given a word acai cannot know before it runs (${word.text})`,
+    reason: `${shown(name)} is given a word acai cannot know before it runs (${shown(word.text)})`,
   };
 }
 
@@ -209,16 +212,21 @@ function shellStep(words: readonly Word[]): WrapperStep {
       continue;
     }
     if (text.startsWith("-")) {
-      return { kind: "opaque", reason: `${name} has an option acai does not know (${text})` };
+      return {
+        kind: "opaque",
+        reason: `${shown(name)} has an option acai does not know (${shown(text)})`,
+      };
     }
     return { kind: "program" };
   }
-  return wantsScript ? { kind: "opaque", reason: `${name} -c has no script` } : readsInput(name);
+  return wantsScript
+    ? { kind: "opaque", reason: `${shown(name)} -c has no script` }
+    : readsInput(name);
 }
 
 function readsInput(name: string): WrapperStep {
   return {
     kind: "opaque",
-    reason: `${name} reads its commands from its input, which acai cannot judge`,
+    reason: `${shown(name)} reads its commands from its input, which acai cannot judge`,
   };
 }
