@@ -6,14 +6,22 @@
  * SIGKILLed (sweep.ts); if acai is killed outright the watchdog does it
  * (watchdog.ts).
  *
- * Why a marker and not a PID namespace, a subreaper or a cgroup: Node cannot
- * call unshare(2) or prctl(PR_SET_CHILD_SUBREAPER) without native code, and
- * a delegated cgroup is not available to an unprivileged user everywhere. The
- * marker needs only /proc, and catches setsid/double-fork/setpgid escapees,
- * which keep their environment. It misses a process that drops its
- * environment (`env -i`, execve with a fresh one) and anything handed to
- * another service (systemd-run, at, a running tmux server); without /proc
- * (macOS) only the process-group kills remain.
+ * The marker is the containment that works everywhere there is a /proc:
+ * Node cannot call unshare(2) or prctl(PR_SET_CHILD_SUBREAPER) without
+ * native code, and a delegated cgroup is not available to an unprivileged
+ * user everywhere. It catches setsid/double-fork/setpgid escapees, which keep
+ * their environment; it misses a process that drops its environment
+ * (`env -i`, execve with a fresh one) and anything handed to another service
+ * (systemd-run, at, a running tmux server); without /proc (macOS) only the
+ * process-group kills remain.
+ *
+ * Where bubblewrap works, sandboxed runs (RunOptions.sandbox) and plugins'
+ * children also run in a PID namespace of their own that dies with acai,
+ * SIGKILL included, whatever they did with their environment (bwrap.ts,
+ * sandbox-launch.ts, decision 0016); `containmentInForce()` says which
+ * holds. The marker is kept inside the namespace too: it still sweeps a
+ * stopped run's escapees, and it is the fallback where bwrap is missing or
+ * user namespaces are off.
  */
 import type { ChildProcess } from "node:child_process";
 import { anyRunEntry, inheritedMarkers, newMarkerName, runEntry } from "./marker.js";
