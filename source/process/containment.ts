@@ -18,7 +18,7 @@
  * Where bubblewrap works, sandboxed runs (RunOptions.sandbox) and plugins'
  * children also run in a PID namespace of their own that dies with acai,
  * SIGKILL included, whatever they did with their environment (bwrap.ts,
- * sandbox-launch.ts, decision 0016); `containmentInForce()` says which
+ * sandbox-launch.ts, decision 0017); `containmentInForce()` says which
  * holds. The marker is kept inside the namespace too: it still sweeps a
  * stopped run's escapees, and it is the fallback where bwrap is missing or
  * user namespaces are off.
