@@ -6,7 +6,12 @@
  * a headless run denies). A denial's words, which say why and how to allow
  * it, are the tool result the model gets.
  */
-import { decide, type PermissionPolicy, suggestRule, writeLanding } from "../permissions/decide.js";
+import {
+  decide,
+  judgedLanding,
+  type PermissionPolicy,
+  suggestRule,
+} from "../permissions/decide.js";
 import { askReason, denialForModel, denyReason } from "../permissions/explain.js";
 import type { Tool } from "../tools/types.js";
 import type { AgentEvent, PermissionHintVerdict, Verdict, VerdictFor } from "./events.js";
@@ -49,7 +54,7 @@ export async function* checkPermission(
   const call = { toolName: tool.name, input };
   const decision = decide(call, policy, hint);
   const run = (runInput: unknown): PermissionOutcome => {
-    const landing = writeLanding({ toolName: tool.name, input: runInput }, policy);
+    const landing = judgedLanding({ toolName: tool.name, input: runInput }, policy);
     return landing === undefined
       ? { kind: "run", input: runInput }
       : { kind: "run", input: runInput, landing };

@@ -183,12 +183,12 @@ export function writeAllowedByMode(files: readonly JudgedFile[]): boolean {
 }
 
 /**
- * Where a Write or Edit call lands (links resolved, `PermissionPolicy.realpath`),
- * which the decision judged; the tool writes there or nowhere. Undefined for
- * other tools, or when the landing cannot be told.
+ * Where a Write, Edit or Read call's file lands (links resolved,
+ * `PermissionPolicy.realpath`), which the decision judged; the tool works on
+ * that file or refuses. Undefined for other tools, or when it cannot be told.
  */
-export function writeLanding(call: ToolCall, policy: PermissionPolicy): string | undefined {
-  if (toolKind(call.toolName) !== "edit") return undefined;
+export function judgedLanding(call: ToolCall, policy: PermissionPolicy): string | undefined {
+  if (toolKind(call.toolName) !== "edit" && call.toolName !== "Read") return undefined;
   const target = targetOf(call, policy);
   if (target.kind !== "path") return undefined;
   return target.files.at(-1)?.file;

@@ -73,14 +73,14 @@ function segments(p: string): string[] {
 }
 
 /**
- * Where a Write/Edit of `file` lands now, refused when it is not where the
- * permission check judged it would (`judged`: a link was swapped in since).
+ * Where a Write/Edit/Read of `file` lands now, refused when it is not where
+ * the permission check judged it would (`judged`: a link was swapped in since).
  */
-export function landingToWrite(file: string, judged: string | undefined): Landing {
+export function landingAsJudged(file: string, judged: string | undefined): Landing {
   const landing = landingOf(file);
   if (!landing.ok || judged === undefined || landing.path === judged) return landing;
   return {
     ok: false,
-    reason: `${file} now leads to ${landing.path}, not to ${judged} where the permission check judged it; nothing was written.`,
+    reason: `${file} now leads to ${landing.path}, not to ${judged} where the permission check judged it; nothing was done.`,
   };
 }

@@ -20,9 +20,9 @@ export interface ToolContext {
   /** The model's id of the call being run (the Task tool passes it to its subagent). */
   toolCallId?: string;
   /**
-   * Write/Edit: where the permission check judged the file to land (links
-   * resolved, `tools/landing.ts`). The tool writes there or not at all: if the
-   * path now lands elsewhere (a link swapped in since), it refuses.
+   * Write/Edit/Read: where the permission check judged the file to land
+   * (links resolved, `tools/landing.ts`). The tool works on that file or not
+   * at all: if the path now lands elsewhere (a link swapped in since), it refuses.
    */
   landing?: string;
   /**

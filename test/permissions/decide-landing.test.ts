@@ -2,13 +2,13 @@
  * The permission decision judges where a write lands on the real file system
  * (`tools/landing.ts` as the policy's resolver, as the session wires it): a
  * link to a folder not yet created, a dangling link, a folder linked to
- * ACAI_HOME under acceptEdits. `writeLanding` is the path the tool must write.
+ * ACAI_HOME under acceptEdits. `judgedLanding` is the path the tool must write.
  */
 import { mkdir, mkdtemp, realpath, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { decide, type PermissionPolicy, writeLanding } from "../../source/permissions/decide.js";
+import { decide, judgedLanding, type PermissionPolicy } from "../../source/permissions/decide.js";
 import { NO_RULES, type PermissionMode, toRules } from "../../source/permissions/rules.js";
 import type { ShellAnalyzer } from "../../source/permissions/shell/analyze.js";
 import { loadShellAnalyzer } from "../../source/permissions/shell/parser.js";
@@ -48,7 +48,7 @@ describe("writes are judged where they land", () => {
     const p = policy("default", ["Edit(src/**)"]);
     expect(decide(write("src/ok.txt"), p).behavior).toBe("allow");
     expect(decide(write("src/link/new/x.txt"), p).behavior).toBe("ask");
-    expect(writeLanding(write("src/link/new/x.txt"), p)).toBe(
+    expect(judgedLanding(write("src/link/new/x.txt"), p)).toBe(
       join(root, "outside", "new", "x.txt"),
     );
   });
@@ -72,7 +72,7 @@ describe("writes are judged where they land", () => {
     await symlink("../src", join(project, "docs", "src-alias"));
     const p = policy("acceptEdits");
     expect(decide(write("docs/src-alias/a.ts"), p).behavior).toBe("allow");
-    expect(writeLanding(write("docs/src-alias/a.ts"), p)).toBe(join(project, "src", "a.ts"));
-    expect(writeLanding({ toolName: "Read", input: { file_path: "a" } }, p)).toBeUndefined();
+    expect(judgedLanding(write("docs/src-alias/a.ts"), p)).toBe(join(project, "src", "a.ts"));
+    expect(judgedLanding({ toolName: "Glob", input: { pattern: "*" } }, p)).toBeUndefined();
   });
 });

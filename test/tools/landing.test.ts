@@ -9,8 +9,9 @@ import { mkdir, readFile, realpath, symlink, writeFile } from "node:fs/promises"
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { editTool } from "../../source/tools/builtin/edit.js";
+import { readTool } from "../../source/tools/builtin/read.js";
 import { writeTool } from "../../source/tools/builtin/write.js";
-import { landingOf, landingToWrite } from "../../source/tools/landing.js";
+import { landingAsJudged, landingOf } from "../../source/tools/landing.js";
 import { NotFollowedError, writeNoFollow } from "../../source/tools/write-no-follow.js";
 import { call, contextFor, expectError, expectOk, makeTempDir } from "./helpers.js";
 
@@ -68,8 +69,8 @@ describe("landingOf", () => {
 
   it("refuses when the path now lands elsewhere than where it was judged", async () => {
     const file = join(project(), "src", "a.txt");
-    expect(landingToWrite(file, file)).toEqual({ ok: true, path: file });
-    const moved = landingToWrite(file, join(dir, "other.txt"));
+    expect(landingAsJudged(file, file)).toEqual({ ok: true, path: file });
+    const moved = landingAsJudged(file, join(dir, "other.txt"));
     expect(moved.ok).toBe(false);
   });
 });
@@ -112,7 +113,7 @@ describe("Write and Edit write where the path was judged to land", () => {
     const result = expectError(
       await call(writeTool(), { file_path: "src/link/x.txt", content: "x" }, context),
     );
-    expect(result.error).toContain("nothing was written");
+    expect(result.error).toContain("nothing was done");
     expect(existsSync(join(dir, "outside", "x.txt"))).toBe(false);
   });
 
@@ -144,7 +145,35 @@ describe("Write and Edit write where the path was judged to land", () => {
         { ...contextFor(project()), landing: join(project(), "src", "other.txt") },
       ),
     );
-    expect(moved.error).toContain("nothing was written");
+    expect(moved.error).toContain("nothing was done");
     expect(await readFile(join(project(), "src", "f.txt"), "utf8")).toBe("ONE two");
+  });
+});
+
+describe("Read reads where the path was judged to land", () => {
+  it("reads through a link as judged, and refuses when the link now leads elsewhere", async () => {
+    await writeFile(join(project(), "src", "plain.txt"), "PLAIN\n");
+    await writeFile(join(dir, "secret.txt"), "SECRET\n");
+    await symlink("plain.txt", join(project(), "src", "alias.txt"));
+    const judged = join(project(), "src", "plain.txt");
+    const ok = expectOk(
+      await call(
+        readTool(),
+        { file_path: "src/alias.txt" },
+        { ...contextFor(project()), landing: judged },
+      ),
+    );
+    expect(ok.output).toContain("PLAIN");
+    // Judged when src/alias.txt led to plain.txt; it now leads to a file outside.
+    await symlink(join(dir, "secret.txt"), join(project(), "src", "swapped.txt"));
+    const refused = expectError(
+      await call(
+        readTool(),
+        { file_path: "src/swapped.txt" },
+        { ...contextFor(project()), landing: join(project(), "src", "swapped.txt") },
+      ),
+    );
+    expect(refused.error).toContain("nothing was done");
+    expect(refused.error).not.toContain("SECRET\n");
   });
 });

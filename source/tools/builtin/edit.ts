@@ -1,7 +1,7 @@
 import { lstat, readFile } from "node:fs/promises";
 import { z } from "zod";
 import { defineTool } from "../define.js";
-import { landingToWrite } from "../landing.js";
+import { landingAsJudged } from "../landing.js";
 import { looksBinary, numberLine, plural, resolvePath, splitLines } from "../text.js";
 import type { Tool, ToolResult } from "../types.js";
 import { NotFollowedError, writeNoFollow } from "../write-no-follow.js";
@@ -131,7 +131,7 @@ export function editTool(): Tool {
     async execute(fields, context) {
       const path = resolvePath(context.cwd, fields.file_path);
       // Read and written where it lands (links resolved), as the permission check judged it.
-      const landing = landingToWrite(path, context.landing);
+      const landing = landingAsJudged(path, context.landing);
       if (!landing.ok) return fail(landing.reason);
       try {
         return await edit(path, landing.path, fields);

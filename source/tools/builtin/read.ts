@@ -1,8 +1,9 @@
-import { createReadStream } from "node:fs";
-import { open, readFile, stat } from "node:fs/promises";
+import { constants } from "node:fs";
+import { lstat, open, readFile } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { z } from "zod";
 import { defineTool } from "../define.js";
+import { landingAsJudged } from "../landing.js";
 import { looksBinary, numberLine, plural, resolvePath, splitLines } from "../text.js";
 import type { Tool, ToolResult } from "../types.js";
 
@@ -39,8 +40,11 @@ function fail(error: string): ToolResult {
   return { ok: false, error, interrupted: false };
 }
 
+/** Opening flags: the file read is the judged landing itself, never a link swapped in. */
+const NO_FOLLOW = constants.O_RDONLY | constants.O_NOFOLLOW;
+
 async function headBytes(path: string): Promise<Buffer> {
-  const handle = await open(path, "r");
+  const handle = await open(path, NO_FOLLOW);
   try {
     const buf = Buffer.alloc(8192);
     const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
@@ -53,7 +57,8 @@ async function headBytes(path: string): Promise<Buffer> {
 /** Lines [start, start+count) of a big file, without loading it whole. */
 async function streamLines(path: string, start: number, count: number): Promise<string[]> {
   const lines: string[] = [];
-  const stream = createReadStream(path, { encoding: "utf8" });
+  const handle = await open(path, NO_FOLLOW);
+  const stream = handle.createReadStream({ encoding: "utf8" });
   const reader = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
   let n = 0;
   try {
@@ -79,16 +84,20 @@ export function readTool(): Tool {
     input,
     async execute({ file_path, offset, limit }, context) {
       const path = resolvePath(context.cwd, file_path);
-      let info: Awaited<ReturnType<typeof stat>>;
+      // Read where it lands (links resolved), as the permission check judged it.
+      const landing = landingAsJudged(path, context.landing);
+      if (!landing.ok) return fail(landing.reason);
+      const real = landing.path;
+      let info: Awaited<ReturnType<typeof lstat>>;
       try {
-        info = await stat(path);
+        info = await lstat(real);
       } catch {
         return fail(`File not found: ${path}`);
       }
       if (info.isDirectory())
         return fail(`${path} is a directory, not a file. Use Glob or Bash (ls) to list it.`);
       if (!info.isFile()) return fail(`${path} is not a regular file.`);
-      if (looksBinary(await headBytes(path))) {
+      if (looksBinary(await headBytes(real))) {
         return fail(`${path} is a binary file (${info.size} bytes); Read shows text files only.`);
       }
       const start = offset ?? 1;
@@ -104,10 +113,13 @@ export function readTool(): Tool {
       let selected: string[];
       let totalLines: number | null;
       if (huge) {
-        selected = await streamLines(path, start, count);
+        selected = await streamLines(real, start, count);
         totalLines = null;
       } else {
-        const all = info.size === 0 ? [] : splitLines(await readFile(path, "utf8"));
+        const all =
+          info.size === 0
+            ? []
+            : splitLines(await readFile(real, { encoding: "utf8", flag: NO_FOLLOW }));
         totalLines = all.length;
         if (totalLines === 0) {
           return {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "../define.js";
-import { landingToWrite } from "../landing.js";
+import { landingAsJudged } from "../landing.js";
 import { plural, resolvePath, splitLines } from "../text.js";
 import type { Tool } from "../types.js";
 import { NotFollowedError, writeNoFollow } from "../write-no-follow.js";
@@ -29,7 +29,7 @@ export function writeTool(): Tool {
     async execute({ file_path, content }, context) {
       const given = resolvePath(context.cwd, file_path);
       // Written where it lands (links resolved), as the permission check judged it; no link followed after.
-      const landing = landingToWrite(given, context.landing);
+      const landing = landingAsJudged(given, context.landing);
       if (!landing.ok) return { ok: false, error: landing.reason, interrupted: false };
       const path = given;
       let existing: boolean;
