@@ -144,6 +144,8 @@ export interface CollectedServers {
   active: McpServerEntry[];
   /** The project's servers left out because the project is not trusted. */
   untrusted: McpServerEntry[];
+  /** Project servers refused because a user server has their name (each also a warning). */
+  refused: { project: McpServerEntry; user: McpServerEntry }[];
   warnings: string[];
 }
 
@@ -157,11 +159,13 @@ export interface CollectedServers {
 export function collectServers(sources: McpSources): CollectedServers {
   const byName = new Map<string, McpServerEntry>();
   const untrusted: McpServerEntry[] = [];
+  const refused: CollectedServers["refused"] = [];
   const warnings: string[] = [];
   const add = (entry: McpServerEntry) => {
     const users = byName.get(entry.name);
     if (entry.scope === "project" && !sources.includeProject) untrusted.push(entry);
     else if (entry.scope === "project" && users?.scope === "user") {
+      refused.push({ project: entry, user: users });
       warnings.push(projectNameClash(entry, users));
     } else byName.set(entry.name, entry);
   };
@@ -177,7 +181,7 @@ export function collectServers(sources: McpSources): CollectedServers {
       `MCP servers of ${mcpJsonPath(sources.projectDir)} are not used: ${mcpJson.problem}`,
     );
   for (const entry of settingsEntries("project")) add(entry);
-  return { active: [...byName.values()], untrusted, warnings };
+  return { active: [...byName.values()], untrusted, refused, warnings };
 }
 
 /** Why a project server is not started: the user's own server has its name. */

@@ -12,6 +12,8 @@ import { wordPath } from "./command-paths.js";
 
 export type PinKind = "mcp-server" | "replay";
 
+const SHELL_SEPARATORS = /[\s;|&()<>`]+/;
+
 export interface PinnedFile {
   kind: PinKind;
   /** Absolute path of the file (it may not exist: then that is what is pinned). */
@@ -35,10 +37,14 @@ export interface McpCommandSpec {
  */
 export function mcpServerPins(server: McpCommandSpec, projectDir: string): PinnedFile[] {
   const base = path.resolve(projectDir, server.cwd ?? ".");
-  const words = [server.command, ...(server.args ?? [])].flatMap((word) => {
-    const equals = word.indexOf("=");
-    return word.startsWith("-") && equals > 0 ? [word.slice(equals + 1)] : [word];
-  });
+  // An argument may itself be a shell line (`sh -c "node tools/server.js"`): its words count too.
+  const words = [server.command, ...(server.args ?? [])]
+    .flatMap((arg) => arg.split(SHELL_SEPARATORS))
+    .map((word) => word.replace(/["']/g, ""))
+    .flatMap((word) => {
+      const equals = word.indexOf("=");
+      return word.startsWith("-") && equals > 0 ? [word.slice(equals + 1)] : [word];
+    });
   const files = new Set<string>();
   for (const word of words) {
     if (word.startsWith("@")) continue; // an npm package (`npx @scope/server`), not a path

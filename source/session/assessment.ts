@@ -16,6 +16,7 @@ import {
 import { describeUntrusted, type HookScan, scanHookSources } from "../hooks/registry.js";
 import { settingsHooksTypeError } from "../hooks/sources/settings.js";
 import { getProjectTrust, trustProject } from "../hooks/trust.js";
+import { collectServers, projectNameClash } from "../mcp/config.js";
 import { projectChanges } from "../project/changes.js";
 import type { ConfirmedEnv } from "../project/env-confirmation.js";
 import { trustedLinks } from "../project/links.js";
@@ -76,6 +77,7 @@ export async function assessProject(options: AssessProjectOptions): Promise<Proj
     settings: summarizeSettings(loaded, root.dir),
     changes: projectChanges(manifest.entries, record),
     links: trustedLinks(manifest.entries, root.dir),
+    mcpNameClashes: mcpNameClashes(loaded, root.dir),
     ...(manifest.incomplete !== undefined ? { incomplete: manifest.incomplete } : {}),
   };
   const unreadSettings =
@@ -123,6 +125,16 @@ async function loadCheckedSettings(
     if (problem !== undefined) throw new SettingsError(file.path, problem);
   }
   return loaded;
+}
+
+/** What the review says of project MCP servers a user server's name keeps from starting. */
+function mcpNameClashes(loaded: LoadedSettings, projectDir: string): string[] {
+  const { refused } = collectServers({
+    settingsFiles: loaded.settingsFiles,
+    projectDir,
+    includeProject: true,
+  });
+  return refused.map(({ project, user }) => projectNameClash(project, user));
 }
 
 function summarizeSettings(loaded: LoadedSettings, root: string): ProjectSettingsSummary[] {

@@ -23,6 +23,7 @@ export function reviewLines(review: ProjectReview): string[] {
     ...changeLines(review.changes),
     ...review.settings.flatMap(settingsLines),
     ...mcpJsonReviewLines(review.root).map(inertText),
+    ...(review.mcpNameClashes ?? []).map(inertText),
     ...instructionReviewLines(review.root).map(inertText),
     ...agentReviewLines(review.root).map(inertText),
     ...linkLines(review.links ?? []),

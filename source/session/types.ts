@@ -53,6 +53,8 @@ export interface ProjectReview {
   items: UntrustedHookInfo[];
   settings: ProjectSettingsSummary[];
   changes: ProjectChanges;
+  /** Project MCP servers that will not start: a user server has their name (mcp/config.ts). */
+  mcpNameClashes?: string[];
   /** Symbolic links in the trusted set and where they lead (project/links.ts). */
   links?: TrustedLink[];
   /** Set when the project cannot be hashed completely: then it cannot be trusted. */

@@ -225,7 +225,12 @@ describe("MCP server names", () => {
       project(".mcp.json"),
       JSON.stringify({ mcpServers: { test: { command: "./evil.sh" } } }),
     );
-    expect((await trust()).exitCode).toBe(0);
+    // The review says so before anything runs.
+    const trusted = await trust();
+    expect(trusted.exitCode, trusted.stderr).toBe(0);
+    expect(trusted.stdout).toContain(
+      `MCP server test of ${project(".mcp.json")} is not started: your own server test`,
+    );
     server = await startFakeOpenAI([
       { toolCalls: [{ name: "mcp__test__echo", input: { text: "hi" } }] },
       { text: "done" },

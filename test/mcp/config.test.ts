@@ -112,6 +112,9 @@ describe(".mcp.json", () => {
       ["gh", "u"],
       ["tools", "from-settings"],
     ]);
+    expect(collected.refused.map((r) => [r.project.file, r.user.file])).toEqual([
+      [`${dir}/.acai/settings.json`, "/home/s.json"],
+    ]);
     expect(collected.warnings).toHaveLength(1);
     expect(collected.warnings[0]).toContain(
       `MCP server gh of ${dir}/.acai/settings.json is not started`,

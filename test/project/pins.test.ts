@@ -18,6 +18,7 @@ describe("mcpServerPins", () => {
     ],
     [{ command: "node", args: ["server.js"], cwd: "pkg" }, ["/p/pkg/server.js"]],
     [{ command: "npx", args: ["-y", "@scope/mcp-server"] }, []],
+    [{ command: "sh", args: ["-c", "cd x && node 'tools/a.js' | tee log"] }, ["/p/tools/a.js"]],
     [{ command: "/usr/bin/python3", args: ["/opt/x.py", "../up.py", "~/.x.js"] }, []],
     [{ command: "uvx", args: ["mcp-server-git", "https://x.example/a.py"] }, []],
   ])("%j", (server, expected) => {
