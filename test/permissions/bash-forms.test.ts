@@ -5,7 +5,11 @@
  * cannot fully judge is never allowed by a rule (it asks; -p denies it), and
  * a deny rule that cannot be checked against it holds: denied.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decide, type PermissionPolicy } from "../../source/permissions/decide.js";
 import { NO_RULES, type RuleList, toRules } from "../../source/permissions/rules.js";
 import type { ShellAnalyzer } from "../../source/permissions/shell/analyze.js";
@@ -163,6 +167,17 @@ const FORMS: readonly (readonly [string, Verdict, Verdict])[] = [
   ["npm test )", "ask", "deny"],
   ['npm test "unterminated', "ask", "deny"],
   ["{touch,M}", "ask", "deny"],
+  // where tree-sitter and bash could read a line differently, found by running bash
+  ["npm test `echo \\`touch M\\``", "ask", "deny"],
+  ["npm test <<EOF\n`touch M`\nEOF", "ask", "deny"],
+  ["npm test <<'EOF'\n`touch M`\nEOF", "allow", "ask"],
+  ["time { touch M; }", "ask", "deny"],
+  ["! { touch M; }", "ask", "deny"],
+  ["coproc { touch M; }", "ask", "deny"],
+  ["npm test#; touch M", "ask", "deny"],
+  ["npm test\r\ntouch M", "ask", "deny"],
+  ["npm test <<EOF; touch M\nbody\nEOF", "ask", "deny"],
+  ["npm test <<A <<B\na\nA\nb\nB\ntouch M", "ask", "deny"],
   // redirections: writes judged like Write, fd duplications and reads are not writes
   ["npm test > /dev/null 2>&1", "allow", "ask"],
   ["npm test 2>&1", "allow", "ask"],
@@ -208,4 +223,38 @@ describe("command forms under Bash(npm test:*) allowed and Bash(touch:*) denied"
       expect(verdict("deny", "Bash(touch:*)", command)).toBe(denied);
     },
   );
+});
+
+describe("the table against real bash", () => {
+  const root = mkdtempSync(path.join(tmpdir(), "acai-bash-forms-"));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  /** Whether bash, run on the line in a fresh folder (npm a stub), creates the marker M. */
+  function bashRunsTouch(command: string, index: number): boolean {
+    const bin = path.join(root, "bin");
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(path.join(bin, "npm"), "#!/bin/sh\nexit 0\n");
+    chmodSync(path.join(bin, "npm"), 0o755);
+    const cwd = path.join(root, `run-${index}`);
+    mkdirSync(path.join(cwd, "home"), { recursive: true });
+    spawnSync("/bin/bash", ["-c", command], {
+      cwd,
+      env: { PATH: `${bin}:/usr/bin:/bin`, HOME: path.join(cwd, "home") },
+      stdio: "ignore",
+      timeout: 5000,
+    });
+    return existsSync(path.join(cwd, "M"));
+  }
+
+  it("every form that makes bash run touch is denied by the deny rule and not allowed by the allow rule", () => {
+    // Forms that write outside their own folder are left out.
+    const local = FORMS.filter(([command]) => !command.includes("/tmp/"));
+    const ran = local.filter(([command], i) => bashRunsTouch(command, i));
+    // The table's smuggling and evasion forms really do run touch.
+    expect(ran.length).toBeGreaterThan(60);
+    for (const [command, allowed, denied] of ran) {
+      expect(allowed, command).not.toBe("allow");
+      expect(denied, command).toBe("deny");
+    }
+  });
 });

@@ -81,6 +81,7 @@ const CONTAINERS = new Set([
 
 /** Words and parts of words: only their substitutions run something. */
 const WORDS = new Set([
+  "command_name",
   "word",
   "string",
   "raw_string",
@@ -136,6 +137,7 @@ function visitNode(node: Node, walk: Walk): void {
   const never = NEVER_ALLOWED[node.type];
   if (never !== undefined) walk.out.opaque.push(never);
   else if (node.type === "comment") return;
+  else if (rereadByShell(node)) walk.out.opaque.push(REREAD[node.type] ?? "");
   else if (node.type === "command") {
     simpleCommand(node, walk);
     return;
@@ -146,6 +148,20 @@ function visitNode(node: Node, walk: Walk): void {
     walk.out.opaque.push(`acai does not know the shell construct "${node.type}"`);
   }
   scanChildren(node, walk);
+}
+
+const REREAD: Readonly<Record<string, string>> = {
+  command_substitution: "backquotes hold a backslash, which bash reads again as shell code",
+  heredoc_body: "a here-document body holds backquotes, which bash runs as a command",
+};
+
+/** Text tree-sitter keeps as text but bash reads as code: escapes inside backquotes, backquotes in a here-doc. */
+function rereadByShell(node: Node): boolean {
+  if (node.type === "command_substitution")
+    return node.text.startsWith("`") && node.text.includes("\\");
+  if (node.type !== "heredoc_body" || !node.text.includes("`")) return false;
+  const start = node.parent?.children.find((c) => c?.type === "heredoc_start")?.text ?? "";
+  return !/['"\\]/.test(start);
 }
 
 function scanChildren(node: Node, walk: Walk): void {
@@ -214,7 +230,7 @@ function simpleCommand(node: Node, walk: Walk): void {
       if (joined && last !== undefined) words[words.length - 1] = joinWords(last, word);
       else if (joined) walk.out.opaque.push("a line continuation joins an assignment to a word");
       else words.push(word);
-      scanChildren(child, walk);
+      visit(child, walk);
     }
   }
   judgeWords(words, assignments, node.text, walk);

@@ -57,6 +57,30 @@ const RUNS_CODE: Readonly<Record<string, string>> = {
   unset: "it unsets shell variables or functions",
 };
 
+/** Shell keywords: one where a program is expected means the grammar read the line otherwise than bash. */
+const RESERVED = new Set([
+  "!",
+  "{",
+  "}",
+  "[[",
+  "]]",
+  "if",
+  "then",
+  "else",
+  "elif",
+  "fi",
+  "case",
+  "esac",
+  "for",
+  "select",
+  "while",
+  "until",
+  "do",
+  "done",
+  "in",
+  "function",
+]);
+
 /** Builtins that evaluate a variable name's array subscript, which can hold `$(…)`. */
 const EVALUATES_NAMES = new Set(["printf", "test", "[", "read", "wait", "shift", "return", "exit"]);
 
@@ -142,6 +166,10 @@ function judgeProgram(words: Word[], out: CommandForms): boolean {
   const head = words[0] as Word;
   if (!head.literal) {
     out.opaque.push(`the program is not a fixed word (${shown(head.text)})`);
+    return false;
+  }
+  if (RESERVED.has(head.text)) {
+    out.opaque.push(`the shell keyword ${shown(head.text)} stands where acai expected a program`);
     return false;
   }
   const name = baseName(head.text);
