@@ -114,6 +114,32 @@ describe("a deny rule is not evaded by spelling", () => {
   }, 90_000);
 });
 
+describe("a deny rule holds in bypassPermissions against the forms the table did not list", () => {
+  it("Bash(touch:*) denies touch after bash -c's own options and through programs that run a command", async () => {
+    const evasions = [
+      "bash -c -- 'touch B1'",
+      "bash -c -e -- 'touch B2'",
+      "bash -c -x 'touch B3'",
+      "ionice -c3 touch B4",
+      "flock L touch B5",
+      "taskset 1 touch B6",
+      "setpriv --reuid=$(id -u) touch B7",
+      "script -qc 'touch B8' /dev/null",
+      "flock -c 'echo; touch B9' L",
+    ];
+    // The control: bypassPermissions runs what no rule denies.
+    const results = await runCommands(
+      ["echo ok > C.txt", ...evasions],
+      ["--permission-mode", "bypassPermissions", "--disallowedTools", "Bash(touch:*)"],
+    );
+    expect(existsSync(marker("C.txt"))).toBe(true);
+    evasions.forEach((command, i) => {
+      expect(results[i + 1], command).toContain("Permission denied");
+      expect(existsSync(marker(`B${i + 1}`)), command).toBe(false);
+    });
+  }, 90_000);
+});
+
 describe("a redirection is a write", () => {
   it("npm test > ~/.bashrc is asked like a write outside the project (denied in -p); /dev/null and an allowed file run", async () => {
     const bashrc = path.join(dirs.home, ".bashrc");

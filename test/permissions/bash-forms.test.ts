@@ -192,6 +192,37 @@ const FORMS: readonly (readonly [string, Verdict, Verdict])[] = [
   ["npm test > ~/.ba\\\nshrc", "ask", "deny"],
   ["npm test 3<>file", "ask", "deny"],
   ["npm test 2>&1 | tee log.txt", "ask", "ask"],
+  // red team (issue 18 neighbours): options after -c, and `--`, before a shell's script
+  ["bash -c -- 'touch M'", "ask", "deny"],
+  ["/bin/bash -c -- 'touch M'", "ask", "deny"],
+  ["env bash -c -- 'touch M'", "ask", "deny"],
+  ["bash -c -x 'touch M'", "ask", "deny"],
+  ["bash -c -e -- 'touch M'", "ask", "deny"],
+  ["sh -c -- 'npm test'", "allow", "ask"],
+  ["bash -c 'npm test' -- touch", "allow", "ask"],
+  ["bash -- script.sh", "ask", "ask"],
+  // shells acai does not parse, and more shells it does
+  ["rbash -c 'touch M'", "ask", "deny"],
+  ["fish -c 'touch M'", "ask", "deny"],
+  ["tcsh -c 'touch M'", "ask", "deny"],
+  // programs that run a command named in their arguments
+  ["ionice -c3 touch M", "ask", "deny"],
+  ["ionice env -i /usr/bin/touch M", "ask", "deny"],
+  ["chrt 1 touch M", "ask", "deny"],
+  ["taskset 1 bash -c 'touch M'", "ask", "deny"],
+  ["flock f touch M", "ask", "deny"],
+  ["flock -c 'touch M' f", "ask", "deny"],
+  ["chroot / touch M", "ask", "deny"],
+  ["unshare -r touch M", "ask", "deny"],
+  ["strace -f touch M", "ask", "deny"],
+  ["watch -n1 touch M", "ask", "deny"],
+  ["watch 'ls; touch M'", "ask", "deny"],
+  ["su root -c 'echo; touch M'", "ask", "deny"],
+  ["runuser -u x -- touch M", "ask", "deny"],
+  ["npx touch M", "ask", "deny"],
+  ["npm exec -- touch M", "ask", "deny"],
+  ["npm x touch M", "ask", "deny"],
+  ["ionice npm test", "ask", "ask"],
 ];
 
 let shell: ShellAnalyzer;

@@ -8,6 +8,7 @@
  */
 import type { Node } from "web-tree-sitter";
 import { commandForms, type SimpleCommand } from "./command.js";
+import { runnerReach } from "./runners.js";
 import { bareWord, shown, type Word, wordOf } from "./words.js";
 
 export type { SimpleCommand } from "./command.js";
@@ -243,6 +244,41 @@ function judgeWords(words: Word[], assignments: string[], text: string, walk: Wa
   walk.out.opaque.push(...forms.opaque);
   for (const script of forms.scripts) nested(script, walk);
   for (const run of forms.runs) judgeWords(run, [], run.map((w) => w.text).join(" "), walk);
+  reachOf(words, forms.command, walk);
+}
+
+/** How many commands a runner's arguments may name before the line is not judged. */
+const MAX_REACH = 64;
+
+/**
+ * What a runner (`ionice touch x`, `su -c 'touch x'`, shell/runners.ts) may
+ * run: caught by deny and ask rules as the runner's own forms; its writes
+ * judged. Not recursive: the suffixes of its words hold every runner inside it.
+ */
+function reachOf(words: Word[], command: SimpleCommand, walk: Walk): void {
+  const reach = runnerReach(words);
+  if (reach.commands.length + reach.scripts.length > MAX_REACH) {
+    walk.out.opaque.push(`it names more than ${MAX_REACH} commands it may run`);
+    return;
+  }
+  const catches = (forms: readonly string[]) => {
+    for (const form of forms) if (!command.catchForms.includes(form)) command.catchForms.push(form);
+  };
+  const scripts = [...reach.scripts];
+  for (const run of reach.commands) {
+    const forms = commandForms(run, [], run.map((w) => w.text).join(" "));
+    catches(forms.command.catchForms);
+    scripts.push(...forms.scripts);
+  }
+  if (scripts.length > 0 && walk.depth + 1 > MAX_DEPTH) {
+    walk.out.opaque.push(`scripts are nested more than ${MAX_DEPTH} deep`);
+    return;
+  }
+  for (const script of scripts) {
+    const inner = walk.again(script, walk.depth + 1);
+    for (const c of inner.commands) catches(c.catchForms);
+    walk.out.writes.push(...inner.writes);
+  }
 }
 
 /** Whether only a backslash-newline stands between two parts of a command. */

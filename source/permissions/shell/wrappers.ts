@@ -84,7 +84,21 @@ const SPECS: Readonly<Record<string, OptionSpec>> = {
 /** Wrappers that an allow rule for the command they run may see through. */
 const TRANSPARENT = new Set(["time", "nice", "nohup", "timeout", "setsid", "stdbuf", "command"]);
 
-const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"]);
+const SHELLS = new Set([
+  "sh",
+  "bash",
+  "rbash",
+  "zsh",
+  "dash",
+  "ksh",
+  "mksh",
+  "ash",
+  "yash",
+  "posh",
+]);
+
+/** Shells whose language is not Bash's: a script given to them cannot be judged. */
+const OTHER_SHELLS = new Set(["fish", "csh", "tcsh", "nu", "elvish", "xonsh", "rc", "es", "pwsh"]);
 
 export function baseName(program: string): string {
   const slash = program.lastIndexOf("/");
@@ -97,6 +111,11 @@ export function unwrapStep(words: readonly Word[]): WrapperStep {
   if (head === undefined || !head.literal) return { kind: "program" };
   const name = baseName(head.text);
   if (SHELLS.has(name)) return shellStep(words);
+  if (OTHER_SHELLS.has(name) && words.length > 1)
+    return {
+      kind: "opaque",
+      reason: `${name}'s language is not Bash's, so acai cannot judge what it runs`,
+    };
   const spec = SPECS[name];
   if (spec === undefined) return { kind: "program" };
   const read = readOptions(words, spec, name === "xargs" ? "xargs" : "plain");
@@ -199,8 +218,13 @@ function shellStep(words: readonly Word[]): WrapperStep {
     const word = words[i] as Word;
     if (!word.literal) return unclear(name, word);
     const text = word.text;
-    if (wantsScript) return { kind: "script", script: word };
-    if (text === "--") continue;
+    if (text === "--" || text === "-") {
+      // The options end; the next word is the script (-c) or the file run.
+      const next = words[i + 1];
+      if (next === undefined) break;
+      if (!next.literal) return unclear(name, next);
+      return wantsScript ? { kind: "script", script: next } : { kind: "program" };
+    }
     if (/^[-+]o$/.test(text) || text === "-O" || text === "+O") {
       i++;
       continue;
@@ -217,7 +241,8 @@ function shellStep(words: readonly Word[]): WrapperStep {
         reason: `${shown(name)} has an option acai does not know (${shown(text)})`,
       };
     }
-    return { kind: "program" };
+    // bash reads options after -c too (`bash -c -x 'touch x'`): the script is the first operand.
+    return wantsScript ? { kind: "script", script: word } : { kind: "program" };
   }
   return wantsScript
     ? { kind: "opaque", reason: `${shown(name)} -c has no script` }
