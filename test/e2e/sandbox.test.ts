@@ -214,6 +214,49 @@ exec python3 ${path.join(scripts, name)}.py
   }, 60_000);
 });
 
+describe("what acai says about the sandbox", () => {
+  it("acai doctor reports the policy in force, or what is missing", async () => {
+    const result = await runAcai({ args: ["doctor"], dirs, env: { TMPDIR: tmp } });
+    expect(result.exitCode, result.stderr).toBe(0);
+    if (bwrapWorks) {
+      expect(result.stdout).toMatch(/^sandbox: on \(policy default/m);
+      expect(result.stdout).toContain(`writable: ${dirs.cwd}, ${tmp}`);
+      expect(result.stdout).toContain(`${path.join(dirs.home, ".ssh")}`);
+      expect(result.stdout).toContain(`${path.join(dirs.acaiHome, "trust.json")}`);
+    } else {
+      expect(result.stdout).toMatch(/^sandbox: (unavailable|off)/m);
+    }
+    const json = await runAcai({ args: ["doctor", "--json"], dirs, env: { TMPDIR: tmp } });
+    expect(JSON.parse(json.stdout).project).toBe(dirs.cwd);
+  }, 60_000);
+
+  it("the trust review shows what a project hook asks of the sandbox", async () => {
+    await mkdir(path.join(dirs.cwd, ".acai"));
+    await writeFile(
+      path.join(dirs.cwd, ".acai", "settings.json"),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: "Bash",
+              hooks: [
+                {
+                  type: "command",
+                  command: "true",
+                  sandbox: { network: ["api.github.com"], write: ["./.cache"] },
+                },
+              ],
+            },
+          ],
+        },
+      }),
+    );
+    const result = await runAcai({ args: ["-p", "hi", "--model", "replay:none.json"], dirs });
+    expect(result.exitCode).toBe(4);
+    expect(result.stderr).toContain("sandbox needs: network api.github.com; writes ./.cache");
+  }, 60_000);
+});
+
 describe("where the sandbox cannot run", () => {
   /** A PATH with what the runs need (sh, bash, env, node) but no bwrap. */
   async function pathWithoutBwrap(): Promise<string> {
