@@ -34,6 +34,8 @@ export const HookDefaultsSchema = z.object({
 export const CapabilitiesSchema = z.object({
   /** agent-relay's `inject` is not cut at 2,000 characters (the context cap still applies). */
   unlimitedInjection: z.boolean().optional(),
+  /** agent-relay's flag: hooks get every host in the OS sandbox (docs/security.md §8; default: only what each declares). */
+  allowNetworkInHooks: z.boolean().optional(),
 });
 
 /** The built-in memory (`@memory:` patterns, `acai memory`; docs/memory.md). */

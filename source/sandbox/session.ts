@@ -60,6 +60,8 @@ export interface SessionSandboxOptions {
   env: Readonly<Record<string, string | undefined>>;
   platform: NodeJS.Platform;
   probe: (bwrap: string, args: readonly string[]) => ProbeResult;
+  /** agent-relay's `capabilities.allowNetworkInHooks` (user settings): every hook reaches every host. */
+  allowNetworkInHooks?: boolean;
   /** Folders every hook may write besides the session's policy (ACAI_HOME/session-env: CLAUDE_ENV_FILE). */
   hookWrite?: readonly string[];
   /** acai's Node and the bridge script, for policies with allowed hosts. */
@@ -123,6 +125,12 @@ export function createSessionSandbox(options: SessionSandboxOptions): SessionSan
     hookPolicy: (needs, scope) => {
       if (policy === undefined) return undefined;
       const hooks = { ...policy, write: [...policy.write, ...(options.hookWrite ?? [])] };
+      if (options.allowNetworkInHooks === true) {
+        const deny = policy.network.kind === "none" ? [] : policy.network.deny;
+        // Denied hosts stay denied: then through the proxy.
+        hooks.network =
+          deny.length > 0 ? { kind: "hosts", allow: ["*"], deny } : { kind: "all", deny };
+      }
       const allowed = options.user?.network?.allowedDomains ?? [];
       return needs ? policyWithNeeds(hooks, needs, scope, options, allowed) : hooks;
     },

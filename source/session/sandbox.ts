@@ -106,6 +106,9 @@ export function sessionSandboxOf(options: Omit<SetUpSandboxOptions, "wrap">): Se
       homeDir: options.homeDir,
       acaiHome: paths.home,
       trustedFiles: trustedFiles(options.manifest, projectDir),
+      ...(loaded.user.capabilities?.allowNetworkInHooks === true
+        ? { allowNetworkInHooks: true }
+        : {}),
       // session_start hooks write their CLAUDE_ENV_FILE there (shell-env.ts).
       hookWrite: [path.join(paths.home, "session-env")],
       env: options.env,
