@@ -22,6 +22,8 @@ export interface Spawned {
   runId: string | undefined;
   /** Signals its whole process group (ESRCH ignored). */
   kill(signal: NodeJS.Signals): void;
+  /** Kills what escaped the run inside its sandbox's namespace (setsid + an empty environment included). */
+  sweep?(): void;
   /** Set once the child was lost with the sandbox spawner that ran it: why, for the result. */
   lost?(): string | undefined;
 }

@@ -93,6 +93,7 @@ function startLongLived(
       // Its background children are not allowed to linger, in its group or out of it.
       killGroup(pid, "SIGKILL");
       if (runId !== undefined) containment?.sweepRun(runId);
+      spawned.sweep?.();
       child.stdin?.destroy();
       child.stdout?.destroy();
       child.stderr?.destroy();

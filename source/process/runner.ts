@@ -199,7 +199,10 @@ function follow(
       // Background children of a finished run are not allowed to linger.
       kill("SIGKILL");
       // A stopped run's children that left the group (setsid, double fork) go too.
-      if ((terminating || run.sweepOnExit) && runId !== undefined) containment?.sweepRun(runId);
+      if (terminating || run.sweepOnExit) {
+        if (runId !== undefined) containment?.sweepRun(runId);
+        spawned.sweep?.(); // in a sandbox: also those that dropped the marker
+      }
       child.stdin?.destroy();
       child.stdout?.destroy();
       child.stderr?.destroy();

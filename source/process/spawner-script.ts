@@ -9,6 +9,7 @@
  * Control lines on stdin (from acai), JSON:
  *   {op:"spawn", id, token, command, args, cwd, env, stdin: "socket"|"none"|"text", text?}
  *   {op:"kill", pid, signal}          (the child's process group)
+ *   {op:"sweep"}                      (kill the namespace's orphans, below)
  * Lines on stdout (to acai), each carrying the run's token:
  *   {ready:true} at start; {id, token, started: pid} | {id, token, error, code}
  *   | {id, token, exit: true, code, signal}.
@@ -20,6 +21,12 @@
  * and one round trip less; EPIPE ignored). When stdin closes (acai
  * ended), every child's group is killed and the spawner exits — and with it
  * bwrap's namespace and everything left in it.
+ *
+ * `sweep` (sent when a run was stopped, or ends with sweepOnExit): what
+ * escaped a run by setsid and a double fork is reparented to the namespace's
+ * init (pid 1); every such orphan whose session is not a running child's is
+ * SIGKILLed, round after round (its own children become orphans in turn) —
+ * also those that dropped acai's marker with their environment.
  */
 export const SPAWNER_SCRIPT = `
 "use strict";
@@ -77,12 +84,39 @@ function connectAll(m) {
     });
   }
 }
+const fs = require("node:fs");
+function orphans() {
+  const live = new Set(runs.keys());
+  const found = [];
+  let names = [];
+  try { names = fs.readdirSync("/proc"); } catch {}
+  for (const name of names) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || pid <= 1 || pid === process.pid) continue;
+    let stat;
+    try { stat = fs.readFileSync("/proc/" + name + "/stat", "latin1"); } catch { continue; }
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (fields[0] === "Z") continue;
+    if (Number(fields[1]) === 1 && !live.has(Number(fields[3]))) found.push(pid);
+  }
+  return found;
+}
+let sweeping = false;
+function sweep(round) {
+  const found = orphans();
+  for (const pid of found) { try { process.kill(pid, "SIGKILL"); } catch {} }
+  if (found.length > 0 && round < 50) setTimeout(() => sweep(round + 1), 2);
+  else sweeping = false;
+}
 function onRequest(line) {
   let m;
   try { m = JSON.parse(line); } catch { return; }
   if (m.op === "spawn") connectAll(m);
   else if (m.op === "kill" && Number.isInteger(m.pid) && m.pid > 1) {
     try { process.kill(-m.pid, m.signal); } catch {}
+  } else if (m.op === "sweep" && !sweeping) {
+    sweeping = true;
+    setImmediate(() => sweep(0));
   }
 }
 let buffered = "";

@@ -279,6 +279,7 @@ export class Spawner {
       child: pending.child,
       runId: undefined,
       kill: (signal) => this.send({ op: "kill", pid, signal }),
+      sweep: () => this.send({ op: "sweep" }),
       lost: () => pending.lost,
     });
     if (pending.exit) setImmediate(() => this.exited(pending));

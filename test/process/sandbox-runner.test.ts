@@ -6,7 +6,7 @@
  * and restart, and what escapes (setsid, an empty environment) dying with
  * the namespace.
  */
-import { readlinkSync } from "node:fs";
+import { readFileSync, readlinkSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -39,6 +39,17 @@ afterEach(async () => {
   markers.killAll();
   await rm(dir, { recursive: true, force: true });
 });
+
+/** Pids whose argv[0] is `marker` (not the shells whose script mentions it). */
+function named(marker: string): number[] {
+  return pidsWith(marker).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, "utf8").startsWith(`${marker}\0`);
+    } catch {
+      return false;
+    }
+  });
+}
 
 function policy(key = "test"): SandboxLaunch {
   return {
@@ -170,6 +181,29 @@ describe.skipIf(!available)("the spawner", () => {
     expect(pidsWith(marker)).toHaveLength(1); // it did escape the run
     launcher.stopAll();
     expect(await survivors(marker)).toEqual([]);
+  });
+
+  it("sweeps what a stopped run left in its namespace, marker dropped, and keeps a running run's", async () => {
+    const { run } = setup();
+    const kept = markers.next();
+    const orphan = markers.next();
+    const escape = (m: string) =>
+      `( setsid env -i /bin/bash -c 'exec -a ${m} sleep 300' </dev/null >/dev/null 2>&1 & )`;
+    const controller = new AbortController();
+    // A run still going: a child in its own session (left alone) and an orphan that left it (swept).
+    const running = sh(run, `(exec -a ${kept} sleep 300) & ${escape(orphan)}; wait`, {
+      signal: controller.signal,
+    });
+    const up = () => named(kept).length === 1 && named(orphan).length === 1;
+    expect(await waitFor(up, 10_000)).toBe(true);
+    const other = markers.next();
+    const result = await sh(run, `${escape(other)}; sleep 0.2`, { sweepOnExit: true });
+    expect(result.exitCode).toBe(0);
+    expect(await waitFor(() => named(other).length + named(orphan).length === 0)).toBe(true);
+    expect(named(kept)).toHaveLength(1);
+    controller.abort();
+    await running;
+    expect(await survivors(kept)).toEqual([]);
   });
 
   it("falls back to one bwrap per process when it cannot start, and says so once", async () => {
