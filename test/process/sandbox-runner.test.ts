@@ -187,17 +187,17 @@ describe.skipIf(!available)("the spawner", () => {
     const { run } = setup();
     const kept = markers.next();
     const orphan = markers.next();
-    const escape = (m: string) =>
+    const escapee = (m: string) =>
       `( setsid env -i /bin/bash -c 'exec -a ${m} sleep 300' </dev/null >/dev/null 2>&1 & )`;
     const controller = new AbortController();
     // A run still going: a child in its own session (left alone) and an orphan that left it (swept).
-    const running = sh(run, `(exec -a ${kept} sleep 300) & ${escape(orphan)}; wait`, {
+    const running = sh(run, `(exec -a ${kept} sleep 300) & ${escapee(orphan)}; wait`, {
       signal: controller.signal,
     });
     const up = () => named(kept).length === 1 && named(orphan).length === 1;
     expect(await waitFor(up, 10_000)).toBe(true);
     const other = markers.next();
-    const result = await sh(run, `${escape(other)}; sleep 0.2`, { sweepOnExit: true });
+    const result = await sh(run, `${escapee(other)}; sleep 0.2`, { sweepOnExit: true });
     expect(result.exitCode).toBe(0);
     expect(await waitFor(() => named(other).length + named(orphan).length === 0)).toBe(true);
     expect(named(kept)).toHaveLength(1);
