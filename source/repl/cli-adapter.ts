@@ -10,7 +10,7 @@ export function replOptionsFromCli(start: ReplStartOptions): ReplOptions {
   const { cwd, env, homeDir, flags } = start;
   const paths = resolveAcaiPaths({ env, homeDir, cwd });
   return {
-    prepare: async ({ askUser, projectHooks, model, resume }) => {
+    prepare: async ({ askUser, projectHooks, model, resume, projectSetTaken }) => {
       const { resume: cliResume, ...rest } = flags;
       const chosen = resume === undefined ? cliResume : (resume ?? undefined);
       return (await import("../session/prepare.js")).prepareSession({
@@ -24,6 +24,7 @@ export function replOptionsFromCli(start: ReplStartOptions): ReplOptions {
           ...(chosen ? { resume: chosen } : {}),
         },
         askUser,
+        ...(projectSetTaken === undefined ? {} : { projectSetTaken }),
       });
     },
     trust: async () =>

@@ -55,6 +55,8 @@ export class ReplController {
   #restart: Restart | undefined;
   /** The session the next one picks up: undefined = the CLI's choice (first session), null = none. */
   #resume: ResumeRequest | null | undefined;
+  /** The project set the first session took with trust-once (undefined until then). */
+  #projectSetTaken: string | null | undefined;
   #exitRequested = false;
   /** Set by `/model <spec>`; absent: the CLI's choice. */
   #model: string | undefined;
@@ -148,11 +150,14 @@ export class ReplController {
       const session = await this.#o.prepare({
         askUser: this.askUser,
         projectHooks: mode,
+        ...(this.#projectSetTaken === undefined ? {} : { projectSetTaken: this.#projectSetTaken }),
         ...(this.#model ? { model: this.#model } : {}),
         ...(this.#resume !== undefined ? { resume: this.#resume } : {}),
       });
       // -c / --resume / `/resume` pick up a session once; /clear and /model start new ones.
       this.#resume = null;
+      // The project set taken for this run (trust-once): later sessions take it only unchanged.
+      if (mode === "trust-once") this.#projectSetTaken ??= session.hooks.projectSet ?? null;
       return session;
     } catch (error) {
       this.#store.item({ kind: "error", text: `Could not start a session: ${errorText(error)}` });

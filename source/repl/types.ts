@@ -42,6 +42,8 @@ export interface PrepareForRepl {
   model?: string;
   /** The session to pick up: `/resume`'s choice; null: none; absent: the CLI's (`-c`, `--resume`). */
   resume?: ResumeRequest | null;
+  /** The project set the first session took with `trust-once`: later ones take it only unchanged. */
+  projectSetTaken?: string | null;
 }
 
 /** Everything the REPL needs, injected so tests can drive it with fakes. */

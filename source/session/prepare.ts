@@ -68,7 +68,11 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
   });
   const { paths, loaded, scan } = project;
   const projectDir = project.root.dir;
-  const includeProject = decideProjectInclusion(project, flags.projectHooks);
+  const includeProject = decideProjectInclusion(
+    project,
+    flags.projectHooks,
+    options.projectSetTaken,
+  );
   // --continue / --resume: found (or refused) before anything starts.
   const resumed =
     flags.resume === undefined
@@ -271,7 +275,12 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
     transcriptPath,
     permissionMode: permissions.mode,
     sessionEndBudgetMs: settings.sessionEndBudgetMs,
-    hooks: { loaded: registry.hooks, broken: registry.broken, projectHooksEnabled: includeProject },
+    hooks: {
+      loaded: registry.hooks,
+      broken: registry.broken,
+      projectHooksEnabled: includeProject,
+      projectSet: scan.projectFingerprint,
+    },
     sandboxLine: sandbox.startLine,
     warnings: [
       ...loaded.warnings,

@@ -15,23 +15,33 @@ export interface CheckProjectTrustOptions {
  * `-p`'s rule: with anything project-controlled present, `off` leaves it all
  * out, `trust-once` takes it for this run, and `require-trust` takes it only
  * when the user trusted exactly this set, else refuses (exit 4) with the review.
+ * `taken`: the set an earlier session of the same run took with `trust-once`
+ * (the REPL's `/clear`, `/model`): a later session takes the project only while
+ * it is that same set, so files added or changed meanwhile (by the model) are
+ * not picked up without a review.
  */
 export function decideProjectInclusion(
   project: ProjectAssessment,
   mode: ProjectHooksMode,
+  taken?: string | null,
 ): boolean {
   if (project.status === "nothing") return false;
   switch (mode) {
     case "off":
       return false;
     case "trust-once":
+      if (taken !== undefined && taken !== project.scan.projectFingerprint) return refuse(project);
       return true;
     case "require-trust":
       if (project.status === "trusted") return true;
-      throw new UntrustedProjectHooksError(project.root.dir, project.review.items, project.review);
+      return refuse(project);
     default:
       return mode satisfies never;
   }
+}
+
+function refuse(project: ProjectAssessment): never {
+  throw new UntrustedProjectHooksError(project.root.dir, project.review.items, project.review);
 }
 
 /** Says, once, that the project's hooks, tools and settings were left out (`--no-project`). */

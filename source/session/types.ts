@@ -104,6 +104,12 @@ export interface PrepareSessionOptions {
   askUser?: AskUser;
   /** Interrupts preparing (the describe steps of hooks and dynamic tools): it then rejects. */
   signal?: AbortSignal;
+  /**
+   * The project set (its fingerprint) an earlier session of this run took
+   * with `trust-once`: a later one takes the project only if it is unchanged,
+   * else refuses with the review (session/trust.ts).
+   */
+  projectSetTaken?: string | null;
 }
 
 export interface PreparedSession {
@@ -120,7 +126,13 @@ export interface PreparedSession {
   permissionMode: PermissionMode;
   /** How long session_end hooks may take (settings `hookDefaults.sessionEndBudgetMs`; default 5000 when absent). */
   sessionEndBudgetMs?: number;
-  hooks: { loaded: HookDefinition[]; broken: BrokenHook[]; projectHooksEnabled: boolean };
+  hooks: {
+    loaded: HookDefinition[];
+    broken: BrokenHook[];
+    projectHooksEnabled: boolean;
+    /** The fingerprint of the project set as this session found it (null: the project controls nothing). */
+    projectSet?: string | null;
+  };
   /** The OS sandbox in force, in one line (`--verbose`, `acai doctor`): docs/security.md. */
   sandboxLine?: string;
   /** Warnings gathered while loading (broken hooks, broken dynamic tools, ...). */
