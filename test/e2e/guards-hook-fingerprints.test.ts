@@ -1,10 +1,12 @@
 /**
  * A hook file that changed since the session loaded it is not run (issue 18
  * item 4, docs/hooks.md "A hook that changed is not run"), through `acai -p`:
- * the model edits a trusted hook with `sed -i` (allowed by `--yes`; an OS
- * sandbox, where there is one, makes that write fail instead), and the new
- * code never runs in that session — the guard, whose failure policy is
- * closed, still blocks.
+ * the model edits a trusted hook with `sed -i` (allowed by `--yes`), and the
+ * new code never runs in that session — the guard, whose failure policy is
+ * closed, still blocks. These runs turn the OS sandbox off
+ * (`sandbox.enabled: false`, as on a machine without one): with it on, the
+ * `sed -i` itself fails (test/e2e/sandbox.test.ts), and this check is what
+ * is left where there is none.
  */
 import { existsSync } from "node:fs";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
@@ -25,6 +27,14 @@ afterEach(async () => {
   server = undefined;
   await dirs.cleanup();
 });
+
+/** The user's settings, with the OS sandbox off (see above). */
+async function userSettings(settings: Record<string, unknown> = {}): Promise<void> {
+  await writeFile(
+    path.join(dirs.acaiHome, "settings.json"),
+    JSON.stringify({ sandbox: { enabled: false }, ...settings }),
+  );
+}
 
 async function writeExecutable(file: string, text: string): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
@@ -66,23 +76,18 @@ describe("a hook edited during the session does not run its new code", () => {
       guard,
       `#!/bin/sh\nif [ "$HOOK_ACTION" = describe ]; then echo '${JSON.stringify(metadata)}'; exit 0; fi\ninput=$(cat)\ncase "$input" in *"rm -rf"*) echo "GUARD: no rm -rf" >&2; exit 2;; esac\nexit 0\n`,
     );
+    await userSettings();
     const { exitCode, stderr, results } = await runBash(
       [`sed -i 's|exit 2|touch ${marker}; exit 0|' .acai/hooks/guard`, `rm -rf ${victim}`],
       ["--yes", "--trust-project"],
     );
     expect(exitCode, stderr).toBe(0);
-    const edited = (await readFile(guard, "utf8")).includes(marker);
-    // The new code never ran, and the guard still blocked the rm -rf.
+    // The sed went through, but the new code never ran, and the guard still blocked the rm -rf.
+    expect(await readFile(guard, "utf8")).toContain(`touch ${marker}`);
     expect(existsSync(marker)).toBe(false);
     expect(existsSync(victim)).toBe(true);
-    if (edited) {
-      // The sed went through (no OS sandbox here): the check caught the change.
-      expect(stderr).toContain(`hook warning (guard): was not run: its file ${guard} changed`);
-      expect(results[1]).toContain("was not run");
-    } else {
-      // An OS sandbox refused the edit: the guard itself blocked.
-      expect(results[1]).toContain("GUARD: no rm -rf");
-    }
+    expect(stderr).toContain(`hook warning (guard): was not run: its file ${guard} changed`);
+    expect(results[1]).toContain("was not run");
   });
 
   it("a user settings hook's script, edited mid-session, is not run again (failure open: the call goes on)", async () => {
@@ -90,14 +95,11 @@ describe("a hook edited during the session does not run its new code", () => {
     const log = path.join(dirs.root, "hook-runs.log");
     const marker = path.join(dirs.root, "NEW-CODE-RAN");
     await writeExecutable(script, `#!/bin/sh\ncat >/dev/null\necho ran >> '${log}'\n`);
-    await writeFile(
-      path.join(dirs.acaiHome, "settings.json"),
-      JSON.stringify({
-        hooks: {
-          PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `'${script}'` }] }],
-        },
-      }),
-    );
+    await userSettings({
+      hooks: {
+        PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `'${script}'` }] }],
+      },
+    });
     const { exitCode, stderr, results } = await runBash(
       [`sed -i 's|^echo ran|touch ${marker}; echo ran|' '${script}'`, "echo second > second.txt"],
       ["--yes"],
@@ -118,14 +120,11 @@ describe("a hook edited during the session does not run its new code", () => {
     const script = path.join(dirs.acaiHome, "scripts", "log.sh");
     const log = path.join(dirs.root, "hook-runs.log");
     await writeExecutable(script, `#!/bin/sh\ncat >/dev/null\necho ran >> '${log}'\n`);
-    await writeFile(
-      path.join(dirs.acaiHome, "settings.json"),
-      JSON.stringify({
-        hooks: {
-          PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `'${script}'` }] }],
-        },
-      }),
-    );
+    await userSettings({
+      hooks: {
+        PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `'${script}'` }] }],
+      },
+    });
     const { exitCode, stderr } = await runBash(
       [`touch -d '2001-01-01' '${script}'`, "echo again"],
       ["--yes"],
