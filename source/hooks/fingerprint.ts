@@ -157,9 +157,21 @@ export function manifestHashes(
   for (const entry of entries) {
     const match = /^file [x-] ([0-9a-f]{64})$/.exec(entry.digest);
     if (match?.[1] === undefined) continue;
-    const key = entry.key.replace(/^(script|interpreter):/, "").replace(/@$/, "");
-    const file = path.isAbsolute(key) ? key : path.join(projectDir, ...key.split("/"));
-    hashes.set(file, match[1]);
+    hashes.set(manifestEntryPath(projectDir, entry.key), match[1]);
   }
   return hashes;
+}
+
+/** Manifest keys name files named by configuration with a prefix (project/manifest.ts, project/pins.ts). */
+const NAMED_FILE_PREFIX = /^(script|interpreter|mcp-server|replay):/;
+
+/**
+ * The file a trust manifest key names: `hooks/x` (relative to the project),
+ * `hooks/x@` (where the link `hooks/x` leads), `script:…`, `interpreter:…`,
+ * `mcp-server:…`, `replay:…` (files configuration names; absolute when
+ * outside the project).
+ */
+export function manifestEntryPath(projectDir: string, key: string): string {
+  const bare = key.replace(NAMED_FILE_PREFIX, "").replace(/@$/, "");
+  return path.isAbsolute(bare) ? bare : path.join(projectDir, ...bare.split("/"));
 }

@@ -14,6 +14,7 @@
 import { lstatSync } from "node:fs";
 import path from "node:path";
 import { readRegularFileSync } from "../config/read-regular-file.js";
+import { manifestEntryPath } from "../hooks/fingerprint.js";
 import type { ProtectedArea, ProtectedPaths, ProtectedWhy } from "../permissions/protected.js";
 import { PROJECT_INSTRUCTION_FILES } from "../project/instructions.js";
 import type { ManifestEntry } from "../project/manifest.js";
@@ -54,12 +55,9 @@ export function sessionProtectedPaths(input: ProtectedPathsInput): ProtectedPath
   };
 }
 
-/** The files a manifest's keys name: `hooks/x`, `hooks/x@` (a link's target), `script:…`, `interpreter:…`. */
+/** The files a manifest's keys name (a link's key and where it leads, files configuration names). */
 function manifestFiles(root: string, entries: readonly ManifestEntry[]): string[] {
-  return entries.map((entry) => {
-    const key = entry.key.replace(/^(script|interpreter):/, "").replace(/@$/, "");
-    return path.isAbsolute(key) ? key : path.join(root, ...key.split("/"));
-  });
+  return entries.map((entry) => manifestEntryPath(root, entry.key));
 }
 
 /**

@@ -36,7 +36,12 @@ describe("sessionProtectedPaths", () => {
       homeDir: home,
       projectDir: project,
       // A trusted hook that is a link to scripts/guard.sh: its target is part of the set.
-      manifest: [{ key: "scripts/guard.sh", digest: "file x 00" }],
+      manifest: [
+        { key: "scripts/guard.sh", digest: "file x 00" },
+        // Files configuration names (project/pins.ts): an MCP server's script, a replay file.
+        { key: "mcp-server:tools/server.js", digest: "file - 00" },
+        { key: "replay:replays/run.json", digest: "missing" },
+      ],
       platform: "linux",
     });
     const hit = (file: string) => protectedWrite([file], guard)?.why;
@@ -45,6 +50,8 @@ describe("sessionProtectedPaths", () => {
     expect(hit(path.join(project, ".acai", "hooks", "added"))).toBe("trusted-set");
     expect(hit(path.join(project, "scripts", "guard.sh"))).toBe("trusted-set");
     expect(hit(path.join(project, ".mcp.json"))).toBe("trusted-set");
+    expect(hit(path.join(project, "tools", "server.js"))).toBe("trusted-set");
+    expect(hit(path.join(project, "replays", "run.json"))).toBe("trusted-set");
     expect(hit(path.join(project, ".git"))).toBe("git");
     expect(hit(path.join(main, ".git", "worktrees", "wt", "config.worktree"))).toBe("git");
     expect(hit(path.join(main, ".git", "config"))).toBe("git");
