@@ -389,9 +389,27 @@ function whyNotAllowed(
 /** A rule that would allow this call, for "how to allow it" messages. */
 export function suggestRule(call: ToolCall, policy: PermissionPolicy): string {
   const target = targetOf(call, policy);
-  if (target.kind === "command") return suggestBashRule(target.line, target.analysis);
+  if (target.kind === "command") return suggestForCommand(policy, target);
   if (target.kind === "path" && (call.toolName === "Write" || call.toolName === "Edit")) {
     return suggestPathRule("Edit", target.files[0]?.file ?? "", policy.paths);
   }
   return call.toolName;
+}
+
+/**
+ * For a Bash line: only the whole tool allows what the parse cannot judge; a
+ * line whose commands are allowed but whose redirection is not needs an Edit
+ * rule for that file; else a rule for its first command.
+ */
+function suggestForCommand(
+  policy: PermissionPolicy,
+  target: Extract<Target, { kind: "command" }>,
+): string {
+  if (target.analysis.opaque.length > 0) return "Bash";
+  const covering = policy.rules.allow.filter((rule) => ruleCovers(rule, "Bash"));
+  const blocked = target.writes.find((files) => !writeAllowed(policy, files));
+  if (blocked !== undefined && allowingRule(target.analysis, covering) !== undefined) {
+    return suggestPathRule("Edit", blocked[0]?.file ?? "", policy.paths);
+  }
+  return suggestBashRule(target.line, target.analysis);
 }

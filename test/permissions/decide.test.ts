@@ -276,6 +276,17 @@ describe("Bash lines judged from their parse", () => {
     ).toBe("allow");
   });
 
+  it("suggests the rule that would allow the line: the whole tool for what cannot be judged, an Edit rule for a blocked write", () => {
+    expect(suggestRule(bash("timeout 5 npm test"), policy())).toBe("Bash(npm test:*)");
+    expect(suggestRule(bash("eval npm test"), policy("default", npmTest))).toBe("Bash");
+    expect(suggestRule(bash("npm test > ~/.bashrc"), policy("default", npmTest))).toBe(
+      "Edit(//home/u/.bashrc)",
+    );
+    expect(suggestRule(bash("npm test > out.txt"), policy("default", npmTest))).toBe(
+      "Edit(./out.txt)",
+    );
+  });
+
   it("a whole-tool Bash allow and bypassPermissions still allow what cannot be judged", () => {
     expect(decide(bash("$CMD x"), policy("default", rules("allow", ["Bash"]))).behavior).toBe(
       "allow",
