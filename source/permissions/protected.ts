@@ -79,11 +79,15 @@ function isBelow(root: string, file: string): boolean {
   return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
 }
 
+/** Files in a git folder that say which configuration git reads: `commondir` moves it to another folder. */
+const GIT_CONFIG_FILES = new Set(["config", "config.worktree", "commondir"]);
+
 /**
  * Git's configuration and hooks wherever a repository is (a submodule's or a
  * worktree's under `.git/modules/`, `.git/worktrees/`, a nested repository):
  * a `.git` entry itself (a `.git` file moves the repository), and below a
- * `.git` folder any `config`, `config.worktree` or anything under `hooks/`.
+ * `.git` folder any `config`, `config.worktree`, `commondir` (it moves the
+ * configuration: `../x` makes git read `x/config`) or anything under `hooks/`.
  */
 export function isGitControl(file: string): boolean {
   const parts = file.split(path.sep);
@@ -92,7 +96,7 @@ export function isGitControl(file: string): boolean {
   if (at === parts.length - 1) return true;
   const below = parts.slice(at + 1);
   const last = below[below.length - 1];
-  return last === "config" || last === "config.worktree" || below.includes("hooks");
+  return GIT_CONFIG_FILES.has(last ?? "") || below.includes("hooks");
 }
 
 /** What a protected area is, in words for the user and the model. */

@@ -78,6 +78,7 @@ function gitAreas(root: string): { path: string; scope: ProtectedArea["scope"] }
   for (const dir of gitDirs) {
     areas.push({ path: path.join(dir, "config"), scope: "file" });
     areas.push({ path: path.join(dir, "config.worktree"), scope: "file" });
+    areas.push({ path: path.join(dir, "commondir"), scope: "file" });
     areas.push({ path: path.join(dir, "hooks"), scope: "tree" });
   }
   return areas;

@@ -103,6 +103,26 @@ describe("protected paths in acai -p", () => {
     }
   });
 
+  it("acceptEdits does not approve .git/commondir, which would point git at a config the model wrote", async () => {
+    await gitRepo();
+    const commondir = path.join(dirs.cwd, ".git", "commondir");
+    const { results } = await runCalls(
+      [
+        {
+          name: "Write",
+          input: { file_path: "evil/config", content: "[core]\n\tfsmonitor = touch PWNED\n" },
+        },
+        { name: "Write", input: { file_path: ".git/commondir", content: "../evil\n" } },
+        { name: "Bash", input: { command: "echo ../evil > .git/commondir" } },
+      ],
+      ["--permission-mode", "acceptEdits", "--allowedTools", "Bash(echo:*)"],
+    );
+    expect(existsSync(path.join(dirs.cwd, "evil", "config"))).toBe(true);
+    expect(existsSync(commondir)).toBe(false);
+    expect(results[1]).toContain(`may not write ${commondir}`);
+    expect(results[2]).toContain("Permission denied");
+  });
+
   it("an Edit of a trusted project hook is denied under acceptEdits, also through a link", async () => {
     const guard = path.join(dirs.cwd, ".acai", "hooks", "guard");
     const text = `#!/bin/sh\nif [ "$HOOK_ACTION" = describe ]; then echo '{"name":"guard","events":["before_tool"]}'; exit 0; fi\ncat >/dev/null\nexit 0\n`;

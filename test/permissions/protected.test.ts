@@ -95,6 +95,9 @@ describe("protectedWrite", () => {
       "/q/.git/modules/sub/hooks/post-checkout",
       "/q/.git/worktrees/w/config.worktree",
       "/q/sub/.git",
+      // commondir points git at another folder's config (red team, issue 18)
+      "/q/.git/commondir",
+      "/q/.git/worktrees/w/commondir",
     ]) {
       expect(isGitControl(file), file).toBe(true);
     }
