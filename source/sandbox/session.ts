@@ -75,7 +75,16 @@ export interface SessionSandbox {
   readonly autoAllowBash: boolean;
   readonly warnings: readonly string[];
   /** A hook's policy: the session's with what the hook declared it needs. */
-  hookPolicy(needs: HookNeeds | undefined, scope: "user" | "project"): SandboxPolicy | undefined;
+  /**
+   * A hook's policy: the session's (the same launch as the tools, so one
+   * spawner serves both), with what it declared it needs, and the folder of
+   * its CLAUDE_ENV_FILE for a session_start hook.
+   */
+  hookPolicy(
+    needs: HookNeeds | undefined,
+    scope: "user" | "project",
+    writesEnvFile?: boolean,
+  ): SandboxPolicy | undefined;
   /** Call-site layer (launch.ts `sandboxedRunner`). */
   runner(base: ProcessRunner, policy: SandboxPolicy | undefined): ProcessRunner;
   starter(base: ProcessStarter, policy: SandboxPolicy | undefined): ProcessStarter;
@@ -122,9 +131,10 @@ export function createSessionSandbox(options: SessionSandboxOptions): SessionSan
     toolsPolicy: policy,
     autoAllowBash: on && resolved.autoAllowBashIfSandboxed,
     warnings: [...resolved.warnings, ...(notice ? [notice] : [])],
-    hookPolicy: (needs, scope) => {
+    hookPolicy: (needs, scope, writesEnvFile) => {
       if (policy === undefined) return undefined;
-      const hooks = { ...policy, write: [...policy.write, ...(options.hookWrite ?? [])] };
+      const envWrite = writesEnvFile === true ? (options.hookWrite ?? []) : [];
+      const hooks = { ...policy, write: [...policy.write, ...envWrite] };
       if (options.allowNetworkInHooks === true) {
         const deny = policy.network.kind === "none" ? [] : policy.network.deny;
         // Denied hosts stay denied: then through the proxy.

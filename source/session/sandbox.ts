@@ -77,7 +77,8 @@ export function setUpSandbox(options: SetUpSandboxOptions): SessionSandboxSetup 
     launchFor(hook) {
       let launch = byHook.get(hook.id);
       if (launch === undefined) {
-        const policy = sandbox.hookPolicy(hook.sandbox, hook.scope);
+        const writesEnvFile = hook.events.includes("session_start");
+        const policy = sandbox.hookPolicy(hook.sandbox, hook.scope, writesEnvFile);
         launch = {
           runner: sandbox.runner(base.runner, policy),
           starter: sandbox.starter(base.starter, policy),

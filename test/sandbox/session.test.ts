@@ -62,8 +62,9 @@ describe("createSessionSandbox", () => {
       hookWrite: ["/home/u/.acai/session-env"],
       allowNetworkInHooks: true,
     });
-    const hook = s.hookPolicy(undefined, "project");
+    const hook = s.hookPolicy(undefined, "project", true);
     expect(hook?.write).toContain("/home/u/.acai/session-env");
+    expect(s.hookPolicy(undefined, "project")?.write).not.toContain("/home/u/.acai/session-env");
     expect(hook?.network.kind).toBe("all");
     expect(s.toolsPolicy?.network.kind).toBe("none");
     expect(s.toolsPolicy?.write).not.toContain("/home/u/.acai/session-env");
