@@ -12,12 +12,29 @@
  * skipped (bubblewrap cannot mount over nothing on a read-only root; a
  * missing file under a read-only folder cannot be created anyway).
  *
+ * Read-only paths inside a read-only folder are not bound again (a trusted
+ * project's `.acai/` is one mount, not one per file), unless a writable path
+ * lies between them; files left in one folder are bound as their folder when
+ * there are many of them (narrower, never wider). bubblewrap accepts at most
+ * 9000 arguments: a policy that still needs more is refused with
+ * SandboxPolicyTooLargeError rather than started without some of its mounts.
+ *
  * Always: capabilities dropped (acai run as root would otherwise keep
  * CAP_SYS_ADMIN and could unmount the read-only binds), a fresh /dev and
  * /proc in its own PID namespace (a child cannot read acai's
  * /proc/PID/environ), and dies with its parent.
  */
+import { dirname } from "node:path";
 import type { SandboxPolicy } from "./policy.js";
+
+/** bubblewrap's limit is 9000 arguments; the launch adds `--chdir`, the bridge's bind and the like. */
+export const MAX_BWRAP_ARGS = 8500;
+/** More read-only files than this in one folder are bound as the folder. */
+export const FILES_PER_FOLDER = 32;
+
+export class SandboxPolicyTooLargeError extends Error {
+  override readonly name = "SandboxPolicyTooLargeError";
+}
 
 export type PathKind = "dir" | "file" | "missing";
 
@@ -51,21 +68,72 @@ export function bwrapArguments(policy: SandboxPolicy, context: BwrapContext): st
         return kind === "missing" ? [] : [{ path: context.realpath(p), kind }];
       }),
     );
-  for (const { path } of existing(policy.write)) args.push("--bind", path, path);
-  const readOnly = existing(policy.readOnly);
+  const write = existing(policy.write);
+  for (const { path } of write) args.push("--bind", path, path);
+  const readOnly = coalesce(existing(policy.readOnly), write);
   for (const { path } of readOnly) args.push("--ro-bind", path, path);
-  // A writable path inside a read-only one (a hook's CLAUDE_ENV_FILE folder under ACAI_HOME) is bound again.
-  for (const { path } of existing(policy.write)) {
-    if (readOnly.some((ro) => ro.path !== path && isWithin(path, ro.path))) {
-      args.push("--bind", path, path);
-    }
+  // A writable path inside a read-only one (a hook's CLAUDE_ENV_FILE folder under ACAI_HOME) is bound again,
+  // and the read-only paths inside it once more after it.
+  const nested = write.filter(({ path }) =>
+    readOnly.some((ro) => ro.path !== path && isWithin(path, ro.path)),
+  );
+  for (const { path } of nested) args.push("--bind", path, path);
+  for (const { path } of readOnly) {
+    if (nested.some((w) => isWithin(path, w.path))) args.push("--ro-bind", path, path);
   }
   for (const { path, kind } of existing(policy.denyRead)) {
     if (kind === "dir") args.push("--tmpfs", path, "--remount-ro", path);
     else args.push("--ro-bind", "/dev/null", path);
   }
   args.push(...networkArguments(policy, context));
+  if (args.length > MAX_BWRAP_ARGS) throw tooLarge(args.length, readOnly.length, policy);
   return args;
+}
+
+interface Mount {
+  path: string;
+  kind: PathKind;
+}
+
+/** The read-only mounts that are needed: none already read-only through a folder, many files as their folder. */
+function coalesce(readOnly: readonly Mount[], write: readonly Mount[]): Mount[] {
+  const writable = new Set(write.map((m) => m.path));
+  const needed = (mounts: readonly Mount[]): Mount[] => {
+    const ro = new Set(mounts.map((m) => m.path));
+    return mounts.filter((m) => !coveredBy(m.path, ro, writable));
+  };
+  const first = needed(readOnly);
+  const byFolder = new Map<string, Mount[]>();
+  for (const m of first) {
+    if (m.kind !== "file") continue;
+    const folder = dirname(m.path);
+    const files = byFolder.get(folder) ?? [];
+    files.push(m);
+    byFolder.set(folder, files);
+  }
+  // Never a writable root itself (the project's own files would all turn read-only).
+  const folders = [...byFolder].filter(
+    ([folder, files]) => files.length > FILES_PER_FOLDER && !writable.has(folder),
+  );
+  if (folders.length === 0) return first;
+  const added = folders.map(([folder]) => ({ path: folder, kind: "dir" as const }));
+  return needed(unique([...first, ...added]));
+}
+
+/** A folder above `file` is read-only, and no writable path lies between them. */
+function coveredBy(file: string, readOnly: ReadonlySet<string>, writable: ReadonlySet<string>) {
+  if (writable.has(file)) return false;
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    if (writable.has(dir)) return false;
+    if (readOnly.has(dir)) return true;
+    if (dir === dirname(dir)) return false;
+  }
+}
+
+function tooLarge(count: number, readOnly: number, policy: SandboxPolicy): Error {
+  return new SandboxPolicyTooLargeError(
+    `The sandbox policy "${policy.name}" needs ${count} bubblewrap arguments (${readOnly} read-only and ${policy.denyRead.length} unreadable paths), more than bubblewrap accepts (9000). List fewer paths in sandbox.filesystem.denyRead / denyWrite (your ~/.acai/settings.json, the project's .acai/settings.json), or name their folders instead of each file.`,
+  );
 }
 
 function networkArguments(policy: SandboxPolicy, context: BwrapContext): string[] {

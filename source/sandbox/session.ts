@@ -10,7 +10,12 @@ import path from "node:path";
 import type { SandboxSettings } from "../config/sandbox-settings.js";
 import type { ProcessStarter } from "../process/long-lived.js";
 import type { ProcessRunner } from "../process/types.js";
-import type { BwrapContext, PathKind } from "./bwrap-args.js";
+import {
+  type BwrapContext,
+  bwrapArguments,
+  type PathKind,
+  SandboxPolicyTooLargeError,
+} from "./bwrap-args.js";
 import { detectSandbox, findOnPath, type ProbeResult } from "./detect.js";
 import {
   createLaunchTable,
@@ -38,6 +43,7 @@ interface LaunchTarget {
   env: Readonly<Record<string, string>>;
 }
 
+/** The sandbox cannot run as the settings say: `sandbox.required` unmet, or a policy bubblewrap cannot take. */
 export class SandboxRequiredError extends Error {
   override readonly name = "SandboxRequiredError";
   constructor(
@@ -116,6 +122,7 @@ export function createSessionSandbox(options: SessionSandboxOptions): SessionSan
   });
   const report = reportOf(resolved, options);
   const on = report.state === "on";
+  if (on) expressible(resolved.policy, options.userFile);
   const bridges: NetworkBridges | undefined =
     on && options.bridge ? createNetworkBridges(options.bridge) : undefined;
   const table = createLaunchTable({
@@ -202,6 +209,17 @@ function wrapTarget<T extends LaunchTarget>(
   const marked = { ...target, env, ...(launch ? { sandbox: launch } : {}) };
   const { sandbox: _done, ...out } = bwrap ? launchCommand(marked, table, bwrap, true) : marked;
   return out as unknown as T;
+}
+
+/** A policy bubblewrap cannot take (too many paths) is refused at the start, not at the first call. */
+function expressible(policy: SandboxPolicy, userFile: string): void {
+  try {
+    bwrapArguments(policy, fileSystemContext());
+  } catch (error) {
+    if (error instanceof SandboxPolicyTooLargeError)
+      throw new SandboxRequiredError(userFile, error.message);
+    throw error;
+  }
 }
 
 function requiredFile(options: SessionSandboxOptions): string {

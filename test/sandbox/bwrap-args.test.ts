@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { type BwrapContext, bwrapArguments } from "../../source/sandbox/bwrap-args.js";
+import {
+  type BwrapContext,
+  bwrapArguments,
+  FILES_PER_FOLDER,
+  MAX_BWRAP_ARGS,
+  SandboxPolicyTooLargeError,
+} from "../../source/sandbox/bwrap-args.js";
 import type { SandboxPolicy } from "../../source/sandbox/policy.js";
 
 const policy: SandboxPolicy = {
@@ -89,5 +95,60 @@ describe("bwrapArguments", () => {
     );
     const all: SandboxPolicy = { ...policy, network: { kind: "all", deny: [] } };
     expect(bwrapArguments(all, context)).not.toContain("--unshare-net");
+  });
+
+  describe("many read-only paths (a trusted set of 10,001 files)", () => {
+    const many = (dir: string, n: number) => Array.from({ length: n }, (_, i) => `${dir}/f${i}`);
+    const withFiles = (extra: readonly string[]): BwrapContext => {
+      const set = new Set(extra);
+      return {
+        kind: (p) => (set.has(p) ? "file" : (files[p] ?? (p === "/p/scripts" ? "dir" : "missing"))),
+        realpath: (p) => p,
+      };
+    };
+
+    it("a trusted folder is one mount: files under a read-only folder are not bound again", () => {
+      const data = many("/p/.acai/hooks/data", 10_001);
+      const big = { ...policy, readOnly: [...policy.readOnly, ...data] };
+      const args = bwrapArguments(big, withFiles(data));
+      expect(args.length).toBeLessThan(60);
+      expect(args.join(" ")).not.toContain("/p/.acai/hooks/data");
+      expect(mounts(args)).toContain("--ro-bind /p/.acai /p/.acai");
+    });
+
+    it("a file under a writable folder inside a read-only one keeps its own mount", () => {
+      const file = "/home/u/.acai/session-env/pinned";
+      const args = bwrapArguments(
+        { ...policy, readOnly: [...policy.readOnly, file] },
+        withFiles([file]),
+      );
+      const m = mounts(args);
+      expect(m).toContain(`--ro-bind ${file} ${file}`);
+      // after the writable folder's second bind, so it stays read-only
+      expect(m.lastIndexOf(`--ro-bind ${file} ${file}`)).toBeGreaterThan(
+        m.lastIndexOf("--bind /home/u/.acai/session-env /home/u/.acai/session-env"),
+      );
+    });
+
+    it("many files in one folder are bound as the folder, never as a writable root", () => {
+      const scripts = many("/p/scripts", FILES_PER_FOLDER + 1);
+      const root = many("/p", FILES_PER_FOLDER + 1);
+      const few = many("/p/few", 2);
+      const all = [...scripts, ...root, ...few];
+      const m = mounts(bwrapArguments({ ...policy, readOnly: all }, withFiles(all)));
+      expect(m).toContain("--ro-bind /p/scripts /p/scripts");
+      expect(m.filter((x) => x.includes("/p/scripts/"))).toEqual([]);
+      expect(m).not.toContain("--ro-bind /p /p");
+      for (const f of [...root, ...few]) expect(m).toContain(`--ro-bind ${f} ${f}`);
+    });
+
+    it("a policy bubblewrap cannot take is refused, naming the settings to shorten", () => {
+      const hidden = many("/home/u/secrets", MAX_BWRAP_ARGS);
+      const huge = { ...policy, denyRead: hidden };
+      expect(() => bwrapArguments(huge, withFiles(hidden))).toThrow(SandboxPolicyTooLargeError);
+      expect(() => bwrapArguments(huge, withFiles(hidden))).toThrow(
+        /more than bubblewrap accepts \(9000\).*sandbox\.filesystem\.denyRead/,
+      );
+    });
   });
 });
