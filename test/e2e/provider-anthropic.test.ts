@@ -60,7 +60,8 @@ describe("acai -p --model anthropic:MODEL", () => {
         "-p",
         "run the thing",
         "--allowedTools",
-        "Bash(echo:*)",
+        // The redirection is a write: it needs a rule of its own.
+        "Bash(echo:*) Edit(ran.txt)",
         ...MODEL,
         "--output-format",
         "json",
