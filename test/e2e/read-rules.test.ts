@@ -5,7 +5,7 @@
  * does not list the file, and Read through a link to it is denied. The same
  * searches without the rule find it, so the secret is really there.
  */
-import { symlink, writeFile } from "node:fs/promises";
+import { mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
@@ -64,5 +64,41 @@ describe("Read(./.env) denied: no tool shows the secret", () => {
     expect(grepGlob).toContain("sk-live");
     expect(glob).toContain(".env");
     expect(read).toContain("sk-live");
+  });
+});
+
+describe("Read(./.env) denied: the neighbours (red team)", () => {
+  const neighbours = [
+    { name: "Read", input: { file_path: "sub/../.env" } },
+    { name: "Read", input: { file_path: "self/.env" } },
+    { name: "Read", input: { file_path: "/proc/self/cwd/.env" } },
+    { name: "Glob", input: { pattern: "**/.e*" } },
+    { name: "Glob", input: { pattern: "self/.e*" } },
+    { name: "Grep", input: { pattern: "sk-live", path: "self", output_mode: "content" } },
+    { name: "Grep", input: { pattern: "sk-live", path: "/proc/self/cwd", output_mode: "content" } },
+  ];
+
+  it("a path through .., a link to the project, /proc/self/cwd and dot-globs keep it out", async () => {
+    await symlink(".", path.join(dirs.cwd, "self"));
+    await mkdir(path.join(dirs.cwd, "sub"));
+    server = await startFakeOpenAI([
+      ...neighbours.map((c) => ({ toolCalls: [c] })),
+      { text: "done" },
+    ]);
+    const result = await runAcai({
+      args: ["-p", "look", "--disallowedTools", "Read(./.env)", ...modelArgs("chat", server)],
+      dirs,
+      baseUrl: server.url,
+      timeoutMs: 60_000,
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const results = neighbours.map(
+      (_, i) => toolResultsSent(server?.requests[i + 1]?.body).at(-1) ?? "",
+    );
+    neighbours.forEach((call, i) => {
+      expect(results[i], JSON.stringify(call)).not.toContain("sk-live");
+    });
+    for (const i of [0, 1, 2]) expect(results[i]).toContain("Permission denied");
+    expect(results[3]).not.toContain(".env");
   });
 });
