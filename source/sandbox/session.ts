@@ -30,6 +30,7 @@ import {
 import { createNetworkBridges, type NetworkBridges } from "./network.js";
 import {
   type HookNeeds,
+  isInside,
   policyWithNeeds,
   resolveSandboxSettings,
   type SandboxPolicy,
@@ -117,7 +118,10 @@ export function createSessionSandbox(options: SessionSandboxOptions): SessionSan
     homeDir: options.homeDir,
     acaiHome: options.acaiHome,
     tempDirs: tempDirs(options.env),
-    hiddenSockets: outsideSockets(options.env),
+    // Never the project or the temp folder themselves (an $XDG_RUNTIME_DIR of /tmp).
+    hiddenSockets: outsideSockets(options.env).filter(
+      (p) => !isInside(options.projectDir, p) && !tempDirs(options.env).some((t) => isInside(t, p)),
+    ),
     trustedFiles: options.trustedFiles,
   });
   const report = reportOf(resolved, options);
@@ -234,8 +238,9 @@ function tempDirs(env: Readonly<Record<string, string | undefined>>): string[] {
 
 /**
  * Sockets that reach processes outside the sandbox (a terminal multiplexer that
- * runs commands, the Docker daemon, the SSH agent, the session bus): a unix
- * socket connects even on a read-only mount, so these are hidden like credentials.
+ * runs commands, the Docker daemon, the SSH agent, the session bus — also where
+ * the environment says they are: $XDG_RUNTIME_DIR, $TMUX, the bus address): a
+ * unix socket connects even on a read-only mount, so these are hidden like credentials.
  */
 function outsideSockets(env: Readonly<Record<string, string | undefined>>): string[] {
   const uid = process.getuid?.() ?? 0;
@@ -249,8 +254,19 @@ function outsideSockets(env: Readonly<Record<string, string | undefined>>): stri
     "/run/containerd",
     "/run/dbus",
     "/run/screen",
-    ...(env.SSH_AUTH_SOCK && path.isAbsolute(env.SSH_AUTH_SOCK) ? [env.SSH_AUTH_SOCK] : []),
+    ...[env.SSH_AUTH_SOCK, env.XDG_RUNTIME_DIR, env.TMUX?.split(",")[0]].filter(absolute),
+    ...busSockets(env.DBUS_SESSION_BUS_ADDRESS),
   ];
+}
+
+const absolute = (p: string | undefined): p is string => p !== undefined && path.isAbsolute(p);
+
+/** The socket files of a D-Bus address (`unix:path=/x,guid=…;unix:path=/y`). */
+function busSockets(address: string | undefined): string[] {
+  return (address ?? "")
+    .split(";")
+    .map((entry) => /(?:^|[:,])path=([^,]+)/.exec(entry)?.[1])
+    .filter(absolute);
 }
 
 /** The command is a file, or a name on the process's PATH, and the working directory exists. */
