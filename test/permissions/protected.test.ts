@@ -141,6 +141,11 @@ describe("decide: a protected write asks as kind protected, whatever would allow
         // A Bash redirection is a write too, judged from the parse.
         { toolName: "Bash", input: { command: "echo x >> ~/.acai/settings.json" } },
         { toolName: "Bash", input: { command: "ls && (echo '[core]' > .git/config)" } },
+        // A cd earlier in the line moves where a relative redirection lands (red team).
+        { toolName: "Bash", input: { command: "cd .git && echo x > config" } },
+        { toolName: "Bash", input: { command: "cd /p; cd .git/hooks; echo x > pre-commit" } },
+        { toolName: "Bash", input: { command: "pushd .acai && echo x >> settings.json" } },
+        { toolName: "Bash", input: { command: "cd && echo x > .acai/hooks/x" } },
       ]) {
         const decision = decide(call, p, hint);
         expect(decision.behavior, JSON.stringify(call)).toBe("ask");

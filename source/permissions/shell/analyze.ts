@@ -7,6 +7,13 @@
  * rule may pass. Pure over the tree.
  */
 import type { Node } from "web-tree-sitter";
+import {
+  type FolderChanges,
+  noFolderChanges,
+  noteFolderChange,
+  writesAcrossFolders,
+  writesLost,
+} from "./cd.js";
 import { commandForms, type SimpleCommand } from "./command.js";
 import { runnerReach } from "./runners.js";
 import { bareWord, shown, type Word, wordOf } from "./words.js";
@@ -48,16 +55,22 @@ interface Walk {
   again: ScriptParser;
   /** How many nodes deep the walk is now (bounded: hostile lines nest `(((…` thousands deep). */
   nesting: number;
+  /** Where `cd` moves the line's later relative writes. */
+  folders: FolderChanges;
 }
 
 /** Deeper syntax trees are not walked: the line is opaque. */
 export const MAX_NESTING = 256;
 
 export function analyzeTree(root: Node, depth: number, again: ScriptParser): CommandAnalysis {
-  const walk: Walk = { out: { commands: [], writes: [], opaque: [] }, depth, again, nesting: 0 };
+  const out: CommandAnalysis = { commands: [], writes: [], opaque: [] };
+  const walk: Walk = { out, depth, again, nesting: 0, folders: noFolderChanges() };
   if (root.hasError) walk.out.opaque.push("the command does not parse as Bash");
   visit(root, walk);
-  return walk.out;
+  if (writesLost(out.writes, walk.folders))
+    out.opaque.push("a cd the parse cannot follow moves where its relative redirections write");
+  out.writes = writesAcrossFolders(out.writes, walk.folders);
+  return out;
 }
 
 /** Nodes that only hold statements, words and redirections, each visited. */
@@ -239,6 +252,7 @@ function simpleCommand(node: Node, walk: Walk): void {
 
 /** A command's words as forms; what it runs from its arguments (`find -exec`) judged the same way. */
 function judgeWords(words: Word[], assignments: string[], text: string, walk: Walk): void {
+  noteFolderChange(words, walk.folders);
   const forms = commandForms(words, assignments, text);
   walk.out.commands.push(forms.command);
   walk.out.opaque.push(...forms.opaque);
