@@ -12,6 +12,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
 import { type AcaiDirs, makeAcaiDirs, runAcai } from "../support/run-acai.js";
@@ -22,6 +23,7 @@ const bwrapWorks =
   spawnSync("bwrap", ["--ro-bind", "/", "/", "--unshare-pid", "--proc", "/proc", "true"]).status ===
     0;
 
+const MCP_SERVER = fileURLToPath(new URL("../support/mcp-test-server.mjs", import.meta.url));
 const SECRET = "sk-probe-secret-5d41402abc4b2a76";
 
 let dirs: AcaiDirs;
@@ -219,5 +221,32 @@ describe.runIf(bwrapWorks)("through acai -p: containment and a project's setting
       "network.allowedDomains *",
     ])
       expect(result.stderr).toContain(`sandbox.${ignored}`);
+  }, 60_000);
+});
+
+describe.runIf(bwrapWorks)("MCP stdio servers (bubblewrap)", () => {
+  it("a stdio server runs in the sandbox: ACAI_SANDBOX set, a write outside the project refused", async () => {
+    const saw = path.join(dirs.cwd, "mcp-saw");
+    const outside = path.join(dirs.root, "mcp-outside");
+    const script = `echo "s=$ACAI_SANDBOX" > '${saw}'; (echo x > '${outside}') 2>/dev/null || echo refused >> '${saw}'; exec '${process.execPath}' '${MCP_SERVER}'`;
+    await writeFile(
+      path.join(dirs.acaiHome, "settings.json"),
+      JSON.stringify({ mcpServers: { probe: { command: "/bin/sh", args: ["-c", script] } } }),
+    );
+    server = await startFakeOpenAI([
+      { toolCalls: [{ name: "mcp__probe__echo", input: { text: "hi" } }] },
+      { text: "done" },
+    ]);
+    const result = await runAcai({
+      args: ["-p", "go", "--allowedTools", "mcp__probe__*", ...modelArgs("chat", server)],
+      dirs,
+      baseUrl: server.url,
+      env: { TMPDIR: tmp },
+      timeoutMs: 60_000,
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(String(toolResultsSent(server.requests[1]?.body).at(-1))).toContain("echo: hi");
+    expect(await readFile(saw, "utf8")).toBe("s=1\nrefused\n");
+    expect(existsSync(outside)).toBe(false);
   }, 60_000);
 });
