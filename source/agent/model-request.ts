@@ -4,6 +4,7 @@
  */
 import { sleep } from "./abort.js";
 import type { AgentEvent, Verdict } from "./events.js";
+import { gateFlow } from "./gate-flow.js";
 import { type StepOutcome, streamModelStep } from "./model-step.js";
 import type { SessionContext } from "./session-context.js";
 import type { TurnOutcome, TurnState } from "./turn-state.js";
@@ -27,15 +28,14 @@ export async function* requestGate(
       availableTools: [...session.tools.keys()],
       messageCount: history.messages.length + (history.pendingContext.length ? 1 : 0),
     });
-    if (signal.aborted) return { stopReason: "aborted" };
-    switch (verdict?.action) {
+    const flow = gateFlow(verdict, signal);
+    if (flow.kind !== "go_on") return flow.end;
+    switch (flow.verdict?.action) {
       case "block":
         return {
           stopReason: "blocked",
-          message: `A hook blocked the model request: ${verdict.reason}`,
+          message: `A hook blocked the model request: ${flow.verdict.reason}`,
         };
-      case "stop":
-        return { stopReason: "hook_stop", message: verdict.reason };
       case "retry":
         if (retries >= limits.maxHookRetries) {
           yield* session.emit({
@@ -45,7 +45,7 @@ export async function* requestGate(
           });
           return undefined;
         }
-        await sleep(verdict.afterMs, signal);
+        await sleep(flow.verdict.afterMs, signal);
         if (signal.aborted) return { stopReason: "aborted" };
         break;
       default:

@@ -9,6 +9,7 @@
 import { isContextLengthError } from "./compaction/context-window.js";
 import { compactSession, nearContextWindow } from "./compaction/session-compaction.js";
 import type { AgentEvent, Verdict } from "./events.js";
+import { gateFlow } from "./gate-flow.js";
 import { errorResult } from "./history.js";
 import { deliverInbox } from "./message-received.js";
 import { requestGate, streamModel } from "./model-request.js";
@@ -130,14 +131,14 @@ async function* responseGate(
     finishReason: outcome.finishReason,
     durationMs: Math.max(0, session.now() - started),
   });
-  if (signal.aborted) return { stopReason: "aborted" };
-  if (verdict?.action === "block") {
+  const flow = gateFlow(verdict, signal);
+  if (flow.kind !== "go_on") return flow.end;
+  if (flow.verdict?.action === "block") {
     return {
       stopReason: "blocked",
-      message: `A hook ended the turn after the model's response: ${verdict.reason}`,
+      message: `A hook ended the turn after the model's response: ${flow.verdict.reason}`,
     };
   }
-  if (verdict?.action === "stop") return { stopReason: "hook_stop", message: verdict.reason };
   return undefined;
 }
 

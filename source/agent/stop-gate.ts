@@ -4,6 +4,7 @@
  * reason as feedback, at most `maxStopBlocks` times in a turn.
  */
 import type { AgentEvent, Verdict } from "./events.js";
+import { gateFlow } from "./gate-flow.js";
 import type { SessionContext } from "./session-context.js";
 import type { TurnOutcome, TurnState } from "./turn-state.js";
 
@@ -40,8 +41,8 @@ export async function* askToStop(
   const { maxStopBlocks } = session.limits;
   const stopReason = session.counter.afterRefusedTools ? "tool_rejected" : "end_turn";
   const verdict = yield* session.emit(stopRequest(state, step, stopReason));
-  if (signal.aborted) return { stopReason: "aborted" };
-  if (verdict?.action === "stop") return { stopReason: "hook_stop", message: verdict.reason };
+  const flow = gateFlow(verdict, signal);
+  if (flow.kind !== "go_on") return flow.end;
   if (verdict?.action !== "block") return { stopReason: "end_turn" };
   state.stopBlocks++;
   if (state.stopBlocks >= maxStopBlocks) {

@@ -1,276 +1,84 @@
+/**
+ * The tool calls of one model step, in order. One call is four phases, each
+ * returning a typed outcome: prepare (valid input, the `tool_call_start` gate)
+ * and permit (the permission gate) in tool-call-gates.ts; execute and finish
+ * (`tool_call_end` or `tool_call_error`) in tool-call-run.ts.
+ */
 import type { ToolResultPart } from "ai";
-import { type PermissionPolicy, readBlockedBy } from "../permissions/decide.js";
-import type { ProcessRunner } from "../process/types.js";
-import type { Tool, ToolContext, ToolResult } from "../tools/types.js";
-import type { AgentEvent, StopReason, Verdict, VerdictFor } from "./events.js";
-import { errorResult, textResult } from "./history.js";
+import type { AgentEvent, Verdict } from "./events.js";
+import type { GateEnd } from "./gate-flow.js";
+import { errorResult } from "./history.js";
 import type { StepToolCall } from "./model-step.js";
-import { modifiedFileNotice, snapshotFile } from "./modified-file.js";
-import { checkPermission } from "./permission-gate.js";
-import type { ShellEnvironment } from "./types.js";
-
-export type Emit = <E extends AgentEvent>(
-  event: E,
-) => AsyncGenerator<AgentEvent, VerdictFor<E["type"]> | undefined, Verdict | undefined>;
-
-export interface ToolStepContext {
-  emit: Emit;
-  tools: ReadonlyMap<string, Tool>;
-  cwd: string;
-  env: Readonly<Record<string, string>>;
-  /** Variables for the user's shell, asked before each tool call (see `AgentOptions.shellEnv`). */
-  shellEnv?: () => ShellEnvironment;
-  runner: ProcessRunner;
-  /** Whether each call may run (see `AgentOptions.permissions`). */
-  permissions: PermissionPolicy;
-  signal: AbortSignal;
-  now: () => number;
-  turn: number;
-  promptId?: string;
-  step: number;
-}
+import { refuse, type ToolStepContext } from "./tool-call-context.js";
+import { type Permitted, type Prepared, permit, prepare } from "./tool-call-gates.js";
+import { execute, type Finished, finish } from "./tool-call-run.js";
 
 export interface ToolStepResult {
   /** One result per tool call of the step, in order (the model must get an answer for each). */
   results: ToolResultPart[];
   /** Set when the turn must end here. */
-  end?: { stopReason: Extract<StopReason, "aborted" | "hook_stop">; message?: string };
+  end?: GateEnd;
 }
 
-/**
- * Runs the tool calls of one model step, in order, gating each through
- * `tool_call_start` and `tool_call_end` (or reporting `tool_call_error`).
- */
 export async function* runToolCalls(
   ctx: ToolStepContext,
   calls: readonly StepToolCall[],
 ): AsyncGenerator<AgentEvent, ToolStepResult, Verdict | undefined> {
   const results: ToolResultPart[] = [];
-  const base = {
-    turn: ctx.turn,
-    step: ctx.step,
-    ...(ctx.promptId === undefined ? {} : { promptId: ctx.promptId }),
-  };
-
-  const fail = (
-    call: StepToolCall,
-    input: unknown,
-    error: string,
-    extra: {
-      interrupted?: boolean;
-      blocked?: boolean;
-      denied?: boolean;
-      durationMs?: number;
-      modelText?: string;
-    } = {},
-  ): AgentEvent => {
-    results.push(errorResult(call.toolCallId, call.toolName, extra.modelText ?? error));
-    return {
-      type: "tool_call_error",
-      ...base,
-      toolCallId: call.toolCallId,
-      toolName: call.toolName,
-      input,
-      error,
-      interrupted: extra.interrupted ?? false,
-      blocked: extra.blocked ?? false,
-      ...(extra.denied ? { denied: true } : {}),
-      durationMs: extra.durationMs ?? 0,
-    };
-  };
-  const answerRest = (from: number, why: string) => {
-    for (const call of calls.slice(from)) {
-      if (!results.some((r) => r.toolCallId === call.toolCallId)) {
-        results.push(errorResult(call.toolCallId, call.toolName, `Not run: ${why}.`));
-      }
-    }
-  };
-
   for (const [index, call] of calls.entries()) {
-    if (ctx.signal.aborted) {
-      answerRest(index, "the user interrupted the turn");
-      return { results, end: { stopReason: "aborted" } };
-    }
-    const tool = ctx.tools.get(call.toolName);
-    const problem =
-      call.invalidReason ?? (tool ? undefined : `There is no tool named "${call.toolName}".`);
-    if (problem || !tool) {
-      yield* ctx.emit(fail(call, call.input, problem ?? "unknown tool"));
-      continue;
-    }
-    const checked = tool.validate(call.input);
-    if (!checked.ok) {
-      // Tools name themselves in their validation errors ("Invalid input for Read: …").
-      yield* ctx.emit(fail(call, call.input, checked.error));
-      continue;
-    }
-    let input = checked.value;
-
-    const startVerdict = yield* ctx.emit({
-      type: "tool_call_start",
-      ...base,
-      toolCallId: call.toolCallId,
-      toolName: tool.name,
-      input,
-    });
-    if (ctx.signal.aborted) {
-      answerRest(index, "the user interrupted the turn");
-      return { results, end: { stopReason: "aborted" } };
-    }
-    if (startVerdict?.action === "stop") {
-      answerRest(index, `a hook stopped the session (${startVerdict.reason})`);
-      return { results, end: { stopReason: "hook_stop", message: startVerdict.reason } };
-    }
-    if (startVerdict?.action === "block") {
-      const event = fail(call, input, startVerdict.reason, {
-        blocked: true,
-        modelText: startVerdict.modelText ?? `Blocked by a hook: ${startVerdict.reason}`,
-      });
-      yield* ctx.emit(event);
-      continue;
-    }
-    if (startVerdict?.action === "continue" && startVerdict.input !== undefined) {
-      const replaced = tool.validate(startVerdict.input);
-      if (!replaced.ok) {
-        const error = `A hook replaced the input of this ${tool.name} call with an invalid one: ${replaced.error}`;
-        yield* ctx.emit(fail(call, startVerdict.input, error));
-        continue;
-      }
-      input = replaced.value;
-    }
-
-    const permitted = yield* checkPermission(
-      ctx,
-      { ...base, toolCallId: call.toolCallId },
-      tool,
-      input,
-      startVerdict?.action === "continue" ? startVerdict.permission : undefined,
-    );
-    if (permitted.kind === "aborted") {
-      answerRest(index, "the user interrupted the turn");
-      return { results, end: { stopReason: "aborted" } };
-    }
-    if (permitted.kind === "stop") {
-      answerRest(index, `a hook stopped the session (${permitted.reason})`);
-      return { results, end: { stopReason: "hook_stop", message: permitted.reason } };
-    }
-    if (permitted.kind === "denied") {
-      const event = fail(call, input, permitted.reason, {
-        blocked: true,
-        denied: true,
-        modelText: permitted.modelText,
-      });
-      yield* ctx.emit(event);
-      continue;
-    }
-    if (permitted.kind === "invalid") {
-      yield* ctx.emit(fail(call, permitted.input, permitted.error));
-      continue;
-    }
-    input = permitted.input;
-
-    const shell = ctx.shellEnv?.();
-    for (const message of shell?.warnings ?? []) {
-      yield* ctx.emit({ type: "warning", message, source: "CLAUDE_ENV_FILE" });
-    }
-    const started = ctx.now();
-    const result = tool.stream
-      ? yield* streamSafely(
-          tool.stream(input, {
-            ...toolContext(ctx, tool.name, shell?.vars),
-            toolCallId: call.toolCallId,
-          }),
-          tool.name,
-          ctx,
-        )
-      : await executeSafely(tool, input, ctx, shell?.vars, permitted.landing);
-    const durationMs = Math.max(0, ctx.now() - started);
-    if (!result.ok) {
-      const interrupted = result.interrupted || ctx.signal.aborted;
-      yield* ctx.emit(fail(call, input, result.error, { interrupted, durationMs }));
-      if (ctx.signal.aborted) {
-        answerRest(index + 1, "the user interrupted the turn");
-        return { results, end: { stopReason: "aborted" } };
-      }
-      continue;
-    }
-
-    // A formatter among the after_tool hooks may rewrite the file just written.
-    const written = result.wrote === undefined ? undefined : await snapshotFile(result.wrote);
-    const endVerdict = yield* ctx.emit({
-      type: "tool_call_end",
-      ...base,
-      toolCallId: call.toolCallId,
-      toolName: tool.name,
-      input,
-      output: result.output,
-      response: result.response,
-      durationMs,
-    });
-    let output = result.output;
-    if (endVerdict?.action === "continue" && endVerdict.output !== undefined)
-      output = endVerdict.output;
-    if (endVerdict?.action === "block")
-      output = `${output}\n\nA hook flagged this result: ${endVerdict.reason}`;
-    if (result.wrote !== undefined && written !== undefined) {
-      const notice = await modifiedFileNotice(result.wrote, tool.name, written);
-      if (notice !== undefined) output = `${output}\n\n${notice}`;
-    }
-    results.push(textResult(call.toolCallId, call.toolName, output));
-    if (ctx.signal.aborted) {
-      answerRest(index + 1, "the user interrupted the turn");
-      return { results, end: { stopReason: "aborted" } };
-    }
-    if (endVerdict?.action === "stop") {
-      answerRest(index + 1, `a hook stopped the session (${endVerdict.reason})`);
-      return { results, end: { stopReason: "hook_stop", message: endVerdict.reason } };
-    }
+    if (ctx.signal.aborted) return endStep(results, calls.slice(index), { stopReason: "aborted" });
+    const outcome = yield* runToolCall(ctx, call);
+    if (outcome.result !== undefined) results.push(outcome.result);
+    if (outcome.kind === "end") return endStep(results, calls.slice(index), outcome.end);
   }
   return { results };
 }
 
-function toolContext(
+/** One call: prepare → permit → execute → finish; a refusal or an end stops it at its phase. */
+async function* runToolCall(
   ctx: ToolStepContext,
-  toolName: string,
-  shellEnv: Readonly<Record<string, string>> | undefined,
-  landing?: string,
-): ToolContext {
-  return {
-    cwd: ctx.cwd,
-    signal: ctx.signal,
-    runner: ctx.runner,
-    env: ctx.env,
-    ...(shellEnv === undefined ? {} : { shellEnv }),
-    ...(landing === undefined ? {} : { landing }),
-    readable: (file: string) => readBlockedBy(toolName, file, ctx.permissions) === undefined,
-  };
+  call: StepToolCall,
+): AsyncGenerator<AgentEvent, CallOutcome, Verdict | undefined> {
+  const prepared = yield* prepare(ctx, call);
+  if (prepared.kind !== "go_on") return yield* notRun(ctx, call, prepared);
+  const permitted = yield* permit(ctx, call, prepared);
+  if (permitted.kind !== "go_on") return yield* notRun(ctx, call, permitted);
+  const executed = yield* execute(ctx, prepared.tool, call, permitted);
+  return yield* finish(ctx, prepared.tool, call, executed);
 }
 
-/** A streaming tool (Task): its events go to the consumer as they are, their verdicts back to it. */
-async function* streamSafely(
-  run: AsyncGenerator<AgentEvent, ToolResult, Verdict | undefined>,
-  toolName: string,
+type CallOutcome = Finished | { kind: "end"; end: GateEnd; result?: undefined };
+
+/** A call stopped before it ran: a refusal answers it, an end leaves it to `endStep`. */
+async function* notRun(
   ctx: ToolStepContext,
-): AsyncGenerator<AgentEvent, ToolResult, Verdict | undefined> {
-  try {
-    return yield* run;
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return { ok: false, error: `${toolName} failed: ${message}`, interrupted: ctx.signal.aborted };
+  call: StepToolCall,
+  outcome: Exclude<Prepared | Permitted, { kind: "go_on" }>,
+): AsyncGenerator<AgentEvent, CallOutcome, Verdict | undefined> {
+  switch (outcome.kind) {
+    case "refused":
+      return { kind: "answered", result: yield* refuse(ctx, call, outcome.refusal) };
+    case "end":
+      return { kind: "end", end: outcome.end };
+    default:
+      return outcome satisfies never;
   }
 }
 
-async function executeSafely(
-  tool: Tool,
-  input: unknown,
-  ctx: ToolStepContext,
-  shellEnv: Readonly<Record<string, string>> | undefined,
-  landing: string | undefined,
-): Promise<ToolResult> {
-  try {
-    return await tool.execute(input, toolContext(ctx, tool.name, shellEnv, landing));
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return { ok: false, error: `${tool.name} failed: ${message}`, interrupted: ctx.signal.aborted };
+/** The turn ends here: every call not answered yet gets "Not run", saying why. */
+function endStep(
+  results: ToolResultPart[],
+  rest: readonly StepToolCall[],
+  end: GateEnd,
+): ToolStepResult {
+  const why =
+    end.stopReason === "aborted"
+      ? "the user interrupted the turn"
+      : `a hook stopped the session (${end.message})`;
+  for (const call of rest) {
+    if (!results.some((r) => r.toolCallId === call.toolCallId)) {
+      results.push(errorResult(call.toolCallId, call.toolName, `Not run: ${why}.`));
+    }
   }
+  return { results, end };
 }

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { AgentEvent, Verdict } from "./events.js";
+import { gateFlow } from "./gate-flow.js";
 import type { SessionContext } from "./session-context.js";
 import { runStep } from "./step.js";
 import { askToStop, maxStepsReached } from "./stop-gate.js";
@@ -71,19 +72,21 @@ async function* submitPrompt(
     promptId: state.promptId,
     prompt,
   });
-  if (signal.aborted) return { stopReason: "aborted" };
-  switch (verdict?.action) {
+  const flow = gateFlow(verdict, signal);
+  if (flow.kind !== "go_on") return flow.end;
+  switch (flow.verdict?.action) {
     case "block":
-      return { stopReason: "blocked", message: `A hook blocked the prompt: ${verdict.reason}` };
-    case "stop":
-      return { stopReason: "hook_stop", message: verdict.reason };
+      return {
+        stopReason: "blocked",
+        message: `A hook blocked the prompt: ${flow.verdict.reason}`,
+      };
     case "continue":
-      if (verdict.prompt !== undefined) prompt = verdict.prompt;
+      if (flow.verdict.prompt !== undefined) prompt = flow.verdict.prompt;
       break;
     case undefined:
       break;
     default:
-      return verdict satisfies never;
+      return flow.verdict satisfies never;
   }
   session.history.addUser(prompt);
   yield* session.emit({ type: "turn_start", turn: state.turn, prompt });

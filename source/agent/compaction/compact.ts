@@ -11,7 +11,7 @@ import type { AgentEvent, Usage, Verdict } from "../events.js";
 import type { History } from "../history.js";
 import { streamModelStep } from "../model-step.js";
 import { describeProviderError } from "../provider-error.js";
-import type { Emit } from "../tool-calls.js";
+import type { Emit } from "../tool-call-context.js";
 import { estimateTokens, splitForCompaction } from "./split.js";
 
 export type CompactTrigger = "manual" | "auto";

@@ -1,0 +1,77 @@
+/**
+ * What every phase of a tool call (tool-calls.ts) shares: the step's context,
+ * and the refusal — a call that does not run, or fails, answers the model
+ * with an error and raises `tool_call_error`.
+ */
+import type { ToolResultPart } from "ai";
+import type { PermissionPolicy } from "../permissions/decide.js";
+import type { ProcessRunner } from "../process/types.js";
+import type { Tool } from "../tools/types.js";
+import type { AgentEvent, Verdict, VerdictFor } from "./events.js";
+import { errorResult } from "./history.js";
+import type { StepToolCall } from "./model-step.js";
+import type { ShellEnvironment } from "./types.js";
+
+export type Emit = <E extends AgentEvent>(
+  event: E,
+) => AsyncGenerator<AgentEvent, VerdictFor<E["type"]> | undefined, Verdict | undefined>;
+
+export interface ToolStepContext {
+  emit: Emit;
+  tools: ReadonlyMap<string, Tool>;
+  cwd: string;
+  env: Readonly<Record<string, string>>;
+  /** Variables for the user's shell, asked before each tool call (see `AgentOptions.shellEnv`). */
+  shellEnv?: () => ShellEnvironment;
+  runner: ProcessRunner;
+  /** Whether each call may run (see `AgentOptions.permissions`). */
+  permissions: PermissionPolicy;
+  signal: AbortSignal;
+  now: () => number;
+  turn: number;
+  promptId?: string;
+  step: number;
+}
+
+/** Why a call did not run or failed: `tool_call_error`'s fields, and what the model reads. */
+export interface Refusal {
+  input: unknown;
+  error: string;
+  interrupted?: boolean;
+  blocked?: boolean;
+  denied?: boolean;
+  durationMs?: number;
+  /** The model's tool result, when it is not `error`. */
+  modelText?: string;
+}
+
+/** The fields every event of one tool call carries. */
+export function callRef(ctx: ToolStepContext, call: StepToolCall) {
+  return {
+    turn: ctx.turn,
+    step: ctx.step,
+    ...(ctx.promptId === undefined ? {} : { promptId: ctx.promptId }),
+    toolCallId: call.toolCallId,
+  };
+}
+
+/** Raises `tool_call_error` for a refusal; returns the error the model gets for the call. */
+export async function* refuse(
+  ctx: ToolStepContext,
+  call: StepToolCall,
+  refusal: Refusal,
+): AsyncGenerator<AgentEvent, ToolResultPart, Verdict | undefined> {
+  const result = errorResult(call.toolCallId, call.toolName, refusal.modelText ?? refusal.error);
+  yield* ctx.emit({
+    type: "tool_call_error",
+    ...callRef(ctx, call),
+    toolName: call.toolName,
+    input: refusal.input,
+    error: refusal.error,
+    interrupted: refusal.interrupted ?? false,
+    blocked: refusal.blocked ?? false,
+    ...(refusal.denied ? { denied: true } : {}),
+    durationMs: refusal.durationMs ?? 0,
+  });
+  return result;
+}

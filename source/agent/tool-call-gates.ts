@@ -1,0 +1,94 @@
+/**
+ * The two phases before a tool call runs: prepare (the call is valid, then
+ * the `tool_call_start` gate — before_tool) and permit (the permission gate,
+ * permission-gate.ts). Each returns what happens next: go on with the input,
+ * refuse the call, or end the turn.
+ */
+import type { Tool } from "../tools/types.js";
+import type { AgentEvent, PermissionHintVerdict, Verdict } from "./events.js";
+import { type GateEnd, gateFlow } from "./gate-flow.js";
+import type { StepToolCall } from "./model-step.js";
+import { checkPermission } from "./permission-gate.js";
+import { callRef, type Refusal, type ToolStepContext } from "./tool-call-context.js";
+
+export type Prepared =
+  | { kind: "go_on"; tool: Tool; input: unknown; hint?: PermissionHintVerdict }
+  | { kind: "refused"; refusal: Refusal }
+  | { kind: "end"; end: GateEnd };
+
+export type Permitted =
+  /** `landing`: where a Write/Edit was judged to land; the tool writes there or not at all. */
+  | { kind: "go_on"; input: unknown; landing?: string }
+  | { kind: "refused"; refusal: Refusal }
+  | { kind: "end"; end: GateEnd };
+
+/** The call names a tool and its input is valid; `tool_call_start` may block, stop or replace it. */
+export async function* prepare(
+  ctx: ToolStepContext,
+  call: StepToolCall,
+): AsyncGenerator<AgentEvent, Prepared, Verdict | undefined> {
+  const tool = ctx.tools.get(call.toolName);
+  const problem =
+    call.invalidReason ?? (tool ? undefined : `There is no tool named "${call.toolName}".`);
+  if (problem || !tool) {
+    return { kind: "refused", refusal: { input: call.input, error: problem ?? "unknown tool" } };
+  }
+  const checked = tool.validate(call.input);
+  // Tools name themselves in their validation errors ("Invalid input for Read: …").
+  if (!checked.ok) return { kind: "refused", refusal: { input: call.input, error: checked.error } };
+
+  const flow = gateFlow(
+    yield* ctx.emit({
+      type: "tool_call_start",
+      ...callRef(ctx, call),
+      toolName: tool.name,
+      input: checked.value,
+    }),
+    ctx.signal,
+  );
+  if (flow.kind !== "go_on") return { kind: "end", end: flow.end };
+  const { verdict } = flow;
+  if (verdict?.action === "block") {
+    const modelText = verdict.modelText ?? `Blocked by a hook: ${verdict.reason}`;
+    const refusal = { input: checked.value, error: verdict.reason, blocked: true, modelText };
+    return { kind: "refused", refusal };
+  }
+  if (verdict?.action !== "continue") return { kind: "go_on", tool, input: checked.value };
+  const hint = verdict.permission === undefined ? {} : { hint: verdict.permission };
+  if (verdict.input === undefined) return { kind: "go_on", tool, input: checked.value, ...hint };
+  const replaced = tool.validate(verdict.input);
+  if (!replaced.ok) {
+    const error = `A hook replaced the input of this ${tool.name} call with an invalid one: ${replaced.error}`;
+    return { kind: "refused", refusal: { input: verdict.input, error } };
+  }
+  return { kind: "go_on", tool, input: replaced.value, ...hint };
+}
+
+/** The permission check; an `ask` is the `permission_request` gate. */
+export async function* permit(
+  ctx: ToolStepContext,
+  call: StepToolCall,
+  prepared: Extract<Prepared, { kind: "go_on" }>,
+): AsyncGenerator<AgentEvent, Permitted, Verdict | undefined> {
+  const { tool, input, hint } = prepared;
+  const outcome = yield* checkPermission(ctx, callRef(ctx, call), tool, input, hint);
+  switch (outcome.kind) {
+    case "run":
+      return outcome.landing === undefined
+        ? { kind: "go_on", input: outcome.input }
+        : { kind: "go_on", input: outcome.input, landing: outcome.landing };
+    case "denied": {
+      const { reason, modelText } = outcome;
+      const refusal = { input, error: reason, blocked: true, denied: true, modelText };
+      return { kind: "refused", refusal };
+    }
+    case "invalid":
+      return { kind: "refused", refusal: { input: outcome.input, error: outcome.error } };
+    case "aborted":
+      return { kind: "end", end: { stopReason: "aborted" } };
+    case "stop":
+      return { kind: "end", end: { stopReason: "hook_stop", message: outcome.reason } };
+    default:
+      return outcome satisfies never;
+  }
+}
