@@ -146,6 +146,8 @@ describe("decide: a protected write asks as kind protected, whatever would allow
         { toolName: "Bash", input: { command: "cd /p; cd .git/hooks; echo x > pre-commit" } },
         { toolName: "Bash", input: { command: "pushd .acai && echo x >> settings.json" } },
         { toolName: "Bash", input: { command: "cd && echo x > .acai/hooks/x" } },
+        { toolName: "Bash", input: { command: "builtin cd .git; command cd hooks; echo > x" } },
+        { toolName: "Bash", input: { command: "bash -c 'cd .git; exec 3>config'" } },
       ]) {
         const decision = decide(call, p, hint);
         expect(decision.behavior, JSON.stringify(call)).toBe("ask");

@@ -23,7 +23,11 @@ export function noFolderChanges(): FolderChanges {
 }
 
 /** Records a `cd`/`pushd`/`popd` command (program first); anything else is ignored. */
-export function noteFolderChange(words: readonly Word[], changes: FolderChanges): void {
+export function noteFolderChange(all: readonly Word[], changes: FolderChanges): void {
+  // `builtin cd` and `command cd` are cd.
+  let skip = 0;
+  while (skip < all.length - 1 && /^(?:builtin|command)$/.test(all[skip]?.text ?? "")) skip++;
+  const words = all.slice(skip);
   const name = baseName(words[0]?.text ?? "");
   if (name === "popd") changes.unknown = true;
   if (name !== "cd" && name !== "pushd") return;
