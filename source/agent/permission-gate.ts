@@ -15,14 +15,15 @@ import {
 import { askReason, denialForModel, denyReason } from "../permissions/explain.js";
 import type { Tool } from "../tools/types.js";
 import type { AgentEvent, PermissionHintVerdict, Verdict, VerdictFor } from "./events.js";
+import { type GateEnd, gateFlow } from "./gate-flow.js";
 
 export type PermissionOutcome =
   /** `landing`: where a Write/Edit was judged to land; the tool writes there or not at all. */
   | { kind: "run"; input: unknown; landing?: string }
   | { kind: "denied"; reason: string; modelText: string }
   | { kind: "invalid"; error: string; input: unknown }
-  | { kind: "aborted" }
-  | { kind: "stop"; reason: string };
+  /** The user interrupted, or a hook answered stop (gate-flow.ts). */
+  | { kind: "end"; end: GateEnd };
 
 type Emit = <E extends AgentEvent>(
   event: E,
@@ -79,19 +80,19 @@ export async function* checkPermission(
     suggestion: suggestRule(call, policy),
     ...(hit === undefined ? {} : { protected: hit }),
   });
-  if (ctx.signal.aborted) return { kind: "aborted" };
-  switch (verdict?.action) {
-    case "stop":
-      return { kind: "stop", reason: verdict.reason };
+  const flow = gateFlow(verdict, ctx.signal);
+  if (flow.kind !== "go_on") return { kind: "end", end: flow.end };
+  const answer = flow.verdict;
+  switch (answer?.action) {
     case "allow": {
       // A protected write runs as it was shown to the user, never with an input swapped in.
-      if (verdict.input === undefined || hit !== undefined) return run(input);
-      const replaced = tool.validate(verdict.input);
+      if (answer.input === undefined || hit !== undefined) return run(input);
+      const replaced = tool.validate(answer.input);
       if (!replaced.ok) {
         return {
           kind: "invalid",
           error: `The permission answer replaced the input of this ${tool.name} call with an invalid one: ${replaced.error}`,
-          input: verdict.input,
+          input: answer.input,
         };
       }
       return run(replaced.value);
@@ -99,8 +100,8 @@ export async function* checkPermission(
     case "block":
       return {
         kind: "denied",
-        reason: verdict.reason,
-        modelText: verdict.modelText ?? `Permission denied: ${verdict.reason}`,
+        reason: answer.reason,
+        modelText: answer.modelText ?? `Permission denied: ${answer.reason}`,
       };
     default:
       return {

@@ -84,10 +84,8 @@ export async function* permit(
     }
     case "invalid":
       return { kind: "refused", refusal: { input: outcome.input, error: outcome.error } };
-    case "aborted":
-      return { kind: "end", end: { stopReason: "aborted" } };
-    case "stop":
-      return { kind: "end", end: { stopReason: "hook_stop", message: outcome.reason } };
+    case "end":
+      return outcome;
     default:
       return outcome satisfies never;
   }

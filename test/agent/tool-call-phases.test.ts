@@ -153,6 +153,20 @@ describe("permit", () => {
       refusal: { blocked: true, denied: true, input: { text: "hi" } },
     });
   });
+
+  it("an ask raises permission_request; a stop there ends the turn and the session", async () => {
+    const { rules } = toRules(["Echo"], "ask", { scope: "flag", label: "--ask" });
+    const permissions = { ...testPolicy("/nowhere"), rules: { allow: [], ask: rules, deny: [] } };
+    const { events, outcome } = await drive(
+      permit(context({ permissions }), echo("a"), go),
+      () => ({
+        action: "stop",
+        reason: "no more",
+      }),
+    );
+    expect(events.map((e) => e.type)).toEqual(["permission_request"]);
+    expect(outcome).toEqual({ kind: "end", end: { stopReason: "hook_stop", message: "no more" } });
+  });
 });
 
 describe("runToolCalls", () => {
