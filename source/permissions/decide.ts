@@ -24,7 +24,13 @@
  */
 import path from "node:path";
 import { allowingRule, catchesCommand, suggestBashRule } from "./bash.js";
-import { isInside, type PathContext, pathMatches, suggestPathRule } from "./paths.js";
+import {
+  isInside,
+  literalFileOf,
+  type PathContext,
+  pathMatches,
+  suggestPathRule,
+} from "./paths.js";
 import {
   type ProtectedHit,
   type ProtectedPaths,
@@ -75,6 +81,12 @@ export interface PermissionPolicy {
    * project's real root; acceptEdits' "inside the project" is judged on it.
    */
   realpath?: (file: string) => string | undefined;
+  /**
+   * Whether two paths are the same file on disk (device and inode): a path
+   * rule naming one file also catches a hard link to it. Without it, only
+   * names are compared.
+   */
+  sameFile?: (a: string, b: string) => boolean;
   /** What the session's tools may not write without the user's own yes (protected.ts). */
   guard?: ProtectedPaths;
   /** Parses Bash lines (loaded once per session: `loadShellAnalyzer`). */
@@ -203,7 +215,7 @@ export interface JudgedFile {
 /** What rule contents are tested against. */
 type Target =
   | { kind: "command"; line: string; analysis: CommandAnalysis; writes: JudgedFile[][] }
-  | { kind: "path"; files: JudgedFile[] }
+  | { kind: "path"; files: JudgedFile[]; sameFile?: (a: string, b: string) => boolean }
   | { kind: "none" };
 
 /** The tools whose rule content is a path, and the input field holding it. */
@@ -226,7 +238,8 @@ function targetOf(call: ToolCall, policy: PermissionPolicy): Target {
   const field = PATH_FIELDS[call.toolName];
   if (field === undefined) return { kind: "none" };
   const given = typeof input[field] === "string" ? (input[field] as string) : ".";
-  return { kind: "path", files: variantsOf(path.resolve(policy.cwd, given), policy) };
+  const files = variantsOf(path.resolve(policy.cwd, given), policy);
+  return { kind: "path", files, ...(policy.sameFile ? { sameFile: policy.sameFile } : {}) };
 }
 
 function variantsOf(file: string, policy: PermissionPolicy): JudgedFile[] {
@@ -301,12 +314,25 @@ function contentCatches(content: string, target: Target): boolean {
     case "command":
       return catchesCommand(content, target.line, target.analysis);
     case "path":
-      return target.files.some((f) => pathMatches(content, f.file, f.paths));
+      return (
+        target.files.some((f) => pathMatches(content, f.file, f.paths)) ||
+        hardLinkCaught(content, target)
+      );
     case "none":
       return false;
     default:
       return target satisfies never;
   }
+}
+
+/** A rule naming one file (`Read(./.env)`) also catches another name of that file (a hard link). */
+function hardLinkCaught(content: string, target: Extract<Target, { kind: "path" }>): boolean {
+  const { sameFile } = target;
+  if (sameFile === undefined) return false;
+  return target.files.some((f) => {
+    const named = literalFileOf(content, f.paths);
+    return named !== undefined && named !== f.file && sameFile(f.file, named);
+  });
 }
 
 /** The allow rule that allows the call: every command of a line covered and its writes, every path. */

@@ -31,6 +31,19 @@ export function absolutePattern(pattern: string, ctx: PathContext): string {
   return joinGlob(ctx.projectDir, `/${p}`);
 }
 
+/**
+ * The one file a path rule names, when it names exactly one: no glob
+ * character, not a folder (`src/`). A bare name (`.env`, any depth) is taken
+ * at the project root, where such files live. Undefined otherwise.
+ */
+export function literalFileOf(pattern: string, ctx: PathContext): string | undefined {
+  const p = pattern.trim();
+  if (p === "" || p.endsWith("/") || /[*?[\]{}()!+@\\]/.test(p)) return undefined;
+  if (p.startsWith("//")) return path.posix.normalize(p.slice(1));
+  if (p === "~" || p.startsWith("~/")) return path.posix.join(ctx.homeDir, p.slice(1));
+  return path.posix.join(ctx.projectDir, p.startsWith("./") ? p.slice(1) : p);
+}
+
 function joinGlob(base: string, rest: string): string {
   // Globs use `/`; a base with glob characters is escaped so it matches itself only.
   const escaped = base.replace(/[*?[\]{}()!+@]/g, "\\$&");

@@ -35,7 +35,7 @@ import { openSessionRelay } from "../relay/session-open.js";
 import { sendingRelayLines } from "../relay/session-output.js";
 import { subagentTaskTool } from "../subagents/run.js";
 import { loadSubagentTypes } from "../subagents/session.js";
-import { landingOrUndefined } from "../tools/landing.js";
+import { landingOrUndefined, sameFileOnDisk } from "../tools/landing.js";
 import { loadTools } from "../tools/registry.js";
 import { assessProject } from "./assessment.js";
 import { hookRegistrySettings } from "./hook-registry-settings.js";
@@ -196,6 +196,8 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
       cwd,
       // Where a path lands, links followed (dangling ones too): what rules and acceptEdits judge.
       realpath: landingOrUndefined,
+      // A rule naming one file also catches a hard link to it.
+      sameFile: sameFileOnDisk,
       // What the model's tools may not write without the user's own yes (docs/permissions.md).
       guard: sessionProtectedPaths({
         acaiHome: paths.home,

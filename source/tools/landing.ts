@@ -6,7 +6,7 @@
  * acceptEdits' "inside the project"), and Write/Edit write exactly there
  * (`write-no-follow.ts`), so a link cannot carry a write out of what was allowed.
  */
-import { lstatSync, readlinkSync } from "node:fs";
+import { lstatSync, readlinkSync, statSync } from "node:fs";
 import path from "node:path";
 
 /** Links followed on one path before giving up, as Linux's ELOOP limit. */
@@ -83,4 +83,19 @@ export function landingAsJudged(file: string, judged: string | undefined): Landi
     ok: false,
     reason: `${file} now leads to ${landing.path}, not to ${judged} where the permission check judged it; nothing was done.`,
   };
+}
+
+/**
+ * Whether two paths are one file on disk (same device and inode, links
+ * followed): how a rule naming `.env` catches a hard link to it. False when
+ * either cannot be read.
+ */
+export function sameFileOnDisk(a: string, b: string): boolean {
+  try {
+    const x = statSync(a);
+    const y = statSync(b);
+    return x.ino === y.ino && x.dev === y.dev;
+  } catch {
+    return false;
+  }
 }

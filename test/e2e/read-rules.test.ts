@@ -5,7 +5,7 @@
  * does not list the file, and Read through a link to it is denied. The same
  * searches without the rule find it, so the secret is really there.
  */
-import { mkdir, symlink, writeFile } from "node:fs/promises";
+import { link, mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
@@ -100,5 +100,33 @@ describe("Read(./.env) denied: the neighbours (red team)", () => {
     });
     for (const i of [0, 1, 2]) expect(results[i]).toContain("Permission denied");
     expect(results[3]).not.toContain(".env");
+  });
+});
+
+describe("Read(./.env) denied: a hard link to it", () => {
+  const viaLink = [
+    { name: "Read", input: { file_path: "notes.txt" } },
+    { name: "Grep", input: { pattern: "sk-live", path: ".", output_mode: "content" } },
+    { name: "Grep", input: { pattern: "sk-live", path: "notes.txt", output_mode: "content" } },
+  ];
+
+  it("is the same file: Read and Grep of the other name keep the secret out", async () => {
+    // A hard link is another name of the same file (a tarball can ship one, Bash can make one).
+    await link(path.join(dirs.cwd, ".env"), path.join(dirs.cwd, "notes.txt"));
+    server = await startFakeOpenAI([...viaLink.map((c) => ({ toolCalls: [c] })), { text: "done" }]);
+    const result = await runAcai({
+      args: ["-p", "look", "--disallowedTools", "Read(./.env)", ...modelArgs("chat", server)],
+      dirs,
+      baseUrl: server.url,
+      timeoutMs: 60_000,
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const results = viaLink.map(
+      (_, i) => toolResultsSent(server?.requests[i + 1]?.body).at(-1) ?? "",
+    );
+    viaLink.forEach((call, i) => {
+      expect(results[i], JSON.stringify(call)).not.toContain("sk-live");
+    });
+    expect(results[0]).toContain("Permission denied");
   });
 });
