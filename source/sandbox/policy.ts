@@ -218,9 +218,15 @@ export function policyWithNeeds(
   paths: Pick<PolicyPaths, "homeDir" | "projectDir">,
   userAllowed: readonly string[],
 ): SandboxPolicy {
+  // A project hook may widen writes only inside the project, and never into
+  // what stays read-only there (the trusted set, git's config and hooks).
   const writes = (needs.write ?? [])
     .map((p) => expandPath(p, paths))
-    .filter((p) => scope === "user" || isInside(p, paths.projectDir));
+    .filter(
+      (p) =>
+        scope === "user" ||
+        (isInside(p, paths.projectDir) && !policy.readOnly.some((ro) => isInside(p, ro))),
+    );
   const hosts = (needs.network ?? []).filter(
     (host) => scope === "user" || userAllowed.includes("*") || userAllowed.includes(host),
   );

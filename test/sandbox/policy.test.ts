@@ -159,6 +159,21 @@ describe("policyWithNeeds", () => {
     expect(p.write).not.toContain("/etc");
   });
 
+  it("a project hook cannot make the trusted set or git's hooks writable again", () => {
+    expect(policy.readOnly).toContain("/p/.git/hooks");
+    const p = policyWithNeeds(
+      policy,
+      { write: ["./.git/hooks", "./.git/hooks/pre-commit", "./scripts/hook.sh", "./build"] },
+      "project",
+      base,
+      [],
+    );
+    expect(p.write).toContain("/p/build");
+    expect(p.write).not.toContain("/p/.git/hooks");
+    expect(p.write).not.toContain("/p/.git/hooks/pre-commit");
+    expect(p.write).not.toContain("/p/scripts/hook.sh");
+  });
+
   it("no needs: the same policy object", () => {
     expect(policyWithNeeds(policy, {}, "user", base, [])).toBe(policy);
   });
