@@ -8,6 +8,8 @@
  * the limits that keep user hooks effective (context cap, stop-block limit,
  * session-end budget) can only be raised by a project, never lowered.
  */
+
+import { defined } from "../shared/defined.js";
 import type { HookDefaults, MergedSettings } from "./settings.js";
 
 export interface HookLimitDefaults {
@@ -85,8 +87,4 @@ export function hookTimeouts(
     ...defined("userHookTimeoutMs", userTimeout),
     ...defined("projectHookTimeoutMs", projectTimeout),
   };
-}
-
-function defined<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }

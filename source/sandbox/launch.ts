@@ -20,6 +20,7 @@ import type { LongLivedOptions, ProcessStarter } from "../process/long-lived.js"
 import { quietRunResult } from "../process/result.js";
 import { describeSpawnError } from "../process/spawn.js";
 import type { ProcessRunner, RunOptions, SandboxLaunch } from "../process/types.js";
+import { defined } from "../shared/defined.js";
 import { type BwrapContext, bwrapArguments } from "./bwrap-args.js";
 import type { SandboxPolicy } from "./policy.js";
 
@@ -181,8 +182,4 @@ export function launchingStarter(
   plainBwrap = true,
 ): ProcessStarter {
   return (options: LongLivedOptions) => starter(launchCommand(options, table, bwrap, plainBwrap));
-}
-
-function defined<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }

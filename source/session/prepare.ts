@@ -33,6 +33,7 @@ import { runProcess } from "../process/runner.js";
 import { withSignal } from "../process/with-signal.js";
 import { openSessionRelay } from "../relay/session-open.js";
 import { sendingRelayLines } from "../relay/session-output.js";
+import { defined } from "../shared/defined.js";
 import { subagentTaskTool } from "../subagents/run.js";
 import { loadSubagentTypes } from "../subagents/session.js";
 import { landingOrUndefined, sameFileOnDisk } from "../tools/landing.js";
@@ -398,8 +399,4 @@ export function brokenHookWarning(broken: BrokenHook): string {
     ? broken.reason.slice(name.length + 2)
     : broken.reason;
   return `hook ${name} (${broken.file}) is not loaded: ${reason}`;
-}
-
-function defined<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
