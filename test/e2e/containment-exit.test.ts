@@ -2,8 +2,11 @@
  * Containment on a normal end and when acai is SIGKILLed: the children of
  * hooks, describe steps, the Bash tool and dynamic tools that left their
  * process group (setsid, a daemon's double fork, setpgid) do not outlive
- * acai. Survivors are counted by a marker in their argv (/proc/<pid>/cmdline).
+ * acai — by the marker without the OS sandbox, and by PID namespace with it
+ * on and required (issue 19), the same checks for both. Survivors are counted
+ * by a marker in their argv (/proc/<pid>/cmdline).
  */
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -18,6 +21,21 @@ import {
   writeUserSettings,
 } from "./containment-support.js";
 import { modelArgs, STACK_TRACE, toolResultsSent } from "./helpers.js";
+
+const bwrapWorks =
+  process.platform === "linux" &&
+  spawnSync("bwrap", ["--ro-bind", "/", "/", "--unshare-pid", "--proc", "/proc", "true"]).status ===
+    0;
+
+/** The two containments; each runs the same checks. */
+const CONTAINMENTS = [
+  { name: "the marker (no OS sandbox)", settings: {}, available: true },
+  {
+    name: "PID namespace (the OS sandbox on and required)",
+    settings: { sandbox: { enabled: true, required: true } },
+    available: bwrapWorks,
+  },
+];
 
 const markers = new Markers();
 let dirs: AcaiDirs;
@@ -41,56 +59,97 @@ function started(label: string): string[] {
   );
 }
 
-describe("containment", () => {
-  it("a normal end of acai -p leaves none of the escapees of hooks, describe steps, Bash and dynamic tools", async () => {
-    const marker = markers.next();
-    const esc = (label: string) => escapees(marker, label, dirs.root);
-    await installUserHook(dirs, {
-      name: "escaper",
-      events: ["before_tool", "session_end"],
-      describeBody: esc("hook-describe"),
-      body: esc("hook"),
+for (const containment of CONTAINMENTS) {
+  describe.runIf(containment.available)(`containment by ${containment.name}`, () => {
+    beforeEach(async () => {
+      await writeUserSettings(dirs, containment.settings);
     });
-    await installUserHook(dirs, {
-      name: "async-escaper",
-      events: ["after_tool"],
-      async: true,
-      body: esc("async-hook"),
-    });
-    await installUserTool(
-      dirs,
-      "escape_tool",
-      `${esc("tool")}\necho tool-done`,
-      esc("tool-describe"),
-    );
-    // The Bash tool's escapees end with its command: none left when the model hears back.
-    let bashLeft = -1;
-    const turns = [
-      { toolCalls: [{ name: "Bash", input: { command: `${esc("bash")}\necho bash-done` } }] },
-      { toolCalls: [{ name: "escape_tool", input: {} }] },
-      { text: "done" },
-    ];
-    server = await startFakeOpenAI((_request, index) => {
-      if (index === 1) bashLeft = pidsWith(`${marker}-bash`).length;
-      return turns[index] ?? { text: "done" };
-    });
-    const result = await runAcai({
-      dirs,
-      args: ["-p", "go", "--yes", ...modelArgs("chat", server)],
-      baseUrl: server.url,
-    });
-    expect(result.stderr).not.toMatch(STACK_TRACE);
-    expect(result.exitCode).toBe(0);
-    expect(toolResultsSent(server.requests[2]?.body).join("\n")).toMatch(
-      /bash-done[\s\S]*tool-done/,
-    );
-    for (const label of ["hook-describe", "hook", "tool-describe", "bash", "tool", "async-hook"]) {
-      expect(started(label), label).toEqual([...ESCAPE_KINDS]);
-    }
-    expect(bashLeft).toBe(0);
-    expect(await survivors(marker)).toEqual([]);
-  });
 
+    it("a normal end of acai -p leaves none of the escapees of hooks, describe steps, Bash and dynamic tools", async () => {
+      const marker = markers.next();
+      const esc = (label: string) => escapees(marker, label, dirs.root);
+      await installUserHook(dirs, {
+        name: "escaper",
+        events: ["before_tool", "session_end"],
+        describeBody: esc("hook-describe"),
+        body: esc("hook"),
+      });
+      await installUserHook(dirs, {
+        name: "async-escaper",
+        events: ["after_tool"],
+        async: true,
+        body: esc("async-hook"),
+      });
+      await installUserTool(
+        dirs,
+        "escape_tool",
+        `${esc("tool")}\necho tool-done`,
+        esc("tool-describe"),
+      );
+      // The Bash tool's escapees end with its command: none left when the model hears back.
+      let bashLeft = -1;
+      const turns = [
+        { toolCalls: [{ name: "Bash", input: { command: `${esc("bash")}\necho bash-done` } }] },
+        { toolCalls: [{ name: "escape_tool", input: {} }] },
+        { text: "done" },
+      ];
+      server = await startFakeOpenAI((_request, index) => {
+        if (index === 1) bashLeft = pidsWith(`${marker}-bash`).length;
+        return turns[index] ?? { text: "done" };
+      });
+      const result = await runAcai({
+        dirs,
+        args: ["-p", "go", "--yes", ...modelArgs("chat", server)],
+        baseUrl: server.url,
+      });
+      expect(result.stderr).not.toMatch(STACK_TRACE);
+      expect(result.exitCode).toBe(0);
+      expect(toolResultsSent(server.requests[2]?.body).join("\n")).toMatch(
+        /bash-done[\s\S]*tool-done/,
+      );
+      for (const label of [
+        "hook-describe",
+        "hook",
+        "tool-describe",
+        "bash",
+        "tool",
+        "async-hook",
+      ]) {
+        expect(started(label), label).toEqual([...ESCAPE_KINDS]);
+      }
+      expect(bashLeft).toBe(0);
+      expect(await survivors(marker)).toEqual([]);
+    });
+
+    it("SIGKILL of acai: the watchdog kills what acai started", async () => {
+      const marker = markers.next();
+      server = await startFakeOpenAI([
+        {
+          toolCalls: [
+            {
+              name: "Bash",
+              input: {
+                command: `${escapees(marker, "bash", dirs.root)}\nexec -a ${marker}-shell sleep 300`,
+              },
+            },
+          ],
+        },
+        { text: "unreachable" },
+      ]);
+      const run = startAcai({
+        dirs,
+        args: ["-p", "go", "--yes", ...modelArgs("chat", server)],
+        baseUrl: server.url,
+      });
+      expect(await waitFor(() => pidsWith(marker).length === 4, 10_000)).toBe(true);
+      run.child.kill("SIGKILL");
+      await run.result;
+      expect(await survivors(marker, 3000)).toEqual([]);
+    });
+  });
+}
+
+describe("containment", () => {
   it("a hook that times out has its setsid child killed at once, while acai goes on", async () => {
     const marker = markers.next();
     await installUserHook(dirs, {
@@ -121,31 +180,5 @@ describe("containment", () => {
     expect(started("guard")).toEqual([...ESCAPE_KINDS]);
     expect(leftDuringRun).toBe(0);
     expect(await survivors(marker)).toEqual([]);
-  });
-
-  it("SIGKILL of acai: the watchdog kills what acai started", async () => {
-    const marker = markers.next();
-    server = await startFakeOpenAI([
-      {
-        toolCalls: [
-          {
-            name: "Bash",
-            input: {
-              command: `${escapees(marker, "bash", dirs.root)}\nexec -a ${marker}-shell sleep 300`,
-            },
-          },
-        ],
-      },
-      { text: "unreachable" },
-    ]);
-    const run = startAcai({
-      dirs,
-      args: ["-p", "go", "--yes", ...modelArgs("chat", server)],
-      baseUrl: server.url,
-    });
-    expect(await waitFor(() => pidsWith(marker).length === 4, 10_000)).toBe(true);
-    run.child.kill("SIGKILL");
-    await run.result;
-    expect(await survivors(marker, 3000)).toEqual([]);
   });
 });
