@@ -6,11 +6,11 @@
  * on and required (issue 19), the same checks for both. Survivors are counted
  * by a marker in their argv (/proc/<pid>/cmdline).
  */
-import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Markers, pidsWith, survivors, waitFor } from "../process/survivors.js";
+import { bwrapWorks } from "../support/bwrap.js";
 import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
 import { type AcaiDirs, makeAcaiDirs, runAcai, startAcai } from "../support/run-acai.js";
 import {
@@ -21,11 +21,6 @@ import {
   writeUserSettings,
 } from "./containment-support.js";
 import { modelArgs, STACK_TRACE, toolResultsSent } from "./helpers.js";
-
-const bwrapWorks =
-  process.platform === "linux" &&
-  spawnSync("bwrap", ["--ro-bind", "/", "/", "--unshare-pid", "--proc", "/proc", "true"]).status ===
-    0;
 
 /** The two containments; each runs the same checks. */
 const CONTAINMENTS = [

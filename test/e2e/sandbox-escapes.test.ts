@@ -7,21 +7,16 @@
  * bus address, $TMUX) — a unix socket connects even on a read-only mount, and a
  * multiplexer or bus behind one runs commands outside.
  */
-import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { bwrapWorks } from "../support/bwrap.js";
 import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
 import { type AcaiDirs, makeAcaiDirs, runAcai } from "../support/run-acai.js";
 import { modelArgs, STACK_TRACE, toolResultsSent } from "./helpers.js";
-
-const bwrapWorks =
-  process.platform === "linux" &&
-  spawnSync("bwrap", ["--ro-bind", "/", "/", "--unshare-pid", "--proc", "/proc", "true"]).status ===
-    0;
 
 const MCP_SERVER = fileURLToPath(new URL("../support/mcp-test-server.mjs", import.meta.url));
 const SECRET = "sk-probe-secret-5d41402abc4b2a76";

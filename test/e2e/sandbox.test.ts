@@ -16,14 +16,10 @@ import { chmod, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { bwrapWorks } from "../support/bwrap.js";
 import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
 import { type AcaiDirs, makeAcaiDirs, runAcai } from "../support/run-acai.js";
 import { modelArgs, STACK_TRACE, toolResultsSent } from "./helpers.js";
-
-const bwrapWorks =
-  process.platform === "linux" &&
-  spawnSync("bwrap", ["--ro-bind", "/", "/", "--unshare-pid", "--proc", "/proc", "true"]).status ===
-    0;
 
 let dirs: AcaiDirs;
 let tmp: string;
