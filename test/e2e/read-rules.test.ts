@@ -28,15 +28,21 @@ afterEach(async () => {
   await dirs.cleanup();
 });
 
-const calls = [
+interface ToolCallSpec {
+  name: string;
+  input: Record<string, unknown>;
+}
+
+const calls: ToolCallSpec[] = [
   { name: "Grep", input: { pattern: "SECRET", path: ".", output_mode: "content" } },
   { name: "Grep", input: { pattern: "API_KEY", glob: ".env", output_mode: "content" } },
   { name: "Glob", input: { pattern: "**/*" } },
   { name: "Read", input: { file_path: "innocent.txt" } },
 ];
 
-async function resultsWith(flags: string[]): Promise<string[]> {
-  server = await startFakeOpenAI([...calls.map((c) => ({ toolCalls: [c] })), { text: "done" }]);
+/** Runs each call in turn through `acai -p`; what the model got back for each. */
+async function resultsOf(list: readonly ToolCallSpec[], flags: string[]): Promise<string[]> {
+  server = await startFakeOpenAI([...list.map((c) => ({ toolCalls: [c] })), { text: "done" }]);
   const result = await runAcai({
     args: ["-p", "look around", ...flags, ...modelArgs("chat", server)],
     dirs,
@@ -45,8 +51,10 @@ async function resultsWith(flags: string[]): Promise<string[]> {
   });
   expect(result.stderr).not.toMatch(STACK_TRACE);
   expect(result.exitCode, result.stderr).toBe(0);
-  return calls.map((_, i) => toolResultsSent(server?.requests[i + 1]?.body).at(-1) ?? "");
+  return list.map((_, i) => toolResultsSent(server?.requests[i + 1]?.body).at(-1) ?? "");
 }
+
+const resultsWith = (flags: string[]) => resultsOf(calls, flags);
 
 describe("Read(./.env) denied: no tool shows the secret", () => {
   it("Grep, Grep with glob, Glob and Read through a link keep it out", async () => {
@@ -68,7 +76,7 @@ describe("Read(./.env) denied: no tool shows the secret", () => {
 });
 
 describe("Read(./.env) denied: the neighbours (red team)", () => {
-  const neighbours = [
+  const neighbours: ToolCallSpec[] = [
     { name: "Read", input: { file_path: "sub/../.env" } },
     { name: "Read", input: { file_path: "self/.env" } },
     { name: "Read", input: { file_path: "/proc/self/cwd/.env" } },
@@ -81,20 +89,7 @@ describe("Read(./.env) denied: the neighbours (red team)", () => {
   it("a path through .., a link to the project, /proc/self/cwd and dot-globs keep it out", async () => {
     await symlink(".", path.join(dirs.cwd, "self"));
     await mkdir(path.join(dirs.cwd, "sub"));
-    server = await startFakeOpenAI([
-      ...neighbours.map((c) => ({ toolCalls: [c] })),
-      { text: "done" },
-    ]);
-    const result = await runAcai({
-      args: ["-p", "look", "--disallowedTools", "Read(./.env)", ...modelArgs("chat", server)],
-      dirs,
-      baseUrl: server.url,
-      timeoutMs: 60_000,
-    });
-    expect(result.exitCode, result.stderr).toBe(0);
-    const results = neighbours.map(
-      (_, i) => toolResultsSent(server?.requests[i + 1]?.body).at(-1) ?? "",
-    );
+    const results = await resultsOf(neighbours, ["--disallowedTools", "Read(./.env)"]);
     neighbours.forEach((call, i) => {
       expect(results[i], JSON.stringify(call)).not.toContain("sk-live");
     });
@@ -104,7 +99,7 @@ describe("Read(./.env) denied: the neighbours (red team)", () => {
 });
 
 describe("Read(./.env) denied: a hard link to it", () => {
-  const viaLink = [
+  const viaLink: ToolCallSpec[] = [
     { name: "Read", input: { file_path: "notes.txt" } },
     { name: "Grep", input: { pattern: "sk-live", path: ".", output_mode: "content" } },
     { name: "Grep", input: { pattern: "sk-live", path: "notes.txt", output_mode: "content" } },
@@ -113,17 +108,7 @@ describe("Read(./.env) denied: a hard link to it", () => {
   it("is the same file: Read and Grep of the other name keep the secret out", async () => {
     // A hard link is another name of the same file (a tarball can ship one, Bash can make one).
     await link(path.join(dirs.cwd, ".env"), path.join(dirs.cwd, "notes.txt"));
-    server = await startFakeOpenAI([...viaLink.map((c) => ({ toolCalls: [c] })), { text: "done" }]);
-    const result = await runAcai({
-      args: ["-p", "look", "--disallowedTools", "Read(./.env)", ...modelArgs("chat", server)],
-      dirs,
-      baseUrl: server.url,
-      timeoutMs: 60_000,
-    });
-    expect(result.exitCode, result.stderr).toBe(0);
-    const results = viaLink.map(
-      (_, i) => toolResultsSent(server?.requests[i + 1]?.body).at(-1) ?? "",
-    );
+    const results = await resultsOf(viaLink, ["--disallowedTools", "Read(./.env)"]);
     viaLink.forEach((call, i) => {
       expect(results[i], JSON.stringify(call)).not.toContain("sk-live");
     });
