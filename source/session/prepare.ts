@@ -36,12 +36,11 @@ import { sendingRelayLines } from "../relay/session-output.js";
 import { defined } from "../shared/defined.js";
 import { subagentTaskTool } from "../subagents/run.js";
 import { loadSubagentTypes } from "../subagents/session.js";
-import { landingOrUndefined, sameFileOnDisk } from "../tools/landing.js";
 import { loadTools } from "../tools/registry.js";
 import { assessProject } from "./assessment.js";
 import { hookRegistrySettings } from "./hook-registry-settings.js";
 import { loadInstructions } from "./instructions.js";
-import { sessionProtectedPaths } from "./protected-paths.js";
+import { sessionPermissionPolicy } from "./permission-policy.js";
 import { findSessionToResume } from "./resume/find.js";
 import { setUpSandbox } from "./sandbox.js";
 import { createSessionEnvFiles, createShellEnvReader, sessionEnvDir } from "./shell-env.js";
@@ -190,25 +189,16 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
     env,
     ...(envFiles.size > 0 ? { shellEnv: createShellEnvReader([...envFiles.values()], env) } : {}),
     runner,
-    permissions: {
-      mode: permissions.mode,
-      rules: permissions.rules,
-      paths: { projectDir, homeDir },
+    permissions: sessionPermissionPolicy({
+      permissions,
+      acaiHome: paths.home,
+      homeDir,
+      projectDir,
       cwd,
-      // Where a path lands, links followed (dangling ones too): what rules and acceptEdits judge.
-      realpath: landingOrUndefined,
-      // A rule naming one file also catches a hard link to it.
-      sameFile: sameFileOnDisk,
-      // What the model's tools may not write without the user's own yes (docs/permissions.md).
-      guard: sessionProtectedPaths({
-        acaiHome: paths.home,
-        homeDir,
-        projectDir,
-        manifest: scan.projectManifest.entries,
-      }),
+      manifest: scan.projectManifest.entries,
       shell,
-      ...(sandbox.sandbox.autoAllowBash ? { autoAllowSandboxedBash: true } : {}),
-    },
+      autoAllowSandboxedBash: sandbox.sandbox.autoAllowBash,
+    }),
     sessionId,
     transcriptPath,
     ...((flags.maxSteps ?? settings.maxSteps)
