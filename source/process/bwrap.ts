@@ -12,8 +12,7 @@
  * empty environment.
  */
 import { spawnSync } from "node:child_process";
-import { accessSync, constants } from "node:fs";
-import { delimiter, join } from "node:path";
+import { findOnPath } from "./find-on-path.js";
 
 /** Added after the policy's options to every sandboxed start. */
 export const CONTAINMENT_ARGS: readonly string[] = [
@@ -29,17 +28,7 @@ export const CONTAINMENT_ONLY_ARGS: readonly string[] = ["--dev-bind", "/", "/"]
 
 /** `bwrap` on `pathVariable` (default: acai's PATH), or undefined. */
 export function findBwrap(pathVariable = process.env.PATH ?? ""): string | undefined {
-  for (const dir of pathVariable.split(delimiter)) {
-    if (dir === "") continue;
-    const candidate = join(dir, "bwrap");
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
+  return findOnPath("bwrap", pathVariable);
 }
 
 /** bwrap's arguments for `command args` under `bwrapArgs`, containment added. */

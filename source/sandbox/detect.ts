@@ -10,8 +10,7 @@
  * macOS: `sandbox-exec` profiles are not applied by this version (seatbelt.ts
  * writes them; nothing runs them yet). Elsewhere there is none.
  */
-import { accessSync, constants, statSync } from "node:fs";
-import path from "node:path";
+import { executableFile, findOnPath } from "../process/find-on-path.js";
 
 export type SandboxAvailability =
   | { readonly kind: "available"; readonly bwrap: string }
@@ -105,27 +104,4 @@ function namespaceFix(said: string): string {
     return "enable unprivileged user namespaces (sysctl -w kernel.unprivileged_userns_clone=1, or on Ubuntu 24.04+ kernel.apparmor_restrict_unprivileged_userns=0), or run the container with --privileged / a seccomp profile that allows them";
   }
   return "check that bwrap runs here: bwrap --ro-bind / / --unshare-pid --proc /proc true";
-}
-
-export function findOnPath(
-  name: string,
-  pathVariable: string,
-  isExecutable: (file: string) => boolean,
-): string | undefined {
-  for (const dir of pathVariable.split(path.delimiter)) {
-    if (dir === "" || !path.isAbsolute(dir)) continue;
-    const file = path.join(dir, name);
-    if (isExecutable(file)) return file;
-  }
-  return undefined;
-}
-
-function executableFile(file: string): boolean {
-  try {
-    if (!statSync(file).isFile()) return false;
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }

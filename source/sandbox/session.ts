@@ -8,6 +8,7 @@ import { realpathSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { SandboxSettings } from "../config/sandbox-settings.js";
+import { findOnPath } from "../process/find-on-path.js";
 import type { ProcessStarter } from "../process/long-lived.js";
 import type { ProcessRunner } from "../process/types.js";
 import {
@@ -16,7 +17,7 @@ import {
   type PathKind,
   SandboxPolicyTooLargeError,
 } from "./bwrap-args.js";
-import { detectSandbox, findOnPath, type ProbeResult } from "./detect.js";
+import { detectSandbox, type ProbeResult } from "./detect.js";
 import {
   createLaunchTable,
   type LaunchTable,
