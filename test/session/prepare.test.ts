@@ -2,11 +2,9 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  brokenHookWarning,
-  prepareSession,
-  transcriptPathFor,
-} from "../../source/session/prepare.js";
+import { transcriptPathFor } from "../../source/session/agent.js";
+import { prepareSession } from "../../source/session/prepare.js";
+import { brokenHookWarning } from "../../source/session/warnings.js";
 
 describe("session helpers", () => {
   it("names a broken hook once", () => {

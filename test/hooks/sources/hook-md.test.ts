@@ -6,7 +6,7 @@ import { loadHookRegistry, scanHookSources } from "../../../source/hooks/registr
 import { runHookOnce } from "../../../source/hooks/run.js";
 import { readFrontmatter } from "../../../source/hooks/sources/hook-md.js";
 import { runProcess } from "../../../source/process/runner.js";
-import { brokenHookWarning } from "../../../source/session/prepare.js";
+import { brokenHookWarning } from "../../../source/session/warnings.js";
 import { baseEnv, countingRunner, makeSandbox, type Sandbox, writeFileIn } from "./helpers.js";
 
 let box: Sandbox;

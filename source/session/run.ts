@@ -1,0 +1,145 @@
+/**
+ * The per-run factory of a prepared session: each `run()` builds a hook
+ * interceptor for that run (its abort signal, the running turn's signal,
+ * `askUser`, `--yes`, the effective limits) around `agent.run()`, sends the
+ * model's `@relay:` lines, and closes the session's services when the run ends.
+ */
+import type { SentMessage } from "../agent/events.js";
+import type { RunInput } from "../agent/types.js";
+import type { HookDefaults } from "../config/settings.js";
+import type { InterceptedEvent } from "../hooks/activity.js";
+import {
+  createHookInterceptor,
+  type HookInterceptor,
+  type InterceptorOptions,
+} from "../hooks/interceptor.js";
+import { trackTurnSignals } from "../hooks/turn-signal.js";
+import type { SessionMemory } from "../memory/session.js";
+import { builtinNamespaces } from "../patterns/namespaces.js";
+import { sendingRelayLines } from "../relay/session-output.js";
+import type { SessionRelay } from "../relay/session-relay.js";
+import type { SessionAgent } from "./agent.js";
+import type { SessionGround } from "./ground.js";
+import type { SessionServices } from "./services.js";
+import type { PreparedSession, PrepareSessionOptions } from "./types.js";
+
+export interface SessionRunParts {
+  ground: SessionGround;
+  services: SessionServices;
+  built: SessionAgent;
+  relay: SessionRelay | undefined;
+  memory: SessionMemory;
+  options: PrepareSessionOptions;
+}
+
+type RunOf = Pick<PreparedSession, "run" | "notify">;
+
+export function sessionRuns(parts: SessionRunParts): RunOf {
+  const { built, relay, services, memory, ground } = parts;
+  /** The interceptor of the latest run, for `notify` (its notifier is idle once that run ends). */
+  let running: HookInterceptor | undefined;
+  return {
+    notify: (message, notificationType) =>
+      running ? running.notify(message, notificationType) : Promise.resolve([]),
+    run(input: RunInput): AsyncGenerator<InterceptedEvent, void, undefined> {
+      // The agent knows nothing of hooks: the interceptor learns the running turn from its prompts.
+      const turns = trackTurnSignals(input.prompts);
+      const intercept = createHookInterceptor(
+        interceptorOptions(parts, { input, turnSignal: turns.current, sent: announceSent }),
+      );
+      running = intercept;
+      /** message_sent: in the transcript, and its hooks beside the loop. */
+      function announceSent(message: SentMessage): void {
+        const event = { type: "message_sent", message } as const;
+        built.agent.record(event);
+        void intercept.raise(event);
+      }
+      const source = input.source ?? (ground.resumed ? "resume" : "startup");
+      const inbox = input.inbox ?? relay?.inbox;
+      const intercepted = intercept(
+        built.agent.run({ ...input, source, prompts: turns.prompts, ...(inbox ? { inbox } : {}) }),
+      );
+      const events = relay
+        ? sendingRelayLines(intercepted, { relay, sent: announceSent })
+        : intercepted;
+      return closingAfter(events, async () => {
+        memory.close();
+        await Promise.all([services.mcp?.close(), relay?.close()]);
+        ground.sandbox.sandbox.close();
+      });
+    },
+  };
+}
+
+interface ThisRun {
+  input: RunInput;
+  turnSignal: () => AbortSignal | undefined;
+  sent: (message: SentMessage) => void;
+}
+
+function interceptorOptions(parts: SessionRunParts, run: ThisRun): InterceptorOptions {
+  const { ground, services, built, relay, memory, options } = parts;
+  const { settings, sandbox, project } = ground;
+  return {
+    hooks: services.registry.hooks,
+    fingerprints: services.registry.fingerprints,
+    runner: sandbox.toolRunner,
+    launchFor: (hook) => sandbox.launchFor(hook),
+    env: options.env,
+    projectDir: ground.projectDir,
+    envFiles: built.envFiles,
+    acaiHome: project.paths.home,
+    signal: run.input.signal,
+    turnSignal: run.turnSignal,
+    ...(options.askUser ? { askUser: options.askUser } : {}),
+    assumeYes: options.flags.assumeYes ?? false,
+    permissionMode: services.permissions.mode,
+    contextCapChars: settings.contextCapChars,
+    unlimitedInjection: settings.capabilities.unlimitedInjection === true,
+    ...(settings.idleMs === undefined ? {} : { idleMs: settings.idleMs }),
+    patternNamespaces: builtinNamespaces(memory.namespace ? [memory.namespace] : []),
+    ...(memory.startContext ? { startContext: memory.startContext } : {}),
+    // agent-relay's sendMessage answers go out through this session's relay.
+    ...(relay
+      ? {
+          onSendMessage: async ({ to, content }) => {
+            run.sent(await relay.send(to, content));
+          },
+        }
+      : {}),
+    sessionEndBudgetMs: settings.sessionEndBudgetMs,
+    // acai's own resource limits: the user's settings only (a project's could starve the user's hooks).
+    ...asyncHookLimits(project.loaded.user.hookDefaults),
+    ...(services.plugins === undefined ? {} : { plugins: services.plugins }),
+    onNotification: (event) => built.agent.record(event),
+    validateToolInput: (toolName: string, toolInput: unknown) => {
+      const tool = built.toolsByName.get(toolName);
+      return tool ? tool.validate(toolInput) : { ok: true, value: toolInput };
+    },
+  };
+}
+
+/** The session's events, then `close` (the MCP clients) once they end, however they end. */
+async function* closingAfter<T>(
+  events: AsyncGenerator<T, void, undefined>,
+  close: () => Promise<void>,
+): AsyncGenerator<T, void, undefined> {
+  try {
+    yield* events;
+  } finally {
+    await close();
+  }
+}
+
+/** `maxAsyncHooks` / `asyncQueueLimit` of a hookDefaults section, those that are set. */
+function asyncHookLimits(defaults: HookDefaults | undefined): {
+  maxAsyncHooks?: number;
+  asyncQueueLimit?: number;
+} {
+  return {
+    ...(defaults?.maxAsyncHooks === undefined ? {} : { maxAsyncHooks: defaults.maxAsyncHooks }),
+    ...(defaults?.asyncQueueLimit === undefined
+      ? {}
+      : { asyncQueueLimit: defaults.asyncQueueLimit }),
+  };
+}
