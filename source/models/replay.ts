@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import type { LanguageModel } from "ai";
 import { z } from "zod";
 import { ModelConfigError } from "./errors.js";
+import { createPromptSizer } from "./prompt-size.js";
 
 /**
  * The replay model (`--model replay:FILE`): a scripted assistant, served
@@ -108,6 +109,7 @@ export function replayModelFromScript(
   const label = options.label ?? "replay";
   const chunkSize = Math.max(1, options.chunkSize ?? 12);
   let served = 0;
+  const promptSize = createPromptSizer();
 
   const next = (): { index: number; turn: ReplayTurn } => {
     const index = served++;
@@ -143,7 +145,7 @@ export function replayModelFromScript(
       return {
         content,
         finishReason: finishReason(turn),
-        usage: usageFor(call, turn),
+        usage: usageFor(promptSize(call.prompt), turn),
         warnings: [],
         response: { id: `replay-${index + 1}`, modelId: label, timestamp: new Date(0) },
       };
@@ -152,7 +154,7 @@ export function replayModelFromScript(
     async doStream(call: CallOptions): Promise<StreamResult> {
       call.abortSignal?.throwIfAborted();
       const { index, turn } = next();
-      const parts = streamParts(index, turn, chunkSize, call, label);
+      const parts = streamParts(index, turn, chunkSize, promptSize(call.prompt), label);
       let position = 0;
       const stream = new ReadableStream<StreamPart>({
         pull(controller) {
@@ -180,9 +182,12 @@ function finishReason(turn: ReplayTurn): GenerateResult["finishReason"] {
     : { unified: "stop", raw: "stop" };
 }
 
-/** A rough, deterministic token estimate (4 characters a token) so usage-based hooks have numbers. */
-function usageFor(call: CallOptions, turn: ReplayTurn): Usage {
-  const inputTokens = Math.ceil(JSON.stringify(call.prompt).length / 4);
+/**
+ * A rough, deterministic token estimate (4 characters a token) so usage-based hooks have numbers;
+ * `promptChars` is the prompt's length as JSON text, kept by a `PromptSizer` (O(1) per step).
+ */
+function usageFor(promptChars: number, turn: ReplayTurn): Usage {
+  const inputTokens = Math.ceil(promptChars / 4);
   const outputChars = (turn.text ?? "").length + JSON.stringify(turn.tool_calls ?? []).length;
   const outputTokens = Math.ceil(outputChars / 4);
   return {
@@ -195,7 +200,7 @@ function streamParts(
   index: number,
   turn: ReplayTurn,
   chunkSize: number,
-  call: CallOptions,
+  promptChars: number,
   label: string,
 ): StreamPart[] {
   const parts: StreamPart[] = [
@@ -223,6 +228,10 @@ function streamParts(
     parts.push({ type: "tool-input-end", id });
     parts.push({ type: "tool-call", toolCallId: id, toolName: toolCall.name, input });
   }
-  parts.push({ type: "finish", usage: usageFor(call, turn), finishReason: finishReason(turn) });
+  parts.push({
+    type: "finish",
+    usage: usageFor(promptChars, turn),
+    finishReason: finishReason(turn),
+  });
   return parts;
 }
