@@ -9,6 +9,7 @@ import path from "node:path";
 import { z } from "zod";
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from "../config/json-depth.js";
 import { MAX_PROJECT_FILE_BYTES, readRegularFileSync } from "../config/read-regular-file.js";
+import { variablesOf } from "./expand.js";
 
 /** Server names end up in tool names (`mcp__<server>__<tool>`): letters, digits, `_`, `-`. */
 export const SERVER_NAME = /^[A-Za-z0-9_-]{1,48}$/;
@@ -195,8 +196,11 @@ export function mcpJsonReviewLines(projectDir: string): string[] {
   const file = mcpJsonPath(projectDir);
   const read = readMcpJson(projectDir);
   if (!read.ok) return [`${file} is invalid (its servers would not start): ${read.problem}`];
-  return read.servers.map(
-    (server) =>
-      `${file} starts MCP server ${server.name}: ${"url" in server.config ? "connects to" : "runs"} ${serverTarget(server.config)}`,
-  );
+  return read.servers.map((server) => {
+    const verb = "url" in server.config ? "connects to" : "runs";
+    const names = variablesOf(server.config).map((name) => `\${${name}}`);
+    const reads =
+      names.length > 0 ? `, and is given ${names.join(", ")} from your environment` : "";
+    return `${file} starts MCP server ${server.name}: ${verb} ${serverTarget(server.config)}${reads}`;
+  });
 }

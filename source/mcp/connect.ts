@@ -12,9 +12,13 @@
  */
 import path from "node:path";
 import { processContainment } from "../process/containment.js";
+import { executableFile, findOnPath } from "../process/find-on-path.js";
 import { withoutSecrets } from "../process/secrets.js";
 import type { Tool } from "../tools/types.js";
 import { type McpServerEntry, serverTarget } from "./config.js";
+import { expandServerConfig } from "./expand.js";
+import { StdioTransport } from "./stdio-transport.js";
+import type { TextTail } from "./text-tail.js";
 import { type McpToolDefinition, mcpTool, messageOf, toolNameProblem } from "./tool.js";
 
 /** How long a server may take to start and answer `initialize` and the lists (ms). */
@@ -105,6 +109,11 @@ async function connectOne(
     tools: [],
     resources: [],
   };
+  const prepared = prepareTransport(entry, options);
+  if (prepared.kind === "problem") {
+    status.error = prepared.problem;
+    return { status, tools: [], warnings: [] };
+  }
   const timeout = options.startupMs ?? DEFAULT_MCP_STARTUP_MS;
   const signal = options.signal
     ? AbortSignal.any([options.signal, AbortSignal.timeout(timeout)])
@@ -113,7 +122,7 @@ async function connectOne(
   try {
     const { createMCPClient } = await import("@ai-sdk/mcp");
     client = await createMCPClient({
-      transport: await transportFor(entry, options),
+      transport: prepared.transport,
       clientName: "acai",
       initializationOptions: { signal, timeout },
     });
@@ -129,79 +138,117 @@ async function connectOne(
       name: resource.name,
       ...(resource.description !== undefined ? { description: resource.description } : {}),
     }));
-    const connected = client;
-    const tools: Tool[] = [];
-    const warnings: string[] = [];
-    for (const definition of listed.tools) {
-      status.tools.push({
-        name: definition.name,
-        ...(definition.description !== undefined ? { description: definition.description } : {}),
-      });
-      const problem = toolNameProblem(entry.name, definition.name);
-      if (problem !== undefined) {
-        warnings.push(
-          `MCP tool ${definition.name} of server ${entry.name} is not offered: ${problem}`,
-        );
-        continue;
-      }
-      const toolDefinition: McpToolDefinition = {
-        name: definition.name,
-        inputSchema: definition.inputSchema as McpToolDefinition["inputSchema"],
-        ...(definition.description !== undefined ? { description: definition.description } : {}),
-      };
-      tools.push(
-        mcpTool(entry.name, toolDefinition, (name, input, callSignal) =>
-          connected.callTool({ name, arguments: input, options: { signal: callSignal } }),
-        ),
-      );
-    }
-    return { status, tools, warnings };
+    const offered = offeredTools(entry.name, listed.tools, client);
+    status.tools = offered.listed;
+    return { status, tools: offered.tools, warnings: offered.warnings };
   } catch (error) {
     if (client !== undefined) await client.close().catch(() => {});
-    status.error = failureOf(error, signal.aborted && !options.signal?.aborted, timeout);
+    const timedOut = signal.aborted && !options.signal?.aborted;
+    status.error = failureOf(error, timedOut, timeout, prepared.stderr);
     return { status, tools: [], warnings: [] };
   }
 }
 
-async function transportFor(entry: McpServerEntry, options: ConnectOptions) {
-  const config = entry.config;
-  if ("url" in config) {
-    return {
-      type: config.type,
-      url: config.url,
-      ...(config.headers ? { headers: config.headers } : {}),
+type ListedTool = Awaited<ReturnType<Client["listTools"]>>["tools"][number];
+
+/** The server's tools as acai tools; one whose name cannot be a tool name is left out with a warning. */
+function offeredTools(server: string, listed: readonly ListedTool[], client: Client) {
+  const tools: Tool[] = [];
+  const warnings: string[] = [];
+  const names: McpServerStatus["tools"] = [];
+  for (const definition of listed) {
+    const description = definition.description;
+    names.push({ name: definition.name, ...(description !== undefined ? { description } : {}) });
+    const problem = toolNameProblem(server, definition.name);
+    if (problem !== undefined) {
+      warnings.push(`MCP tool ${definition.name} of server ${server} is not offered: ${problem}`);
+      continue;
+    }
+    const toolDefinition: McpToolDefinition = {
+      name: definition.name,
+      inputSchema: definition.inputSchema as McpToolDefinition["inputSchema"],
+      ...(description !== undefined ? { description } : {}),
     };
+    tools.push(
+      mcpTool(server, toolDefinition, (name, input, callSignal) =>
+        client.callTool({ name, arguments: input, options: { signal: callSignal } }),
+      ),
+    );
   }
-  const { StdioMCPTransport } = await import("@ai-sdk/mcp/mcp-stdio");
-  // A child of acai like any other: the marker lets the exit sweep find it and what it starts.
-  const containment = processContainment();
-  containment.beforeSpawn();
-  const env = containment.envFor(
-    { ...withoutSecrets(options.env), ...config.env },
-    containment.nextRunId(),
-  );
-  const target: LaunchTarget = {
-    command: config.command,
-    args: config.args ?? [],
-    env,
-    cwd: path.resolve(options.projectDir, config.cwd ?? "."),
-  };
-  const launched = options.launch ? options.launch(target) : target;
-  return new StdioMCPTransport({
-    command: launched.command,
-    args: [...launched.args],
-    env: { ...launched.env },
-    cwd: launched.cwd,
-    stderr: "ignore",
-  });
+  return { tools, warnings, listed: names };
 }
 
-function failureOf(error: unknown, timedOut: boolean, timeout: number): string {
-  if (timedOut) return `it did not answer within ${timeout} ms`;
+type HttpTransport = { type: "http" | "sse"; url: string; headers?: Record<string, string> };
+
+type PreparedTransport =
+  | { kind: "problem"; problem: string }
+  | { kind: "ready"; transport: StdioTransport | HttpTransport; stderr?: TextTail };
+
+/**
+ * The entry with its `${VAR}`s expanded, and what reaches it: an HTTP
+ * endpoint, or a stdio child whose command exists (a missing one is said
+ * plainly instead of as a spawn error).
+ */
+function prepareTransport(entry: McpServerEntry, options: ConnectOptions): PreparedTransport {
+  const expanded = expandServerConfig(entry.config, options.env);
+  if (!expanded.ok)
+    return { kind: "problem", problem: unsetVariables(expanded.missing, entry.file) };
+  const config = expanded.config;
+  if ("url" in config) {
+    const headers = config.headers ? { headers: config.headers } : {};
+    return { kind: "ready", transport: { type: config.type, url: config.url, ...headers } };
+  }
+  const cwd = path.resolve(options.projectDir, config.cwd ?? ".");
+  // A child of acai like any other: the marker lets the exit sweep find it and what it starts.
+  const containment = processContainment();
+  const serverEnv = { ...withoutSecrets(options.env), ...config.env };
+  const env = containment.envFor(serverEnv, containment.nextRunId());
+  const missing = missingCommand(config.command, cwd, env.PATH ?? "");
+  if (missing !== undefined) {
+    return {
+      kind: "problem",
+      problem: `its command ${config.command} ${missing}; install it or fix "command" in ${entry.file}`,
+    };
+  }
+  containment.beforeSpawn();
+  const target: LaunchTarget = { command: config.command, args: config.args ?? [], env, cwd };
+  const transport = new StdioTransport(options.launch ? options.launch(target) : target);
+  return { kind: "ready", transport, stderr: transport.stderr };
+}
+
+function unsetVariables(names: readonly string[], file: string): string {
+  const list = names.map((name) => `\${${name}}`).join(", ");
+  const verb = names.length > 1 ? "are" : "is";
+  return `its entry uses ${list}, which ${verb} not set in your environment (set it, or write \${NAME:-default} in ${file})`;
+}
+
+/** Why the command cannot start, or undefined when it can be found. */
+function missingCommand(command: string, cwd: string, pathVariable: string): string | undefined {
+  if (command.includes("/")) {
+    const file = path.resolve(cwd, command);
+    return executableFile(file) ? undefined : `was not found (no executable file at ${file})`;
+  }
+  return findOnPath(command, pathVariable) === undefined
+    ? "was not found (not on PATH)"
+    : undefined;
+}
+
+function failureOf(
+  error: unknown,
+  timedOut: boolean,
+  timeout: number,
+  stderr: TextTail | undefined,
+): string {
+  const said = stderr?.lines() ?? [];
+  const lastWords =
+    said.length > 0 ? `; its last words on stderr:\n    ${said.join("\n    ")}` : "";
+  if (timedOut) return `it did not answer within ${timeout} ms${lastWords}`;
   const message = messageOf(error);
   // The AI SDK's words for a server that exited before it answered.
-  if (/closed client|connection closed/i.test(message)) {
-    return "it exited before it answered (run its command by hand to see why)";
+  if (/closed client|connection closed|not running/i.test(message)) {
+    return said.length > 0
+      ? `it exited before it answered${lastWords}`
+      : "it exited before it answered, and wrote nothing on stderr (run its command by hand to see why)";
   }
-  return message;
+  return `${message}${lastWords}`;
 }

@@ -89,6 +89,44 @@ describe("MCP servers", () => {
     expect((await readFile(log, "utf8")).trim().split("\n")).toHaveLength(3);
   });
 
+  it("expands ${VAR} and ${VAR:-default} in an entry as Claude Code does; an unset one fails that server by name", async () => {
+    const d = await makeAcaiDirs("acai-mcp-vars-");
+    dirs = d;
+    const log = path.join(d.root, "calls.jsonl");
+    const entry = testServer(log);
+    await userSettings(d, {
+      mcpServers: {
+        test: {
+          ...entry,
+          env: {
+            MCP_TEST_LOG: "${ACAI_T_DIR}/calls.jsonl",
+            MCP_TEST_MARK: "${ACAI_T_MARK:-fallback}-${ACAI_T_SUFFIX}",
+          },
+        },
+        unset: { ...entry, env: { MCP_TEST_MARK: "${ACAI_T_NEVER_SET}" } },
+      },
+    });
+    const srv = await startFakeOpenAI([
+      { toolCalls: [{ name: "mcp__test__env", input: {} }] },
+      { text: "done" },
+    ]);
+    server = srv;
+    const result = await runAcai({
+      args: ["-p", "go", "--allowedTools", "mcp__test__*", ...modelArgs("chat", srv)],
+      dirs: d,
+      baseUrl: srv.url,
+      env: { ACAI_T_DIR: d.root, ACAI_T_SUFFIX: "x" },
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(toldModel(srv, 1)).toEqual(["mark=fallback-x key=absent"]);
+    expect(existsSync(log)).toBe(true);
+    expect(result.stderr).toContain(
+      "MCP server unset (" +
+        path.join(d.acaiHome, "settings.json") +
+        ") is not available: its entry uses ${ACAI_T_NEVER_SET}, which is not set in your environment",
+    );
+  });
+
   it("a before_tool hook with matcher mcp__test__.* blocks the call before it reaches the server", async () => {
     const d = await makeAcaiDirs("acai-mcp-hook-");
     dirs = d;
@@ -123,7 +161,12 @@ describe("MCP servers", () => {
     await userSettings(d, {
       mcpServers: {
         missing: { command: path.join(d.root, "no-such-server") },
-        quits: { command: process.execPath, args: ["-e", "process.exit(3)"] },
+        notonpath: { command: "acai-no-such-mcp-server" },
+        quits: {
+          command: process.execPath,
+          args: ["-e", "console.error('boot failed: config.yaml line 3'); process.exit(3)"],
+        },
+        silent: { command: process.execPath, args: ["-e", "process.exit(3)"] },
         test: testServer(path.join(d.root, "calls.jsonl")),
       },
     });
@@ -138,10 +181,17 @@ describe("MCP servers", () => {
       baseUrl: srv.url,
     });
     expect(result.exitCode, result.stderr).toBe(0);
-    expect(result.stderr).toContain("MCP server missing");
-    expect(result.stderr).toContain("ENOENT");
-    expect(result.stderr).toContain("MCP server quits");
-    expect(result.stderr).toContain("exited before it answered");
+    expect(result.stderr).toContain(
+      `MCP server missing (${path.join(d.acaiHome, "settings.json")}) is not available: its command ${path.join(d.root, "no-such-server")} was not found (no executable file at`,
+    );
+    expect(result.stderr).toContain(
+      "its command acai-no-such-mcp-server was not found (not on PATH)",
+    );
+    expect(result.stderr).not.toContain("ENOENT");
+    expect(result.stderr).toMatch(
+      /MCP server quits .*it exited before it answered; its last words on stderr:\n {4}boot failed: config\.yaml line 3/,
+    );
+    expect(result.stderr).toContain("it exited before it answered, and wrote nothing on stderr");
     expect(result.stdout).toContain("done");
     expect(toldModel(srv, 1)).toEqual(["echo: still here"]);
   });
