@@ -1,10 +1,37 @@
-import { APICallError, RetryError } from "ai";
+import { APICallError, type LanguageModel, RetryError } from "ai";
+
+/** What to check, by who serves the model: its variables, not another provider's. */
+interface Advice {
+  key: string;
+  server: string;
+  model: string;
+}
+
+const ANTHROPIC_ADVICE: Advice = {
+  key: "ANTHROPIC_API_KEY",
+  server: "ANTHROPIC_BASE_URL (if set)",
+  model: "--model anthropic:MODEL and ANTHROPIC_BASE_URL",
+};
+
+const OPENAI_ADVICE: Advice = {
+  key: "OPENAI_API_KEY",
+  server: "--base-url / OPENAI_BASE_URL (or baseUrl in the settings)",
+  model: "--model and --base-url",
+};
+
+/** The advice for a model, by its provider id (`anthropic.messages`, `openai.chat`, …). */
+function adviceFor(model: LanguageModel | undefined): Advice {
+  const provider = typeof model === "object" ? model.provider : "";
+  return provider.startsWith("anthropic") ? ANTHROPIC_ADVICE : OPENAI_ADVICE;
+}
 
 /**
  * One line for the user about a failed model request: what happened, the
- * status code, and what to check. Never a stack trace.
+ * status code, and what to check — the variables of the model's provider
+ * (`model`, when known). Never a stack trace.
  */
-export function describeProviderError(error: unknown): string {
+export function describeProviderError(error: unknown, model?: LanguageModel): string {
+  const advice = adviceFor(model);
   let attempts = 1;
   let inner = error;
   if (RetryError.isInstance(error)) {
@@ -20,15 +47,15 @@ export function describeProviderError(error: unknown): string {
     if (status === undefined) {
       // No HTTP response at all: the connection failed (refused, unknown host, a port fetch refuses, …).
       const reason = networkCode(inner) ?? connectionReason(inner.message);
-      return `could not reach the model server at ${inner.url || "its URL"} (${reason})${retried}: is a server running at that address? Check --base-url / OPENAI_BASE_URL (or baseUrl in the settings) and your network`;
+      return `could not reach the model server at ${inner.url || "its URL"} (${reason})${retried}: is a server running at that address? Check ${advice.server} and your network`;
     }
     switch (status) {
       case 401:
-        return `the model server refused the API key (401)${detail}: check OPENAI_API_KEY`;
+        return `the model server refused the API key (401)${detail}: check ${advice.key}`;
       case 403:
         return `the model server denied access (403)${detail}: check that your key may use this model`;
       case 404:
-        return `the model server does not know this model or URL (404)${detail}: check --model and --base-url`;
+        return `the model server does not know this model or URL (404)${detail}: check ${advice.model}`;
       case 429:
         return `the model server is rate-limiting requests (429)${retried}${detail}: wait a moment and retry, or check your quota`;
       default:
@@ -40,7 +67,7 @@ export function describeProviderError(error: unknown): string {
   }
   const code = networkCode(inner);
   if (code) {
-    return `could not reach the model server (${code})${retried}: is it running? check --base-url / OPENAI_BASE_URL and your network`;
+    return `could not reach the model server (${code})${retried}: is it running? check ${advice.server} and your network`;
   }
   if (inner instanceof Error)
     return `the model request failed${retried}: ${oneLine(inner.message)}`;

@@ -95,7 +95,7 @@ async function* requestFailed(
   if (mayCompact && isContextLengthError(error)) {
     if (yield* compactSession(session, "auto", "", signal)) return { kind: "compacted" };
   }
-  const message = describeProviderError(error);
+  const message = describeProviderError(error, session.options.model);
   yield* session.emit({ type: "error", message, turn: state.turn });
   return ended({ stopReason: "error", message });
 }

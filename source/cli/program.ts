@@ -64,9 +64,13 @@ Examples:
 Models: --model openai:MODEL or just MODEL (needs OPENAI_API_KEY, or --base-url /
 OPENAI_BASE_URL for an OpenAI-compatible server such as Ollama or vLLM; the
 Responses API at OpenAI, Chat Completions with a base URL), openai-chat:MODEL or
-openai-responses:MODEL to force one API, or replay:FILE (a scripted, offline model).
+openai-responses:MODEL to force one API, anthropic:MODEL (needs ANTHROPIC_API_KEY,
+or ANTHROPIC_BASE_URL for a proxy), or replay:FILE (a scripted, offline model).
+Without --model: gpt-5.1 when OpenAI's variables are set, else claude-sonnet-4-5
+when Anthropic's are.
 
-Environment: ACAI_HOME (default ~/.acai), OPENAI_API_KEY, OPENAI_BASE_URL, ACAI_DEBUG=1.
+Environment: ACAI_HOME (default ~/.acai), OPENAI_API_KEY, OPENAI_BASE_URL,
+ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ACAI_DEBUG=1.
 
 ${EXIT_CODES_HELP}
 `;

@@ -1,5 +1,6 @@
 import { APICallError, type LanguageModel } from "ai";
 import { isHttpUrl } from "../config/base-url.js";
+import { isSet, providerChoices, whatIsSet } from "./default-model.js";
 import { ModelConfigError } from "./errors.js";
 
 /**
@@ -36,8 +37,11 @@ export function createAnthropicModel(options: AnthropicModelOptions): LanguageMo
   const baseUrl = anthropicBaseUrl(env.ANTHROPIC_BASE_URL);
   const apiKey = env.ANTHROPIC_API_KEY?.trim() || undefined;
   if (!apiKey && !baseUrl) {
+    const openai = isSet(env, "OPENAI_API_KEY")
+      ? ` (${whatIsSet(env)}: leave the model out, or name one with --model openai:MODEL)`
+      : "";
     throw new ModelConfigError(
-      `No Anthropic API key: ANTHROPIC_API_KEY is not set. Set ANTHROPIC_API_KEY to use ${spec}; or use an OpenAI model (OPENAI_API_KEY, --model openai:MODEL), a local OpenAI-compatible server (--base-url), or run offline with a scripted model: --model replay:examples/replay/demo.json.`,
+      `No Anthropic API key: ANTHROPIC_API_KEY is not set, and the model ${spec} needs it${openai}. To go on: ${providerChoices()}.`,
     );
   }
   let loaded: Promise<LanguageModelV4> | undefined;

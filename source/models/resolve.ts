@@ -3,13 +3,24 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { type LanguageModel, wrapLanguageModel } from "ai";
 import { BASE_URL_REQUIREMENT, isHttpUrl } from "../config/base-url.js";
 import { createAnthropicModel } from "./anthropic.js";
+import {
+  DEFAULT_OPENAI_MODEL_ID,
+  defaultSpec,
+  isSet,
+  noModelMessage,
+  providerChoices,
+  whatIsSet,
+} from "./default-model.js";
 import { ModelConfigError } from "./errors.js";
 import { failFastOnLocalRefusal } from "./fail-fast.js";
+import { offlineHint } from "./offline-hint.js";
 import { createReplayModel } from "./replay.js";
 
+export { DEFAULT_ANTHROPIC_MODEL_ID } from "./default-model.js";
 export { ModelConfigError } from "./errors.js";
 
-export const DEFAULT_MODEL_ID = "gpt-5.1";
+/** OpenAI's default model (also the default when no provider is set up). */
+export const DEFAULT_MODEL_ID = DEFAULT_OPENAI_MODEL_ID;
 
 /** Key sent to OpenAI-compatible servers that need none (Ollama, llama.cpp, ...). */
 const PLACEHOLDER_KEY = "acai-no-key";
@@ -44,13 +55,18 @@ export interface ResolvedModel {
  *   OpenAI-compatible server, and Anthropic's key must not go there.
  * - `replay:FILE` — the replay model (docs/replay.md), FILE relative to the project.
  *
+ * Without a spec (models/default-model.ts): OpenAI's default with an OpenAI key
+ * or base URL, else Anthropic's with `ANTHROPIC_API_KEY` (or
+ * `ANTHROPIC_BASE_URL`), else a `ModelConfigError` naming every provider.
+ *
  * Only the first colon separates the provider, so `openai:llama3.1:8b` works;
  * with a base URL an unknown prefix is taken as part of the model name
  * (`llama3.1:8b`).
  */
 export function resolveModel(options: ResolveModelOptions): ResolvedModel {
-  const spec = (options.spec ?? "").trim() || `openai:${DEFAULT_MODEL_ID}`;
   const hasBaseUrl = Boolean(options.baseUrl?.trim() || options.env.OPENAI_BASE_URL?.trim());
+  const spec = (options.spec ?? "").trim() || defaultSpec(options.env, hasBaseUrl);
+  if (spec === undefined) throw new ModelConfigError(noModelMessage(options.env));
   const { provider, id } = splitSpec(spec, hasBaseUrl);
   if (provider === "anthropic") return resolveAnthropic(spec, id, options.env);
   const baseUrl = normalizeBaseUrl(options.baseUrl, options.env.OPENAI_BASE_URL);
@@ -59,7 +75,7 @@ export function resolveModel(options: ResolveModelOptions): ResolvedModel {
     case "replay": {
       if (!id) {
         throw new ModelConfigError(
-          "--model replay: needs a file, e.g. --model replay:examples/replay/demo.json (relative to the project directory).",
+          `--model replay: needs a file (relative to the project directory), e.g. ${offlineHint()}.`,
         );
       }
       const file = path.resolve(options.cwd, id);
@@ -70,15 +86,11 @@ export function resolveModel(options: ResolveModelOptions): ResolvedModel {
     case "openai-responses": {
       if (!id) {
         throw new ModelConfigError(
-          `--model ${spec} names no model. Use e.g. --model openai:${DEFAULT_MODEL_ID}, or a model your server serves.`,
+          `--model ${spec} names no model. Use e.g. --model openai:${DEFAULT_OPENAI_MODEL_ID}, or a model your server serves.`,
         );
       }
       const apiKey = options.env.OPENAI_API_KEY?.trim() || undefined;
-      if (!apiKey && !baseUrl) {
-        throw new ModelConfigError(
-          `No model is configured: OPENAI_API_KEY is not set. Set OPENAI_API_KEY to use OpenAI (${spec}); or, for a local OpenAI-compatible server (Ollama, llama.cpp, vLLM, LM Studio), pass --base-url (or set OPENAI_BASE_URL), e.g. --base-url http://localhost:11434/v1 --model llama3.1; or run offline with a scripted model: --model replay:examples/replay/demo.json.`,
-        );
-      }
+      if (!apiKey && !baseUrl) throw new ModelConfigError(noOpenAiKeyMessage(spec, options.env));
       const openai = createOpenAI({
         apiKey: apiKey ?? PLACEHOLDER_KEY,
         ...(baseUrl ? { baseURL: baseUrl } : {}),
@@ -111,6 +123,14 @@ export function resolveModel(options: ResolveModelOptions): ResolvedModel {
         `Unknown model provider "${provider}" in --model ${spec}. Use openai:MODEL (or just MODEL), openai-chat:MODEL, openai-responses:MODEL, anthropic:MODEL, or replay:FILE. For a local OpenAI-compatible server, also pass --base-url.`,
       );
   }
+}
+
+/** The model names OpenAI (by --model or the model setting) and nothing of OpenAI is set. */
+function noOpenAiKeyMessage(spec: string, env: Readonly<Record<string, string>>): string {
+  const anthropic = isSet(env, "ANTHROPIC_API_KEY")
+    ? ` (${whatIsSet(env)}: leave the model out, or name one with --model anthropic:MODEL)`
+    : "";
+  return `The model ${spec} is taken as an OpenAI model (no provider prefix, or openai:), and OPENAI_API_KEY is not set${anthropic}. To go on: ${providerChoices()}.`;
 }
 
 /** No OpenAI base URL here, and no check of one: it does not apply to this provider. */

@@ -53,5 +53,8 @@ describe("a refused local connection fails without retries", () => {
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain("ECONNREFUSED");
     expect(result.stderr).not.toContain("attempts");
+    // The Anthropic server's variable, not the OpenAI-compatible server's.
+    expect(result.stderr).toContain("Check ANTHROPIC_BASE_URL");
+    expect(result.stderr).not.toMatch(/OPENAI_BASE_URL|--base-url/);
   });
 });

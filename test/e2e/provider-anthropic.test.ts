@@ -142,6 +142,37 @@ describe("acai -p --model anthropic:MODEL", () => {
     expect(modelHelp).toContain("anthropic:MODEL (ANTHROPIC_API_KEY)");
   });
 
+  it("only ANTHROPIC_API_KEY set and no --model: the session runs on Anthropic's default model", async () => {
+    server = await startFakeAnthropic([{ text: "Hello from Claude." }]);
+    const result = await runAcai({
+      args: ["-p", "hi", "--output-format", "json"],
+      dirs,
+      env: anthropicEnv(server.url),
+    });
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]?.path).toBe("/v1/messages");
+    expect(server.requests[0]?.body?.model).toBe("claude-sonnet-4-5");
+    const [answer] = jsonLines(result.stdout);
+    expect(answer).toMatchObject({ model: "claude-sonnet-4-5", text: "Hello from Claude." });
+  });
+
+  it("no provider variable at all: the message names each provider's variable and an offline hint that works from this folder", async () => {
+    const result = await runAcai({ args: ["-p", "hi"], dirs });
+    expect(result.exitCode).toBe(1);
+    const message = /^acai: error: (No model is configured: .*)$/m.exec(result.stderr)?.[1] ?? "";
+    expect(message).toContain("none of ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, OPENAI_API_KEY");
+    expect(message).toContain("for Anthropic, set ANTHROPIC_API_KEY");
+    expect(message).toContain("for OpenAI, set OPENAI_API_KEY");
+    const hint = /--model (replay:\/\S+\.json)\.$/.exec(message)?.[1];
+    expect(hint).toBeDefined();
+    // The hint, run as printed from the temp project (not acai's repository), answers offline.
+    const offline = await runAcai({ args: ["-p", "hi", "--model", hint ?? ""], dirs });
+    expect(offline.exitCode).toBe(0);
+    expect(offline.stdout).toContain("Done:");
+  });
+
   it("no ANTHROPIC_API_KEY: exit 1 before any request, naming the variable", async () => {
     const result = await runAcai({
       args: ["-p", "hi", "--yes", ...MODEL],

@@ -66,7 +66,7 @@ describe("anthropic: model specs", () => {
 
   test("no key: one paragraph naming ANTHROPIC_API_KEY and the alternatives", () => {
     const error = configError({ spec: "anthropic:claude-sonnet-4-5", env: {}, cwd });
-    expect(error.message).toMatch(/^No Anthropic API key: ANTHROPIC_API_KEY is not set\./);
+    expect(error.message).toMatch(/^No Anthropic API key: ANTHROPIC_API_KEY is not set, /);
     expect(error.message).toContain("anthropic:claude-sonnet-4-5");
     expect(error.message).toContain("OPENAI_API_KEY");
     expect(error.message).toContain("--model replay:");

@@ -144,7 +144,7 @@ async function summarise(
           return { kind: "failed", message: "the model's summary was empty" };
         return { kind: "ok", text: outcome.text.trim(), usage: outcome.usage };
       case "error":
-        return { kind: "failed", message: describeProviderError(outcome.error) };
+        return { kind: "failed", message: describeProviderError(outcome.error, ctx.model) };
       case "aborted":
         return { kind: "aborted" };
       default:
