@@ -20,9 +20,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import type { AgentEvent, Verdict } from "../dist/agent/events.js";
-import type { AuditEntry } from "../dist/hooks/audit.js";
-import type { HookDefinition } from "../dist/hooks/definition.js";
-import { createHookInterceptor } from "../dist/hooks/interceptor.js";
+import type { HookDefinition } from "../dist/hooks/contract/definition.js";
+import type { AuditEntry } from "../dist/hooks/run/audit.js";
+import { createHookInterceptor } from "../dist/hooks/run/interceptor.js";
 import { runProcess } from "../dist/process/runner.js";
 
 const arg = (name: string, fallback: number): number => {

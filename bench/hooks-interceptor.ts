@@ -16,8 +16,8 @@
  */
 import { performance } from "node:perf_hooks";
 import type { AgentEvent, Verdict } from "../dist/agent/events.js";
-import type { HookDefinition, HookEventName } from "../dist/hooks/definition.js";
-import { createHookInterceptor } from "../dist/hooks/interceptor.js";
+import type { HookDefinition, HookEventName } from "../dist/hooks/contract/definition.js";
+import { createHookInterceptor } from "../dist/hooks/run/interceptor.js";
 import type { RunResult } from "../dist/process/types.js";
 
 const EVENTS = 100_000;

@@ -26,11 +26,11 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import type { AgentEvent, Verdict } from "../dist/agent/events.js";
-import type { HookDefinition } from "../dist/hooks/definition.js";
-import { buildHookEnvironment } from "../dist/hooks/environment.js";
-import { HookFingerprints } from "../dist/hooks/fingerprint.js";
-import { createHookInterceptor } from "../dist/hooks/interceptor.js";
-import { runHookOnce } from "../dist/hooks/run.js";
+import type { HookDefinition } from "../dist/hooks/contract/definition.js";
+import { buildHookEnvironment } from "../dist/hooks/contract/environment.js";
+import { HookFingerprints } from "../dist/hooks/discover/fingerprint.js";
+import { createHookInterceptor } from "../dist/hooks/run/interceptor.js";
+import { runHookOnce } from "../dist/hooks/run/run.js";
 import { runProcess } from "../dist/process/runner.js";
 import { bashToolCall, parentEnvironment } from "./support/bash-call.ts";
 
@@ -115,7 +115,7 @@ async function* oneEvent(): AsyncGenerator<AgentEvent, void, Verdict | undefined
   }
 }
 
-// As in a session: the hook's file is checked (a stat) before each run, hooks/fingerprint.ts.
+// As in a session: the hook's file is checked (a stat) before each run, hooks/discover/fingerprint.ts.
 // BENCH_FINGERPRINTS=0 leaves the check out, for the before/after figure.
 const fingerprints =
   process.env.BENCH_FINGERPRINTS === "0"

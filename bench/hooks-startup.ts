@@ -14,8 +14,8 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { metadataCachePath } from "../dist/hooks/metadata-cache.js";
-import { loadHookRegistry, scanHookSources } from "../dist/hooks/registry.js";
+import { metadataCachePath } from "../dist/hooks/discover/metadata-cache.js";
+import { loadHookRegistry, scanHookSources } from "../dist/hooks/discover/registry.js";
 import { runProcess } from "../dist/process/runner.js";
 
 const HOOKS = 100;

@@ -14,10 +14,10 @@ import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import type { HookDefinition } from "../dist/hooks/definition.js";
-import { PluginHost } from "../dist/hooks/plugins/host.js";
-import { pluginRecord } from "../dist/hooks/plugins/record.js";
-import { runHookOnce } from "../dist/hooks/run.js";
+import type { HookDefinition } from "../dist/hooks/contract/definition.js";
+import { PluginHost } from "../dist/hooks/run/plugins/host.js";
+import { pluginRecord } from "../dist/hooks/run/plugins/record.js";
+import { runHookOnce } from "../dist/hooks/run/run.js";
 import { runProcess } from "../dist/process/runner.js";
 
 const TOTAL = 20_000;

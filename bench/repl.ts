@@ -24,7 +24,7 @@ import { performance } from "node:perf_hooks";
 import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import type { RunInput } from "../dist/agent/types.js";
-import type { InterceptedEvent } from "../dist/hooks/activity.js";
+import type { InterceptedEvent } from "../dist/hooks/run/activity.js";
 import { loadUi } from "../dist/repl/load-ui.js";
 import type { PreparedSession } from "../dist/session/types.js";
 

@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import type { AgentEvent } from "../../dist/agent/events.js";
-import { buildPayload } from "../../dist/hooks/payload.js";
+import { buildPayload } from "../../dist/hooks/contract/payload.js";
 
 /** process.env without its unset entries. */
 export function parentEnvironment(): Record<string, string> {

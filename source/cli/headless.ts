@@ -1,6 +1,6 @@
 import { SettingsError } from "../config/settings.js";
-import type { InterceptedEvent } from "../hooks/activity.js";
-import { DEFAULT_SESSION_END_BUDGET_MS } from "../hooks/interceptor.js";
+import type { InterceptedEvent } from "../hooks/run/activity.js";
+import { DEFAULT_SESSION_END_BUDGET_MS } from "../hooks/run/interceptor.js";
 import { ModelConfigError } from "../models/errors.js";
 import { windDownMs } from "../process/wind-down.js";
 import { RelayError } from "../relay/message.js";

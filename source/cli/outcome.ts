@@ -1,5 +1,5 @@
 import { fromSubagent, type StopReason, type Usage } from "../agent/events.js";
-import type { InterceptedEvent } from "../hooks/activity.js";
+import type { InterceptedEvent } from "../hooks/run/activity.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 
 /** What a headless run amounts to, folded from its events. */

@@ -1,5 +1,5 @@
 import { fromSubagent } from "../agent/events.js";
-import type { InterceptedEvent } from "../hooks/activity.js";
+import type { InterceptedEvent } from "../hooks/run/activity.js";
 import { ControlStripper, stripControls } from "../terminal/inert-text.js";
 import { EXIT } from "./exit-codes.js";
 import type { Output } from "./io.js";

@@ -261,7 +261,7 @@ export async function buildProgram(
     });
   const operand = firstOperand(ctx.io.argv.slice(2));
   if (operand === "hooks" || operand === "help") {
-    const { registerHooksCommand } = await import("./commands/hooks.js");
+    const { registerHooksCommand } = await import("./hooks/command.js");
     registerHooksCommand(program, ctx);
   } else {
     // Listed in --help; never dispatched to, since the first operand is not "hooks".

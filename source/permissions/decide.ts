@@ -175,7 +175,7 @@ const BUILTIN_NOT_WRITING = new Set(["Read", "Glob", "Grep", "Task"]);
  * as given and where they land); for a dynamic or MCP tool, whose effects
  * acai cannot know, every path its input names. What a command writes by
  * itself (`sed -i`) is for the sandbox and the hook fingerprints
- * (hooks/fingerprint.ts).
+ * (hooks/discover/fingerprint.ts).
  */
 export function writtenFiles(call: ToolCall, policy: PermissionPolicy): string[] {
   if (BUILTIN_NOT_WRITING.has(call.toolName)) return [];

@@ -3,7 +3,7 @@
  * ["OPENAI_API_KEY"]`). Describe runs only after trust, so the request is
  * learned after the user trusted the files: it is honoured only once the user
  * has seen and confirmed exactly that request (`acai hooks trust` shows it
- * and records it with the trust record, hooks/trust.ts). A request not
+ * and records it with the trust record, hooks/discover/trust.ts). A request not
  * confirmed, or one that changed since, gets none of its secrets and a
  * warning naming the executable and the variables (hooks.md §3, §7).
  * Requests written in trusted files (HOOK.md front matter, a settings entry)

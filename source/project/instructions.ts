@@ -2,7 +2,7 @@
  * The project's instruction file for the model: `AGENTS.md` at the project
  * root, or `CLAUDE.md` when there is no `AGENTS.md`. It is project-controlled
  * text that reaches the system prompt, so it is part of the trust set
- * (hooks/scan.ts adds it to the manifest) and read only once trusted.
+ * (hooks/discover/scan.ts adds it to the manifest) and read only once trusted.
  *
  * One that is a symbolic link resolving outside the project (a repository
  * shipping `AGENTS.md -> ~/.ssh/id_rsa`) is never sent to the model, trusted

@@ -5,7 +5,7 @@
  * run beside the loop); a message that cannot be sent is a `warning`.
  */
 import type { SentMessage } from "../agent/events.js";
-import type { InterceptedEvent } from "../hooks/activity.js";
+import type { InterceptedEvent } from "../hooks/run/activity.js";
 import { relayLines } from "./outgoing.js";
 import type { SessionRelay } from "./session-relay.js";
 

@@ -1,5 +1,5 @@
-import type { HookOutcome } from "../hooks/activity.js";
-import type { HookEventName, HookScope, HookSourceKind } from "../hooks/definition.js";
+import type { HookEventName, HookScope, HookSourceKind } from "../hooks/contract/definition.js";
+import type { HookOutcome } from "../hooks/run/activity.js";
 import type { PreparedSession } from "../session/types.js";
 
 /** What `/hooks` shows: a frozen picture of the session's hooks when the command ran. */

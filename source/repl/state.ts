@@ -1,5 +1,5 @@
 import { ZERO_USAGE } from "../agent/usage.js";
-import type { InterceptedEvent } from "../hooks/activity.js";
+import type { InterceptedEvent } from "../hooks/run/activity.js";
 import type { ModelPrice } from "../models/pricing.js";
 import { reduceEvent } from "./state/events.js";
 import { flushStream, push } from "./state/items.js";

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "../agent/events.js";
-import type { AskUser } from "../hooks/activity.js";
+import type { AskUser } from "../hooks/run/activity.js";
 import type { ModelPrice } from "../models/pricing.js";
 import type { ResumeRequest } from "../session/resume/find.js";
 import type {

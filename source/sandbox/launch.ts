@@ -5,7 +5,7 @@
  *
  * Two layers, because the policy is chosen where the process is known (a
  * hook's own needs) and the launch happens last (after TypeScript hooks are
- * rewritten to acai's Node, hooks/typescript-launch.ts):
+ * rewritten to acai's Node, hooks/run/typescript-launch.ts):
  * - `sandboxed(runner, policy)` at the call site: `sandbox` in the run's
  *   options and `ACAI_SANDBOX=1` / `ACAI_SANDBOX_POLICY` in its environment
  *   (both removed when unsandboxed, so a parent's value is never inherited);

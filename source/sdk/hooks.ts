@@ -23,13 +23,13 @@
  * schemas, nothing else of acai.
  */
 import type { z } from "zod";
-import type { HookEventName, HookMatcher } from "../hooks/definition.js";
-import { acaiAnswerSchema } from "../hooks/dialects/acai.js";
-import { ExecutableMetadataSchema, formatZodError } from "../hooks/schemas/metadata.js";
+import type { HookEventName, HookMatcher } from "../hooks/contract/definition.js";
+import { acaiAnswerSchema } from "../hooks/contract/dialects/acai.js";
+import { ExecutableMetadataSchema, formatZodError } from "../hooks/contract/schemas/metadata.js";
 import { type HookPayload, PAYLOAD_SCHEMAS } from "./payload-schemas.js";
 import { serveRequests } from "./serve.js";
 
-export type { HookEventName, HookMatcher } from "../hooks/definition.js";
+export type { HookEventName, HookMatcher } from "../hooks/contract/definition.js";
 export type { HookPayload, HookPayloads } from "./payload-schemas.js";
 export { HookPayloadSchema, PAYLOAD_SCHEMAS } from "./payload-schemas.js";
 export {

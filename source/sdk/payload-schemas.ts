@@ -7,7 +7,11 @@
  * Only the fields the contract promises are required.
  */
 import { z } from "zod";
-import { CLAUDE_EVENT_NAMES, HOOK_EVENTS, type HookEventName } from "../hooks/definition.js";
+import {
+  CLAUDE_EVENT_NAMES,
+  HOOK_EVENTS,
+  type HookEventName,
+} from "../hooks/contract/definition.js";
 
 const base = {
   hook_event_name: z

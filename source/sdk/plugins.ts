@@ -3,7 +3,7 @@
  * in TypeScript: `definePlugin((api) => { api.on("before_tool", (event) => …) })`
  * types each handler's payload by its event.
  */
-import type { HookEventName, HookMatcher } from "../hooks/definition.js";
+import type { HookEventName, HookMatcher } from "../hooks/contract/definition.js";
 import type { HookPayload } from "./payload-schemas.js";
 
 /** What a handler may return: an answer in any dialect acai reads, a string (read like stdout), or nothing. */

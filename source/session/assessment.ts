@@ -13,9 +13,9 @@ import {
   SettingsError,
   settingsLocations,
 } from "../config/settings.js";
-import { describeUntrusted, type HookScan, scanHookSources } from "../hooks/registry.js";
-import { settingsHooksTypeError } from "../hooks/sources/settings.js";
-import { getProjectTrust, trustProject } from "../hooks/trust.js";
+import { describeUntrusted, type HookScan, scanHookSources } from "../hooks/discover/registry.js";
+import { settingsHooksTypeError } from "../hooks/discover/sources/settings.js";
+import { getProjectTrust, trustProject } from "../hooks/discover/trust.js";
 import { collectServers, projectNameClash } from "../mcp/config.js";
 import { projectChanges } from "../project/changes.js";
 import type { ConfirmedEnv } from "../project/env-confirmation.js";

@@ -6,9 +6,9 @@
  * gives a project executable its requested secrets only then.
  */
 
-import { loadHookRegistry } from "../hooks/registry.js";
-import { recordConfirmedEnv } from "../hooks/trust.js";
-import { withOwnNodeForTypeScript } from "../hooks/typescript-launch.js";
+import { loadHookRegistry } from "../hooks/discover/registry.js";
+import { recordConfirmedEnv } from "../hooks/discover/trust.js";
+import { withOwnNodeForTypeScript } from "../hooks/run/typescript-launch.js";
 import { runProcess } from "../process/runner.js";
 import { envRequestKey } from "../project/env-confirmation.js";
 import { inertText } from "../terminal/inert-text.js";

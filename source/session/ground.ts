@@ -6,12 +6,12 @@
  */
 import { DEFAULT_MAX_STOP_BLOCKS } from "../agent/agent.js";
 import { type EffectiveSettings, effectiveSettings } from "../config/effective-settings.js";
-import { DEFAULT_SESSION_END_BUDGET_MS } from "../hooks/interceptor.js";
-import { DEFAULT_CONTEXT_CAP_CHARS } from "../hooks/step.js";
+import { DEFAULT_SESSION_END_BUDGET_MS } from "../hooks/run/interceptor.js";
+import { DEFAULT_CONTEXT_CAP_CHARS } from "../hooks/run/step.js";
 import {
   withOwnNodeForTypeScript,
   withOwnNodeForTypeScriptStarter,
-} from "../hooks/typescript-launch.js";
+} from "../hooks/run/typescript-launch.js";
 import { startProcess } from "../process/long-lived.js";
 import { runProcess } from "../process/runner.js";
 import type { ProcessRunner } from "../process/types.js";

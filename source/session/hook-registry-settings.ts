@@ -6,7 +6,7 @@
  */
 import { hookTimeouts } from "../config/effective-settings.js";
 import type { MergedSettings } from "../config/settings.js";
-import type { LoadOptions } from "../hooks/registry.js";
+import type { LoadOptions } from "../hooks/discover/registry.js";
 
 type RegistrySettings = Pick<
   LoadOptions,

@@ -14,7 +14,7 @@
 import { lstatSync } from "node:fs";
 import path from "node:path";
 import { readRegularFileSync } from "../config/read-regular-file.js";
-import { manifestEntryPath } from "../hooks/fingerprint.js";
+import { manifestEntryPath } from "../hooks/discover/fingerprint.js";
 import type { ProtectedArea, ProtectedPaths, ProtectedWhy } from "../permissions/protected.js";
 import { PROJECT_INSTRUCTION_FILES } from "../project/instructions.js";
 import type { ManifestEntry } from "../project/manifest.js";

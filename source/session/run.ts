@@ -7,13 +7,13 @@
 import type { SentMessage } from "../agent/events.js";
 import type { RunInput } from "../agent/types.js";
 import type { HookDefaults } from "../config/settings.js";
-import type { InterceptedEvent } from "../hooks/activity.js";
+import type { InterceptedEvent } from "../hooks/run/activity.js";
 import {
   createHookInterceptor,
   type HookInterceptor,
   type InterceptorOptions,
-} from "../hooks/interceptor.js";
-import { trackTurnSignals } from "../hooks/turn-signal.js";
+} from "../hooks/run/interceptor.js";
+import { trackTurnSignals } from "../hooks/run/turn-signal.js";
 import type { SessionMemory } from "../memory/session.js";
 import { builtinNamespaces } from "../patterns/namespaces.js";
 import { sendingRelayLines } from "../relay/session-output.js";

@@ -12,7 +12,7 @@ import type { AcaiPaths } from "../config/paths.js";
 import { resolveProjectPaths } from "../config/paths.js";
 import type { LoadedSettings } from "../config/settings.js";
 import { SettingsError } from "../config/settings.js";
-import type { HookDefinition } from "../hooks/definition.js";
+import type { HookDefinition } from "../hooks/contract/definition.js";
 import type { ProcessStarter } from "../process/long-lived.js";
 import type { ProcessRunner } from "../process/types.js";
 import type { ProjectManifest } from "../project/manifest.js";

@@ -4,10 +4,10 @@
  * plugins, the subagent types, the shell analyzer, and its place on the relay.
  */
 
-import type { PluginHost } from "../hooks/plugins/host.js";
-import { createSessionPlugins } from "../hooks/plugins/session.js";
-import type { HookRegistry } from "../hooks/registry.js";
-import { loadHookRegistry } from "../hooks/registry.js";
+import type { PluginHost } from "../hooks/run/plugins/host.js";
+import { createSessionPlugins } from "../hooks/run/plugins/session.js";
+import type { HookRegistry } from "../hooks/discover/registry.js";
+import { loadHookRegistry } from "../hooks/discover/registry.js";
 import { type CollectedServers, collectServers } from "../mcp/config.js";
 import type { McpSession } from "../mcp/connect.js";
 import { type ResolvedModel, resolveModel } from "../models/resolve.js";

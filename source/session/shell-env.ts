@@ -11,7 +11,7 @@ import { readFileSync, statSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { ShellEnvironment } from "../agent/types.js";
-import type { HookDefinition } from "../hooks/definition.js";
+import type { HookDefinition } from "../hooks/contract/definition.js";
 import { parseEnvFile } from "./env-file-parse.js";
 
 /** Past this a file is not read (a hook gone wrong); said once. */

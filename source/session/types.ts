@@ -1,6 +1,6 @@
 import type { RunInput } from "../agent/types.js";
-import type { AskUser, HookActivityEvent, InterceptedEvent } from "../hooks/activity.js";
-import type { BrokenHook, HookDefinition } from "../hooks/definition.js";
+import type { BrokenHook, HookDefinition } from "../hooks/contract/definition.js";
+import type { AskUser, HookActivityEvent, InterceptedEvent } from "../hooks/run/activity.js";
 import type { PermissionMode } from "../permissions/rules.js";
 import type { PermissionFlags } from "../permissions/sources.js";
 import type { ProjectChanges } from "../project/changes.js";

@@ -1,6 +1,6 @@
 /** The warnings a prepared session shows before its first prompt, in the order they arose. */
 import path from "node:path";
-import type { BrokenHook } from "../hooks/definition.js";
+import type { BrokenHook } from "../hooks/contract/definition.js";
 import type { SessionAgent } from "./agent.js";
 import type { SessionGround } from "./ground.js";
 import type { SessionServices } from "./services.js";

@@ -9,7 +9,7 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { readRegularFileSync } from "../config/read-regular-file.js";
-import { readFrontmatter } from "../hooks/sources/frontmatter.js";
+import { readFrontmatter } from "../hooks/discover/sources/frontmatter.js";
 import type { SubagentDefinition } from "./types.js";
 
 /** Files read per folder, at most (sorted by name; the rest are left out with a warning). */

@@ -3,7 +3,7 @@ import type { AgentEvent } from "../../source/agent/events.js";
 import { EXIT } from "../../source/cli/exit-codes.js";
 import { exitCodeFor, OutcomeTracker } from "../../source/cli/outcome.js";
 import { createPrinter, type OutputFormat } from "../../source/cli/print.js";
-import type { HookRef, InterceptedEvent } from "../../source/hooks/activity.js";
+import type { HookRef, InterceptedEvent } from "../../source/hooks/run/activity.js";
 
 const usage = (n: number) => ({ inputTokens: n, outputTokens: n, totalTokens: 2 * n });
 const hook: HookRef = {

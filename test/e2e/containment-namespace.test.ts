@@ -6,7 +6,7 @@
  * - a plugin's children spawned with an empty environment (spawn, exec) and
  *   their setsid escapees, through `acai -p`: none is left after acai exits,
  *   and none after acai is SIGKILLed while the plugin waits (the sync forms:
- *   test/hooks/plugins/children.test.ts);
+ *   test/hooks/run/plugins/children.test.ts);
  * - sandboxed runs of the process runner in a Node process standing in for
  *   acai (a hook's `setsid env -i sleep &`, a Python daemon: fork, setsid,
  *   fork, execve with an empty environment): none is left after that process

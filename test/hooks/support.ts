@@ -2,9 +2,9 @@ import { execFileSync } from "node:child_process";
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Decision } from "../../source/hooks/decision.js";
-import type { HookDefinition } from "../../source/hooks/definition.js";
-import type { HookRunRecord } from "../../source/hooks/run.js";
+import type { Decision } from "../../source/hooks/contract/decision.js";
+import type { HookDefinition } from "../../source/hooks/contract/definition.js";
+import type { HookRunRecord } from "../../source/hooks/run/run.js";
 
 export { runProcess as runner } from "../../source/process/runner.js";
 

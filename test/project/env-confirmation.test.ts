@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { getProjectTrust, recordConfirmedEnv, trustProject } from "../../source/hooks/trust.js";
+import {
+  getProjectTrust,
+  recordConfirmedEnv,
+  trustProject,
+} from "../../source/hooks/discover/trust.js";
 import {
   applyEnvConfirmations,
   envRequestKey,
   unconfirmedNames,
 } from "../../source/project/env-confirmation.js";
-import { makeSandbox } from "../hooks/sources/helpers.js";
+import { makeSandbox } from "../hooks/discover/sources/helpers.js";
 
 const hook = (name: string, env: string[]) => ({
   name,

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { cleanup, render } from "ink-testing-library";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AskUser, InterceptedEvent } from "../../source/hooks/activity.js";
+import type { AskUser, InterceptedEvent } from "../../source/hooks/run/activity.js";
 import { App } from "../../source/repl/app.js";
 import { ReplController } from "../../source/repl/controller.js";
 import type { PrepareForRepl, ReplNotification, ReplOptions } from "../../source/repl/types.js";

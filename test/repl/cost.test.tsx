@@ -4,7 +4,7 @@ import path from "node:path";
 import { render } from "ink-testing-library";
 import { afterEach, describe, expect, it } from "vitest";
 import type { StopReason } from "../../source/agent/events.js";
-import type { InterceptedEvent } from "../../source/hooks/activity.js";
+import type { InterceptedEvent } from "../../source/hooks/run/activity.js";
 import { replOptionsFromCli } from "../../source/repl/cli-adapter.js";
 import { StatusLine } from "../../source/repl/components/StatusLine.js";
 import { initialViewState, reduce, type ViewState } from "../../source/repl/state.js";

@@ -1,6 +1,10 @@
 import type { RunInput } from "../../source/agent/types.js";
-import type { HookActivityEvent, HookRef, InterceptedEvent } from "../../source/hooks/activity.js";
-import type { HookDefinition } from "../../source/hooks/definition.js";
+import type { HookDefinition } from "../../source/hooks/contract/definition.js";
+import type {
+  HookActivityEvent,
+  HookRef,
+  InterceptedEvent,
+} from "../../source/hooks/run/activity.js";
 import type { PreparedSession } from "../../source/session/types.js";
 
 export interface TurnContext {

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { cleanup, render } from "ink-testing-library";
 import { afterEach, describe, expect, it } from "vitest";
-import type { InterceptedEvent } from "../../source/hooks/activity.js";
+import type { InterceptedEvent } from "../../source/hooks/run/activity.js";
 import { App } from "../../source/repl/app.js";
 import { ItemView } from "../../source/repl/components/ItemView.js";
 import { ReplController } from "../../source/repl/controller.js";

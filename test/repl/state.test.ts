@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { HookRef, InterceptedEvent } from "../../source/hooks/activity.js";
+import type { HookRef, InterceptedEvent } from "../../source/hooks/run/activity.js";
 import { type Item, initialViewState, reduce, type ViewState } from "../../source/repl/state.js";
 
 const hook: HookRef = {

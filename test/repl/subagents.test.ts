@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { InterceptedEvent } from "../../source/hooks/activity.js";
+import type { InterceptedEvent } from "../../source/hooks/run/activity.js";
 import { initialViewState, reduce, type ViewState } from "../../source/repl/state.js";
 import { MAX_SUBAGENT_LINES, subagentDetail } from "../../source/repl/subagents.js";
 

@@ -1,10 +1,10 @@
 /**
  * The process runner of the toolkit's commands: the real one, starting
- * TypeScript hooks with the Node acai runs on (hooks/typescript-launch.ts),
+ * TypeScript hooks with the Node acai runs on (hooks/run/typescript-launch.ts),
  * as a session does.
  */
-import type { PersistentHooks } from "../../hooks/persistent/types.js";
-import type { NodeRuntime } from "../../hooks/typescript-launch.js";
+import type { PersistentHooks } from "../../hooks/run/persistent/types.js";
+import type { NodeRuntime } from "../../hooks/run/typescript-launch.js";
 import type { ProcessRunner } from "../../process/types.js";
 
 /** The Node running acai: TypeScript hooks run with it. */
@@ -15,7 +15,7 @@ export function acaiNode(): NodeRuntime {
 export async function hookProcessRunner(node: NodeRuntime = acaiNode()): Promise<ProcessRunner> {
   const [{ runProcess }, { withOwnNodeForTypeScript }] = await Promise.all([
     import("../../process/runner.js"),
-    import("../../hooks/typescript-launch.js"),
+    import("../../hooks/run/typescript-launch.js"),
   ]);
   return withOwnNodeForTypeScript(runProcess, node);
 }
@@ -33,8 +33,8 @@ export async function oneRequestPersistentHooks(options: {
   const [{ startProcess }, { withOwnNodeForTypeScriptStarter }, { createPersistentHost }] =
     await Promise.all([
       import("../../process/long-lived.js"),
-      import("../../hooks/typescript-launch.js"),
-      import("../../hooks/persistent/host.js"),
+      import("../../hooks/run/typescript-launch.js"),
+      import("../../hooks/run/persistent/host.js"),
     ]);
   const starter = withOwnNodeForTypeScriptStarter(startProcess, options.node ?? acaiNode());
   return {

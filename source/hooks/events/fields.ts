@@ -5,7 +5,7 @@
  * payload.ts.
  */
 import type { AgentEvent, AgentEventType, ToolCallSummary, Usage } from "../../agent/events.js";
-import type { GateState } from "../gate-state.js";
+import type { GateState } from "../contract/gate-state.js";
 
 export type Payload = Record<string, unknown>;
 export type AgentEventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;

@@ -7,7 +7,7 @@
  * Codex's HOOK_EVENT_NAMES and gemini-cli's per-event types were the models.
  */
 import type { AgentEventType } from "../../agent/events.js";
-import type { GateState } from "../gate-state.js";
+import type { GateState } from "../contract/gate-state.js";
 import {
   type AgentEventOf,
   compactEndFields,

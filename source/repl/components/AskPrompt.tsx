@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import type { AskRequest } from "../../hooks/activity.js";
+import type { AskRequest } from "../../hooks/run/activity.js";
 import { inertLines, inertText } from "../../terminal/inert-text.js";
 import { summarizeToolInput } from "../format.js";
 import { useTheme } from "../theme.js";

@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import type { HookOutcome } from "../../hooks/activity.js";
+import type { HookOutcome } from "../../hooks/run/activity.js";
 import { inertLines, inertText } from "../../terminal/inert-text.js";
 import { formatDuration, wrapWords } from "../format.js";
 import type { Item } from "../state.js";

@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import type { AskRequest } from "../../hooks/activity.js";
+import type { AskRequest } from "../../hooks/run/activity.js";
 import { toolGate, type ViewState } from "../state.js";
 import { Elapsed } from "./Elapsed.js";
 import { Markdown } from "./Markdown.js";

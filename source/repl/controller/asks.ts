@@ -1,4 +1,4 @@
-import type { AskRequest, AskUser } from "../../hooks/activity.js";
+import type { AskRequest, AskUser } from "../../hooks/run/activity.js";
 import { summarizeToolInput } from "../format.js";
 import type { UiStore } from "./store.js";
 

@@ -1,4 +1,4 @@
-import type { AskRequest } from "../../hooks/activity.js";
+import type { AskRequest } from "../../hooks/run/activity.js";
 import type { UntrustedHookInfo } from "../../session/types.js";
 import { type Action, initialViewState, type NewItem, reduce, type ViewState } from "../state.js";
 

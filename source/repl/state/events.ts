@@ -1,5 +1,5 @@
 import { fromSubagent } from "../../agent/events.js";
-import type { HookActivityEvent, InterceptedEvent } from "../../hooks/activity.js";
+import type { HookActivityEvent, InterceptedEvent } from "../../hooks/run/activity.js";
 import { reduceHookEnd, reduceHookStart, reduceHookWarning } from "./hook-events.js";
 import { flushStream } from "./items.js";
 import { reduceMessageReceived, reduceMessageSent } from "./message-events.js";

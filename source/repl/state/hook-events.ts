@@ -3,7 +3,7 @@
  * (the hooks panel), a run whose outcome matters gets an inline line, with
  * the user's answer to its question after it.
  */
-import type { HookOutcome } from "../../hooks/activity.js";
+import type { HookOutcome } from "../../hooks/run/activity.js";
 import { flushAnswers, flushStream, push } from "./items.js";
 import type { EventOf, HookLast, ViewState } from "./view.js";
 

@@ -4,7 +4,7 @@
  * text flushed, a tool closed with its subagents below it, the user's answers
  * put after the hook that asked.
  */
-import type { HookEventName } from "../../hooks/definition.js";
+import type { HookEventName } from "../../hooks/contract/definition.js";
 import type { Fence } from "../format.js";
 import type { AnsweredAsk, Item, NewItem, ToolView, ViewState } from "./view.js";
 

@@ -1,5 +1,5 @@
-import type { HookRef } from "../../hooks/activity.js";
-import type { HookEventName } from "../../hooks/definition.js";
+import type { HookEventName } from "../../hooks/contract/definition.js";
+import type { HookRef } from "../../hooks/run/activity.js";
 import type { ViewState } from "./view.js";
 
 /**

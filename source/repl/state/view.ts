@@ -1,7 +1,7 @@
 import type { StopReason, Usage } from "../../agent/events.js";
 import { ZERO_USAGE } from "../../agent/usage.js";
-import type { HookOutcome, HookRef, InterceptedEvent } from "../../hooks/activity.js";
-import type { HookEventName } from "../../hooks/definition.js";
+import type { HookEventName } from "../../hooks/contract/definition.js";
+import type { HookOutcome, HookRef, InterceptedEvent } from "../../hooks/run/activity.js";
 import type { ModelPrice } from "../../models/pricing.js";
 import type { Fence } from "../format.js";
 import type { HooksSnapshot } from "../hooks-snapshot.js";

@@ -1,0 +1,219 @@
+/** `acai hooks import --from claude [FILE] [--to FILE] [--dry-run]` */
+import { mkdir, rename, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { type Command, Option } from "commander";
+import { jsonTextTooDeep, MAX_JSON_DEPTH } from "../../config/json-depth.js";
+import { MAX_PROJECT_FILE_BYTES, readRegularFileSync } from "../../config/read-regular-file.js";
+import { commandPaths } from "../../project/command-paths.js";
+import { inertLines, inertText } from "../../terminal/inert-text.js";
+import type { CommandContext } from "../command-context.js";
+import { runToolkitCommand } from "../commands/run-command.js";
+import { CliError, UsageError } from "../errors.js";
+import { EXIT } from "../exit-codes.js";
+
+interface ImportOptions {
+  from: "claude";
+  to?: string;
+  dryRun: boolean;
+}
+
+/**
+ * A settings file as JSON (undefined when missing). The project's
+ * `.claude/settings.json` is project text: read like every project file (a
+ * regular file, non-blocking open, size cap) and depth-checked before parsing.
+ */
+async function readJsonFile(
+  file: string,
+  what: string,
+): Promise<Record<string, unknown> | undefined> {
+  const read = readRegularFileSync(file, MAX_PROJECT_FILE_BYTES);
+  if (!read.ok) {
+    if (read.problem === "missing") return undefined;
+    throw new CliError(`cannot read ${what} ${file}: ${read.reason}.`, EXIT.error);
+  }
+  const text = read.data.toString("utf8");
+  if (jsonTextTooDeep(text, MAX_JSON_DEPTH)) {
+    throw new UsageError(
+      `${what} ${file} nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep; fix it first.`,
+    );
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      throw new Error("the top level is not an object");
+    }
+    return value as Record<string, unknown>;
+  } catch (error) {
+    throw new UsageError(
+      `${what} ${file} is not valid JSON (${(error as Error).message}); fix it first.`,
+    );
+  }
+}
+
+/**
+ * The script files a command names inside the project (`commandPaths`), as
+ * text: regular files under the size cap, not binary; others are left out.
+ */
+function namedScripts(
+  command: string,
+  projectDir: string,
+  show: (file: string) => string,
+): Array<{ file: string; text: string }> {
+  const scripts: Array<{ file: string; text: string }> = [];
+  for (const file of commandPaths(command, projectDir)) {
+    const read = readRegularFileSync(file, MAX_PROJECT_FILE_BYTES);
+    if (!read.ok || read.data.includes(0)) continue;
+    scripts.push({ file: show(file), text: read.data.toString("utf8") });
+  }
+  return scripts;
+}
+
+/** FILE, else the project's `.claude/settings.json`, else `~/.claude/settings.json`. */
+async function sourceFile(
+  given: string | undefined,
+  cwd: string,
+  homeDir: string,
+): Promise<string> {
+  if (given !== undefined) return path.resolve(cwd, given);
+  const candidates = [
+    path.join(cwd, ".claude", "settings.json"),
+    path.join(homeDir, ".claude", "settings.json"),
+  ];
+  for (const file of candidates) {
+    // Only whether it is there: a FIFO or /dev/zero named like it is reported when read.
+    if (
+      await stat(file).then(
+        () => true,
+        () => false,
+      )
+    )
+      return file;
+  }
+  throw new UsageError(
+    `no Claude Code settings found (looked for ${candidates.join(" and ")}); pass the file: acai hooks import --from claude path/to/settings.json`,
+  );
+}
+
+export function registerHooksImport(hooks: Command, ctx: CommandContext): void {
+  hooks
+    .command("import")
+    .description("convert another agent's hook settings into .acai/settings.json")
+    .addOption(
+      new Option("--from <agent>", "where the hooks come from")
+        .choices(["claude"])
+        .makeOptionMandatory(),
+    )
+    .argument(
+      "[file]",
+      "settings file (default: .claude/settings.json, else ~/.claude/settings.json)",
+    )
+    .option("--to <file>", "acai settings file to write (default: .acai/settings.json)")
+    .option("--dry-run", "print the result instead of writing it", false)
+    .action((file: string | undefined, raw: ImportOptions) =>
+      runToolkitCommand(ctx, async () => {
+        const { io } = ctx;
+        const { convertClaudeHooks, mergeIntoSettingsHooks } = await import("./import-claude.js");
+        const { secretsOfHook } = await import("./import-secrets.js");
+        const { convertClaudePermissions } = await import("./import-permissions.js");
+        const from = await sourceFile(file, io.cwd, io.homeDir);
+        const source = await readJsonFile(from, "Claude Code settings file");
+        if (source === undefined) throw new UsageError(`${from} does not exist.`);
+        const target = path.resolve(io.cwd, raw.to ?? path.join(".acai", "settings.json"));
+        const rel = (f: string) => {
+          const r = path.relative(io.cwd, f);
+          return r.startsWith("..") ? f : r;
+        };
+
+        const conversion = convertClaudeHooks(source.hooks, {
+          secretsOf: (command) => secretsOfHook(command, namedScripts(command, io.cwd, rel)),
+        });
+        const out: string[] = [`Importing Claude Code hooks from ${rel(from)} into ${rel(target)}`];
+        const existing = (await readJsonFile(target, "acai settings file")) ?? {};
+        const permissions = convertClaudePermissions(source.permissions, existing.permissions);
+        if (conversion.count === 0) {
+          out.push(
+            source.hooks === undefined
+              ? '  it has no "hooks" section: no hook to import.'
+              : "  no hook could be carried over.",
+          );
+        }
+        const merged = mergeIntoSettingsHooks(existing.hooks, conversion.hooks);
+        for (const [event, groups] of Object.entries(conversion.hooks)) {
+          for (const group of groups ?? []) {
+            for (const entry of group.hooks) {
+              const env = entry.env === undefined ? "" : `, env: ${entry.env.join(", ")}`;
+              out.push(
+                `  + ${inertText(event)}${group.matcher !== undefined ? ` [${inertText(group.matcher)}]` : ""}: ${inertText(entry.command)} (timeout ${entry.timeout} s${inertText(env)})`,
+              );
+            }
+          }
+        }
+        for (const rule of permissions.added) out.push(`  + permissions.${inertText(rule)}`);
+        if (permissions.mode !== undefined) {
+          out.push(`  + permissions.defaultMode: ${inertText(permissions.mode)}`);
+        }
+        if (conversion.changes.length > 0) {
+          out.push("Changed on the way:");
+          for (const change of conversion.changes) out.push(`  ~ ${inertText(change)}`);
+        }
+        if (conversion.secrets.length > 0) {
+          out.push(
+            "Secrets passed on (acai removes secret-looking variables from hooks unless listed in env):",
+          );
+          for (const line of conversion.secrets) out.push(`  $ ${inertText(line)}`);
+        }
+        const notes = [...conversion.notes, ...permissions.notes];
+        if (notes.length > 0) {
+          out.push("Worth knowing:");
+          for (const note of notes) out.push(`  ! ${inertText(note)}`);
+        }
+        const dropped = [...conversion.dropped, ...permissions.dropped];
+        if (dropped.length > 0) {
+          out.push("Not carried over:");
+          for (const line of dropped) out.push(`  - ${inertText(line)}`);
+        }
+        const rulesAdded = permissions.added.length + (permissions.mode === undefined ? 0 : 1);
+        const changed = merged.added > 0 || rulesAdded > 0;
+        const settings = {
+          ...existing,
+          ...(merged.added > 0 || existing.hooks !== undefined ? { hooks: merged.hooks } : {}),
+          ...(permissions.permissions === undefined
+            ? {}
+            : { permissions: permissions.permissions }),
+        };
+        const text = `${JSON.stringify(settings, null, 2)}\n`;
+        if (raw.dryRun) {
+          out.push(`Dry run: ${rel(target)} would become:`, text.trimEnd());
+          io.stdout.write(`${inertLines(out.join("\n"))}\n`);
+          return EXIT.ok;
+        }
+        if (changed) {
+          await mkdir(path.dirname(target), { recursive: true });
+          const temp = `${target}.${process.pid}.tmp`;
+          await writeFile(temp, text, "utf8");
+          await rename(temp, target);
+        }
+        const skipped = merged.skipped + permissions.skipped;
+        out.push(
+          `${changed ? `Wrote ${rel(target)}` : `${rel(target)} unchanged`}: ${merged.added} hook(s)${rulesAdded > 0 ? `, ${rulesAdded} permission setting(s)` : ""} added${skipped > 0 ? `, ${skipped} already there` : ""}.`,
+        );
+        if (merged.added > 0) {
+          out.push(
+            "Commands run through /bin/sh -c with CLAUDE_PROJECT_DIR set, and Claude Code's JSON answers are understood, so they behave as before.",
+          );
+        }
+        if (rulesAdded > 0) {
+          out.push(
+            "Permission rules keep Claude Code's syntax and meaning (docs/permissions.md); a deny from any settings file beats every allow.",
+          );
+        }
+        if (changed && !rel(target).startsWith("/")) {
+          out.push(
+            "The project's settings changed: review them with `acai hooks list`, then `acai hooks trust`.",
+          );
+        }
+        io.stdout.write(`${inertLines(out.join("\n"))}\n`);
+        return EXIT.ok;
+      }),
+    );
+}

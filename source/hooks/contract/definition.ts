@@ -1,0 +1,129 @@
+/**
+ * The normalized shape of a hook, whichever source it came from (executable
+ * with describe metadata, HOOK.md folder, or a settings entry).
+ */
+
+export { CLAUDE_EVENT_NAMES } from "../events/names.js";
+export { HOOK_EVENTS, type HookEventName } from "../events/table.js";
+
+import type { HookEventName } from "../events/table.js";
+
+export type HookScope = "user" | "project";
+export type HookSourceKind = "executable" | "hook_md" | "settings" | "plugin";
+/** Which field names the hook receives on stdin. Answers of every dialect are always understood. */
+export type HookDialect = "acai" | "agenthooks";
+
+export interface HookMatcher {
+  /** Regular expression that must match the whole tool name (aliases of other agents resolve to built-ins). */
+  tool?: string;
+  /** Regular expression searched in each string value of the tool input and in the input as JSON. */
+  pattern?: string;
+  /** Regular expression searched in a Bash command. */
+  command?: string;
+  /** Glob matched against the tool's file path, relative to the project root. */
+  path?: string;
+  /** For session_start (`startup`/`resume`) and notification (notification type). */
+  source?: string;
+  /** One session (A3S): the hook runs only in the session with exactly this id. */
+  session_id?: string;
+  /** For pattern: a regular expression matching the whole namespace (`deploy`, `memory|notes`). */
+  namespace?: string;
+}
+
+/**
+ * How a hook's process serves events: one process per event (`spawn`, the
+ * default), or one process per session answering requests line by line
+ * (`persistent`, hooks.md §6.4; source/hooks/persistent/); or no process
+ * at all: a handler a plugin registered (`plugin`, hooks.md §6.3; source/hooks/plugins/).
+ */
+export type HookRunMode = "spawn" | "persistent" | "plugin";
+
+/** How a hook runs; `runHookOnce` (run.ts) switches on `mode`. */
+export type HookLaunch = ProcessLaunch | PluginLaunch;
+
+export interface ProcessLaunch {
+  /** Absent: `spawn`. */
+  mode?: "spawn" | "persistent";
+  /** Executable (absolute path) or, when `viaShell`, the shell command line. */
+  command: string;
+  args: string[];
+  /** Settings hooks run through `/bin/sh -c`, as in Claude Code. */
+  viaShell: boolean;
+}
+
+/** A handler registered in-process by a plugin; run by the plugin host, never spawned. */
+export interface PluginLaunch {
+  mode: "plugin";
+  /** The plugin file (absolute path): what lists and the audit log show as the command. */
+  command: string;
+  /** `["#N"]`: the registration's number. */
+  args: string[];
+  viaShell: false;
+  /** Its number in the plugin's registration order, the same after a restart of the plugin. */
+  registration: number;
+}
+
+export interface HookDefinition {
+  /** Unique and stable: scope, source kind and file plus name/index. */
+  id: string;
+  name: string;
+  description?: string;
+  events: HookEventName[];
+  matcher: HookMatcher;
+  /** 0–1000, default 100; higher runs first. */
+  priority: number;
+  /** 100–600000, default 30000. */
+  timeoutMs: number;
+  async: boolean;
+  failure: "open" | "closed";
+  /**
+   * How many `retry` answers of this hook in a row are honoured (A3S's
+   * `max_retries`); unset: the session's limit (3).
+   */
+  maxRetries?: number;
+  /**
+   * A persistent hook or plugin that may be asked at the same time as the
+   * hooks before it in a chain (metadata `ask_ahead`, decision 0012): its
+   * answer is used only if the chain reaches it with the values it was
+   * asked about. Ignored for spawned hooks.
+   */
+  askAhead?: boolean;
+  /**
+   * Its allow-list: variables it receives although the secrets policy
+   * (source/process/secrets.ts) removes them from every hook's environment.
+   * From describe metadata `env`, HOOK.md frontmatter `env`, or a settings
+   * entry's `env`. Shown by the trust review.
+   */
+  env: string[];
+  /** What it needs from the OS sandbox (hosts, paths it writes): metadata, frontmatter or settings `sandbox`. */
+  sandbox?: { network?: string[]; write?: string[] };
+  scope: HookScope;
+  sourceKind: HookSourceKind;
+  /** Absolute path of the file that defines the hook (executable, HOOK.md or settings file). */
+  file: string;
+  dialect: HookDialect;
+  launch: HookLaunch;
+  /**
+   * HOOK.md hooks: the event as their `trigger` spelled it (`before_tool`,
+   * `pre-tool-call`, …), sent back as `event_type` (the spec renamed its events).
+   */
+  trigger?: string;
+  /**
+   * Place in configuration order (the registry numbers hooks: folders, files in a
+   * folder by name, then settings in file order); ties of priority and scope run in it.
+   */
+  order?: number;
+}
+
+/** The hook's run mode (`spawn` unless its launch says otherwise). */
+export function runModeOf(hook: Pick<HookDefinition, "launch">): HookRunMode {
+  return hook.launch.mode ?? "spawn";
+}
+
+export interface BrokenHook {
+  file: string;
+  scope: HookScope;
+  sourceKind: HookSourceKind;
+  name?: string;
+  reason: string;
+}

@@ -1,0 +1,319 @@
+import path from "node:path";
+import picomatch from "picomatch";
+import { hasNamespace, hasSource, isToolEvent } from "../events/names.js";
+import { toolNameSpellings } from "./aliases.js";
+import type { HookDefinition, HookEventName, HookMatcher } from "./definition.js";
+
+/** What a matcher is tested against. */
+export interface MatchSubject {
+  event: HookEventName;
+  toolName?: string;
+  toolInput?: unknown;
+  /** session_start source or notification type. */
+  source?: string;
+  /** The running session's id (for `session_id` matchers). */
+  sessionId?: string;
+  /** The pattern event's namespace. */
+  namespace?: string;
+  /**
+   * Base for `path` globs. Defaults to the project dir the registry loaded the
+   * hook for; relative tool paths are taken as relative to it already.
+   */
+  projectDir?: string;
+}
+
+/** A regular expression in a matcher that does not compile. */
+export class InvalidMatcherError extends Error {
+  constructor(
+    readonly field: keyof HookMatcher,
+    readonly source: string,
+    detail: string,
+  ) {
+    super(`invalid regular expression in matcher.${field} ${JSON.stringify(source)}: ${detail}`);
+    this.name = "InvalidMatcherError";
+  }
+}
+
+interface NameTest {
+  re: RegExp;
+  /** Results per name; tool names and kinds are a small, repeating set. */
+  memo: Map<string, boolean>;
+  aliases: boolean;
+}
+
+interface CompiledMatcher {
+  tool?: NameTest;
+  pattern?: RegExp;
+  command?: RegExp;
+  path?: { glob: string; test: (candidate: string) => boolean; absolute: boolean };
+  source?: NameTest;
+  namespace?: NameTest;
+  projectDir?: string;
+  /** No tool-side matcher at all: tool events always match. */
+  anyTool: boolean;
+}
+
+const MEMO_LIMIT = 512;
+const compiledByHook = new WeakMap<HookDefinition, CompiledMatcher>();
+const jsonByInput = new WeakMap<object, string>();
+
+function compileRegex(field: keyof HookMatcher, source: string, wholeName: boolean): RegExp {
+  try {
+    // Compile the author's text alone first so an unbalanced `)` is not hidden by our wrapper.
+    const bare = new RegExp(source);
+    return wholeName ? new RegExp(`^(?:${source})$`) : bare;
+  } catch (error) {
+    const detail =
+      error instanceof Error
+        ? error.message.replace(/^Invalid regular expression: /, "")
+        : String(error);
+    throw new InvalidMatcherError(field, source, detail);
+  }
+}
+
+/** Compiles a matcher's regular expressions and glob; throws `InvalidMatcherError`. */
+export function compileMatcher(matcher: HookMatcher, projectDir?: string): CompiledMatcher {
+  const compiled: CompiledMatcher = { anyTool: true };
+  if (projectDir !== undefined) compiled.projectDir = projectDir;
+  if (matcher.tool !== undefined) {
+    compiled.tool = {
+      re: compileRegex("tool", matcher.tool, true),
+      memo: new Map(),
+      aliases: true,
+    };
+  }
+  if (matcher.pattern !== undefined)
+    compiled.pattern = compileRegex("pattern", matcher.pattern, false);
+  if (matcher.command !== undefined)
+    compiled.command = compileRegex("command", matcher.command, false);
+  if (matcher.source !== undefined) {
+    compiled.source = {
+      re: compileRegex("source", matcher.source, true),
+      memo: new Map(),
+      aliases: false,
+    };
+  }
+  if (matcher.namespace !== undefined) {
+    compiled.namespace = {
+      re: compileRegex("namespace", matcher.namespace, true),
+      memo: new Map(),
+      aliases: false,
+    };
+  }
+  if (matcher.path !== undefined) {
+    const glob = matcher.path;
+    if (glob.trim() === "") throw new InvalidMatcherError("path", glob, "empty glob");
+    const test = picomatch(glob, { dot: true, basename: !glob.includes("/") });
+    compiled.path = { glob, test, absolute: path.isAbsolute(glob) };
+  }
+  compiled.anyTool = !compiled.tool && !compiled.pattern && !compiled.command && !compiled.path;
+  return compiled;
+}
+
+/**
+ * Compiles and caches a hook's matcher (the registry does this at load, so a
+ * bad regular expression is reported once, naming the file). Throws
+ * `InvalidMatcherError`.
+ */
+export function prepareHookMatcher(hook: HookDefinition, projectDir?: string): void {
+  compiledByHook.set(hook, compileMatcher(hook.matcher, projectDir));
+}
+
+function compiledFor(hook: HookDefinition): CompiledMatcher {
+  let compiled = compiledByHook.get(hook);
+  if (compiled === undefined) {
+    compiled = compileMatcher(hook.matcher);
+    compiledByHook.set(hook, compiled);
+  }
+  return compiled;
+}
+
+function testName(test: NameTest, name: string): boolean {
+  const known = test.memo.get(name);
+  if (known !== undefined) return known;
+  let result = false;
+  for (const spelling of test.aliases ? toolNameSpellings(name) : [name]) {
+    if (test.re.test(spelling)) {
+      result = true;
+      break;
+    }
+  }
+  if (test.memo.size >= MEMO_LIMIT) test.memo.clear();
+  test.memo.set(name, result);
+  return result;
+}
+
+function inputJson(input: unknown): string {
+  if (typeof input === "object" && input !== null) {
+    let json = jsonByInput.get(input);
+    if (json === undefined) {
+      json = JSON.stringify(input) ?? "";
+      jsonByInput.set(input, json);
+    }
+    return json;
+  }
+  return input === undefined ? "" : (JSON.stringify(input) ?? "");
+}
+
+/** String values visited at most per input (a hostile input costs no more than this). */
+const MAX_STRING_SCAN_NODES = 10_000;
+
+/** Whether `re` is found in some string value of `input`, at any depth (bounded). */
+function someStringMatches(input: unknown, re: RegExp): boolean {
+  const stack: unknown[] = [input];
+  for (let visited = 0; stack.length > 0 && visited < MAX_STRING_SCAN_NODES; visited++) {
+    const value = stack.pop();
+    if (typeof value === "string") {
+      if (re.test(value)) return true;
+    } else if (typeof value === "object" && value !== null) {
+      for (const child of Array.isArray(value) ? value : Object.values(value)) stack.push(child);
+    }
+  }
+  return false;
+}
+
+/** `pattern`: searched in each string value of the input, then in the input as JSON (hooks.md §6). */
+function matchesPattern(re: RegExp, input: unknown): boolean {
+  return someStringMatches(input, re) || re.test(inputJson(input));
+}
+
+function field(input: unknown, key: string): string | undefined {
+  if (typeof input !== "object" || input === null) return undefined;
+  const value = (input as Record<string, unknown>)[key];
+  return typeof value === "string" ? value : undefined;
+}
+
+function matchesPath(
+  compiled: NonNullable<CompiledMatcher["path"]>,
+  filePath: string,
+  projectDir: string | undefined,
+): boolean {
+  if (compiled.absolute) {
+    return compiled.test(projectDir ? path.resolve(projectDir, filePath) : filePath);
+  }
+  let relative = filePath;
+  if (path.isAbsolute(filePath)) {
+    if (projectDir === undefined) return compiled.test(filePath);
+    relative = path.relative(projectDir, filePath);
+  } else {
+    relative = path.normalize(filePath);
+  }
+  return relative !== "" && compiled.test(relative);
+}
+
+function matchesTool(compiled: CompiledMatcher, subject: MatchSubject): boolean {
+  const toolName = subject.toolName ?? "";
+  if (compiled.tool && !testName(compiled.tool, toolName)) return false;
+  if (compiled.pattern && !matchesPattern(compiled.pattern, subject.toolInput)) return false;
+  if (compiled.command) {
+    const command = toolName === "Bash" ? field(subject.toolInput, "command") : undefined;
+    if (command === undefined || !compiled.command.test(command)) return false;
+  }
+  if (compiled.path) {
+    const filePath = field(subject.toolInput, "file_path") ?? field(subject.toolInput, "path");
+    if (filePath === undefined) return false;
+    if (!matchesPath(compiled.path, filePath, subject.projectDir ?? compiled.projectDir))
+      return false;
+  }
+  return true;
+}
+
+/**
+ * True when the hook listens to the event and every matcher it gives matches.
+ * Tool matchers (`tool`, `pattern`, `command`, `path`) apply to tool events
+ * only, `source` to session_start/notification only and `namespace` to the
+ * pattern event only; elsewhere they are
+ * ignored, as in Claude Code and the Agent Hooks spec.
+ */
+export function hookMatches(hook: HookDefinition, subject: MatchSubject): boolean {
+  if (!hook.events.includes(subject.event) || !sessionMatches(hook, subject)) return false;
+  const compiled = compiledFor(hook);
+  if (isToolEvent(subject.event)) {
+    return compiled.anyTool || matchesTool(compiled, subject);
+  }
+  if (compiled.source && hasSource(subject.event)) {
+    return testName(compiled.source, subject.source ?? "");
+  }
+  if (compiled.namespace && hasNamespace(subject.event)) {
+    return testName(compiled.namespace, subject.namespace ?? "");
+  }
+  return true;
+}
+
+/** `session_id` (A3S): on every event, the exact id of the running session; unknown, no match. */
+function sessionMatches(hook: HookDefinition, subject: MatchSubject): boolean {
+  const wanted = hook.matcher.session_id;
+  return wanted === undefined || subject.sessionId === wanted;
+}
+
+/**
+ * Whether the hook can match this subject whatever its tool input: the event,
+ * the tool name (`command` also needs Bash) or the source. When the hook has
+ * no `pattern`, `command` or `path` (`looksAtInput` false) this is the whole
+ * answer, the same as `hookMatches`.
+ */
+export function mayMatchByName(hook: HookDefinition, subject: MatchSubject): boolean {
+  if (!hook.events.includes(subject.event) || !sessionMatches(hook, subject)) return false;
+  const compiled = compiledFor(hook);
+  if (isToolEvent(subject.event)) {
+    const toolName = subject.toolName ?? "";
+    if (compiled.tool && !testName(compiled.tool, toolName)) return false;
+    return !compiled.command || toolName === "Bash";
+  }
+  if (compiled.source && hasSource(subject.event)) {
+    return testName(compiled.source, subject.source ?? "");
+  }
+  if (compiled.namespace && hasNamespace(subject.event)) {
+    return testName(compiled.namespace, subject.namespace ?? "");
+  }
+  return true;
+}
+
+/** Whether the hook's matchers look at the tool input (`pattern`, `command`, `path`). */
+export function looksAtInput(hook: HookDefinition): boolean {
+  const m = hook.matcher;
+  return m.pattern !== undefined || m.command !== undefined || m.path !== undefined;
+}
+
+/**
+ * Run order (hooks.md §5): priority high→low, user before project, then the
+ * order they were configured (`order`, numbered by the registry; hooks without
+ * one after those with one), then id — a total order.
+ */
+export function compareHooks(a: HookDefinition, b: HookDefinition): number {
+  if (a.priority !== b.priority) return b.priority - a.priority;
+  if (a.scope !== b.scope) return a.scope === "user" ? -1 : 1;
+  const orderA = a.order ?? Number.POSITIVE_INFINITY;
+  const orderB = b.order ?? Number.POSITIVE_INFINITY;
+  if (orderA !== orderB) return orderA < orderB ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** Hooks per event they listen to, each list in run order (`compareHooks`). */
+export function indexHooksByEvent(
+  hooks: readonly HookDefinition[],
+): Map<HookEventName, HookDefinition[]> {
+  const index = new Map<HookEventName, HookDefinition[]>();
+  for (const hook of hooks) {
+    for (const event of new Set(hook.events)) {
+      const list = index.get(event);
+      if (list) list.push(hook);
+      else index.set(event, [hook]);
+    }
+  }
+  for (const list of index.values()) list.sort(compareHooks);
+  return index;
+}
+
+/**
+ * Claude Code matcher string → acai whole-name regular expression with the
+ * same meaning: undefined (all) for empty or `*`; names and `A|B` stay exact
+ * names; anything else is a regular expression searched anywhere in the name.
+ */
+export function claudeMatcherToRegex(matcher: string | undefined): string | undefined {
+  if (matcher === undefined) return undefined;
+  const trimmed = matcher.trim();
+  if (trimmed === "" || trimmed === "*") return undefined;
+  if (/^[A-Za-z0-9_|-]+$/.test(trimmed)) return trimmed;
+  return `[\\s\\S]*(?:${trimmed})[\\s\\S]*`;
+}

@@ -1,0 +1,281 @@
+/**
+ * What a plugin registered (plain data from its worker, worker.ts) → hook
+ * definitions, validated with zod: acai's `api.on(event, handler, options)`,
+ * OpenClaw's `api.registerHook({ event, handler, priority })`, A3S's
+ * `register({ id, event_type, matcher, config })` + `register_handler`, and
+ * `api.pattern(namespace, handler)`. OpenClaw and A3S priorities mean "lower
+ * runs first": a given one is placed at `1000 − p` (hooks.md §5). acai's
+ * `askAhead` option and A3S's `config.ask_ahead` opt in to asking ahead
+ * (decision 0012); OpenClaw's registration has no place for it.
+ */
+import path from "node:path";
+import { z } from "zod";
+import { isHookEventName, normalizeEventName } from "../events/names.js";
+import type { HookDefinition, HookEventName, HookMatcher, HookScope } from "./definition.js";
+import { InvalidMatcherError, prepareHookMatcher } from "./match.js";
+import {
+  AskAheadSchema,
+  DEFAULT_HOOK_TIMEOUT_MS,
+  formatZodError,
+  MatcherSchema,
+  MaxRetriesSchema,
+} from "./schemas/metadata.js";
+
+export type RegistrationShape = "acai" | "openclaw" | "a3s" | "pattern";
+
+/** One registration as the worker reports it. */
+export const RawRegistrationSchema = z.object({
+  shape: z.enum(["acai", "openclaw", "a3s", "pattern"]),
+  name: z.string().min(1).max(200).optional(),
+  events: z.array(z.unknown()).length(1),
+  options: z.unknown(),
+});
+export type RawRegistration = z.infer<typeof RawRegistrationSchema>;
+
+/** OpenClaw's hook names (either separator) → acai's events; the others have no acai event. */
+export const OPENCLAW_EVENTS: Readonly<Record<string, HookEventName>> = {
+  "session-start": "session_start",
+  "session-end": "session_end",
+  "before-agent-start": "user_prompt",
+  "message-received": "user_prompt",
+  "before-tool-call": "before_tool",
+  "after-tool-call": "after_tool",
+  "message-sent": "after_agent",
+};
+
+/** A3S's event types (PascalCase or snake_case) → acai's events. */
+export const A3S_EVENTS: Readonly<Record<string, HookEventName>> = {
+  PreToolUse: "before_tool",
+  PostToolUse: "after_tool",
+  GenerateStart: "before_model",
+  GenerateEnd: "after_model",
+  SessionStart: "session_start",
+  SessionEnd: "session_end",
+};
+
+const A3S_SNAKE: Readonly<Record<string, string>> = {
+  pre_tool_use: "PreToolUse",
+  post_tool_use: "PostToolUse",
+  generate_start: "GenerateStart",
+  generate_end: "GenerateEnd",
+  session_start: "SessionStart",
+  session_end: "SessionEnd",
+};
+
+/** A3S's name of an acai event (what an A3S handler sees as `event_type`). */
+export function a3sEventName(event: HookEventName): string | undefined {
+  for (const [name, ev] of Object.entries(A3S_EVENTS)) if (ev === event) return name;
+  return undefined;
+}
+
+const Priority = z.number().int().min(0).max(1000);
+const Timeout = z.int().min(100).max(600_000);
+const Failure = z.enum(["open", "closed"]);
+
+const AcaiOptionsSchema = z.strictObject({
+  name: z.string().min(1).max(200).optional(),
+  priority: Priority.optional(),
+  matcher: MatcherSchema.optional(),
+  async: z.boolean().optional(),
+  timeoutMs: Timeout.optional(),
+  failure: Failure.optional(),
+  maxRetries: MaxRetriesSchema.optional(),
+  askAhead: AskAheadSchema.optional(),
+});
+
+const OpenClawOptionsSchema = z.looseObject({
+  event: z.unknown().optional(),
+  name: z.string().optional(),
+  priority: z.number().optional(),
+});
+
+const A3sMatcherSchema = z.strictObject({
+  tool: z.string().optional(),
+  path_pattern: z.string().optional(),
+  command_pattern: z.string().optional(),
+  session_id: z.string().optional(),
+});
+
+const A3sOptionsSchema = z.looseObject({
+  matcher: A3sMatcherSchema.nullish(),
+  config: z
+    .looseObject({
+      priority: z.number().optional(),
+      timeout_ms: Timeout.optional(),
+      async_execution: z.boolean().optional(),
+      max_retries: MaxRetriesSchema.optional(),
+      ask_ahead: AskAheadSchema.optional(),
+    })
+    .nullish(),
+});
+
+const PatternOptionsSchema = AcaiOptionsSchema.omit({ matcher: true }).extend({
+  namespace: z.string().min(1).max(200),
+});
+
+/** Places a "lower runs first" priority on acai's scale (hooks.md §5). */
+export function lowerFirstPriority(p: number | undefined): number {
+  if (p === undefined || !Number.isFinite(p)) return 100;
+  return Math.min(1000, Math.max(0, Math.round(1000 - p)));
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** What a registration becomes, before the common fields are added. */
+interface Parsed {
+  event: HookEventName;
+  name?: string;
+  priority: number;
+  matcher: HookMatcher;
+  async: boolean;
+  timeoutMs?: number;
+  failure: "open" | "closed";
+  maxRetries?: number;
+  askAhead?: boolean;
+}
+
+function eventOf(shape: RegistrationShape, raw: unknown): HookEventName | string {
+  const name = typeof raw === "string" ? raw : String(raw);
+  switch (shape) {
+    case "acai":
+      return normalizeEventName(name) ?? `unknown event ${JSON.stringify(raw)}`;
+    case "openclaw":
+      return (
+        OPENCLAW_EVENTS[name.replaceAll("_", "-")] ??
+        `OpenClaw hook ${JSON.stringify(raw)} has no acai event; acai takes ${Object.keys(OPENCLAW_EVENTS).join(", ")}`
+      );
+    case "a3s":
+      return (
+        A3S_EVENTS[A3S_SNAKE[name] ?? name] ??
+        `A3S event type ${JSON.stringify(raw)} is unknown; acai takes ${Object.keys(A3S_EVENTS).join(", ")}`
+      );
+    case "pattern":
+      return "pattern";
+    default:
+      return shape satisfies never;
+  }
+}
+
+function parse(shape: RegistrationShape, options: unknown): Omit<Parsed, "event"> | string {
+  switch (shape) {
+    case "acai": {
+      const r = AcaiOptionsSchema.safeParse(options ?? {});
+      if (!r.success) return formatZodError(r.error);
+      const o = r.data;
+      return {
+        ...(o.name === undefined ? {} : { name: o.name }),
+        priority: o.priority ?? 100,
+        matcher: o.matcher ?? {},
+        async: o.async ?? false,
+        ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
+        failure: o.failure ?? "open",
+        ...(o.maxRetries === undefined ? {} : { maxRetries: o.maxRetries }),
+        ...(o.askAhead === true ? { askAhead: true } : {}),
+      };
+    }
+    case "openclaw": {
+      const r = OpenClawOptionsSchema.safeParse(options ?? {});
+      if (!r.success) return formatZodError(r.error);
+      return {
+        priority: lowerFirstPriority(r.data.priority),
+        matcher: {},
+        async: false,
+        failure: "open",
+      };
+    }
+    case "a3s":
+      return parseA3s(options);
+    case "pattern": {
+      const r = PatternOptionsSchema.safeParse(options ?? {});
+      if (!r.success) return formatZodError(r.error);
+      const o = r.data;
+      return {
+        ...(o.name === undefined ? {} : { name: o.name }),
+        priority: o.priority ?? 100,
+        // Exactly the pattern's `@namespace` (the `namespace` matcher is a whole-name regex).
+        matcher: { namespace: escapeRegex(o.namespace) },
+        async: o.async ?? false,
+        ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
+        failure: o.failure ?? "open",
+        ...(o.askAhead === true ? { askAhead: true } : {}),
+      };
+    }
+    default:
+      return shape satisfies never;
+  }
+}
+
+function parseA3s(options: unknown): Omit<Parsed, "event"> | string {
+  const r = A3sOptionsSchema.safeParse(options ?? {});
+  if (!r.success) return formatZodError(r.error);
+  const m = r.data.matcher ?? {};
+  const c = r.data.config ?? {};
+  const matcher: HookMatcher = {};
+  // A3S's tool matcher is an exact name.
+  if (m.tool !== undefined) matcher.tool = escapeRegex(m.tool);
+  if (m.path_pattern !== undefined) matcher.path = m.path_pattern;
+  if (m.command_pattern !== undefined) matcher.command = m.command_pattern;
+  if (m.session_id !== undefined) matcher.session_id = m.session_id;
+  return {
+    priority: lowerFirstPriority(c.priority),
+    matcher,
+    async: c.async_execution ?? false,
+    ...(c.timeout_ms === undefined ? {} : { timeoutMs: c.timeout_ms }),
+    failure: "open",
+    ...(c.max_retries === undefined ? {} : { maxRetries: c.max_retries }),
+    ...(c.ask_ahead === true ? { askAhead: true } : {}),
+  };
+}
+
+export interface PluginSource {
+  file: string;
+  scope: HookScope;
+  projectDir: string;
+  defaultTimeoutMs?: number;
+}
+
+/** One registration → a hook definition, or the reason it is not loaded. */
+export function registrationHook(
+  raw: RawRegistration,
+  index: number,
+  source: PluginSource,
+): HookDefinition | string {
+  const event = eventOf(raw.shape, raw.events[0]);
+  if (!isHookEventName(event)) return event;
+  const parsed = parse(raw.shape, raw.options);
+  if (typeof parsed === "string") return `invalid options: ${parsed}`;
+  const base = path.basename(source.file);
+  const hook: HookDefinition = {
+    id: `${source.scope}:plugin:${source.file}#${index}`,
+    name: parsed.name ?? raw.name ?? `${base}#${index}`,
+    events: [event],
+    matcher: parsed.matcher,
+    priority: parsed.priority,
+    timeoutMs: parsed.timeoutMs ?? source.defaultTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
+    async: parsed.async,
+    failure: parsed.failure,
+    env: [],
+    scope: source.scope,
+    sourceKind: "plugin",
+    file: source.file,
+    dialect: "acai",
+    launch: {
+      mode: "plugin",
+      command: source.file,
+      args: [`#${index}`],
+      viaShell: false,
+      registration: index,
+    },
+  };
+  if (parsed.maxRetries !== undefined) hook.maxRetries = parsed.maxRetries;
+  if (parsed.askAhead === true) hook.askAhead = true;
+  try {
+    prepareHookMatcher(hook, source.projectDir);
+  } catch (error) {
+    if (error instanceof InvalidMatcherError) return error.message;
+    throw error;
+  }
+  return hook;
+}

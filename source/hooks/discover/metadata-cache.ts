@@ -1,0 +1,136 @@
+import { randomBytes } from "node:crypto";
+import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { MAX_JSON_DEPTH, valueTooDeep } from "../../config/json-depth.js";
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../../config/private-files.js";
+
+/**
+ * Describe results of executable hooks, in `<ACAI_HOME>/cache/hook-metadata.json`.
+ * An entry is used only when path, size, mtime and sha256 of the file all
+ * match, so a warm start spawns nothing and any edit re-describes. Failed
+ * describes are kept too (with their reason): a hook that hangs would
+ * otherwise cost the describe timeout on every start.
+ */
+export interface FileIdentity {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  sha256: string;
+}
+
+const CacheEntrySchema = z.object({
+  size: z.number(),
+  mtimeMs: z.number(),
+  sha256: z.string(),
+  /** Raw describe output (validated again on every load). */
+  metadata: z.unknown().optional(),
+  /** Set when describe failed (crash, timeout, not JSON): why; `metadata` is then absent. */
+  failure: z.string().optional(),
+  describedAt: z.number(),
+});
+type CacheEntry = z.infer<typeof CacheEntrySchema>;
+
+export type CachedDescribe = { ok: true; metadata: unknown } | { ok: false; reason: string };
+
+const CacheFileSchema = z.object({
+  version: z.literal(1),
+  entries: z.record(z.string(), CacheEntrySchema),
+});
+
+/** Oldest entries are dropped past this many (the cache is shared by all projects). */
+const MAX_ENTRIES = 2000;
+
+export function metadataCachePath(acaiHome: string): string {
+  return path.join(acaiHome, "cache", "hook-metadata.json");
+}
+
+export class MetadataCache {
+  private dirty = false;
+
+  private constructor(
+    private readonly file: string,
+    private readonly entries: Map<string, CacheEntry>,
+  ) {}
+
+  /** A missing, unreadable or corrupt cache is an empty cache (it is only a cache). */
+  static async load(acaiHome: string): Promise<MetadataCache> {
+    const file = metadataCachePath(acaiHome);
+    const entries = new Map<string, CacheEntry>();
+    try {
+      const parsed = CacheFileSchema.safeParse(JSON.parse(await readFile(file, "utf8")));
+      if (parsed.success) {
+        for (const [key, entry] of Object.entries(parsed.data.entries)) {
+          // Validating metadata recurses: an entry nested too deep (written before the check) is dropped.
+          if (!valueTooDeep(entry.metadata, MAX_JSON_DEPTH)) entries.set(key, entry);
+        }
+      }
+    } catch {
+      // absent or corrupt: start empty
+    }
+    return new MetadataCache(file, entries);
+  }
+
+  /** The cached describe result (output or failure) for exactly this file content, if any. */
+  lookup(identity: FileIdentity): CachedDescribe | undefined {
+    const entry = this.entries.get(identity.path);
+    if (
+      entry === undefined ||
+      entry.size !== identity.size ||
+      entry.mtimeMs !== identity.mtimeMs ||
+      entry.sha256 !== identity.sha256
+    ) {
+      return undefined;
+    }
+    if (entry.failure !== undefined) return { ok: false, reason: entry.failure };
+    return { ok: true, metadata: entry.metadata };
+  }
+
+  /** The cached describe output for exactly this file content, if it described successfully. */
+  get(identity: FileIdentity): { metadata: unknown } | undefined {
+    const cached = this.lookup(identity);
+    return cached?.ok ? { metadata: cached.metadata } : undefined;
+  }
+
+  set(identity: FileIdentity, metadata: unknown, now: number): void {
+    this.store(identity, { metadata, describedAt: now });
+  }
+
+  /** Remembers that describe failed for this exact content, and why. */
+  setFailure(identity: FileIdentity, reason: string, now: number): void {
+    this.store(identity, { metadata: undefined, failure: reason, describedAt: now });
+  }
+
+  private store(
+    identity: FileIdentity,
+    result: Pick<CacheEntry, "metadata" | "failure" | "describedAt">,
+  ): void {
+    this.entries.set(identity.path, {
+      size: identity.size,
+      mtimeMs: identity.mtimeMs,
+      sha256: identity.sha256,
+      ...result,
+    });
+    this.dirty = true;
+  }
+
+  /** Writes atomically (temp file + rename) when something changed. */
+  async save(): Promise<void> {
+    if (!this.dirty) return;
+    let entries = [...this.entries];
+    if (entries.length > MAX_ENTRIES) {
+      entries = entries.sort((a, b) => b[1].describedAt - a[1].describedAt).slice(0, MAX_ENTRIES);
+    }
+    const body = `${JSON.stringify({ version: 1, entries: Object.fromEntries(entries) })}\n`;
+    await ensurePrivateDir(path.dirname(this.file));
+    const temp = `${this.file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+    try {
+      await writeFile(temp, body, { encoding: "utf8", mode: PRIVATE_FILE_MODE });
+      await rename(temp, this.file);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+    this.dirty = false;
+  }
+}

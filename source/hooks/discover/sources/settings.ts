@@ -1,0 +1,246 @@
+import type {
+  BrokenHook,
+  HookDefinition,
+  HookEventName,
+  HookMatcher,
+  HookScope,
+} from "../../contract/definition.js";
+import {
+  claudeMatcherToRegex,
+  InvalidMatcherError,
+  prepareHookMatcher,
+} from "../../contract/match.js";
+import {
+  DEFAULT_HOOK_TIMEOUT_MS,
+  formatZodError,
+  normalizeEventName,
+} from "../../contract/schemas/metadata.js";
+import {
+  clampTimeoutSeconds,
+  type SettingsHookEntry,
+  SettingsHookEntrySchema,
+  SettingsHookGroupSchema,
+} from "../../contract/schemas/settings-hooks.js";
+import { hasNamespace, hasSource, isToolEvent } from "../../events/names.js";
+import { settingsHookName } from "./settings-name.js";
+
+/** One settings file's raw `hooks` section, as the CLI's settings loader provides it. */
+export interface SettingsHookFile {
+  path: string;
+  scope: "user" | "project";
+  hooks: unknown;
+}
+
+/** One valid command entry of a settings file. */
+export interface SettingsHookItem {
+  file: string;
+  scope: HookScope;
+  event: HookEventName;
+  /** The Claude Code matcher string as written (undefined when absent). */
+  matcher: string | undefined;
+  entry: SettingsHookEntry;
+  /** `hooks.PreToolUse[0].hooks[1]`: where the entry is in the file. */
+  location: string;
+  /** What acai changed to run the entry (a timeout clamped to its limits), for a warning. */
+  note?: string;
+}
+
+/** True when the section holds anything at all (so a project has hooks to trust). */
+export function hasSettingsHooks(hooks: unknown): boolean {
+  if (hooks === undefined || hooks === null) return false;
+  if (typeof hooks === "object" && !Array.isArray(hooks)) return Object.keys(hooks).length > 0;
+  return true;
+}
+
+/**
+ * Why a settings file's `hooks` field as a whole has the wrong type (a number,
+ * a string, an array…), or undefined when it is absent or an object. That is a
+ * bad settings file, like any other field of the wrong type, not a broken hook.
+ */
+export function settingsHooksTypeError(file: { path: string; hooks: unknown }): string | undefined {
+  const hooks = file.hooks;
+  if (hooks === undefined || hooks === null || isPlainObject(hooks)) return undefined;
+  const got = Array.isArray(hooks) ? "an array" : `${typeof hooks} ${JSON.stringify(hooks)}`;
+  const shown = got.length > 70 ? `${got.slice(0, 67)}...` : got;
+  return `Settings file ${file.path}: field "hooks" is invalid: expected an object keyed by event name, e.g. {"PreToolUse": [...]} (got ${shown}). Fix or remove "hooks".`;
+}
+
+/**
+ * A Claude Code matcher string as an acai matcher for the event: the tool
+ * name on tool events, the source/notification type on session_start and
+ * notification, ignored elsewhere (as Claude Code does).
+ */
+export function matcherForEvent(event: HookEventName, matcher: string | undefined): HookMatcher {
+  const regex = claudeMatcherToRegex(matcher);
+  if (regex === undefined) return {};
+  if (isToolEvent(event)) return { tool: regex };
+  if (hasSource(event)) return { source: regex };
+  if (hasNamespace(event)) return { namespace: regex };
+  return {};
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Validates a settings `hooks` section entry by entry: one bad entry never hides the others. */
+export function parseSettingsHooks(file: SettingsHookFile): {
+  items: SettingsHookItem[];
+  broken: BrokenHook[];
+} {
+  const items: SettingsHookItem[] = [];
+  const broken: BrokenHook[] = [];
+  const fail = (location: string, reason: string): void => {
+    broken.push({
+      file: file.path,
+      scope: file.scope,
+      sourceKind: "settings",
+      name: location,
+      reason: `${location}: ${reason}`,
+    });
+  };
+  if (!hasSettingsHooks(file.hooks)) return { items, broken };
+  if (!isPlainObject(file.hooks)) {
+    fail("hooks", 'must be an object keyed by event name, e.g. {"PreToolUse": [...]}');
+    return { items, broken };
+  }
+  for (const [eventKey, groups] of Object.entries(file.hooks)) {
+    const where = `hooks.${eventKey}`;
+    const event = normalizeEventName(eventKey);
+    if (event === undefined) {
+      fail(where, `unknown event ${JSON.stringify(eventKey)}`);
+      continue;
+    }
+    if (!Array.isArray(groups)) {
+      fail(where, 'must be an array of {"matcher": ..., "hooks": [...]}');
+      continue;
+    }
+    groups.forEach((group, groupIndex) => {
+      const groupWhere = `${where}[${groupIndex}]`;
+      const parsedGroup = SettingsHookGroupSchema.safeParse(group);
+      if (!parsedGroup.success) {
+        fail(groupWhere, formatZodError(parsedGroup.error));
+        return;
+      }
+      const matcher = parsedGroup.data.matcher;
+      const regex = claudeMatcherToRegex(matcher);
+      if (regex !== undefined) {
+        try {
+          // The raw string must compile on its own (our wrapper could mask an unbalanced group).
+          new RegExp(matcher?.trim() ?? "");
+        } catch (error) {
+          const detail = error instanceof Error ? error.message : String(error);
+          fail(
+            `${groupWhere}.matcher`,
+            `invalid regular expression ${JSON.stringify(matcher)}: ${detail}`,
+          );
+          return;
+        }
+      }
+      parsedGroup.data.hooks.forEach((entry, entryIndex) => {
+        const location = `${groupWhere}.hooks[${entryIndex}]`;
+        const parsed = SettingsHookEntrySchema.safeParse(entry);
+        if (!parsed.success) {
+          // An unsupported type ("prompt", "agent") says all there is to say: its other fields are moot.
+          const wrongType = parsed.error.issues.find((issue) => issue.path[0] === "type");
+          fail(location, wrongType ? wrongType.message : formatZodError(parsed.error));
+          return;
+        }
+        const item: SettingsHookItem = {
+          file: file.path,
+          scope: file.scope,
+          event,
+          matcher,
+          entry: parsed.data,
+          location,
+        };
+        if (parsed.data.timeout !== undefined) {
+          const clamped = clampTimeoutSeconds(parsed.data.timeout);
+          item.entry = { ...parsed.data, timeout: clamped.seconds };
+          if (clamped.note !== undefined) item.note = clamped.note;
+        }
+        items.push(item);
+      });
+    });
+  }
+  return { items, broken };
+}
+
+/**
+ * Definitions for every command entry of the given files, in file order. The
+ * same command for the same event and matcher runs once, wherever it is
+ * repeated (the first occurrence wins, so list user files first). `warnings`
+ * says what was changed to run a loaded hook, once per hook.
+ */
+export function loadSettingsHooks(
+  files: readonly SettingsHookFile[],
+  projectDir: string,
+  /** A number, or per scope (a project's hookDefaults reach only its own hooks). */
+  defaultTimeoutMs: number | ((scope: HookScope) => number | undefined) = DEFAULT_HOOK_TIMEOUT_MS,
+): { hooks: HookDefinition[]; broken: BrokenHook[]; warnings: string[] } {
+  const fallbackTimeout = (scope: HookScope): number =>
+    typeof defaultTimeoutMs === "function"
+      ? (defaultTimeoutMs(scope) ?? DEFAULT_HOOK_TIMEOUT_MS)
+      : defaultTimeoutMs;
+  const hooks: HookDefinition[] = [];
+  const broken: BrokenHook[] = [];
+  const warnings: string[] = [];
+  const seen = new Set<string>();
+  for (const file of files) {
+    const parsed = parseSettingsHooks(file);
+    broken.push(...parsed.broken);
+    for (const item of parsed.items) {
+      const matcher = matcherForEvent(item.event, item.matcher);
+      const key = JSON.stringify([
+        item.event,
+        matcher.tool ?? null,
+        matcher.source ?? null,
+        item.entry.command,
+      ]);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const { entry } = item;
+      const hook: HookDefinition = {
+        id: `${item.scope}:settings:${item.file}#${item.location}`,
+        name: entry.name ?? settingsHookName(entry.command),
+        events: [item.event],
+        matcher,
+        priority: entry.priority,
+        timeoutMs:
+          entry.timeout === undefined
+            ? fallbackTimeout(item.scope)
+            : Math.round(entry.timeout * 1000),
+        async: entry.async,
+        failure: entry.failure,
+        env: entry.env,
+        ...(entry.sandbox === undefined ? {} : { sandbox: entry.sandbox }),
+        scope: item.scope,
+        sourceKind: "settings",
+        file: item.file,
+        dialect: "acai",
+        launch: { command: entry.command, args: [], viaShell: true },
+      };
+      if (entry.description !== undefined) hook.description = entry.description;
+      try {
+        prepareHookMatcher(hook, projectDir);
+      } catch (error) {
+        if (!(error instanceof InvalidMatcherError)) throw error;
+        broken.push({
+          file: item.file,
+          scope: item.scope,
+          sourceKind: "settings",
+          name: item.location,
+          reason: `${item.location}: ${error.message}`,
+        });
+        continue;
+      }
+      hooks.push(hook);
+      if (item.note !== undefined) {
+        warnings.push(
+          `Settings file ${item.file}: hook ${item.location} (${hook.name}): ${item.note}.`,
+        );
+      }
+    }
+  }
+  return { hooks, broken, warnings };
+}

@@ -1,0 +1,81 @@
+/**
+ * Asking ahead (decision 0012): in a gate's chain, the persistent hooks and
+ * plugins right after the hook the chain has reached that declare
+ * `ask_ahead` are asked together with it, with the values as they stand,
+ * instead of one after another. A request to
+ * them is a line or a message, not a process start, so twenty of them cost
+ * about one round trip instead of twenty. The chain still folds their answers
+ * strictly in its order (chain.ts), so the decision is the one the sequential
+ * chain gives: when an answer ends the chain, the answers after it are not
+ * used; when one changes the values, the hooks after it are asked again with
+ * the new ones. It is the hook's own choice because such a hook may be asked
+ * about a call an earlier hook then blocks (the contract's "stops the chain"
+ * is otherwise literal: later hooks are not asked). Spawned hooks are never
+ * asked ahead: each would be a process started for an answer that may not
+ * be used.
+ */
+import type { HookDefinition } from "../contract/definition.js";
+import { runModeOf } from "../contract/definition.js";
+import type { GateState } from "../contract/gate-state.js";
+import type { HookRunRecord } from "./run-record.js";
+
+/** A hook asked in the current window: where it is in the chain, and its answer to come. */
+export interface Asked {
+  hook: HookDefinition;
+  index: number;
+  startedAt: number;
+  record: Promise<HookRunRecord>;
+}
+
+export interface WindowOptions {
+  hooks: readonly HookDefinition[];
+  matches: (hook: HookDefinition, state: GateState) => boolean;
+  run: (hook: HookDefinition, state: GateState, signal: AbortSignal) => Promise<HookRunRecord>;
+  signal: AbortSignal;
+  now: () => number;
+}
+
+/** Whether `hook` asked to be asked ahead, and asking it costs only a request to something running. */
+export function canAskAhead(hook: HookDefinition): boolean {
+  if (hook.askAhead !== true) return false;
+  const mode = runModeOf(hook);
+  return mode === "persistent" || mode === "plugin";
+}
+
+/**
+ * A hook that asked to be asked ahead but is spawned: accepted, without
+ * effect (a process started for an answer that may not be used costs more
+ * than the round trip saved). Said once at load, with the way to get it.
+ */
+export function askAheadIgnoredWarning(hook: HookDefinition): string | undefined {
+  if (hook.askAhead !== true || canAskAhead(hook)) return undefined;
+  return `hook "${hook.name}" (${hook.file}) sets ask_ahead, which has no effect on a spawned hook: only persistent hooks and plugins are asked ahead (add "mode": "persistent")`;
+}
+
+/**
+ * The hooks to ask now: `hooks[first]`, which the chain has reached (it
+ * matches), and with it every matching hook after it that may be asked ahead,
+ * up to the first that may not — all started at once with `state`. Whether
+ * the first hook may be asked ahead does not matter: it is asked now anyway;
+ * the flag is the consent of the ones asked before the hooks ahead of them
+ * have answered.
+ */
+export function askWindow(options: WindowOptions, first: number, state: GateState): Asked[] {
+  const { hooks } = options;
+  const ask = (index: number): Asked => {
+    const hook = hooks[index] as HookDefinition;
+    return {
+      hook,
+      index,
+      startedAt: options.now(),
+      record: options.run(hook, state, options.signal),
+    };
+  };
+  const asked = [ask(first)];
+  for (let index = first + 1; index < hooks.length; index++) {
+    const hook = hooks[index] as HookDefinition;
+    if (!canAskAhead(hook)) break;
+    if (options.matches(hook, state)) asked.push(ask(index));
+  }
+  return asked;
+}

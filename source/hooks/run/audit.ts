@@ -1,0 +1,154 @@
+/**
+ * The audit log (hooks.md §8): one JSON line per hook run, all sessions in one
+ * file, `<ACAI_HOME>/logs/hooks-audit.jsonl` (one file is easy to tail and grep;
+ * each line carries its session id).
+ */
+import { closeSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { openPrivateAppendSync } from "../../config/private-files.js";
+import { capText, type Decision } from "../contract/decision.js";
+import type { HookDefinition, HookEventName } from "../contract/definition.js";
+import { exitTwoCrashNote } from "./crash-note.js";
+import type { HookRunRecord } from "./run.js";
+
+export const AUDIT_STDERR_CHARS = 500;
+
+export interface AuditEntry {
+  time: string;
+  session: string;
+  event: HookEventName;
+  hook: string;
+  hook_id: string;
+  scope: HookDefinition["scope"];
+  source: HookDefinition["sourceKind"];
+  file: string;
+  /** What the hook answered (`failed` when it failed). */
+  decision: Decision["action"];
+  /** What took effect after validation and the failure policy, when different. */
+  effect?: Decision["action"];
+  exit_code: number | null;
+  signal: string | null;
+  duration_ms: number;
+  timed_out: boolean;
+  /** Killed for passing the output cap. */
+  killed: boolean;
+  aborted: boolean;
+  async: boolean;
+  error?: string;
+  reason?: string;
+  log?: string;
+  stderr?: string;
+  /** Something the reader should know about this run (an exit 2 that looks like a shell crash). */
+  note?: string;
+}
+
+export interface AuditSink {
+  /** Must be cheap; may throw (the interceptor reports it once and goes on). */
+  write(entry: AuditEntry): void;
+  /** Called when the interceptor that opened the sink is done. */
+  close?(): void;
+}
+
+export function auditLogPath(acaiHome: string): string {
+  return join(acaiHome, "logs", "hooks-audit.jsonl");
+}
+
+/**
+ * Appends a line per entry (O_APPEND: lines from concurrent sessions do not
+ * interleave). The folder is created and the file opened on the first write;
+ * the descriptor stays open until `close()`. Entries written in one turn of
+ * the event loop are serialized and go out in one write at the end of the
+ * turn (`setImmediate`) or at `close()`: twenty hooks answering one tool call
+ * cost one system call, not twenty, and none of it delays the verdict.
+ */
+export function createFileAuditSink(acaiHome: string): AuditSink {
+  const path = auditLogPath(acaiHome);
+  let fd: number | undefined;
+  let entries: AuditEntry[] = [];
+  /** A write at the end of a turn that failed: the next write() reports it. */
+  let broken: Error | undefined;
+  const flush = (): void => {
+    if (entries.length === 0 || fd === undefined) return;
+    let text = "";
+    for (const entry of entries) text += `${JSON.stringify(entry)}\n`;
+    entries = [];
+    writeSync(fd, text);
+  };
+  return {
+    write(entry) {
+      if (broken !== undefined) throw broken;
+      if (fd === undefined) {
+        // Owner-only: hook stderr and reasons may quote secrets (0600, new folders 0700).
+        fd = openPrivateAppendSync(path);
+      }
+      // Ref'd: it runs at the end of this turn even if nothing else keeps acai alive.
+      if (entries.length === 0) setImmediate(flushQuietly);
+      entries.push(entry);
+    },
+    close() {
+      flush();
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
+    },
+  };
+  function flushQuietly(): void {
+    try {
+      flush();
+    } catch (error) {
+      broken = error as Error;
+    }
+  }
+}
+
+/** The hooks of one event are audited within the same millisecond: its text is made once. */
+let lastTime = Number.NaN;
+let lastIso = "";
+function isoTime(time: number): string {
+  if (time !== lastTime) {
+    lastTime = time;
+    lastIso = new Date(time).toISOString();
+  }
+  return lastIso;
+}
+
+export function auditEntry(args: {
+  time: number;
+  session: string;
+  hook: HookDefinition;
+  record: HookRunRecord;
+  /** The answer after validation (see OnHookRun). */
+  answered: Decision;
+  effective: Decision;
+  async?: boolean;
+}): AuditEntry {
+  const { hook, record, answered, effective } = args;
+  const entry: AuditEntry = {
+    time: isoTime(args.time),
+    session: args.session,
+    event: record.event,
+    hook: hook.name,
+    hook_id: hook.id,
+    scope: hook.scope,
+    source: hook.sourceKind,
+    file: hook.file,
+    decision: record.decision.action,
+    exit_code: record.exitCode,
+    signal: record.signal,
+    duration_ms: Math.round(record.durationMs),
+    timed_out: record.timedOut,
+    killed: record.outputLimit,
+    aborted: record.aborted,
+    async: args.async ?? false,
+  };
+  if (effective.action !== record.decision.action) entry.effect = effective.action;
+  if (answered.action === "failed") entry.error = answered.error;
+  const reason = effective.reason ?? record.decision.reason;
+  if (reason !== undefined) entry.reason = capText(reason, AUDIT_STDERR_CHARS, "reason");
+  const log = record.decision.log;
+  // Already cut at ANSWER_TEXT_CAPS.log, visibly, when the answer was decoded.
+  if (log !== undefined) entry.log = log;
+  if (record.stderr !== "") entry.stderr = capText(record.stderr, AUDIT_STDERR_CHARS, "stderr");
+  const note = record.decision.action === "block" ? exitTwoCrashNote(record) : undefined;
+  if (note !== undefined) entry.note = note;
+  return entry;
+}

@@ -1,0 +1,217 @@
+/**
+ * Runs a gate's chain (hooks.md §4–§5): the hooks' answers folded one after
+ * another in plan order, each hook seeing the values the ones before it
+ * replaced and matched again against them (a hook that rewrites a command
+ * cannot slip it past a guard further down). Persistent hooks and plugins
+ * that declare `ask_ahead` are asked several at once (ask-ahead.ts); the fold
+ * stays in order. Each
+ * answer is folded by `step` (step.ts); this runner only runs hooks, asks the
+ * user, and turns the fold into activity events as they happen. The
+ * generator's return value is the folded result.
+ */
+import type { AgentEvent } from "../../agent/events.js";
+import type { Decision } from "../contract/decision.js";
+import type { HookDefinition, HookEventName } from "../contract/definition.js";
+import type { GateState } from "../contract/gate-state.js";
+import {
+  type AskRequest,
+  type AskUser,
+  type HookActivityEvent,
+  hookEnd,
+  hookRef,
+  hookWarning,
+  outcomeOf,
+} from "./activity.js";
+import { type Asked, askWindow } from "./ask-ahead.js";
+import type { HookRunRecord } from "./run.js";
+import {
+  type ChainEnd,
+  type ChainState,
+  type Gate,
+  type Stepped,
+  settleAsk,
+  startChain,
+  step,
+  type ValidateToolInput,
+} from "./step.js";
+
+/** Runs one hook with the current state; never throws (failures are decisions). */
+export type RunHook = (
+  hook: HookDefinition,
+  state: GateState,
+  signal: AbortSignal,
+) => Promise<HookRunRecord>;
+
+/**
+ * Called once per hook run: `answered` is the hook's answer after validation (an
+ * invalid modification becomes a failure), `effective` what took effect after the
+ * failure policy.
+ */
+export type OnHookRun = (
+  hook: HookDefinition,
+  record: HookRunRecord,
+  answered: Decision,
+  effective: Decision,
+) => void;
+
+/** What chains and observers share. */
+export interface FoldOptions {
+  event: HookEventName;
+  agentEvent: AgentEvent;
+  /** In plan order (already restricted to the event; matchers are checked here). */
+  hooks: readonly HookDefinition[];
+  matches: (hook: HookDefinition, state: GateState) => boolean;
+  run: RunHook;
+  signal: AbortSignal;
+  contextCapChars: number;
+  now: () => number;
+  onRun?: OnHookRun;
+}
+
+/** What acai needs the user for, as the loop's consumers see it (yielded beside hook activity). */
+export type NotificationEvent = Extract<AgentEvent, { type: "notification" }>;
+
+export interface ChainOptions extends FoldOptions {
+  validateToolInput?: ValidateToolInput;
+  askUser?: AskUser;
+  assumeYes?: boolean;
+  /**
+   * Told of every `ask` before it is answered, whoever answers it (the
+   * `notification` hooks); the notification it returns is yielded at once.
+   */
+  onAsk?: (request: AskRequest) => NotificationEvent | undefined;
+  /**
+   * A hook asked ahead whose answer the chain does not use (an earlier one
+   * ended the chain or changed the values): its run, still going or done,
+   * for the audit log — the caller keeps the run open until it settles.
+   */
+  onUnused?: (hook: HookDefinition, record: Promise<HookRunRecord>) => void;
+}
+
+export interface ChainResult {
+  end: ChainEnd;
+  /** Only the values hooks replaced are set. */
+  state: GateState;
+  context: string[];
+  /** A hook answered agent-relay's `suppress` and the event honours it. */
+  suppressed?: true;
+  /** before_tool: the hooks' say on the permission (see `ChainState.permission`). */
+  permission?: ChainState["permission"];
+}
+
+const ABORTED: ChainEnd = { kind: "block", reason: "aborted" };
+
+function resultOf(state: ChainState, end: ChainEnd): ChainResult {
+  return {
+    end,
+    state: state.replaced,
+    context: [...state.context],
+    ...(state.suppressed ? { suppressed: true as const } : {}),
+    ...(state.permission === undefined ? {} : { permission: state.permission }),
+  };
+}
+
+/** Gating events: in order, chained, first block wins. */
+export async function* runChain(
+  options: ChainOptions,
+): AsyncGenerator<HookActivityEvent | NotificationEvent, ChainResult, undefined> {
+  const gate: Gate = {
+    event: options.event,
+    agentEvent: options.agentEvent,
+    contextCapChars: options.contextCapChars,
+    ...(options.validateToolInput === undefined
+      ? {}
+      : { validateToolInput: options.validateToolInput }),
+  };
+  let state = startChain(gate);
+  let next = 0;
+  while (next < options.hooks.length) {
+    if (options.signal.aborted) return resultOf(state, ABORTED);
+    if (!options.matches(options.hooks[next] as HookDefinition, state.replaced)) {
+      next++;
+      continue;
+    }
+    const asked = askWindow(options, next, state.replaced);
+    for (let k = 0; k < asked.length; k++) {
+      const { hook, index, startedAt } = asked[k] as Asked;
+      yield { type: "hook_start", hook: hookRef(hook), event: gate.event, startedAt };
+      const folded = yield* foldOne(options, gate, state, hook, await (asked[k] as Asked).record);
+      next = index + 1;
+      const changed = folded.state.replaced !== state.replaced;
+      state = folded.state;
+      if (folded.end !== undefined || changed) {
+        // Asked ahead of an answer that ended the chain or changed what the rest must see.
+        for (const unused of asked.slice(k + 1)) options.onUnused?.(unused.hook, unused.record);
+        if (folded.end !== undefined) return resultOf(state, folded.end);
+        break;
+      }
+    }
+  }
+  return resultOf(state, { kind: "continue" });
+}
+
+/** One hook's answer folded in: its activity, the user's answer to an `ask`, and how the chain goes on. */
+async function* foldOne(
+  options: ChainOptions,
+  gate: Gate,
+  state: ChainState,
+  hook: HookDefinition,
+  record: HookRunRecord,
+): AsyncGenerator<
+  HookActivityEvent | NotificationEvent,
+  { state: ChainState; end?: ChainEnd },
+  undefined
+> {
+  if (record.decision.action === "failed" && record.aborted) {
+    // Cut by the abort: a tool whose check did not finish does not run.
+    options.onRun?.(hook, record, record.decision, record.decision);
+    yield endOf(hook, gate.event, record, record.decision, record.decision.error);
+    return { state, end: ABORTED };
+  }
+  let stepped: Stepped = step(state, hook, record.decision);
+  if (stepped.end?.kind === "ask") {
+    const notification = options.onAsk?.(stepped.end.request);
+    if (notification) yield notification;
+    stepped = settleAsk(stepped, await resolveAsk(options, stepped.end.request));
+  }
+  options.onRun?.(hook, record, stepped.answered, stepped.effective);
+  yield endOf(hook, gate.event, record, stepped.answered, stepped.detail);
+  for (const note of stepped.notes) yield hookWarning(hook, note);
+  // settleAsk has replaced an `ask` end by the user's answer.
+  const end = stepped.end?.kind === "ask" ? undefined : stepped.end;
+  return end === undefined ? { state: stepped.state } : { state: stepped.state, end };
+}
+
+function endOf(
+  hook: HookDefinition,
+  event: HookEventName,
+  record: HookRunRecord,
+  answered: Decision,
+  detail: string | undefined,
+): HookActivityEvent {
+  const outcome = outcomeOf(answered.action, record);
+  return hookEnd(hook, event, outcome, record.durationMs, detail, answered.message);
+}
+
+/** Who answers an `ask`: `--yes`, else the user; headless with no one to ask, denied. */
+export async function resolveAsk(
+  options: Pick<ChainOptions, "assumeYes" | "askUser" | "signal">,
+  request: AskRequest,
+): Promise<{ allowed: boolean; reason: string }> {
+  const asked = request.reason;
+  if (options.assumeYes) return { allowed: true, reason: asked };
+  if (!options.askUser) {
+    return {
+      allowed: false,
+      reason: `${asked} — denied: no one can answer in a non-interactive run (use --yes to allow)`,
+    };
+  }
+  try {
+    const allowed = await options.askUser(request, options.signal);
+    return allowed
+      ? { allowed: true, reason: asked }
+      : { allowed: false, reason: `${asked} — denied by the user` };
+  } catch {
+    return { allowed: false, reason: `${asked} — denied (the question could not be asked)` };
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * The audit log's life within one intercepted run: the default file sink is
+ * opened on the first hook run and closed with the run (an injected sink is
+ * the caller's); a sink that fails is reported once and hooks go on without it.
+ */
+
+import type { Decision } from "../../contract/decision.js";
+import type { HookDefinition } from "../../contract/definition.js";
+import { type AuditEntry, type AuditSink, auditEntry, createFileAuditSink } from "../audit.js";
+import type { HookRunRecord } from "../run.js";
+
+export interface AuditRecorder {
+  record(
+    hook: HookDefinition,
+    rec: HookRunRecord,
+    answered: Decision,
+    effective: Decision,
+    isAsync?: boolean,
+  ): void;
+  /** A hook asked ahead whose answer the chain did not use (chain.ts). */
+  recordUnused(hook: HookDefinition, rec: HookRunRecord): void;
+  close(): void;
+}
+
+export interface AuditRecorderOptions {
+  audit?: AuditSink;
+  acaiHome: string;
+  now: () => number;
+  /** The session id, known once session_start is seen. */
+  sessionId: () => string;
+  /** Told once, when the log cannot be written. */
+  onFailure: (message: string) => void;
+}
+
+export function createAuditRecorder(options: AuditRecorderOptions): AuditRecorder {
+  let audit = options.audit;
+  /** The default file sink is this run's to close; an injected one is the caller's. */
+  let own: AuditSink | undefined;
+  let failed = false;
+  /** After close(): a late answer asked ahead does not open the log again. */
+  let closed = false;
+  const write = (entry: () => AuditEntry): void => {
+    if (failed || closed) return;
+    try {
+      if (audit === undefined) {
+        own = createFileAuditSink(options.acaiHome);
+        audit = own;
+      }
+      audit.write(entry());
+    } catch (error) {
+      failed = true;
+      options.onFailure(
+        `the hooks audit log cannot be written (${(error as Error).message}); hooks go on without it`,
+      );
+    }
+  };
+  return {
+    record(hook, rec, answered, effective, isAsync = false) {
+      write(() =>
+        auditEntry({
+          time: options.now(),
+          session: options.sessionId(),
+          hook,
+          record: rec,
+          answered,
+          effective,
+          async: isAsync,
+        }),
+      );
+    },
+    recordUnused(hook, rec) {
+      write(() => ({
+        ...auditEntry({
+          time: options.now(),
+          session: options.sessionId(),
+          hook,
+          record: rec,
+          answered: rec.decision,
+          effective: rec.decision,
+        }),
+        note: UNUSED_NOTE,
+      }));
+    },
+    close() {
+      closed = true;
+      try {
+        own?.close?.();
+      } catch {
+        // Closing a log descriptor that failed is not worth a warning nobody will see.
+      }
+    },
+  };
+}
+
+const UNUSED_NOTE =
+  "asked ahead of the hooks before it; not used, because one of them ended the chain or changed the values it saw";

@@ -1,0 +1,50 @@
+/**
+ * A session's plugin host, made only when there is a plugin to load: the
+ * workers get the environment a hook gets (secrets removed, acai's project
+ * variables) plus the containment marker, so a process a plugin starts is
+ * found and stopped with everything else acai started — and, where bwrap can
+ * make one, starts in a PID namespace of its own (worker.ts), under the
+ * session's sandbox policy when there is one.
+ */
+import {
+  CONTAINMENT_ARGS,
+  CONTAINMENT_ONLY_ARGS,
+  containmentInForce,
+} from "../../../process/bwrap.js";
+import { processContainment } from "../../../process/containment.js";
+import { withoutSecrets } from "../../../process/secrets.js";
+import type { SandboxLaunch } from "../../../process/types.js";
+import type { HookScope } from "../../contract/definition.js";
+import type { PluginCandidate } from "../../discover/plugins.js";
+import { type PluginChildren, PluginHost } from "./host.js";
+
+export interface SessionPluginsOptions {
+  plugins: readonly PluginCandidate[];
+  included: (scope: HookScope) => boolean;
+  env: Readonly<Record<string, string>>;
+  projectDir: string;
+  /** The sandbox policy the plugins' children run under (default: containment only). */
+  sandbox?: SandboxLaunch;
+}
+
+/** How plugins' children start: bwrap with the policy (or none) and containment, when bwrap works here. */
+export function pluginChildren(sandbox?: SandboxLaunch): PluginChildren | undefined {
+  const containment = containmentInForce();
+  if (containment.kind !== "namespace") return undefined;
+  const policy = sandbox?.bwrapArgs ?? CONTAINMENT_ONLY_ARGS;
+  return { bwrap: containment.bwrap, prefix: [...policy, ...CONTAINMENT_ARGS] };
+}
+
+export function createSessionPlugins(options: SessionPluginsOptions): PluginHost | undefined {
+  if (!options.plugins.some((p) => options.included(p.scope))) return undefined;
+  const containment = processContainment();
+  containment.beforeSpawn();
+  const env = withoutSecrets(options.env);
+  env.ACAI_PROJECT_DIR = options.projectDir;
+  env.CLAUDE_PROJECT_DIR = options.projectDir;
+  const children = pluginChildren(options.sandbox);
+  return new PluginHost({
+    env: containment.envFor(env, containment.nextRunId()),
+    ...(children === undefined ? {} : { children }),
+  });
+}

@@ -1,0 +1,268 @@
+/**
+ * Runs one hook for one event through the ProcessRunner and decodes what it
+ * did (exit code, stdout, stderr) into a Decision (hooks.md §3–§5).
+ */
+
+import { meaningfulErrorLine } from "../../process/error-output.js";
+import { quietRunResult } from "../../process/result.js";
+import type { ProcessRunner, RunResult } from "../../process/types.js";
+import { capDecisionTexts, type Decision, failed } from "../contract/decision.js";
+import { type HookDefinition, type HookEventName, runModeOf } from "../contract/definition.js";
+import { decodeAnswerText } from "../contract/dialects/index.js";
+import { buildHookEnvironment } from "../contract/environment.js";
+import { changedHookText, type HookFileCheck } from "../discover/fingerprint.js";
+import { eventRow } from "../events/table.js";
+import type { PersistentHooks } from "./persistent/types.js";
+import type { PluginHooks } from "./plugins/types.js";
+import type { HookRunRecord } from "./run-record.js";
+
+export type { HookRunRecord } from "./run-record.js";
+
+export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
+/** Grace between TERM and KILL when a hook times out. */
+export const HOOK_KILL_GRACE_MS = 500;
+
+export interface HookRunOptions {
+  runner: ProcessRunner;
+  /** The parent environment (secrets are scrubbed here). */
+  env: Readonly<Record<string, string>>;
+  /** Working directory of the hook and value of ACAI_PROJECT_DIR. */
+  projectDir: string;
+  sessionId: string;
+  /** The hook's `CLAUDE_ENV_FILE`, on session_start (see environment.ts). */
+  envFile?: string;
+  signal?: AbortSignal;
+  maxOutputBytes?: number;
+  killGraceMs?: number;
+  /** The session's persistent hook processes (hooks.md §6.4); needed to run a persistent hook. */
+  persistent?: PersistentHooks;
+  /** The session's plugins (hooks.md §6.3, hooks/plugins/); needed to run a plugin's handler. */
+  plugins?: PluginHooks;
+  /** The hook files as the session loaded them (fingerprint.ts): a changed one is not run. */
+  fingerprints?: HookFileCheck;
+  /** Told (with the words) when a hook is not run because its file changed. */
+  onChanged?: (hook: HookDefinition, text: string) => void;
+}
+
+export function launchOf(hook: Pick<HookDefinition, "launch">): {
+  command: string;
+  args: string[];
+} {
+  return hook.launch.viaShell
+    ? { command: "/bin/sh", args: ["-c", hook.launch.command] }
+    : { command: hook.launch.command, args: [...hook.launch.args] };
+}
+
+/**
+ * Run a single hook against a given payload (also the toolkit's `acai hooks
+ * test`), unless its file changed since the session loaded it: then it counts
+ * as failed, with its failure policy.
+ */
+export function runHookOnce(
+  hook: HookDefinition,
+  event: HookEventName,
+  payload: unknown,
+  options: HookRunOptions,
+): Promise<HookRunRecord> {
+  // One stat per file and run; a file that changed since the session loaded it is not run.
+  const changed = options.fingerprints?.changed(hook);
+  if (changed !== undefined) {
+    const text = changedHookText(hook, changed);
+    options.onChanged?.(hook, text);
+    return Promise.resolve(notRunRecord(hook, event, text));
+  }
+  const mode = runModeOf(hook);
+  switch (mode) {
+    case "spawn":
+      return runSpawned(hook, event, payload, options);
+    case "persistent": {
+      if (options.persistent === undefined) {
+        const error = "is a persistent hook, but nothing here runs persistent hooks";
+        return Promise.resolve(notRunRecord(hook, event, error));
+      }
+      const signal = options.signal === undefined ? {} : { signal: options.signal };
+      return options.persistent.request({ hook, event, payload, ...signal });
+    }
+    case "plugin": {
+      if (options.plugins === undefined || hook.launch.mode !== "plugin") {
+        const error = "is a plugin's handler, but no plugin host runs here";
+        return Promise.resolve(notRunRecord(hook, event, error));
+      }
+      const signal = options.signal === undefined ? {} : { signal: options.signal };
+      return options.plugins.call({ hook, launch: hook.launch, event, payload, ...signal });
+    }
+    default:
+      return mode satisfies never;
+  }
+}
+
+/** One process for this one event: payload on stdin, answer from exit code and stdout. */
+async function runSpawned(
+  hook: HookDefinition,
+  event: HookEventName,
+  payload: unknown,
+  options: HookRunOptions,
+): Promise<HookRunRecord> {
+  let stdin: string;
+  try {
+    stdin = `${JSON.stringify(payload)}\n`;
+  } catch (error) {
+    // A payload nested too deep for JSON.stringify (the model's own tool input, say): not started.
+    return notRunRecord(
+      hook,
+      event,
+      `was not started: its payload cannot be serialized (${(error as Error).message})`,
+    );
+  }
+  const { command, args } = launchOf(hook);
+  const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const env = buildHookEnvironment({
+    parentEnv: options.env,
+    hook,
+    projectDir: options.projectDir,
+    sessionId: options.sessionId,
+    event,
+    ...(options.envFile === undefined ? {} : { envFile: options.envFile }),
+  });
+  let result: RunResult;
+  try {
+    result = await options.runner({
+      command,
+      args,
+      cwd: options.projectDir,
+      env,
+      stdin,
+      timeoutMs: hook.timeoutMs,
+      maxOutputBytes,
+      onOutputLimit: "kill",
+      killGraceMs: options.killGraceMs ?? HOOK_KILL_GRACE_MS,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+  } catch (error) {
+    // A runner must not throw; if one does, it is this hook's failure, not acai's crash.
+    result = quietRunResult({
+      spawnError: `cannot run "${command}": ${(error as Error).message}`,
+    });
+  }
+  const outputLimit = result.truncated.stdout || result.truncated.stderr;
+  return {
+    hookId: hook.id,
+    event,
+    stdin,
+    command,
+    args,
+    exitCode: result.exitCode,
+    signal: result.signal,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    durationMs: result.durationMs,
+    timedOut: result.timedOut,
+    aborted: result.aborted,
+    outputLimit,
+    ...(result.spawnError === undefined ? {} : { spawnError: result.spawnError }),
+    decision: decodeRunResult(result, event, { timeoutMs: hook.timeoutMs, maxOutputBytes }),
+  };
+}
+
+/** The record of a hook that was never started (dropped or cut before its turn came): a failure saying why. */
+export function notRunRecord(
+  hook: HookDefinition,
+  event: HookEventName,
+  error: string,
+  aborted = false,
+): HookRunRecord {
+  const { command, args } = launchOf(hook);
+  return {
+    hookId: hook.id,
+    event,
+    stdin: "",
+    command,
+    args,
+    exitCode: null,
+    signal: null,
+    stdout: "",
+    stderr: "",
+    durationMs: 0,
+    timedOut: false,
+    aborted,
+    outputLimit: false,
+    decision: failed(error),
+  };
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+
+function isJsonAnswer(stdout: string): boolean {
+  return stdout.trimStart().startsWith("{");
+}
+
+/** Errno codes that mean the system is out of something, not that the hook is wrong. */
+const RESOURCE_SHORTAGE = /\b(EMFILE|ENFILE|EAGAIN|ENOMEM)\b/;
+
+const SHORTAGE_MEANING: Readonly<Record<string, string>> = {
+  EMFILE: "too many open files in acai",
+  ENFILE: "too many open files in the system",
+  EAGAIN: "too many processes",
+  ENOMEM: "out of memory",
+};
+
+/** A spawn error, said plainly when the cause is a lack of resources (the hook itself may be fine). */
+export function describeSpawnFailure(spawnError: string): string {
+  const code = RESOURCE_SHORTAGE.exec(spawnError)?.[1];
+  if (code === undefined) return spawnError;
+  return `could not be started for lack of resources (${code}: ${SHORTAGE_MEANING[code]}): ${spawnError}`;
+}
+
+/**
+ * Exit code + output → Decision, every text in it capped (ANSWER_TEXT_CAPS;
+ * context is capped where it is collected). Pure; hooks.md §4.
+ */
+export function decodeRunResult(
+  result: RunResult,
+  event: HookEventName,
+  limits: { timeoutMs: number; maxOutputBytes: number },
+): Decision {
+  return capDecisionTexts(decodeUncapped(result, event, limits));
+}
+
+function decodeUncapped(
+  result: RunResult,
+  event: HookEventName,
+  limits: { timeoutMs: number; maxOutputBytes: number },
+): Decision {
+  if (result.spawnError !== undefined) return failed(describeSpawnFailure(result.spawnError));
+  if (result.aborted) return failed("aborted");
+  if (result.timedOut) return failed(`timed out after ${limits.timeoutMs} ms`);
+  if (result.truncated.stdout || result.truncated.stderr) {
+    const which = result.truncated.stdout ? "output" : "error output";
+    return failed(`killed: ${which} passed ${formatBytes(limits.maxOutputBytes)}`);
+  }
+  if (result.exitCode === null) {
+    return failed(`was killed by ${result.signal ?? "a signal"}`);
+  }
+  const stderr = result.stderr.trim();
+  if (result.exitCode === 2) {
+    if (isJsonAnswer(result.stdout)) {
+      const answer = decodeAnswerText(result.stdout.trim());
+      if (answer.action !== "failed" && answer.reason !== undefined) {
+        return { action: "block", reason: answer.reason };
+      }
+    }
+    return stderr === ""
+      ? { action: "block", byExitCode: true }
+      : { action: "block", reason: stderr, byExitCode: true };
+  }
+  if (result.exitCode !== 0) {
+    const detail = stderr === "" ? " (no error output)" : `: ${meaningfulErrorLine(stderr)}`;
+    return failed(`exited with ${result.exitCode}${detail}`);
+  }
+  const stdout = result.stdout.trim();
+  if (stdout === "") return { action: "continue" };
+  if (isJsonAnswer(stdout)) return decodeAnswerText(stdout);
+  if (eventRow(event).plainStdoutIsContext) return { action: "continue", context: stdout };
+  return { action: "continue", log: stdout };
+}

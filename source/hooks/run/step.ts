@@ -1,0 +1,371 @@
+/**
+ * The fold of a gate's chain, one hook answer at a time (hooks.md §4–§5), pure:
+ * `step(state, hook, decision)` → the next state, whether the chain ends there,
+ * and the warnings to show. The chain runner (chain.ts) runs the hooks, asks
+ * the user, and calls this; `acai hooks test` calls it for its one hook.
+ *
+ * Rules: a `modify` replaces what the event allows (the table's `changes`);
+ * a replaced tool input is checked once, by the tool's own schema, and an
+ * invalid one refuses the call whatever the failure policy; a failure follows
+ * the hook's policy; the first block / stop / retry (where honoured) ends the
+ * chain; `skip` ends it and goes on; `ask` ends the step waiting for the user
+ * (`settleAsk`) — except on before_tool, where `ask` and `allow` are the
+ * hooks' say on the permission (`ChainState.permission`), which the agent's
+ * permission check asks about once the chain is over, and on
+ * permission_request, where `allow` ends the chain granting the call and
+ * `ask` is no decision; context is collected from every hook, capped.
+ */
+import type { AgentEvent, PermissionHintVerdict } from "../../agent/events.js";
+import {
+  ANSWER_TEXT_CAPS,
+  applyFailurePolicy,
+  capText,
+  type Decision,
+  failed,
+} from "../contract/decision.js";
+import type { HookDefinition } from "../contract/definition.js";
+import type { GateState } from "../contract/gate-state.js";
+import { applyMergePatch } from "../contract/merge-patch.js";
+import { eventRow, type HookEventName } from "../events/table.js";
+import { type AskRequest, type HookRef, hookRef } from "./activity.js";
+
+export const DEFAULT_CONTEXT_CAP_CHARS = 10_000;
+
+export type ToolInputValidation = { ok: true; value?: unknown } | { ok: false; error: string };
+export type ValidateToolInput = (toolName: string, input: unknown) => ToolInputValidation;
+
+/** How a chain ended (none of its hooks ending it is `continue`). */
+export type ChainEnd =
+  | { kind: "continue" }
+  | {
+      kind: "block";
+      reason: string;
+      /**
+       * A Claude Code-shaped (settings) hook's command when it blocked by exit
+       * code 2: before_tool then words the tool result as Claude Code does.
+       */
+      exitCode2Command?: string;
+    }
+  | { kind: "retry"; afterMs: number; hook: HookRef; maxRetries?: number }
+  | { kind: "stop"; reason: string }
+  /** permission_request: a hook allowed the call on the user's behalf. */
+  | { kind: "allow" };
+
+/** What stays the same along one chain. */
+export interface Gate {
+  event: HookEventName;
+  agentEvent: AgentEvent;
+  contextCapChars: number;
+  /** Checks a replaced tool input (the tool's own schema); none: taken as is. */
+  validateToolInput?: ValidateToolInput;
+}
+
+export interface ChainState {
+  gate: Gate;
+  /** Only the values hooks replaced are set. */
+  replaced: GateState;
+  /** From every hook that ran, in order, capped. */
+  context: readonly string[];
+  /** A hook answered agent-relay's `suppress` where the event honours it. */
+  suppressed?: true;
+  /**
+   * before_tool: what its hooks said about the permission — the first `ask`
+   * (it beats any `allow`), else the first `allow`. The agent's permission
+   * check reads it (docs/permissions.md).
+   */
+  permission?: PermissionHintVerdict;
+}
+
+export interface Stepped {
+  state: ChainState;
+  /** The chain ends here; `ask` waits for the user first (`settleAsk`). */
+  end?: ChainEnd | { kind: "ask"; request: AskRequest };
+  /** Warnings about this hook, in the order they are shown (after its hook_end). */
+  notes: string[];
+  /** The answer after checking (an invalid replaced input makes it a failure). */
+  answered: Decision;
+  /** What took effect: after the failure policy, or the refusal of an invalid input. */
+  effective: Decision;
+  /** hook_end's detail: the reason, the error, or how an ask was answered. */
+  detail?: string;
+}
+
+export function startChain(gate: Gate): ChainState {
+  return { gate, replaced: {}, context: [] };
+}
+
+/** Folds one hook's answer into the chain. */
+export function step(state: ChainState, hook: HookDefinition, decision: Decision): Stepped {
+  const { gate } = state;
+  const applied = applyModification(gate, hook, decision, state.replaced);
+  const answered = applied.decision;
+  const notes = [...applied.notes];
+  const effective: Decision =
+    applied.refusal === undefined
+      ? applyFailurePolicy(hook, answered)
+      : { action: "block", reason: applied.refusal };
+  let detail = answered.reason;
+  if (answered.action === "failed") {
+    detail = answered.error;
+    if (applied.refusal !== undefined) notes.push(applied.refusal);
+    else if (hook.failure === "open") {
+      notes.push(`hook "${hook.name}" failed: ${answered.error} (failure policy "open": going on)`);
+    }
+  }
+  const { end, replaced } = endOf(gate, hook, effective, state.replaced, applied.replaced, notes);
+  const context = [...state.context];
+  const cut = takeContext(hook, answered, gate.contextCapChars, context);
+  if (cut) notes.push(cut);
+  const suppressed = suppressedBy(gate.event, hook, answered, notes) || state.suppressed === true;
+  const permission = permissionSay(gate, hook, effective, state.permission);
+  return {
+    state: {
+      gate,
+      replaced,
+      context,
+      ...(suppressed ? { suppressed: true as const } : {}),
+      ...(permission === undefined ? {} : { permission }),
+    },
+    ...(end === undefined ? {} : { end }),
+    notes,
+    answered,
+    effective,
+    ...(detail === undefined ? {} : { detail }),
+  };
+}
+
+/** How the user answered an `ask`, folded in: allowed goes on, denied blocks with the reason. */
+export function settleAsk(stepped: Stepped, asked: { allowed: boolean; reason: string }): Stepped {
+  const { end: _asked, ...rest } = stepped;
+  return {
+    ...rest,
+    detail: asked.reason,
+    ...(asked.allowed ? {} : { end: { kind: "block", reason: asked.reason } }),
+  };
+}
+
+function endOf(
+  gate: Gate,
+  hook: HookDefinition,
+  effective: Decision,
+  before: GateState,
+  modified: GateState,
+  notes: string[],
+): { end?: Stepped["end"]; replaced: GateState } {
+  switch (effective.action) {
+    case "continue":
+    case "failed": // applyFailurePolicy never returns failed
+      return { replaced: before };
+    case "modify":
+      return { replaced: modified };
+    case "block": {
+      const reason = effective.reason ?? `blocked by hook "${hook.name}"`;
+      const claudeShaped = effective.byExitCode === true && hook.sourceKind === "settings";
+      return {
+        end: {
+          kind: "block",
+          reason: capText(reason, gate.contextCapChars, "reason"),
+          ...(claudeShaped ? { exitCode2Command: hook.launch.command } : {}),
+        },
+        replaced: before,
+      };
+    }
+    case "skip":
+      return { end: { kind: "continue" }, replaced: before };
+    case "stop": {
+      const reason = effective.reason ?? `hook "${hook.name}" ended the session`;
+      return { end: { kind: "stop", reason }, replaced: before };
+    }
+    case "retry":
+      if (eventRow(gate.event).honours.includes("retry")) {
+        return {
+          end: {
+            kind: "retry",
+            afterMs: effective.retryAfterMs,
+            hook: hookRef(hook),
+            ...(hook.maxRetries === undefined ? {} : { maxRetries: hook.maxRetries }),
+          },
+          replaced: before,
+        };
+      }
+      notes.push(`hook "${hook.name}" answered retry, which only before_model supports; ignored`);
+      return { replaced: before };
+    case "ask":
+      // before_tool: the permission check asks (permissionSay); permission_request: no decision.
+      if (gate.event === "before_tool" || gate.event === "permission_request") {
+        return { replaced: before };
+      }
+      return {
+        end: { kind: "ask", request: askRequest(gate, hook, effective) },
+        replaced: before,
+      };
+    case "allow":
+      if (gate.event === "permission_request")
+        return { end: { kind: "allow" }, replaced: modified };
+      return { replaced: modified };
+    default:
+      return effective satisfies never;
+  }
+}
+
+/** Whether this answer suppresses the event's delivery; a note where the event cannot take it. */
+export function suppressedBy(
+  event: HookEventName,
+  hook: HookDefinition,
+  decision: Decision,
+  notes: string[],
+): boolean {
+  if (decision.suppress !== true || decision.action === "failed") return false;
+  if (eventRow(event).honours.includes("suppress")) return true;
+  notes.push(`hook "${hook.name}" answered suppress, which ${event} cannot take; ignored`);
+  return false;
+}
+
+/**
+ * The before_tool chain's say on the permission after this hook: the first
+ * `ask` wins over everything; an `allow` counts only while nobody asked. A
+ * HOOK.md hook's allow is Agent Hooks' "no objection", not a permission.
+ */
+function permissionSay(
+  gate: Gate,
+  hook: HookDefinition,
+  effective: Decision,
+  before: PermissionHintVerdict | undefined,
+): PermissionHintVerdict | undefined {
+  if (gate.event !== "before_tool" || before?.behavior === "ask") return before;
+  if (effective.action === "ask") {
+    const reason = effective.reason ?? `hook "${hook.name}" asks for confirmation`;
+    return { behavior: "ask", reason, by: hook.name };
+  }
+  if (effective.action === "allow" && hook.dialect !== "agenthooks" && before === undefined) {
+    return { behavior: "allow", reason: effective.reason ?? "", by: hook.name };
+  }
+  return before;
+}
+
+/** What the user is asked about a hook's `ask` (tool calls go through permission_request). */
+function askRequest(gate: Gate, hook: HookDefinition, decision: Decision): AskRequest {
+  return {
+    hook: hookRef(hook),
+    event: gate.event,
+    reason: decision.reason ?? `hook "${hook.name}" asks for confirmation`,
+  };
+}
+
+/** Context of one answer, capped; returns the warning when it was cut. */
+function takeContext(
+  hook: HookDefinition,
+  decision: Decision,
+  cap: number,
+  context: string[],
+): string | undefined {
+  if (decision.context === undefined || decision.context === "") return undefined;
+  const own = decision.contextCap !== undefined && decision.contextCap < cap;
+  const limit = own ? (decision.contextCap as number) : cap;
+  context.push(capText(decision.context, limit));
+  if (decision.context.length <= limit) return undefined;
+  const why = own
+    ? " (agent-relay's inject limit; the capabilities.unlimitedInjection setting lifts it)"
+    : "";
+  return `hook "${hook.name}" gave ${decision.context.length} characters of context; cut at ${limit}${why}`;
+}
+
+/** Whether an answer's context was cut, and the capped text (observers share the rule). */
+export function contextOf(
+  hook: HookDefinition,
+  decision: Decision,
+  cap: number,
+): { context?: string; note?: string } {
+  const found: string[] = [];
+  const note = takeContext(hook, decision, cap, found);
+  return {
+    ...(found[0] === undefined ? {} : { context: found[0] }),
+    ...(note === undefined ? {} : { note }),
+  };
+}
+
+interface Applied {
+  decision: Decision;
+  replaced: GateState;
+  notes: string[];
+  /**
+   * Set when the hook's new tool input fails the tool's schema: the call is
+   * refused whatever the hook's failure policy (the original input never runs).
+   */
+  refusal?: string;
+}
+
+/** Checks a replaced tool input; a validator that throws counts as a schema error. */
+function checkToolInput(gate: Gate, toolName: string, input: unknown): ToolInputValidation {
+  try {
+    return gate.validateToolInput?.(toolName, input) ?? { ok: true };
+  } catch (error) {
+    return { ok: false, error: `the input could not be checked (${(error as Error).message})` };
+  }
+}
+
+function refusalReason(hook: HookDefinition, toolName: string, error: string): string {
+  return `hook "${hook.name}" replaced the input of this ${toolName} call with one that fails the tool's schema (${capText(error, ANSWER_TEXT_CAPS.error, "error")}); the call is refused and did not run`;
+}
+
+/** Applies a `modify` to what this event lets hooks change; an invalid tool input makes it a failure. */
+function applyModification(
+  gate: Gate,
+  hook: HookDefinition,
+  decision: Decision,
+  replaced: GateState,
+): Applied {
+  if (decision.action === "allow") {
+    if (decision.input === undefined) return { decision, replaced, notes: [] };
+    const asModify = applyModification(
+      gate,
+      hook,
+      { action: "modify", input: decision.input },
+      replaced,
+    );
+    return asModify.decision.action === "failed" ? asModify : { ...asModify, decision };
+  }
+  if (decision.action !== "modify") return { decision, replaced, notes: [] };
+  const changes = eventRow(gate.event).changes;
+  const next: GateState = { ...replaced };
+  const ignored: string[] = [];
+  const ev = gate.agentEvent;
+  if (decision.input !== undefined || decision.inputPatch !== undefined) {
+    if (
+      changes.includes("input") &&
+      (ev.type === "tool_call_start" || ev.type === "permission_request")
+    ) {
+      let input = "toolInput" in replaced ? replaced.toolInput : ev.input;
+      if (decision.input !== undefined) input = decision.input;
+      if (decision.inputPatch !== undefined) input = applyMergePatch(input, decision.inputPatch);
+      const check = checkToolInput(gate, ev.toolName, input);
+      if (!check.ok) {
+        return {
+          decision: failed(`its new input for ${ev.toolName} is invalid: ${check.error}`, {
+            ...(decision.log === undefined ? {} : { log: decision.log }),
+          }),
+          replaced,
+          notes: [],
+          refusal: refusalReason(hook, ev.toolName, check.error),
+        };
+      }
+      next.toolInput = input;
+      if (check.value !== undefined) next.checkedToolInput = check.value;
+    } else ignored.push(decision.input !== undefined ? "input" : "input_patch");
+  }
+  if (decision.prompt !== undefined) {
+    if (changes.includes("prompt")) next.prompt = decision.prompt;
+    else ignored.push("prompt");
+  }
+  if (decision.output !== undefined) {
+    if (changes.includes("output")) next.output = decision.output;
+    else ignored.push("output");
+  }
+  const notes =
+    ignored.length > 0
+      ? [
+          `hook "${hook.name}" answered modify with ${ignored.join(", ")}, which ${gate.event} cannot change; ignored`,
+        ]
+      : [];
+  return { decision, replaced: next, notes };
+}

@@ -1,0 +1,84 @@
+import { readFile } from "node:fs/promises";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { auditEntry, auditLogPath, createFileAuditSink } from "../../../source/hooks/run/audit.js";
+import { fakeRecord, makeHook, type TempDir, tempDir } from "../support.js";
+
+let dir: TempDir;
+beforeEach(async () => {
+  dir = await tempDir("acai-audit-");
+});
+afterEach(async () => {
+  await dir.cleanup();
+});
+
+describe("audit log", () => {
+  it("builds an entry with the run's facts and the first 500 characters of stderr", () => {
+    const hook = makeHook({
+      name: "guard",
+      scope: "project",
+      sourceKind: "hook_md",
+      file: "/p/.agents/hooks/guard/HOOK.md",
+    });
+    const record = fakeRecord(
+      { action: "failed", error: "timed out after 100 ms" },
+      {
+        exitCode: null,
+        signal: "SIGTERM",
+        timedOut: true,
+        stderr: "e".repeat(900),
+        durationMs: 101.4,
+      },
+    );
+    const entry = auditEntry({
+      time: Date.parse("2026-01-01T00:00:00Z"),
+      session: "s1",
+      hook,
+      record,
+      answered: record.decision,
+      effective: { action: "block", reason: 'hook "guard" failed' },
+    });
+    expect(entry).toMatchObject({
+      time: "2026-01-01T00:00:00.000Z",
+      session: "s1",
+      hook: "guard",
+      scope: "project",
+      source: "hook_md",
+      file: "/p/.agents/hooks/guard/HOOK.md",
+      decision: "failed",
+      effect: "block",
+      exit_code: null,
+      signal: "SIGTERM",
+      duration_ms: 101,
+      timed_out: true,
+      killed: false,
+      error: "timed out after 100 ms",
+      reason: 'hook "guard" failed',
+    });
+    // Cut at 500 characters, visibly.
+    expect(entry.stderr?.startsWith("e".repeat(500))).toBe(true);
+    expect(entry.stderr).toContain("[stderr cut at 500 characters by acai]");
+  });
+
+  it("appends one JSON line per write under ACAI_HOME/logs, across sinks", async () => {
+    const hook = makeHook();
+    const record = fakeRecord({ action: "continue" });
+    const entry = auditEntry({
+      time: 0,
+      session: "s",
+      hook,
+      record,
+      answered: record.decision,
+      effective: record.decision,
+    });
+    const first = createFileAuditSink(dir.path);
+    first.write(entry);
+    first.write(entry);
+    first.close?.();
+    const second = createFileAuditSink(dir.path);
+    second.write({ ...entry, session: "t" });
+    second.close?.();
+    const lines = (await readFile(auditLogPath(dir.path), "utf8")).trim().split("\n");
+    expect(lines.map((l) => JSON.parse(l).session)).toEqual(["s", "s", "t"]);
+    expect(auditLogPath(dir.path)).toBe(`${dir.path}/logs/hooks-audit.jsonl`);
+  });
+});
