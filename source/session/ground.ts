@@ -72,7 +72,7 @@ export async function layGround(options: PrepareSessionOptions): Promise<Session
 }
 
 /**
- * TypeScript hooks and tools run with the Node acai runs on, not PATH's (hooks/typescript-launch.ts),
+ * TypeScript hooks and tools run with the Node acai runs on, not PATH's (hooks/run/typescript-launch.ts),
  * inside the OS sandbox when it runs here (session/sandbox.ts; docs/security.md).
  */
 function sessionSandbox(

@@ -4,10 +4,10 @@
  * plugins, the subagent types, the shell analyzer, and its place on the relay.
  */
 
-import type { PluginHost } from "../hooks/run/plugins/host.js";
-import { createSessionPlugins } from "../hooks/run/plugins/session.js";
 import type { HookRegistry } from "../hooks/discover/registry.js";
 import { loadHookRegistry } from "../hooks/discover/registry.js";
+import type { PluginHost } from "../hooks/run/plugins/host.js";
+import { createSessionPlugins } from "../hooks/run/plugins/session.js";
 import { type CollectedServers, collectServers } from "../mcp/config.js";
 import type { McpSession } from "../mcp/connect.js";
 import { type ResolvedModel, resolveModel } from "../models/resolve.js";
@@ -29,7 +29,7 @@ export interface SessionServices {
   resolveSubagentModel: (spec: string) => ResolvedModel;
   permissions: SessionPermissions;
   mcpServers: CollectedServers;
-  /** Plugins run in worker threads of this process (hooks/plugins/), the project's only once trusted. */
+  /** Plugins run in worker threads of this process (hooks/run/plugins/), the project's only once trusted. */
   plugins: PluginHost | undefined;
   tools: LoadedTools;
   registry: HookRegistry;
@@ -74,7 +74,7 @@ export async function startServices(
 
 /**
  * A `replay:FILE` from settings is relative to the project root, where trust pinned it
- * (hooks/scan-pins.ts); one typed as --model is relative to where acai was started.
+ * (hooks/discover/scan-pins.ts); one typed as --model is relative to where acai was started.
  */
 function sessionModel(
   ground: SessionGround,

@@ -1,12 +1,12 @@
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { BrokenHook, HookDefinition } from "../../../source/hooks/definition.js";
-import { loadHookRegistry, scanHookSources } from "../../../source/hooks/registry.js";
-import { runHookOnce } from "../../../source/hooks/run.js";
-import { readFrontmatter } from "../../../source/hooks/sources/hook-md.js";
-import { runProcess } from "../../../source/process/runner.js";
-import { brokenHookWarning } from "../../../source/session/warnings.js";
+import type { BrokenHook, HookDefinition } from "../../../../source/hooks/contract/definition.js";
+import { loadHookRegistry, scanHookSources } from "../../../../source/hooks/discover/registry.js";
+import { readFrontmatter } from "../../../../source/hooks/discover/sources/hook-md.js";
+import { runHookOnce } from "../../../../source/hooks/run/run.js";
+import { runProcess } from "../../../../source/process/runner.js";
+import { brokenHookWarning } from "../../../../source/session/warnings.js";
 import { baseEnv, countingRunner, makeSandbox, type Sandbox, writeFileIn } from "./helpers.js";
 
 let box: Sandbox;
