@@ -11,6 +11,7 @@ import { inertText, jsonForTerminal } from "../../terminal/inert-text.js";
 import type { CommandContext } from "../command-context.js";
 import { UsageError } from "../errors.js";
 import { EXIT } from "../exit-codes.js";
+import { registerMcpAdd } from "./mcp-add.js";
 import { runToolkitCommand } from "./run-command.js";
 
 export interface McpListing {
@@ -104,7 +105,7 @@ function firstLine(text: string): string {
 export function registerMcpCommand(program: Command, ctx: CommandContext): Command {
   const mcp = program
     .command("mcp")
-    .description("inspect the MCP servers a session uses")
+    .description("list, add and remove the MCP servers a session uses")
     .configureHelp({ showGlobalOptions: false });
   mcp
     .command("list")
@@ -119,5 +120,6 @@ export function registerMcpCommand(program: Command, ctx: CommandContext): Comma
         return EXIT.ok;
       }),
     );
+  registerMcpAdd(mcp, ctx);
   return mcp;
 }
