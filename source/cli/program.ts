@@ -297,7 +297,9 @@ export async function buildProgram(
     const { registerMcpCommand } = await import("./commands/mcp-list.js");
     registerMcpCommand(program, ctx);
   } else {
-    program.command("mcp").description("list, add and remove MCP servers (acai mcp list | add | remove)");
+    program
+      .command("mcp")
+      .description("list, add and remove MCP servers (acai mcp list | add | remove)");
   }
   if (operand === "doctor" || operand === "help") {
     const { registerDoctorCommand } = await import("./commands/doctor.js");

@@ -3,12 +3,12 @@
  * terminal control characters removed: what a failing MCP server last wrote
  * on stderr, quoted in its error.
  */
+import { stripControls } from "../terminal/inert-text.js";
+
 export interface TextTailLimits {
   lines: number;
   chars: number;
 }
-
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 export class TextTail {
   private text = "";
@@ -22,9 +22,8 @@ export class TextTail {
   /** The kept lines, oldest first, blank ones dropped. */
   lines(): string[] {
     const lines = this.text
-      .replace(CONTROLS, "")
       .split("\n")
-      .map((line) => line.trimEnd())
+      .map((line) => stripControls(line).trimEnd())
       .filter((line) => line.trim() !== "")
       .slice(-this.limits.lines);
     let total = 0;
