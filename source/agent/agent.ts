@@ -1,7 +1,7 @@
 import type { ToolSet } from "ai";
 import type { Tool } from "../tools/types.js";
 import { anySignal, unlessAborted } from "./abort.js";
-import type { AgentEvent, Verdict } from "./events.js";
+import type { AgentEvent } from "./events.js";
 import { toModelTools } from "./model-step.js";
 import { SessionContext } from "./session-context.js";
 import { endSession } from "./session-end.js";
@@ -10,6 +10,7 @@ import { TranscriptWriter } from "./transcript.js";
 import { runTurn } from "./turn.js";
 import { takeTurnInput } from "./turn-input.js";
 import type { AgentOptions, RunInput } from "./types.js";
+import type { Verdict } from "./verdicts.js";
 
 export { DEFAULT_MAX_PATTERN_FOLLOW_UPS, DEFAULT_MAX_STOP_BLOCKS } from "./limits.js";
 
@@ -28,7 +29,8 @@ export { DEFAULT_MAX_PATTERN_FOLLOW_UPS, DEFAULT_MAX_STOP_BLOCKS } from "./limit
  * - `permission_request`: allow → the tool runs (`allow.input` re-validated); anything else → not run.
  * - `tool_call_end`: `continue.output` replaces the output; block → the reason is appended.
  * - `stop_request`: block → the reason becomes a user message and the turn goes on.
- * - any gate: stop → the turn ends "hook_stop", then the session ends "hook_stop".
+ * - any gate: stop → the turn ends "hook_stop", then the session ends "hook_stop"; the user's
+ *   interrupt overtakes a stop: the turn ends "aborted" (gate-flow.ts reads every gate this way).
  * - `turn_end` (after_agent): stop → the session ends "hook_stop" (the turn is already over).
  * - any event: `context` strings reach the model with the next request (see `History`).
  *

@@ -3,15 +3,19 @@
  * `message_received` gate for each, then the message is settled with the
  * inbox (delivered or suppressed, it will not come again).
  */
-import type { AgentEvent, IncomingMessage, Verdict, VerdictFor } from "./events.js";
+
+import type { IncomingMessage } from "./event-data.js";
+import type { AgentEvent } from "./events.js";
+import { type GateEnd, gateFlow } from "./gate-flow.js";
 import { isBareContinue, type SessionContext } from "./session-context.js";
 import type { TurnOutcome } from "./turn-state.js";
+import type { Verdict, VerdictFor } from "./verdicts.js";
 
-/** What became of a message: its text for the model, suppressed, or a hook stopped the session. */
+/** What became of a message: its text for the model, suppressed, or the turn ends (gate-flow.ts). */
 export type Received =
   | { kind: "text"; text: string }
   | { kind: "suppressed" }
-  | { kind: "stop"; reason: string };
+  | { kind: "end"; end: GateEnd };
 
 /**
  * The message_received gate for one message. Its verdict's context replaces
@@ -22,6 +26,7 @@ export async function* receiveMessage(
   session: SessionContext,
   message: IncomingMessage,
   turn: number,
+  signal: AbortSignal,
 ): AsyncGenerator<AgentEvent, Received, Verdict | undefined> {
   const event: AgentEvent = { type: "message_received", turn, message };
   session.transcript.event(event);
@@ -29,34 +34,36 @@ export async function* receiveMessage(
   if (verdict !== undefined && !isBareContinue(verdict))
     session.transcript.verdict(verdict, event.type);
   session.inbox?.settle(message.id);
-  switch (verdict?.action) {
+  const flow = gateFlow(verdict, signal);
+  if (flow.kind !== "go_on") return { kind: "end", end: flow.end };
+  switch (flow.verdict?.action) {
     case undefined:
       return { kind: "text", text: message.text };
     case "block":
       return { kind: "suppressed" };
-    case "stop":
-      return { kind: "stop", reason: verdict.reason };
     case "continue": {
-      if (verdict.suppress === true) return { kind: "suppressed" };
-      const replaced = verdict.prompt ?? verdict.context?.join("\n\n");
+      if (flow.verdict.suppress === true) return { kind: "suppressed" };
+      const replaced = flow.verdict.prompt ?? flow.verdict.context?.join("\n\n");
       return { kind: "text", text: replaced?.trim() ? replaced : message.text };
     }
     default:
-      return verdict satisfies never;
+      return flow.verdict satisfies never;
   }
 }
 
 /**
  * Messages that arrived during the turn (`acai -p`) reach the model with its
- * next request. Returns an outcome when a hook stopped the session.
+ * next request. Returns how the turn ends when the user interrupted it or a
+ * hook stopped the session; the messages after that one stay in the inbox.
  */
 export async function* deliverInbox(
   session: SessionContext,
   turn: number,
+  signal: AbortSignal,
 ): AsyncGenerator<AgentEvent, TurnOutcome | undefined, Verdict | undefined> {
   for (const message of session.inbox?.take() ?? []) {
-    const received = yield* receiveMessage(session, message, turn);
-    if (received.kind === "stop") return { stopReason: "hook_stop", message: received.reason };
+    const received = yield* receiveMessage(session, message, turn, signal);
+    if (received.kind === "end") return received.end;
     if (received.kind === "text") session.history.addUser(received.text);
   }
   return undefined;

@@ -3,11 +3,12 @@
  * the hooks' retries), then the response streamed as `text_delta` events.
  */
 import { sleep } from "./abort.js";
-import type { AgentEvent, Verdict } from "./events.js";
+import type { AgentEvent } from "./events.js";
 import { gateFlow } from "./gate-flow.js";
 import { type StepOutcome, streamModelStep } from "./model-step.js";
 import type { SessionContext } from "./session-context.js";
 import type { TurnOutcome, TurnState } from "./turn-state.js";
+import type { Verdict } from "./verdicts.js";
 
 /** The `model_request` gate, with hook retries. Returns an outcome when the turn must end. */
 export async function* requestGate(

@@ -11,7 +11,7 @@ import {
   tool,
 } from "ai";
 import type { Tool } from "../tools/types.js";
-import type { Usage } from "./events.js";
+import type { Usage } from "./event-data.js";
 import { ZERO_USAGE } from "./usage.js";
 
 export interface StepToolCall {

@@ -14,8 +14,9 @@ import {
 } from "../permissions/decide.js";
 import { askReason, denialForModel, denyReason } from "../permissions/explain.js";
 import type { Tool } from "../tools/types.js";
-import type { AgentEvent, PermissionHintVerdict, Verdict, VerdictFor } from "./events.js";
+import type { AgentEvent, Emit, ToolCallRef } from "./events.js";
 import { type GateEnd, gateFlow } from "./gate-flow.js";
+import type { PermissionHintVerdict, Verdict } from "./verdicts.js";
 
 export type PermissionOutcome =
   /** `landing`: where a Write/Edit was judged to land; the tool writes there or not at all. */
@@ -25,10 +26,6 @@ export type PermissionOutcome =
   /** The user interrupted, or a hook answered stop (gate-flow.ts). */
   | { kind: "end"; end: GateEnd };
 
-type Emit = <E extends AgentEvent>(
-  event: E,
-) => AsyncGenerator<AgentEvent, VerdictFor<E["type"]> | undefined, Verdict | undefined>;
-
 export interface PermissionGateContext {
   emit: Emit;
   /** The session's policy: there is no run without one (no "open" fallback). */
@@ -37,16 +34,9 @@ export interface PermissionGateContext {
   signal: AbortSignal;
 }
 
-interface CallRef {
-  turn: number;
-  step: number;
-  promptId?: string;
-  toolCallId: string;
-}
-
 export async function* checkPermission(
   ctx: PermissionGateContext,
-  ref: CallRef,
+  ref: ToolCallRef,
   tool: Tool,
   input: unknown,
   hint: PermissionHintVerdict | undefined,

@@ -1,7 +1,8 @@
 import { scanPatterns } from "../patterns/scan.js";
-import type { AgentEvent, Verdict } from "./events.js";
+import type { AgentEvent, StepRef } from "./events.js";
 import type { SessionContext } from "./session-context.js";
 import type { TurnState } from "./turn-state.js";
+import type { Verdict } from "./verdicts.js";
 
 /**
  * The step's complete message: `output`, then one `pattern` event per
@@ -15,7 +16,7 @@ export async function* readOutput(
   text: string,
 ): AsyncGenerator<AgentEvent, boolean, Verdict | undefined> {
   if (text.trim() === "") return false;
-  const at = { turn: state.turn, promptId: state.promptId, step };
+  const at: StepRef = { turn: state.turn, promptId: state.promptId, step };
   yield* session.emit({ type: "output", ...at, text });
   const scanned = scanPatterns(text);
   let answered = false;

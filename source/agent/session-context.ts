@@ -1,12 +1,13 @@
 import type { ToolSet } from "ai";
 import type { Tool } from "../tools/types.js";
-import type { AgentEvent, Verdict, VerdictFor } from "./events.js";
+import type { AgentEvent } from "./events.js";
 import { History } from "./history.js";
 import { type Limits, limitsOf } from "./limits.js";
 import { SessionCounter } from "./session-totals.js";
 import { defaultSystemPrompt } from "./system-prompt.js";
 import type { TranscriptWriter } from "./transcript.js";
 import type { AgentOptions, Inbox } from "./types.js";
+import type { Verdict, VerdictFor } from "./verdicts.js";
 
 export interface SessionParts {
   options: AgentOptions;

@@ -1,5 +1,7 @@
-import type { AgentEvent, SessionEndReason, Verdict } from "./events.js";
+import type { SessionEndReason } from "./event-data.js";
+import type { AgentEvent } from "./events.js";
 import type { SessionContext } from "./session-context.js";
+import type { Verdict } from "./verdicts.js";
 
 /** `session_end` with the session's totals, after a warning if the transcript could not be written. */
 export async function* endSession(

@@ -1,7 +1,10 @@
-import type { AgentEvent, SessionEndReason, Verdict } from "./events.js";
+import type { SessionEndReason } from "./event-data.js";
+import type { AgentEvent } from "./events.js";
+import { gateFlow } from "./gate-flow.js";
 import type { SessionContext } from "./session-context.js";
 import { providerOf } from "./session-totals.js";
 import type { RunInput } from "./types.js";
+import type { Verdict } from "./verdicts.js";
 
 /**
  * The `session_start` gate. Returns why the session ends before its first
@@ -24,21 +27,28 @@ export async function* startSession(
     modelProvider: providerOf(options.model),
     ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
   });
-  if (signal.aborted) return "aborted";
-  if (start?.action === "block") {
+  const flow = gateFlow(start, signal);
+  switch (flow.kind) {
+    case "end_turn":
+      return "aborted";
+    case "end_session":
+      yield* session.emit({
+        type: "warning",
+        message: `A hook stopped the session: ${flow.end.message}`,
+        source: "session_start",
+      });
+      return "hook_stop";
+    case "go_on":
+      break;
+    default:
+      return flow satisfies never;
+  }
+  if (flow.verdict?.action === "block") {
     yield* session.emit({
       type: "error",
-      message: `A session_start hook refused to start the session: ${start.reason}`,
+      message: `A session_start hook refused to start the session: ${flow.verdict.reason}`,
     });
     return "error";
-  }
-  if (start?.action === "stop") {
-    yield* session.emit({
-      type: "warning",
-      message: `A hook stopped the session: ${start.reason}`,
-      source: "session_start",
-    });
-    return "hook_stop";
   }
   return undefined;
 }

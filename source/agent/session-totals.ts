@@ -1,4 +1,5 @@
-import type { AgentEvent, SessionTotals, Usage } from "./events.js";
+import type { SessionTotals, Usage } from "./event-data.js";
+import type { AgentEvent } from "./events.js";
 import { addUsage, ZERO_USAGE } from "./usage.js";
 
 /**

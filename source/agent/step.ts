@@ -8,7 +8,7 @@
 
 import { isContextLengthError } from "./compaction/context-window.js";
 import { compactSession, nearContextWindow } from "./compaction/session-compaction.js";
-import type { AgentEvent, Verdict } from "./events.js";
+import type { AgentEvent } from "./events.js";
 import { gateFlow } from "./gate-flow.js";
 import { errorResult } from "./history.js";
 import { deliverInbox } from "./message-received.js";
@@ -20,6 +20,7 @@ import type { SessionContext } from "./session-context.js";
 import { runToolCalls } from "./tool-calls.js";
 import type { TurnOutcome, TurnState } from "./turn-state.js";
 import { addUsage } from "./usage.js";
+import type { Verdict } from "./verdicts.js";
 
 /** What the turn does after a step. */
 export type StepResult =
@@ -76,7 +77,7 @@ async function* beforeRequest(
   step: number,
   signal: AbortSignal,
 ): AsyncGenerator<AgentEvent, TurnOutcome | undefined, Verdict | undefined> {
-  const delivered = yield* deliverInbox(session, state.turn);
+  const delivered = yield* deliverInbox(session, state.turn, signal);
   if (signal.aborted) return { stopReason: "aborted" };
   if (delivered) return delivered;
   yield* session.emit({ type: "step_start", turn: state.turn, step });

@@ -3,10 +3,11 @@
  * when the turn reached `--max-steps`. A block makes the model go on with the
  * reason as feedback, at most `maxStopBlocks` times in a turn.
  */
-import type { AgentEvent, Verdict } from "./events.js";
+import type { AgentEvent } from "./events.js";
 import { gateFlow } from "./gate-flow.js";
 import type { SessionContext } from "./session-context.js";
 import type { TurnOutcome, TurnState } from "./turn-state.js";
+import type { Verdict } from "./verdicts.js";
 
 type StopRequest = Extract<AgentEvent, { type: "stop_request" }>;
 
@@ -57,21 +58,23 @@ export async function* askToStop(
 
 /**
  * `--max-steps` reached: `before_stop` hooks hear it (`stop_reason: max_steps`);
- * a block cannot extend the turn past the limit, a stop ends the session.
+ * a block cannot extend the turn past the limit; a stop ends the session,
+ * the user's interrupt the turn (gate-flow.ts).
  */
 export async function* maxStepsReached(
   session: SessionContext,
   state: TurnState,
   step: number,
+  signal: AbortSignal,
 ): AsyncGenerator<AgentEvent, TurnOutcome, Verdict | undefined> {
   const { maxSteps } = session.limits;
   const message = `Stopped after ${maxSteps} model requests (--max-steps).`;
-  const verdict = yield* session.emit(stopRequest(state, step, "max_steps"));
-  if (verdict?.action === "stop") return { stopReason: "hook_stop", message: verdict.reason };
-  if (verdict?.action === "block") {
+  const flow = gateFlow(yield* session.emit(stopRequest(state, step, "max_steps")), signal);
+  if (flow.kind !== "go_on") return flow.end;
+  if (flow.verdict?.action === "block") {
     yield* session.emit({
       type: "warning",
-      message: `A before_stop hook blocked at the step limit; acai stops anyway (--max-steps ${maxSteps}). Reason: ${verdict.reason}`,
+      message: `A before_stop hook blocked at the step limit; acai stops anyway (--max-steps ${maxSteps}). Reason: ${flow.verdict.reason}`,
       source: "stop_request",
     });
   }

@@ -7,14 +7,11 @@ import type { ToolResultPart } from "ai";
 import type { PermissionPolicy } from "../permissions/decide.js";
 import type { ProcessRunner } from "../process/types.js";
 import type { Tool } from "../tools/types.js";
-import type { AgentEvent, Verdict, VerdictFor } from "./events.js";
+import type { AgentEvent, Emit, ToolCallRef } from "./events.js";
 import { errorResult } from "./history.js";
 import type { StepToolCall } from "./model-step.js";
 import type { ShellEnvironment } from "./types.js";
-
-export type Emit = <E extends AgentEvent>(
-  event: E,
-) => AsyncGenerator<AgentEvent, VerdictFor<E["type"]> | undefined, Verdict | undefined>;
+import type { Verdict } from "./verdicts.js";
 
 export interface ToolStepContext {
   emit: Emit;
@@ -46,7 +43,7 @@ export interface Refusal {
 }
 
 /** The fields every event of one tool call carries. */
-export function callRef(ctx: ToolStepContext, call: StepToolCall) {
+export function callRef(ctx: ToolStepContext, call: StepToolCall): ToolCallRef {
   return {
     turn: ctx.turn,
     step: ctx.step,

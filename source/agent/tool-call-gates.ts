@@ -5,11 +5,12 @@
  * refuse the call, or end the turn.
  */
 import type { Tool } from "../tools/types.js";
-import type { AgentEvent, PermissionHintVerdict, Verdict } from "./events.js";
+import type { AgentEvent } from "./events.js";
 import { type GateEnd, gateFlow } from "./gate-flow.js";
 import type { StepToolCall } from "./model-step.js";
 import { checkPermission } from "./permission-gate.js";
 import { callRef, type Refusal, type ToolStepContext } from "./tool-call-context.js";
+import type { PermissionHintVerdict, Verdict } from "./verdicts.js";
 
 export type Prepared =
   | { kind: "go_on"; tool: Tool; input: unknown; hint?: PermissionHintVerdict }

@@ -6,13 +6,14 @@
 import type { ToolResultPart } from "ai";
 import { readBlockedBy } from "../permissions/decide.js";
 import type { Tool, ToolContext, ToolResult } from "../tools/types.js";
-import type { AgentEvent, Verdict } from "./events.js";
+import type { AgentEvent } from "./events.js";
 import { type GateEnd, gateFlow } from "./gate-flow.js";
 import { textResult } from "./history.js";
 import type { StepToolCall } from "./model-step.js";
 import { modifiedFileNotice, snapshotFile } from "./modified-file.js";
 import { callRef, type Refusal, refuse, type ToolStepContext } from "./tool-call-context.js";
 import type { Permitted } from "./tool-call-gates.js";
+import type { Verdict } from "./verdicts.js";
 
 type Executed =
   | { kind: "ran"; input: unknown; result: Extract<ToolResult, { ok: true }>; durationMs: number }

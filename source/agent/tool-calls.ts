@@ -5,13 +5,14 @@
  * (`tool_call_end` or `tool_call_error`) in tool-call-run.ts.
  */
 import type { ToolResultPart } from "ai";
-import type { AgentEvent, Verdict } from "./events.js";
+import type { AgentEvent } from "./events.js";
 import type { GateEnd } from "./gate-flow.js";
 import { errorResult } from "./history.js";
 import type { StepToolCall } from "./model-step.js";
 import { refuse, type ToolStepContext } from "./tool-call-context.js";
 import { type Permitted, type Prepared, permit, prepare } from "./tool-call-gates.js";
 import { execute, type Finished, finish } from "./tool-call-run.js";
+import type { Verdict } from "./verdicts.js";
 
 export interface ToolStepResult {
   /** One result per tool call of the step, in order (the model must get an answer for each). */

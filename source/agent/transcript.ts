@@ -2,8 +2,9 @@ import { randomUUID } from "node:crypto";
 import { closeSync, writeSync } from "node:fs";
 import type { ModelMessage } from "ai";
 import { openPrivateAppendSync } from "../config/private-files.js";
-import type { AgentEvent, AgentEventType, Verdict } from "./events.js";
+import type { AgentEvent, AgentEventType } from "./events.js";
 import { blocksOfMessage, type ConversationLine } from "./transcript-messages.js";
+import type { Verdict } from "./verdicts.js";
 
 /**
  * The lines of a transcript: the conversation in Claude Code's shape (`user`,

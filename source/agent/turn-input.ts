@@ -1,9 +1,11 @@
 import { anySignal } from "./abort.js";
 import { compactSession } from "./compaction/session-compaction.js";
-import type { AgentEvent, SessionEndReason, Verdict } from "./events.js";
+import type { SessionEndReason } from "./event-data.js";
+import type { AgentEvent } from "./events.js";
 import { receiveMessage } from "./message-received.js";
 import type { SessionContext } from "./session-context.js";
 import type { TurnInput } from "./types.js";
+import type { Verdict } from "./verdicts.js";
 
 /** What a prompt from the queue becomes. */
 export type TakenInput =
@@ -32,11 +34,10 @@ export async function* takeTurnInput(
     return signal.aborted ? { kind: "end", reason: "aborted" } : { kind: "none" };
   }
   if (!input.message) return { kind: "turn", prompt: input.prompt };
-  const received = yield* receiveMessage(session, input.message, turn);
-  if (signal.aborted) return { kind: "end", reason: "aborted" };
+  const received = yield* receiveMessage(session, input.message, turn, signal);
   switch (received.kind) {
-    case "stop":
-      return { kind: "end", reason: "hook_stop" };
+    case "end":
+      return { kind: "end", reason: received.end.stopReason };
     case "suppressed":
       return { kind: "none" };
     case "text":

@@ -1,4 +1,4 @@
-import type { StopReason, Usage } from "./events.js";
+import type { StopReason, Usage } from "./event-data.js";
 
 /** How a turn ended: `turn_end`'s `stopReason` and `message`. */
 export type TurnOutcome = { stopReason: StopReason; message?: string };

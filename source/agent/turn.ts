@@ -4,13 +4,14 @@
  * the user ends it), then `turn_end`.
  */
 import { randomUUID } from "node:crypto";
-import type { AgentEvent, Verdict } from "./events.js";
+import type { AgentEvent } from "./events.js";
 import { gateFlow } from "./gate-flow.js";
 import type { SessionContext } from "./session-context.js";
 import { runStep } from "./step.js";
 import { askToStop, maxStepsReached } from "./stop-gate.js";
 import type { TurnOutcome, TurnState } from "./turn-state.js";
 import { ZERO_USAGE } from "./usage.js";
+import type { Verdict } from "./verdicts.js";
 
 export interface TurnStart {
   /** The turn's number in the session, from 1. */
@@ -44,7 +45,10 @@ export async function* runTurn(
     ...(outcome.message !== undefined ? { message: outcome.message } : {}),
     steps: state.steps,
   });
-  return outcome.stopReason === "hook_stop" || endVerdict?.action === "stop";
+  // The turn is over: only a stop counts here, and it ends the session.
+  return (
+    outcome.stopReason === "hook_stop" || gateFlow(endVerdict, undefined).kind === "end_session"
+  );
 }
 
 async function* playTurn(
@@ -104,7 +108,7 @@ async function* runSteps(
   let followUps = 0;
   let compactedForError = false;
   for (let step = 1; ; step++) {
-    if (step > maxSteps) return yield* maxStepsReached(session, state, step - 1);
+    if (step > maxSteps) return yield* maxStepsReached(session, state, step - 1, signal);
     state.steps = step;
     const result = yield* runStep(session, { state, step, signal, mayCompact: !compactedForError });
     switch (result.kind) {

@@ -2,7 +2,7 @@ import type { LanguageModel, ModelMessage } from "ai";
 import type { PermissionPolicy } from "../permissions/decide.js";
 import type { ProcessRunner } from "../process/types.js";
 import type { Tool } from "../tools/types.js";
-import type { IncomingMessage, SessionEndReason, SessionSandboxInfo } from "./events.js";
+import type { IncomingMessage, SessionEndReason, SessionSandboxInfo } from "./event-data.js";
 
 export interface AgentOptions {
   model: LanguageModel;

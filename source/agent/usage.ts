@@ -3,7 +3,7 @@
  * can add usage up without loading the model layer (model-step.ts imports the
  * AI SDK).
  */
-import type { Usage } from "./events.js";
+import type { Usage } from "./event-data.js";
 
 export const ZERO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
 

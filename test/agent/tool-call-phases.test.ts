@@ -4,12 +4,13 @@
  * typed outcome, driven as the agent drives them: events out, verdicts back.
  */
 import { describe, expect, it } from "vitest";
-import type { AgentEvent, Verdict } from "../../source/agent/events.js";
+import type { AgentEvent, Emit } from "../../source/agent/events.js";
 import { gateFlow } from "../../source/agent/gate-flow.js";
 import type { StepToolCall } from "../../source/agent/model-step.js";
-import type { Emit, ToolStepContext } from "../../source/agent/tool-call-context.js";
+import type { ToolStepContext } from "../../source/agent/tool-call-context.js";
 import { permit, prepare } from "../../source/agent/tool-call-gates.js";
 import { runToolCalls } from "../../source/agent/tool-calls.js";
+import type { Verdict } from "../../source/agent/verdicts.js";
 import { toRules } from "../../source/permissions/rules.js";
 import { echoTool, failTool, testPolicy, unusedRunner } from "./helpers.js";
 

@@ -7,11 +7,13 @@
  * source `compact`, as Claude Code does.
  */
 import type { LanguageModel, ModelMessage, ToolSet } from "ai";
-import type { AgentEvent, Usage, Verdict } from "../events.js";
+import type { Usage } from "../event-data.js";
+import type { AgentEvent, Emit } from "../events.js";
+import { gateFlow } from "../gate-flow.js";
 import type { History } from "../history.js";
 import { streamModelStep } from "../model-step.js";
 import { describeProviderError } from "../provider-error.js";
-import type { Emit } from "../tool-call-context.js";
+import type { Verdict } from "../verdicts.js";
 import { estimateTokens, splitForCompaction } from "./split.js";
 
 export type CompactTrigger = "manual" | "auto";
@@ -73,10 +75,20 @@ export async function* compactHistory(
     tokensBefore,
     messages: messages.length,
   });
-  if (ctx.signal.aborted) return { kind: "aborted" };
-  if (gate?.action === "block" || gate?.action === "stop")
-    return { kind: "blocked", reason: gate.reason };
-  const hookInstructions = gate?.action === "continue" ? (gate.context ?? []) : [];
+  const flow = gateFlow(gate, ctx.signal);
+  switch (flow.kind) {
+    case "end_turn":
+      return { kind: "aborted" };
+    case "end_session":
+      // pre_compact's stop acts as a block: not now (docs/hooks.md).
+      return { kind: "blocked", reason: flow.end.message };
+    case "go_on":
+      break;
+    default:
+      return flow satisfies never;
+  }
+  if (flow.verdict?.action === "block") return { kind: "blocked", reason: flow.verdict.reason };
+  const hookInstructions = flow.verdict?.context ?? [];
   const split = splitForCompaction(messages, ctx.keepShare ?? 0.3);
   if (split.older.length === 0) return { kind: "nothing" };
 

@@ -3,9 +3,10 @@
  * becomes of one (`compactHistory`): the new measure of the conversation, or
  * a warning saying why nothing changed.
  */
-import type { AgentEvent, Verdict } from "../events.js";
+import type { AgentEvent } from "../events.js";
 import type { SessionContext } from "../session-context.js";
 import { providerOf } from "../session-totals.js";
+import type { Verdict } from "../verdicts.js";
 import { type CompactTrigger, compactHistory } from "./compact.js";
 import { DEFAULT_COMPACT_AT } from "./context-window.js";
 

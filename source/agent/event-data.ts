@@ -1,0 +1,85 @@
+/**
+ * The values events carry (events.ts): usage, messages between agents, why a
+ * turn or a session ends, what a session did, the sandbox in force.
+ */
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+}
+
+export interface ToolCallSummary {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+}
+
+/** A message from another agent (the relay), as the agent receives it. */
+export interface IncomingMessage {
+  id: string;
+  /** The sender's agent name. */
+  from: string;
+  /** This agent's name. */
+  to: string;
+  content: string;
+  /** Sent to every running agent (`@relay:*`). */
+  broadcast: boolean;
+  /** ms since the epoch, the sender's clock. */
+  sentAt: number;
+  /** What the model gets unless a message_received hook replaces it. */
+  text: string;
+}
+
+/** A message this agent sent (`@relay:NAME`, a hook's sendMessage), and where it went. */
+export interface SentMessage {
+  from: string;
+  /** A name, or `*` for every running agent. */
+  to: string;
+  content: string;
+  /** Recipients running: on their way. */
+  delivered: string[];
+  /** Recipients not running: kept for them. */
+  kept: string[];
+}
+
+export type StopReason =
+  | "end_turn" // the model finished and no gate kept it going
+  | "max_steps" // --max-steps reached
+  | "blocked" // a gate blocked the prompt, the model request or the response
+  | "stop_hook_limit" // before_stop blocked too many times in a row
+  | "hook_stop" // a gate answered stop
+  | "aborted"
+  | "error";
+
+/** Why a session (re)starts: a new one, one picked up again (`--continue`), after a compaction. */
+export type SessionSource = "startup" | "resume" | "compact";
+
+/**
+ * Why the model's turn would end, on `stop_request`: it answered without tool
+ * calls (`end_turn`), its previous tool calls were all refused and it gave up
+ * (`tool_rejected`), or `--max-steps` was reached (`max_steps`).
+ */
+export type StopRequestReason = "end_turn" | "tool_rejected" | "max_steps";
+
+export interface SessionTotals {
+  /** Model requests of the whole session. */
+  steps: number;
+  toolCalls: number;
+  usage: Usage;
+  durationMs: number;
+}
+
+/** The OS sandbox in force (hooks.md §3: session_start's `sandbox`); the agent only carries it. */
+export interface SessionSandboxInfo {
+  enabled: boolean;
+  /** The policy's name (ACAI_SANDBOX_POLICY), null when unsandboxed. */
+  policy: string | null;
+  /** How what acai starts is kept from outliving it: a PID namespace, or the environment marker. */
+  containment: "namespace" | "marker";
+  network: "none" | "hosts" | "all" | null;
+  /** Why it is off. */
+  reason?: string;
+}
+
+export type SessionEndReason = "completed" | "aborted" | "error" | "hook_stop" | "user_exit";

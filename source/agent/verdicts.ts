@@ -1,0 +1,108 @@
+/**
+ * What a consumer may answer to an event `Agent.run()` yields (events.ts):
+ * the verdict passed to `next(verdict)`. A gate reads it and acts on it
+ * (gate-flow.ts first, for an interrupt or a stop); any other event may get
+ * context only. A consumer that passes nothing gets "continue".
+ */
+
+interface WithContext {
+  /** Extra text for the model, delivered with the next model request. */
+  context?: string[];
+}
+
+/** Go on, with what the gate lets the consumer replace (`Changes`). */
+export type ContinueVerdict<Changes extends object = object> = { action: "continue" } & Changes &
+  WithContext;
+export type BlockVerdict = {
+  action: "block";
+  reason: string;
+  /** tool_call_start: the tool result's text, when not "Blocked by a hook: <reason>". */
+  modelText?: string;
+} & WithContext;
+export type RetryVerdict = { action: "retry"; afterMs: number } & WithContext;
+export type StopVerdict = { action: "stop"; reason: string };
+/** permission_request: run the tool; `input` replaces its input (checked against its schema). */
+export type AllowVerdict = { action: "allow"; input?: unknown } & WithContext;
+
+/**
+ * A before_tool consumer's say on the permission (Claude Code's PreToolUse
+ * `permissionDecision`): `ask` asks the user even where a rule allows; `allow`
+ * spares the question where no deny or ask rule holds.
+ */
+export interface PermissionHintVerdict {
+  behavior: "ask" | "allow";
+  reason: string;
+  /** Who said it (a hook's name). */
+  by: string;
+}
+
+/**
+ * What a consumer may answer to each gate, and what the agent does with it
+ * (pi-mono's BeforeToolCallResult / AfterToolCallResult and codex's per-event
+ * outcomes were the models). `ask` and `skip` are resolved before they reach
+ * the agent. Any other event may get context only.
+ */
+export interface GateVerdicts {
+  /** block: refuse to start the session. */
+  session_start: ContinueVerdict | BlockVerdict | StopVerdict;
+  /** block: drop the prompt; `prompt` replaces it. */
+  user_prompt: ContinueVerdict<{ prompt?: string }> | BlockVerdict | StopVerdict;
+  /** block: end the turn; retry: send it again after `afterMs` (bounded by `maxHookRetries`). */
+  model_request: ContinueVerdict | BlockVerdict | RetryVerdict | StopVerdict;
+  /** block: end the turn. */
+  model_response: ContinueVerdict | BlockVerdict | StopVerdict;
+  /**
+   * block: the tool does not run, the reason is its result; `input` replaces
+   * the tool input (the agent checks it against the tool's schema; one the hooks
+   * already checked is not parsed again, see tools/validated-input.ts).
+   */
+  tool_call_start:
+    | ContinueVerdict<{ input?: unknown; permission?: PermissionHintVerdict }>
+    | BlockVerdict
+    | StopVerdict;
+  /**
+   * allow: the tool runs; block: it does not, the reason (or `modelText`) is
+   * its result; anything else (no verdict, continue) is a denial: nobody allowed it.
+   */
+  permission_request: AllowVerdict | ContinueVerdict | BlockVerdict | StopVerdict;
+  /** block: the reason goes beside the result; `output` replaces the text the model sees. */
+  tool_call_end: ContinueVerdict<{ output?: string }> | BlockVerdict | StopVerdict;
+  /** block: the reason becomes a user message and the agent goes on. */
+  stop_request: ContinueVerdict | BlockVerdict | StopVerdict;
+  /** stop: end the session after this turn. */
+  turn_end: ContinueVerdict | StopVerdict;
+  /** block: do not compact now; context: instructions for the summary. */
+  compact_start: ContinueVerdict | BlockVerdict | StopVerdict;
+  /** block: the Task call fails with the reason; context reaches the subagent. */
+  subagent_start: ContinueVerdict | BlockVerdict | StopVerdict;
+  /** block: the reason becomes the subagent's next user message and it goes on. */
+  subagent_stop: ContinueVerdict | BlockVerdict | StopVerdict;
+  /** context: the answer to the agent (with the next model request; a follow-up step if it had stopped). */
+  pattern: ContinueVerdict;
+  /** block: drop the message (agent-relay's `suppress`); `prompt`, else context, replaces its text. */
+  message_received:
+    | ContinueVerdict<{ prompt?: string; suppress?: boolean }>
+    | BlockVerdict
+    | StopVerdict;
+}
+
+export type GateEventType = keyof GateVerdicts;
+
+/** The verdict an event of type `T` (an `AgentEventType`) can get. */
+export type VerdictFor<T extends string> = T extends GateEventType
+  ? GateVerdicts[T]
+  : ContinueVerdict;
+
+/** Any verdict: what `next()` carries (the agent reads it as its event's own, `VerdictFor`). */
+export type Verdict =
+  | ContinueVerdict<{
+      input?: unknown;
+      prompt?: string;
+      output?: string;
+      suppress?: boolean;
+      permission?: PermissionHintVerdict;
+    }>
+  | AllowVerdict
+  | BlockVerdict
+  | RetryVerdict
+  | StopVerdict;
