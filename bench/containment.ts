@@ -4,15 +4,20 @@
  *   Bash command, and each round of the sweep at exit), with the machine's
  *   current process count;
  * - starting the watchdog (acai's side: the spawn call; it then runs alone);
- * - signal → exit of the built `acai -p` (median of N=5) for: SIGINT while a
- *   hook's describe step hangs, SIGTERM while the prompt is read from a stdin
- *   that stays open, SIGHUP and SIGINT while a Bash command hangs (session_end
- *   hook included), and a double SIGINT while a TERM-trapping hook runs.
+ * - signal → exit of the built `acai -p` for: SIGINT while a hook's describe
+ *   step hangs, SIGTERM while the prompt is read from a stdin that stays
+ *   open, SIGHUP and SIGINT while a Bash command hangs (session_end hook
+ *   included; the command is allowed by `--allowedTools Bash`, as `acai -p`
+ *   denies Bash that no rule allows), and a double SIGINT while a
+ *   TERM-trapping hook runs. Three runs, each the median of N per case,
+ *   cases interleaved; the RESULT line per case is the time to exit as a
+ *   ratio of the 1 s budget (target ≤ 1). Every wait has a deadline: a case
+ *   whose acai never gets ready, or never exits, is killed and reported.
  *
- * Run: npx tsc -p tsconfig.json && node bench/containment.ts
+ * Run: npx tsc -p tsconfig.json && node bench/containment.ts [--n 3]
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import os from "node:os";
@@ -20,9 +25,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { findMarked } from "../dist/process/sweep.js";
 import { startWatchdog } from "../dist/process/watchdog.js";
+import { numberArg, printResult, threeRuns } from "./support/result.ts";
 
 const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "dist", "cli", "main.js");
-const N = 5;
+const N = numberArg("n", 3);
+/** How long a case may take to get ready, and to exit once signalled, before it is killed. */
+const READY_DEADLINE_MS = 30_000;
+const EXIT_DEADLINE_MS = 15_000;
 const median = (xs: number[]): number =>
   [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -155,6 +164,25 @@ const cases: Case[] = [
   },
 ];
 
+/** Waits for `file`, or until `deadline` (false then). */
+async function appears(file: string, deadline: number): Promise<boolean> {
+  while (!existsSync(file)) {
+    if (performance.now() > deadline) return false;
+    await sleep(10);
+  }
+  return true;
+}
+
+/** Resolves with true at exit, or false after `ms`. */
+function exitWithin(exited: Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  return Promise.race([exited.then(() => true), late]).finally(() => clearTimeout(timer));
+}
+
+/** One signal → exit; the time in ms, or an error when acai never got ready or never exited. */
 async function once(c: Case): Promise<number> {
   const root = await mkdtemp(path.join(os.tmpdir(), "acai-bench-containment-"));
   const [home, acaiHome, cwd] = ["home", "acai-home", "project"].map((d) => path.join(root, d)) as [
@@ -169,7 +197,7 @@ async function once(c: Case): Promise<number> {
   const args = c.stdinOpen ? ["-p"] : ["-p", "go"];
   const child: ChildProcess = spawn(
     process.execPath,
-    [CLI, ...args, "--model", "openai:m", "--base-url", model.url],
+    [CLI, ...args, "--model", "openai:m", "--base-url", model.url, "--allowedTools", "Bash"],
     {
       cwd,
       env: {
@@ -178,29 +206,54 @@ async function once(c: Case): Promise<number> {
         ACAI_HOME: acaiHome,
         OPENAI_API_KEY: "k",
       },
-      stdio: ["pipe", "ignore", "ignore"],
+      stdio: ["pipe", "ignore", "pipe"],
     },
   );
+  let stderr = "";
+  child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
   if (!c.stdinOpen) child.stdin?.end();
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  if (c.ready === "file") {
-    const { existsSync } = await import("node:fs");
-    while (!existsSync(readyFile)) await sleep(10);
-  } else await sleep(c.ready);
-  const start = performance.now();
-  for (const signal of c.signals) child.kill(signal);
-  await exited;
-  const ms = performance.now() - start;
-  child.stdin?.destroy();
-  model.server.close();
-  await rm(root, { recursive: true, force: true });
-  return ms;
+  try {
+    if (c.ready === "file") {
+      const ready = await Promise.race([
+        appears(readyFile, performance.now() + READY_DEADLINE_MS),
+        exited.then(() => false),
+      ]);
+      if (!ready) throw new Error(`never got ready (${readyFile}); acai said: ${stderr.trim()}`);
+    } else await sleep(c.ready);
+    const start = performance.now();
+    for (const signal of c.signals) child.kill(signal);
+    if (!(await exitWithin(exited, EXIT_DEADLINE_MS))) {
+      throw new Error(`did not exit within ${EXIT_DEADLINE_MS} ms of ${c.signals.join(", ")}`);
+    }
+    return performance.now() - start;
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    child.stdin?.destroy();
+    model.server.close();
+    await rm(root, { recursive: true, force: true, maxRetries: 5 });
+  }
 }
 
+const BUDGET_MS = 1000;
+const { values, loads } = await threeRuns(async () => {
+  const times = new Map<string, number[]>(cases.map((c) => [c.name, []]));
+  for (let i = 0; i < N; i++) {
+    for (const c of cases)
+      times.get(c.name)?.push(await once(c).catch(() => Number.POSITIVE_INFINITY));
+  }
+  return new Map([...times].map(([name, xs]) => [name, median(xs)]));
+});
 for (const c of cases) {
-  const times: number[] = [];
-  for (let i = 0; i < N; i++) times.push(await once(c));
+  const runs = values.map((run) => run.get(c.name) ?? Number.POSITIVE_INFINITY);
+  const failed = runs.some((ms) => !Number.isFinite(ms));
   console.log(
-    `${c.name.padEnd(30)} ${median(times).toFixed(0).padStart(5)} ms to exit (median of ${N}; max ${Math.max(...times).toFixed(0)})`,
+    `${c.name.padEnd(30)} ${runs.map((ms) => `${ms.toFixed(0)} ms`).join(", ")} to exit (three runs, each the median of ${N})${failed ? " — Infinity: it never got ready or never exited" : ""}`,
   );
+  printResult({
+    name: `containment, ${c.name}: time to exit / the ${BUDGET_MS} ms budget`,
+    ratios: runs.map((ms) => ms / BUDGET_MS),
+    loads,
+    target: { op: "≤", value: 1 },
+  });
 }
