@@ -23,6 +23,12 @@
  *    runtime — and, as the floor, the same 20 processes asked all at once by a
  *    bare driver with no acai code.
  *
+ * Every driver is started once and kept: in figure 1 they take turns block
+ * by block, in figure 2 call by call (each session stays open through the
+ * interceptor), so the baseline and acai see the same load — run one after
+ * the other, acai once "beat" its own floor. Three runs; RESULT lines give
+ * the ratio of each run, the spread and the load.
+ *
  * Run after a build (Node 24 strips the types itself; the bench uses dist/):
  *   npx tsc -p tsconfig.json && node bench/hooks-persistent.ts
  */
@@ -40,11 +46,14 @@ import { runHookOnce } from "../dist/hooks/run/run.js";
 import { startProcess } from "../dist/process/long-lived.js";
 import { runProcess } from "../dist/process/runner.js";
 import { bashToolCall, parentEnvironment } from "./support/bash-call.ts";
+import { loadNow, median, percentile, printResult, threeRuns } from "./support/result.ts";
 
-const THROUGHPUT_N = 40_000;
+const THROUGHPUT_N = 30_000;
+/** Blocks per run in figure 1: the drivers take turns block by block. */
+const ROUNDS = 5;
 const IN_FLIGHT = 32;
-const LATENCY_N = 5_000;
-const CALLS = 1000;
+const LATENCY_N = 3_000;
+const CALLS = 300;
 const SDK = fileURLToPath(new URL("../dist/sdk/hooks.js", import.meta.url));
 
 const root = await mkdtemp(path.join(os.tmpdir(), "acai-bench-persistent-"));
@@ -199,19 +208,20 @@ function acaiDriver(script: string, name: string): { ask: Ask; close: () => void
   };
 }
 
-async function throughput(ask: Ask): Promise<number> {
+async function throughput(ask: Ask, total: number): Promise<number> {
   let sent = 0;
   const started = performance.now();
   const worker = async (): Promise<void> => {
-    while (sent < THROUGHPUT_N) {
+    while (sent < total) {
       sent++;
       await ask();
     }
   };
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
-  return THROUGHPUT_N / ((performance.now() - started) / 1000);
+  return total / ((performance.now() - started) / 1000);
 }
 
+/** The time of one ask, `n` times in a row. */
 async function latencies(ask: Ask, n: number): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < n; i++) {
@@ -219,25 +229,38 @@ async function latencies(ask: Ask, n: number): Promise<number[]> {
     await ask();
     times.push(performance.now() - started);
   }
-  return times.sort((a, b) => a - b);
+  return times;
 }
 
-const pct = (sorted: number[], p: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+const pct = (values: number[], p: number): number => percentile(values, p);
 const ms = (value: number): string => `${value.toFixed(3)} ms`;
 
-async function measure(label: string, driver: { ask: Ask; close: () => void }) {
-  try {
-    await latencies(driver.ask, 500); // start + warm up
-    const rate = await throughput(driver.ask);
-    const lat = await latencies(driver.ask, LATENCY_N);
-    console.log(
-      `${label.padEnd(30)} ${Math.round(rate).toString().padStart(7)} decisions/s (${IN_FLIGHT} in flight); one at a time p50 ${ms(pct(lat, 0.5))}, p99 ${ms(pct(lat, 0.99))}`,
-    );
-    return { rate, p50: pct(lat, 0.5), p99: pct(lat, 0.99) };
-  } finally {
-    driver.close();
+/** A driver's figures over one run: throughput blocks and one-at-a-time latencies. */
+interface Figures {
+  rates: number[];
+  times: number[];
+}
+
+/**
+ * One run of figure 1: the drivers take turns, block by block (ROUNDS blocks
+ * of throughput, then of latency), so the load falls on each alike.
+ */
+async function figure1Run(drivers: Map<string, Ask>): Promise<Map<string, Figures>> {
+  const figures = new Map([...drivers.keys()].map((k) => [k, { rates: [], times: [] } as Figures]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [label, ask] of drivers) {
+      figures.get(label)?.rates.push(await throughput(ask, THROUGHPUT_N / ROUNDS));
+    }
+    for (const [label, ask] of drivers) {
+      figures.get(label)?.times.push(...(await latencies(ask, LATENCY_N / ROUNDS)));
+    }
   }
+  for (const [label, f] of figures) {
+    console.log(
+      `  ${label.padEnd(30)} ${Math.round(median(f.rates)).toString().padStart(7)} decisions/s (${IN_FLIGHT} in flight); one at a time p50 ${ms(pct(f.times, 0.5))}, p99 ${ms(pct(f.times, 0.99))}`,
+    );
+  }
+  return figures;
 }
 
 async function* oneToolCall(): AsyncGenerator<AgentEvent, void, Verdict | undefined> {
@@ -247,8 +270,16 @@ async function* oneToolCall(): AsyncGenerator<AgentEvent, void, Verdict | undefi
   }
 }
 
-/** One interceptor run (a session) answering CALLS tool calls; the time of each. */
-async function perToolCall(hooks: HookDefinition[]): Promise<number[]> {
+/**
+ * A session kept open through the whole interceptor: each `ask` sends one
+ * tool call through it and resolves with its time (the agent's yield of the
+ * event to the verdict's return). Several stay open at once, so their calls
+ * can be interleaved one by one.
+ */
+function sessionDriver(hooks: HookDefinition[]): {
+  ask: () => Promise<number>;
+  close: () => Promise<void>;
+} {
   const intercept = createHookInterceptor({
     hooks,
     runner: runProcess,
@@ -257,69 +288,135 @@ async function perToolCall(hooks: HookDefinition[]): Promise<number[]> {
     projectDir: root,
     acaiHome: path.join(root, "acai-home"),
   });
+  const asks: { resolve: (ms: number) => void }[] = [];
+  let wake: (() => void) | undefined;
+  let closing = false;
   async function* session(): AsyncGenerator<AgentEvent, void, Verdict | undefined> {
-    for (let i = 0; i < CALLS + 20; i++) {
+    while (true) {
+      while (asks.length === 0 && !closing) await new Promise<void>((r) => (wake = r));
+      const next = asks.shift();
+      if (!next) return;
       const started = performance.now();
       yield* oneToolCall();
-      if (i >= 20) times.push(performance.now() - started); // the first 20 start the processes
+      next.resolve(performance.now() - started);
     }
   }
-  const times: number[] = [];
-  for await (const _ of intercept(session())) {
-    // drain
-  }
-  return times.sort((a, b) => a - b);
+  const drained = (async () => {
+    for await (const _ of intercept(session())) {
+      // drain
+    }
+  })();
+  return {
+    ask: () =>
+      new Promise<number>((resolve) => {
+        asks.push({ resolve });
+        wake?.();
+      }),
+    close: async () => {
+      closing = true;
+      wake?.();
+      await drained;
+    },
+  };
 }
 
-/** The floor: the same 20 processes, each asked once per round all at once, answers awaited, no acai code. */
-async function allAtOnce(run: HookCommand): Promise<number[]> {
+/** The floor: the same 20 processes, each asked once per call all at once, answers awaited, no acai code. */
+function allAtOnce(run: HookCommand): { ask: () => Promise<number>; close: () => Promise<void> } {
   const drivers = Array.from({ length: 20 }, () => bareDriver(rawScript, true, run));
-  try {
-    for (let i = 0; i < 20; i++) await Promise.all(drivers.map((d) => d.ask())); // started, warm
-    const times: number[] = [];
-    for (let i = 0; i < CALLS; i++) {
+  return {
+    ask: async () => {
       const started = performance.now();
       await Promise.all(drivers.map((d) => d.ask()));
-      times.push(performance.now() - started);
+      return performance.now() - started;
+    },
+    close: async () => {
+      for (const d of drivers) d.close();
+    },
+  };
+}
+
+type TimedDriver = ReturnType<typeof allAtOnce>;
+
+/** Figure 2 for one runtime: floor, none, one after another, asked ahead — call by call in turn. */
+async function figure2(run: HookCommand): Promise<void> {
+  const hooks = (askAhead: boolean): HookDefinition[] =>
+    Array.from({ length: 20 }, (_, i) => ({
+      ...persistentHook(`p${i}`, rawScript, run),
+      ...(askAhead ? { askAhead: true } : {}),
+    }));
+  const drivers = new Map<string, TimedDriver>([
+    ["floor", allAtOnce(run)],
+    ["none", sessionDriver([])],
+    ["in turn", sessionDriver(hooks(false))],
+    ["ahead", sessionDriver(hooks(true))],
+  ]);
+  try {
+    for (let i = 0; i < 20; i++) for (const d of drivers.values()) await d.ask(); // start, warm
+    const { values, loads } = await threeRuns(async () => {
+      const times = new Map<string, number[]>([...drivers.keys()].map((k) => [k, []]));
+      for (let i = 0; i < CALLS; i++) {
+        for (const [label, d] of drivers) times.get(label)?.push(await d.ask());
+      }
+      const p50 = new Map([...times].map(([k, xs]) => [k, pct(xs, 0.5)]));
+      const p99 = (k: string) => ms(pct(times.get(k) ?? [], 0.99));
+      console.log(
+        `  20 ${run.label} hooks per tool call: floor (all at once, no acai) p50 ${ms(p50.get("floor")!)}; acai one after another p50 ${ms(p50.get("in turn")!)}, p99 ${p99("in turn")}; asked ahead p50 ${ms(p50.get("ahead")!)}, p99 ${p99("ahead")}; no hooks ${ms(p50.get("none")!)}`,
+      );
+      return p50;
+    });
+    const at = (k: string) => values.map((v) => v.get(k) ?? Number.NaN);
+    const added = (k: string) => at(k).map((x, i) => x - (at("none")[i] ?? 0));
+    for (const [label, key] of [
+      ["asked ahead", "ahead"],
+      ["one after another (the default chain)", "in turn"],
+    ] as const) {
+      printResult({
+        name: `20 ${run.label} persistent hooks ${label}, time added per tool call / the floor`,
+        ratios: added(key).map((x, i) => x / (at("floor")[i] ?? Number.NaN)),
+        loads,
+        target: { op: "≤", value: 1.2 },
+        detail: `added p50 ${added(key).map(ms).join(", ")}; floor ${at("floor").map(ms).join(", ")}; target < 1 ms added: ${median(added(key)) < 1 ? "met" : "NOT met"}`,
+      });
     }
-    return times.sort((a, b) => a - b);
   } finally {
-    for (const d of drivers) d.close();
+    for (const d of drivers.values()) await d.close();
   }
 }
 
 try {
-  console.log(`hooks-persistent: node ${process.version}, load ${os.loadavg()[0]?.toFixed(2)}`);
-  await measure("bare driver, same session", bareDriver(rawScript, false));
-  const bare = await measure("bare driver, own session", bareDriver(rawScript, true));
-  const acai = await measure("acai (runHookOnce, host)", acaiDriver(rawScript, "raw"));
-  await measure("acai, hook with defineHook", acaiDriver(sdkScript, "sdk"));
-  console.log(
-    `ratios acai / bare (own session): throughput ${(acai.rate / bare.rate).toFixed(2)}, p50 ${(acai.p50 / bare.p50).toFixed(2)}, p99 ${(acai.p99 / bare.p99).toFixed(2)}`,
-  );
-  const none = await perToolCall([]);
-  console.log(`tool call through the interceptor, no hooks: p50 ${ms(pct(none, 0.5))}`);
-  const results: string[] = [];
-  for (const run of hookRuntimes()) {
-    const hooks = (askAhead: boolean): HookDefinition[] =>
-      Array.from({ length: 20 }, (_, i) => ({
-        ...persistentHook(`p${i}`, rawScript, run),
-        ...(askAhead ? { askAhead: true } : {}),
-      }));
-    const floor = await allAtOnce(run);
-    const inTurn = await perToolCall(hooks(false));
-    const ahead = await perToolCall(hooks(true));
-    const added = pct(ahead, 0.5) - pct(none, 0.5);
-    console.log(
-      `20 ${run.label} hooks per tool call: bare driver, all at once (no acai) p50 ${ms(pct(floor, 0.5))}; acai one after another p50 ${ms(pct(inTurn, 0.5))}, p99 ${ms(pct(inTurn, 0.99))}; acai asked ahead p50 ${ms(pct(ahead, 0.5))}, p99 ${ms(pct(ahead, 0.99))}`,
-    );
-    results.push(
-      `20 ${run.label} hooks asked ahead add ${ms(added)} (${added < 1 ? "met" : "NOT met"})`,
-    );
+  console.log(`hooks-persistent: node ${process.version}, load ${loadNow().toFixed(2)}`);
+  const figure1 = new Map([
+    ["bare driver, same session", bareDriver(rawScript, false)],
+    ["bare driver, own session", bareDriver(rawScript, true)],
+    ["acai (runHookOnce, host)", acaiDriver(rawScript, "raw")],
+    ["acai, hook with defineHook", acaiDriver(sdkScript, "sdk")],
+  ]);
+  const asks = new Map([...figure1].map(([k, d]) => [k, d.ask]));
+  try {
+    for (const ask of asks.values()) await latencies(ask, 500); // start + warm up
+    const { values, loads } = await threeRuns(async (run) => {
+      console.log(`run ${run + 1} (drivers interleaved block by block):`);
+      return figure1Run(asks);
+    });
+    const bare = values.map((v) => v.get("bare driver, own session")!);
+    const acai = values.map((v) => v.get("acai (runHookOnce, host)")!);
+    const rate = acai.map((a) => median(a.rates));
+    const p99s = acai.map((a) => pct(a.times, 0.99));
+    printResult({
+      name: "one persistent hook, decisions/s, acai / bare driver (own session)",
+      ratios: acai.map((a, i) => median(a.rates) / median(bare[i]!.rates)),
+      loads,
+      detail: `acai ${rate.map((r) => Math.round(r)).join(", ")}/s (target ≥ 20000: ${median(rate) >= 20_000 ? "met" : "NOT met"}); p99 ${p99s.map(ms).join(", ")} (target < 1 ms: ${median(p99s) < 1 ? "met" : "NOT met"})`,
+    });
+    printResult({
+      name: "one persistent hook, p50 one at a time, acai / bare driver (own session)",
+      ratios: acai.map((a, i) => pct(a.times, 0.5) / pct(bare[i]!.times, 0.5)),
+      loads,
+    });
+  } finally {
+    for (const d of figure1.values()) d.close();
   }
-  console.log(
-    `RESULT decisions/s ${Math.round(acai.rate)} (target ≥ 20000): ${acai.rate >= 20_000 ? "met" : "NOT met"}; p99 ${ms(acai.p99)} (target < 1 ms): ${acai.p99 < 1 ? "met" : "NOT met"}; per tool call (target < 1 ms): ${results.join("; ")}`,
-  );
+  for (const run of hookRuntimes()) await figure2(run);
 } finally {
   await rm(root, { recursive: true, force: true });
 }
