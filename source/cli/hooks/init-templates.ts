@@ -4,7 +4,9 @@
  * note), and shows in comments how to block, modify or add context for the
  * chosen event.
  */
-import { CLAUDE_EVENT_NAMES, type HookEventName } from "../../hooks/contract/definition.js";
+import { CLAUDE_EVENT_NAMES, HOOK_EVENTS, type HookEventName } from "../../hooks/contract/definition.js";
+import type { EventHelp } from "../../hooks/events/row.js";
+import { eventRow } from "../../hooks/events/table.js";
 
 export const INIT_LANGS = ["bash", "python", "node", "ts"] as const;
 export type InitLang = (typeof INIT_LANGS)[number];
@@ -16,116 +18,10 @@ export const INIT_EXTENSIONS: Record<InitLang, string> = {
   ts: ".mts",
 };
 
-interface EventHelp {
-  /** The fields this event adds to the common ones. */
-  fields: string;
-  /** What an answer can do on this event. */
-  can: string;
-  /** A matcher worth starting from, if any. */
-  matcher?: Record<string, string>;
-  /** An answer that changes something on this event, beyond block and context. */
-  change?: { label: string; answer: Record<string, unknown> };
-}
-
-export const EVENT_HELP: Record<HookEventName, EventHelp> = {
-  session_start: {
-    fields: "source (startup|resume), model",
-    can: 'add context ({"context": "..."} or plain stdout); block = refuse to start',
-  },
-  user_prompt: {
-    fields: "prompt, turn",
-    can: 'block (prompt dropped); replace it ({"action":"modify","prompt":"..."}); add context (or plain stdout)',
-    change: { label: "replace", answer: { action: "modify", prompt: "the rewritten prompt" } },
-  },
-  before_model: {
-    fields: "model, step, turn",
-    can: 'block (turn ends); retry ({"action":"retry","retry_after_ms":2000}); add context',
-    change: { label: "retry", answer: { action: "retry", retry_after_ms: 2000 } },
-  },
-  after_model: {
-    fields:
-      "model, step, text, tool_calls, usage {input_tokens, output_tokens, total_tokens}, finish_reason, duration_ms",
-    can: "observe; block = end the turn (e.g. a token budget)",
-  },
-  before_tool: {
-    fields: "tool_name, tool_input, tool_use_id",
-    can: 'block (reason goes to the model); modify ({"action":"modify","input_patch":{...}}); ask; add context',
-    matcher: { tool: "Bash" },
-    change: { label: "modify", answer: { action: "modify", input_patch: { timeout: 60000 } } },
-  },
-  permission_request: {
-    fields: "tool_name, tool_input, tool_use_id, reason, permission_suggestions",
-    can: 'allow for the user ({"action":"allow"}); deny ({"action":"block","reason":"..."}, the reason goes to the model); say nothing and the user is asked',
-    matcher: { tool: "Bash" },
-    change: { label: "allow", answer: { action: "allow" } },
-  },
-  after_tool: {
-    fields: "tool_name, tool_input, tool_use_id, tool_response, tool_output, duration_ms",
-    can: 'replace the output ({"action":"modify","output":"..."}); add context; block (reason beside the result)',
-    matcher: { tool: "Write|Edit" },
-    change: { label: "replace", answer: { action: "modify", output: "the output the model sees" } },
-  },
-  after_tool_failure: {
-    fields: "tool_name, tool_input, tool_use_id, error, is_interrupt, is_blocked",
-    can: "observe; add context",
-  },
-  before_stop: {
-    fields: "stop_hook_active, last_assistant_message",
-    can: "block = the reason becomes a user message and the agent goes on (quality gate); check stop_hook_active to avoid loops",
-  },
-  after_agent: {
-    fields: "turn, stop_reason, last_assistant_message, usage",
-    can: "observe",
-  },
-  subagent_start: {
-    fields: "agent_id, agent_type, task_description, prompt, subagent_name, subagent_type",
-    can: "block (the Task call fails with the reason); add context for the subagent",
-    matcher: { source: "general-purpose" },
-  },
-  subagent_stop: {
-    fields: "agent_id, agent_type, stop_hook_active, last_assistant_message, agent_transcript_path",
-    can: "block = the reason becomes the subagent's next message and it goes on; check stop_hook_active to avoid loops",
-  },
-  pre_compact: {
-    fields: "trigger (manual | auto), custom_instructions, tokens_before",
-    can: "block = not now; add context = instructions for the summary",
-    matcher: { source: "auto" },
-  },
-  post_compact: {
-    fields: "trigger, summary, tokens_before, tokens_after",
-    can: "observe",
-  },
-  notification: {
-    fields: "message, notification_type",
-    can: "observe",
-  },
-  output: {
-    fields: "text, step, turn",
-    can: "observe; add context",
-  },
-  pattern: {
-    fields: "namespace, target, message, line, step, turn",
-    can: 'answer the agent ({"context": "..."}, {"inject": "..."} or plain stdout); {"stop": true} skips later handlers',
-    matcher: { namespace: "deploy" },
-  },
-  idle: {
-    fields: "idle_seconds",
-    can: 'add context for the agent ({"context": "..."} or {"inject": "..."}); send a message',
-  },
-  message_received: {
-    fields: "message_id, from, to, content, broadcast, sent_at, text, agent_name",
-    can: 'replace the text the model gets ({"context": "..."} or {"action":"modify","prompt":"..."}); block = drop the message',
-    matcher: { source: "Coordinator" },
-  },
-  message_sent: {
-    fields: "from, to, content, broadcast, delivered_to, kept_for, agent_name",
-    can: "observe",
-  },
-  session_end: {
-    fields: "reason",
-    can: "observe (runs within a short budget)",
-  },
-};
+/** What each event's module says about it for a new hook's comments (its `help`). */
+export const EVENT_HELP: Readonly<Record<HookEventName, EventHelp>> = Object.fromEntries(
+  HOOK_EVENTS.map((event) => [event, eventRow(event).help]),
+) as Record<HookEventName, EventHelp>;
 
 export interface TemplateArgs {
   name: string;

@@ -1,0 +1,60 @@
+/** after_model: the model answered one step (text, tool calls, usage). */
+import { z } from "zod";
+import { promptIdField, toolCallFields, usageFields } from "./fields.js";
+import { promptId, ToolCallSchema, UsageSchema } from "./payload-parts.js";
+import { defineEvent, GATE, matchNothing } from "./row.js";
+import { SAMPLE_USAGE } from "./sample-parts.js";
+
+const payload = {
+  model: z.string(),
+  step: z.number().int(),
+  turn: z.number().int().optional(),
+  text: z.string(),
+  tool_calls: z.array(ToolCallSchema),
+  usage: UsageSchema,
+  finish_reason: z.string(),
+  duration_ms: z.number(),
+  ...promptId,
+};
+
+export const afterModel = defineEvent({
+  name: "after_model",
+  agentEvent: "model_response",
+  claude: "after_model",
+  kind: "gate",
+  subject: "none",
+  honours: GATE,
+  changes: [],
+  plainStdoutIsContext: false,
+  asyncHooks: "background",
+  onBlock: "end the turn and show the reason",
+  payload,
+  fields: (ev) => ({
+    model: ev.model,
+    step: ev.step,
+    turn: ev.turn,
+    text: ev.text,
+    tool_calls: ev.toolCalls.map(toolCallFields),
+    usage: usageFields(ev.usage),
+    finish_reason: ev.finishReason,
+    duration_ms: ev.durationMs,
+    ...promptIdField(ev),
+  }),
+  matchOn: matchNothing,
+  sample: (s) => ({
+    type: "model_response",
+    turn: 1,
+    step: 1,
+    model: s.model,
+    text: "I'll run the tests first.",
+    toolCalls: [{ toolCallId: "call_test_1", toolName: s.toolName, input: s.input }],
+    usage: SAMPLE_USAGE,
+    finishReason: "tool-calls",
+    durationMs: 1840,
+  }),
+  help: {
+    fields:
+      "model, step, text, tool_calls, usage {input_tokens, output_tokens, total_tokens}, finish_reason, duration_ms",
+    can: "observe; block = end the turn (e.g. a token budget)",
+  },
+});

@@ -1,0 +1,35 @@
+/** before_tool (Claude Code's PreToolUse): a tool call is about to run, before the permission check. */
+import { promptIdField, toolInputField } from "./fields.js";
+import { toolFields } from "./payload-parts.js";
+import { defineEvent, GATE, toolAsReplaced } from "./row.js";
+import { sampleCall } from "./sample-parts.js";
+
+export const beforeTool = defineEvent({
+  name: "before_tool",
+  agentEvent: "tool_call_start",
+  claude: "PreToolUse",
+  agentHooks: { name: "pre-tool-call" },
+  kind: "gate",
+  subject: "tool",
+  // allow: no permission question unless a deny or ask rule holds (Claude Code's permissionDecision).
+  honours: [...GATE, "allow"],
+  changes: ["input"],
+  plainStdoutIsContext: false,
+  asyncHooks: "background",
+  onBlock: "not run the tool; the reason goes to the model as the tool result",
+  payload: toolFields,
+  fields: (ev, state) => ({
+    tool_name: ev.toolName,
+    tool_input: toolInputField("toolInput" in state ? state.toolInput : ev.input),
+    tool_use_id: ev.toolCallId,
+    ...promptIdField(ev),
+  }),
+  matchOn: toolAsReplaced,
+  sample: (s) => ({ type: "tool_call_start", ...sampleCall(s) }),
+  help: {
+    fields: "tool_name, tool_input, tool_use_id",
+    can: 'block (reason goes to the model); modify ({"action":"modify","input_patch":{...}}); ask; add context',
+    matcher: { tool: "Bash" },
+    change: { label: "modify", answer: { action: "modify", input_patch: { timeout: 60000 } } },
+  },
+});

@@ -1,0 +1,36 @@
+/** notification (Claude Code's Notification): acai tells the user something (waiting for input, …). */
+import { z } from "zod";
+import { defineEvent, OBSERVED } from "./row.js";
+
+const payload = {
+  message: z.string(),
+  notification_type: z.string(),
+};
+
+export const notification = defineEvent({
+  name: "notification",
+  agentEvent: "notification",
+  claude: "Notification",
+  kind: "observe",
+  subject: "source",
+  honours: [],
+  changes: [],
+  plainStdoutIsContext: false,
+  asyncHooks: "background",
+  onBlock: OBSERVED,
+  payload,
+  fields: (ev) => ({
+    message: ev.message,
+    notification_type: ev.notificationType,
+  }),
+  matchOn: (ev) => ({ source: ev.notificationType }),
+  sample: () => ({
+    type: "notification",
+    message: "acai is waiting for your input",
+    notificationType: "idle_prompt",
+  }),
+  help: {
+    fields: "message, notification_type",
+    can: "observe",
+  },
+});

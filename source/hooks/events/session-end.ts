@@ -1,0 +1,57 @@
+/** session_end (Claude Code's SessionEnd): the session ends; its hooks run within a short budget. */
+import { z } from "zod";
+import { usageFields } from "./fields.js";
+import { UsageSchema } from "./payload-parts.js";
+import { defineEvent, matchNothing, OBSERVED } from "./row.js";
+import { SAMPLE_USAGE } from "./sample-parts.js";
+
+const payload = {
+  reason: z.enum(["completed", "aborted", "error", "hook_stop", "user_exit"]),
+  total_steps: z.number().int().optional().describe("Model requests of the session"),
+  total_tool_calls: z.number().int().optional(),
+  usage: UsageSchema.optional().describe("Tokens of the whole session"),
+  duration_ms: z.number().optional(),
+};
+
+export const sessionEnd = defineEvent({
+  name: "session_end",
+  agentEvent: "session_end",
+  claude: "SessionEnd",
+  agentHooks: { name: "post-session" },
+  kind: "observe",
+  subject: "none",
+  honours: [],
+  changes: [],
+  plainStdoutIsContext: false,
+  asyncHooks: "inline",
+  onBlock: OBSERVED,
+  payload,
+  fields: (ev) => ({
+    reason: ev.reason,
+    ...(ev.totals === undefined
+      ? {}
+      : {
+          total_steps: ev.totals.steps,
+          total_tool_calls: ev.totals.toolCalls,
+          usage: usageFields(ev.totals.usage),
+          duration_ms: ev.totals.durationMs,
+        }),
+  }),
+  /** Agent Hooks' own fields. */
+  agentHooksExtras: (ev, at) => ({
+    exit_reason: ev.reason,
+    ...(at.startedAt === undefined
+      ? {}
+      : { duration_seconds: Math.round((at.now - at.startedAt) / 1000) }),
+  }),
+  matchOn: matchNothing,
+  sample: () => ({
+    type: "session_end",
+    reason: "completed",
+    totals: { steps: 3, toolCalls: 2, usage: SAMPLE_USAGE, durationMs: 41_200 },
+  }),
+  help: {
+    fields: "reason",
+    can: "observe (runs within a short budget)",
+  },
+});

@@ -1,0 +1,57 @@
+/** session_start (Claude Code's SessionStart): a session starts, resumes, or goes on after a compaction. */
+import { z } from "zod";
+import { defineEvent, GATE } from "./row.js";
+
+const payload = {
+  source: z
+    .enum(["startup", "resume", "compact"])
+    .describe("startup: a new session; resume: --continue/--resume; compact: after a compaction"),
+  model: z.string(),
+  model_provider: z.string().optional().describe("openai, anthropic, replay, …"),
+  sandbox: z
+    .looseObject({
+      enabled: z.boolean(),
+      policy: z.string().nullable(),
+      containment: z.enum(["namespace", "marker"]),
+      network: z.enum(["none", "hosts", "all"]).nullable(),
+      reason: z.string().optional(),
+    })
+    .optional()
+    .describe("The OS sandbox of tools and hooks in this session (docs/security.md)"),
+};
+
+export const sessionStart = defineEvent({
+  name: "session_start",
+  agentEvent: "session_start",
+  claude: "SessionStart",
+  agentHooks: { name: "pre-session" },
+  kind: "gate",
+  subject: "source",
+  honours: GATE,
+  changes: [],
+  plainStdoutIsContext: true,
+  asyncHooks: "background",
+  onBlock: "refuse to start the session",
+  payload,
+  fields: (ev) => ({
+    source: ev.source,
+    model: ev.model,
+    ...(ev.modelProvider === undefined ? {} : { model_provider: ev.modelProvider }),
+    // A copy: the schema's object is loose (an index signature the interface lacks).
+    ...(ev.sandbox === undefined ? {} : { sandbox: { ...ev.sandbox } }),
+  }),
+  matchOn: (ev) => ({ source: ev.source }),
+  sample: (s) => ({
+    type: "session_start",
+    sessionId: s.sessionId,
+    model: s.model,
+    cwd: s.projectDir,
+    transcriptPath: s.transcriptPath,
+    source: "startup",
+    modelProvider: "openai",
+  }),
+  help: {
+    fields: "source (startup|resume), model",
+    can: 'add context ({"context": "..."} or plain stdout); block = refuse to start',
+  },
+});
