@@ -2,7 +2,7 @@
  * What an executable or settings hook receives on stdin, per event (hooks.md §3),
  * as zod schemas: the typed helper validates stdin with them and the published
  * JSON Schemas (`schemas/event-*.json`) are generated from them. Each schema is
- * stated by its event's module (source/hooks/events/); this file only gathers them.
+ * stated by its event's module (source/hooks/contract/events/); this file only gathers them.
  */
 import { z } from "zod";
 import {
@@ -10,7 +10,7 @@ import {
   type EventModuleOf,
   HOOK_EVENTS,
   type HookEventName,
-} from "../hooks/events/table.js";
+} from "../hooks/contract/events/table.js";
 
 type PayloadSchemas = { [E in HookEventName]: EventModuleOf[E]["schema"] };
 

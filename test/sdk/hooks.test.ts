@@ -3,7 +3,7 @@ import type { AgentEvent } from "../../source/agent/events.js";
 import { sampleAgentEvent } from "../../source/cli/hooks/samples.js";
 import { HOOK_EVENTS, type HookEventName } from "../../source/hooks/contract/definition.js";
 import { buildPayload } from "../../source/hooks/contract/payload.js";
-import { HOOK_EVENT_OF } from "../../source/hooks/events/names.js";
+import { HOOK_EVENT_OF } from "../../source/hooks/contract/events/names.js";
 import {
   createHook,
   type HookIO,

@@ -18,8 +18,8 @@
  */
 
 import { clampTimeoutSeconds } from "../../hooks/contract/schemas/settings-hooks.js";
-import { isToolEvent, normalizeEventName } from "../../hooks/events/names.js";
-import { HOOK_EVENTS, type HookEventName } from "../../hooks/events/table.js";
+import { isToolEvent, normalizeEventName } from "../../hooks/contract/events/names.js";
+import { HOOK_EVENTS, type HookEventName } from "../../hooks/contract/events/table.js";
 import type { SecretsOfHook } from "./import-secrets.js";
 
 /** Claude Code's default hook timeout, in seconds. */

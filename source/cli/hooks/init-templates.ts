@@ -5,8 +5,8 @@
  * chosen event.
  */
 import { CLAUDE_EVENT_NAMES, HOOK_EVENTS, type HookEventName } from "../../hooks/contract/definition.js";
-import type { EventHelp } from "../../hooks/events/row.js";
-import { eventRow } from "../../hooks/events/table.js";
+import type { EventHelp } from "../../hooks/contract/events/row.js";
+import { eventRow } from "../../hooks/contract/events/table.js";
 
 export const INIT_LANGS = ["bash", "python", "node", "ts"] as const;
 export type InitLang = (typeof INIT_LANGS)[number];

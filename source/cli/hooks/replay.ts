@@ -108,7 +108,7 @@ export function registerHooksReplay(hooks: Command, ctx: CommandContext): void {
             return { inventory, hookSet, file, recorded, ...heard };
           },
         );
-        const { HOOK_EVENT_OF } = await import("../../hooks/events/names.js");
+        const { HOOK_EVENT_OF } = await import("../../hooks/contract/events/names.js");
 
         const results: ReplayedEvent[] = [];
         for (const item of recorded) {

@@ -1,6 +1,6 @@
 /**
  * Realistic sample events for `acai hooks test`: the agent event a hook would
- * see, as its event's module states it (source/hooks/events/), so the payload
+ * see, as its event's module states it (source/hooks/contract/events/), so the payload
  * comes from the same `buildPayload` the interceptor uses; an `after_tool`
  * result is what the real built-in returns for the sample input (see
  * sample-tools.ts).
@@ -9,7 +9,7 @@ import path from "node:path";
 import type { AgentEvent } from "../../agent/events.js";
 import { TOOL_ALIASES } from "../../hooks/contract/aliases.js";
 import type { HookEventName } from "../../hooks/contract/definition.js";
-import { eventRow } from "../../hooks/events/table.js";
+import { eventRow } from "../../hooks/contract/events/table.js";
 import { SAMPLE_FILE, sampleToolResult } from "./sample-tools.js";
 
 export interface SampleArgs {

@@ -3,10 +3,10 @@
  * with describe metadata, HOOK.md folder, or a settings entry).
  */
 
-export { CLAUDE_EVENT_NAMES } from "../events/names.js";
-export { HOOK_EVENTS, type HookEventName } from "../events/table.js";
+export { CLAUDE_EVENT_NAMES } from "./events/names.js";
+export { HOOK_EVENTS, type HookEventName } from "./events/table.js";
 
-import type { HookEventName } from "../events/table.js";
+import type { HookEventName } from "./events/table.js";
 
 export type HookScope = "user" | "project";
 export type HookSourceKind = "executable" | "hook_md" | "settings" | "plugin";

@@ -1,6 +1,6 @@
 import path from "node:path";
 import picomatch from "picomatch";
-import { hasNamespace, hasSource, isToolEvent } from "../events/names.js";
+import { hasNamespace, hasSource, isToolEvent } from "./events/names.js";
 import { toolNameSpellings } from "./aliases.js";
 import type { HookDefinition, HookEventName, HookMatcher } from "./definition.js";
 

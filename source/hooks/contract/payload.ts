@@ -17,18 +17,18 @@
  * `agent_type` (Claude Code's names).
  */
 import type { AgentEvent } from "../../agent/events.js";
-import { type Payload, subagentFields } from "../events/fields.js";
+import { type Payload, subagentFields } from "./events/fields.js";
 import {
   agentHooksEventName,
   CLAUDE_EVENT_NAMES,
   HOOK_EVENT_OF,
   normalizeAgentHooksEventName,
-} from "../events/names.js";
-import { eventRow, type HookEventName } from "../events/table.js";
+} from "./events/names.js";
+import { eventRow, type HookEventName } from "./events/table.js";
 import type { HookDialect } from "./definition.js";
 import type { GateState } from "./gate-state.js";
 
-export type { Payload } from "../events/fields.js";
+export type { Payload } from "./events/fields.js";
 export type { GateState } from "./gate-state.js";
 
 export interface SessionInfo {

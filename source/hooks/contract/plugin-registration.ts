@@ -10,7 +10,7 @@
  */
 import path from "node:path";
 import { z } from "zod";
-import { isHookEventName, normalizeEventName } from "../events/names.js";
+import { isHookEventName, normalizeEventName } from "./events/names.js";
 import type { HookDefinition, HookEventName, HookMatcher, HookScope } from "./definition.js";
 import { InvalidMatcherError, prepareHookMatcher } from "./match.js";
 import {

@@ -25,7 +25,7 @@
  */
 import type { AgentEvent, Verdict } from "../../agent/events.js";
 import type { HookDefinition, HookEventName } from "../contract/definition.js";
-import { HOOK_EVENT_OF } from "../events/names.js";
+import { HOOK_EVENT_OF } from "../contract/events/names.js";
 import type { InterceptedEvent } from "./activity.js";
 import { createAsyncHooks } from "./intercept/async-hooks.js";
 import { settleBackground } from "./intercept/background.js";

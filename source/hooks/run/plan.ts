@@ -12,7 +12,7 @@ import type { AgentEvent } from "../../agent/events.js";
 import type { HookDefinition, HookEventName } from "../contract/definition.js";
 import type { GateState } from "../contract/gate-state.js";
 import { hookMatches, looksAtInput, type MatchSubject, mayMatchByName } from "../contract/match.js";
-import { eventRow } from "../events/table.js";
+import { eventRow } from "../contract/events/table.js";
 
 /** One ordering for everyone: the registry's and the interceptor's are the same function. */
 export { compareHooks, indexHooksByEvent as indexHooks } from "../contract/match.js";

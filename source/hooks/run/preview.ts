@@ -7,7 +7,7 @@
 import type { AgentEvent } from "../../agent/events.js";
 import type { Decision } from "../contract/decision.js";
 import type { HookDefinition } from "../contract/definition.js";
-import { eventRow, type HookEventName } from "../events/table.js";
+import { eventRow, type HookEventName } from "../contract/events/table.js";
 import { observedEffect } from "./observe.js";
 import { DEFAULT_CONTEXT_CAP_CHARS, startChain, step, type ValidateToolInput } from "./step.js";
 

@@ -11,7 +11,7 @@ import { type HookDefinition, type HookEventName, runModeOf } from "../contract/
 import { decodeAnswerText } from "../contract/dialects/index.js";
 import { buildHookEnvironment } from "../contract/environment.js";
 import { changedHookText, type HookFileCheck } from "../discover/fingerprint.js";
-import { eventRow } from "../events/table.js";
+import { eventRow } from "../contract/events/table.js";
 import type { PersistentHooks } from "./persistent/types.js";
 import type { PluginHooks } from "./plugins/types.js";
 import type { HookRunRecord } from "./run-record.js";

@@ -26,7 +26,7 @@ import {
 import type { HookDefinition } from "../contract/definition.js";
 import type { GateState } from "../contract/gate-state.js";
 import { applyMergePatch } from "../contract/merge-patch.js";
-import { eventRow, type HookEventName } from "../events/table.js";
+import { eventRow, type HookEventName } from "../contract/events/table.js";
 import { type AskRequest, type HookRef, hookRef } from "./activity.js";
 
 export const DEFAULT_CONTEXT_CAP_CHARS = 10_000;

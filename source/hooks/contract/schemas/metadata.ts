@@ -7,8 +7,8 @@ import {
   isHookEventName,
   normalizeAgentHooksEventName,
   normalizeEventName,
-} from "../../events/names.js";
-import { HOOK_EVENTS, type HookEventName } from "../../events/table.js";
+} from "../events/names.js";
+import { HOOK_EVENTS, type HookEventName } from "../events/table.js";
 
 export { normalizeAgentHooksEventName, normalizeEventName };
 

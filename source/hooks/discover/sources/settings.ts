@@ -21,7 +21,7 @@ import {
   SettingsHookEntrySchema,
   SettingsHookGroupSchema,
 } from "../../contract/schemas/settings-hooks.js";
-import { hasNamespace, hasSource, isToolEvent } from "../../events/names.js";
+import { hasNamespace, hasSource, isToolEvent } from "../../contract/events/names.js";
 import { settingsHookName } from "./settings-name.js";
 
 /** One settings file's raw `hooks` section, as the CLI's settings loader provides it. */

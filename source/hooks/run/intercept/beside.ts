@@ -7,7 +7,7 @@
  * reaches the model with the next request.
  */
 import type { AgentEvent } from "../../../agent/events.js";
-import { HOOK_EVENT_OF } from "../../events/names.js";
+import { HOOK_EVENT_OF } from "../../contract/events/names.js";
 import { compareHooks, plan } from "../plan.js";
 import { runBeside } from "./background.js";
 import type { RunContext } from "./run-context.js";

@@ -4,7 +4,7 @@
  */
 import type { AgentEvent, Verdict } from "../../../agent/events.js";
 import type { HookEventName } from "../../contract/definition.js";
-import { eventRow } from "../../events/table.js";
+import { eventRow } from "../../contract/events/table.js";
 import type { InterceptedEvent } from "../activity.js";
 import { runChain } from "../chain.js";
 import { runObservers } from "../observe.js";

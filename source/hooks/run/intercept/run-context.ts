@@ -10,7 +10,7 @@ import { type ProcessStarter, startProcess } from "../../../process/long-lived.j
 import type { HookDefinition, HookEventName } from "../../contract/definition.js";
 import type { GateState } from "../../contract/gate-state.js";
 import { buildPayload, type SessionInfo } from "../../contract/payload.js";
-import { isObserveOnly } from "../../events/names.js";
+import { isObserveOnly } from "../../contract/events/names.js";
 import { hookWarning, type InterceptedEvent } from "../activity.js";
 import type { RunHook } from "../chain.js";
 import { createPersistentHost, type PersistentHost } from "../persistent/host.js";

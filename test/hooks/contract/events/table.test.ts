@@ -7,8 +7,8 @@ import {
   HOOK_EVENT_OF,
   normalizeAgentHooksEventName,
   normalizeEventName,
-} from "../../../source/hooks/events/names.js";
-import { eventRow, HOOK_EVENTS } from "../../../source/hooks/events/table.js";
+} from "../../../../source/hooks/contract/events/names.js";
+import { eventRow, HOOK_EVENTS } from "../../../../source/hooks/contract/events/table.js";
 
 describe("the events table", () => {
   it("maps each agent event to at most one hook event, and every hook event to its agent event", () => {

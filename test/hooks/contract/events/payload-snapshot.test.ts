@@ -7,14 +7,14 @@
  * and the table's rows. A refactor of the events must leave every line as it is.
  */
 import { describe, expect, it } from "vitest";
-import type { AgentEvent } from "../../../source/agent/events.js";
-import { EVENT_HELP } from "../../../source/cli/hooks/init-templates.js";
-import { sampleAgentEvent } from "../../../source/cli/hooks/samples.js";
-import { HOOK_EVENTS, type HookEventName } from "../../../source/hooks/contract/definition.js";
-import { AGENT_HOOKS_TRIGGERS } from "../../../source/hooks/events/names.js";
-import { eventRow } from "../../../source/hooks/events/table.js";
-import { buildPayload, type SessionInfo } from "../../../source/hooks/contract/payload.js";
-import { handlerArgument } from "../../../source/hooks/run/plugins/shapes.js";
+import type { AgentEvent } from "../../../../source/agent/events.js";
+import { EVENT_HELP } from "../../../../source/cli/hooks/init-templates.js";
+import { sampleAgentEvent } from "../../../../source/cli/hooks/samples.js";
+import { HOOK_EVENTS, type HookEventName } from "../../../../source/hooks/contract/definition.js";
+import { AGENT_HOOKS_TRIGGERS } from "../../../../source/hooks/contract/events/names.js";
+import { eventRow } from "../../../../source/hooks/contract/events/table.js";
+import { buildPayload, type SessionInfo } from "../../../../source/hooks/contract/payload.js";
+import { handlerArgument } from "../../../../source/hooks/run/plugins/shapes.js";
 
 const session: SessionInfo = {
   sessionId: "s-0001",

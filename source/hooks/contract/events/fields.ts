@@ -4,7 +4,7 @@
  * own builder is in its module; payload.ts adds the common fields and the
  * dialect's names.
  */
-import type { AgentEvent, AgentEventType, ToolCallSummary, Usage } from "../../agent/events.js";
+import type { AgentEvent, AgentEventType, ToolCallSummary, Usage } from "../../../agent/events.js";
 
 export type Payload = Record<string, unknown>;
 export type AgentEventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;

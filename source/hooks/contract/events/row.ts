@@ -9,8 +9,8 @@
  * Codex's per-event modules (`codex-rs/hooks`) were the model.
  */
 import type { z } from "zod";
-import type { AgentEvent, AgentEventType } from "../../agent/events.js";
-import type { GateState } from "../contract/gate-state.js";
+import type { AgentEvent, AgentEventType } from "../../../agent/events.js";
+import type { GateState } from "../gate-state.js";
 import type { AgentEventOf, ExtrasContext, Payload } from "./fields.js";
 import { type EventSchema, eventSchema, type PayloadShape } from "./payload-parts.js";
 

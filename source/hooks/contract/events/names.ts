@@ -3,7 +3,7 @@
  * and back from any accepted spelling to acai's name, and from an agent event
  * to the hook event it raises.
  */
-import type { AgentEventType } from "../../agent/events.js";
+import type { AgentEventType } from "../../../agent/events.js";
 import { HOOK_EVENT_TABLE, HOOK_EVENTS, type HookEventName } from "./table.js";
 
 /** Claude Code spelling of each event, sent as `hook_event_name`. Events Claude Code lacks keep acai's name. */
