@@ -102,17 +102,21 @@ export function buildPayload(args: PayloadArgs): Payload {
       ...row?.agentHooksExtras?.(args.agentEvent, at),
     };
   }
-  return {
-    event: args.event,
-    hook_event_name: CLAUDE_EVENT_NAMES[args.event],
+  // Claude Code's order (its common fields, then the event's), acai's own after.
+  const payload: Payload = {
     session_id: args.session.sessionId,
     transcript_path: args.session.transcriptPath,
     cwd: args.session.cwd,
-    timestamp,
     ...(args.session.permissionMode === undefined
       ? {}
       : { permission_mode: args.session.permissionMode }),
-    ...relayContext(args.session),
+    hook_event_name: CLAUDE_EVENT_NAMES[args.event],
     ...fields,
+    event: args.event,
+    timestamp,
   };
+  for (const [key, value] of Object.entries(relayContext(args.session))) {
+    if (!(key in payload)) payload[key] = value;
+  }
+  return payload;
 }

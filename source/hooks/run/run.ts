@@ -10,6 +10,7 @@ import { capDecisionTexts, type Decision, failed } from "../contract/decision.js
 import { type HookDefinition, type HookEventName, runModeOf } from "../contract/definition.js";
 import { decodeAnswerText } from "../contract/dialects/index.js";
 import { buildHookEnvironment } from "../contract/environment.js";
+import { payloadText } from "../contract/payload-text.js";
 import { changedHookText, type HookFileCheck } from "../discover/fingerprint.js";
 import { eventRow } from "../contract/events/table.js";
 import type { PersistentHooks } from "./persistent/types.js";
@@ -105,7 +106,7 @@ async function runSpawned(
 ): Promise<HookRunRecord> {
   let stdin: string;
   try {
-    stdin = `${JSON.stringify(payload)}\n`;
+    stdin = payloadText(payload, hook.dialect);
   } catch (error) {
     // A payload nested too deep for JSON.stringify (the model's own tool input, say): not started.
     return notRunRecord(

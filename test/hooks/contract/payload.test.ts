@@ -344,3 +344,34 @@ describe("payloads inside a subagent", () => {
     });
   });
 });
+
+describe("the acai dialect's key order", () => {
+  it("is Claude Code's: its common fields, hook_event_name, the event's fields, then acai's own", () => {
+    const payload = buildPayload({
+      event: "before_tool",
+      agentEvent: {
+        type: "tool_call_start",
+        toolCallId: "c1",
+        toolName: "Bash",
+        input: { command: "ls" },
+      } as AgentEvent,
+      session: { ...session, permissionMode: "default", agentName: "bob" },
+      dialect: "acai",
+      now,
+    });
+    expect(Object.keys(payload)).toEqual([
+      "session_id",
+      "transcript_path",
+      "cwd",
+      "permission_mode",
+      "hook_event_name",
+      "tool_name",
+      "tool_input",
+      "tool_use_id",
+      "event",
+      "timestamp",
+      "agent_name",
+      "session_started_at",
+    ]);
+  });
+});

@@ -83,7 +83,10 @@ async function requestOnce(
 ): Promise<HookRunRecord> {
   const { hook, event } = request;
   const started = now();
-  const outcome = await slot.request((id) => requestLine(id, request.payload), request.signal);
+  const outcome = await slot.request(
+    (id) => requestLine(id, request.payload, request.hook.dialect),
+    request.signal,
+  );
   const { command, args } = launchOf(hook);
   return {
     hookId: hook.id,

@@ -6,30 +6,42 @@
  */
 import { jsonTextTooDeep } from "../../../config/json-depth.js";
 import { capText, type Decision, failed } from "../../contract/decision.js";
+import type { HookDialect } from "../../contract/definition.js";
 import { decodeAnswer, MAX_ANSWER_DEPTH } from "../../contract/dialects/index.js";
+import { payloadText } from "../../contract/payload-text.js";
 
-/** `{"id":N,...payload}` and a newline; throws when the payload cannot be serialized. */
-export function requestLine(id: number, payload: unknown): string {
-  const body = serialized(payload);
+/**
+ * `{"id":N,...payload}` and a newline, the payload written as its dialect's
+ * home system writes JSON (payload-text.ts: `{"id": N, …}` for Agent Hooks);
+ * throws when the payload cannot be serialized.
+ */
+export function requestLine(id: number, payload: unknown, dialect: HookDialect = "acai"): string {
+  const body = serialized(payload, dialect);
   if (body === undefined || !body.startsWith("{")) {
     throw new Error("the payload is not a JSON object");
   }
-  return body === "{}" ? `{"id":${id}}\n` : `{"id":${id},${body.slice(1)}\n`;
+  if (body === "{}") return `{"id":${id}}\n`;
+  return dialect === "agenthooks"
+    ? `{"id": ${id}, ${body.slice(1)}\n`
+    : `{"id":${id},${body.slice(1)}\n`;
 }
 
 /**
  * The hooks of one chain asked together get the same payload object
- * (intercept/run-context.ts): it is serialized once. Payloads are not
- * changed once built.
+ * (intercept/run-context.ts): it is serialized once per dialect. Payloads are
+ * not changed once built.
  */
-const bodies = new WeakMap<object, string>();
+const bodies: Record<HookDialect, WeakMap<object, string>> = {
+  acai: new WeakMap(),
+  agenthooks: new WeakMap(),
+};
 
-function serialized(payload: unknown): string | undefined {
+function serialized(payload: unknown, dialect: HookDialect): string | undefined {
   if (typeof payload !== "object" || payload === null) return JSON.stringify(payload);
-  let body = bodies.get(payload);
+  let body = bodies[dialect].get(payload);
   if (body === undefined) {
-    body = JSON.stringify(payload);
-    if (body !== undefined) bodies.set(payload, body);
+    body = payloadText(payload, dialect).slice(0, -1);
+    bodies[dialect].set(payload, body);
   }
   return body;
 }
