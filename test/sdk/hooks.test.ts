@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../source/agent/events.js";
 import { sampleAgentEvent } from "../../source/cli/hooks/samples.js";
 import { HOOK_EVENTS, type HookEventName } from "../../source/hooks/contract/definition.js";
-import { buildPayload } from "../../source/hooks/contract/payload.js";
 import { HOOK_EVENT_OF } from "../../source/hooks/contract/events/names.js";
+import { buildPayload } from "../../source/hooks/contract/payload.js";
 import {
   createHook,
   type HookIO,

@@ -17,9 +17,9 @@
  * since acai removes them from hooks otherwise.
  */
 
-import { clampTimeoutSeconds } from "../../hooks/contract/schemas/settings-hooks.js";
 import { isToolEvent, normalizeEventName } from "../../hooks/contract/events/names.js";
 import { HOOK_EVENTS, type HookEventName } from "../../hooks/contract/events/table.js";
+import { clampTimeoutSeconds } from "../../hooks/contract/schemas/settings-hooks.js";
 import type { SecretsOfHook } from "./import-secrets.js";
 
 /** Claude Code's default hook timeout, in seconds. */

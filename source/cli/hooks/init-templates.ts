@@ -4,7 +4,11 @@
  * note), and shows in comments how to block, modify or add context for the
  * chosen event.
  */
-import { CLAUDE_EVENT_NAMES, HOOK_EVENTS, type HookEventName } from "../../hooks/contract/definition.js";
+import {
+  CLAUDE_EVENT_NAMES,
+  HOOK_EVENTS,
+  type HookEventName,
+} from "../../hooks/contract/definition.js";
 import type { EventHelp } from "../../hooks/contract/events/row.js";
 import { eventRow } from "../../hooks/contract/events/table.js";
 

@@ -1,8 +1,8 @@
 import path from "node:path";
 import picomatch from "picomatch";
-import { hasNamespace, hasSource, isToolEvent } from "./events/names.js";
 import { toolNameSpellings } from "./aliases.js";
 import type { HookDefinition, HookEventName, HookMatcher } from "./definition.js";
+import { hasNamespace, hasSource, isToolEvent } from "./events/names.js";
 
 /** What a matcher is tested against. */
 export interface MatchSubject {

@@ -17,6 +17,7 @@
  * `agent_type` (Claude Code's names).
  */
 import type { AgentEvent } from "../../agent/events.js";
+import type { HookDialect } from "./definition.js";
 import { type Payload, subagentFields } from "./events/fields.js";
 import {
   agentHooksEventName,
@@ -25,7 +26,6 @@ import {
   normalizeAgentHooksEventName,
 } from "./events/names.js";
 import { eventRow, type HookEventName } from "./events/table.js";
-import type { HookDialect } from "./definition.js";
 import type { GateState } from "./gate-state.js";
 
 export type { Payload } from "./events/fields.js";

@@ -10,8 +10,8 @@
  */
 import path from "node:path";
 import { z } from "zod";
-import { isHookEventName, normalizeEventName } from "./events/names.js";
 import type { HookDefinition, HookEventName, HookMatcher, HookScope } from "./definition.js";
+import { isHookEventName, normalizeEventName } from "./events/names.js";
 import { InvalidMatcherError, prepareHookMatcher } from "./match.js";
 import {
   AskAheadSchema,

@@ -10,9 +10,9 @@
  */
 import type { AgentEvent } from "../../agent/events.js";
 import type { HookDefinition, HookEventName } from "../contract/definition.js";
+import { eventRow } from "../contract/events/table.js";
 import type { GateState } from "../contract/gate-state.js";
 import { hookMatches, looksAtInput, type MatchSubject, mayMatchByName } from "../contract/match.js";
-import { eventRow } from "../contract/events/table.js";
 
 /** One ordering for everyone: the registry's and the interceptor's are the same function. */
 export { compareHooks, indexHooksByEvent as indexHooks } from "../contract/match.js";

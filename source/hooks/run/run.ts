@@ -10,9 +10,9 @@ import { capDecisionTexts, type Decision, failed } from "../contract/decision.js
 import { type HookDefinition, type HookEventName, runModeOf } from "../contract/definition.js";
 import { decodeAnswerText } from "../contract/dialects/index.js";
 import { buildHookEnvironment } from "../contract/environment.js";
+import { eventRow } from "../contract/events/table.js";
 import { payloadText } from "../contract/payload-text.js";
 import { changedHookText, type HookFileCheck } from "../discover/fingerprint.js";
-import { eventRow } from "../contract/events/table.js";
 import type { PersistentHooks } from "./persistent/types.js";
 import type { PluginHooks } from "./plugins/types.js";
 import type { HookRunRecord } from "./run-record.js";

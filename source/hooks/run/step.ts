@@ -24,9 +24,9 @@ import {
   failed,
 } from "../contract/decision.js";
 import type { HookDefinition } from "../contract/definition.js";
+import { eventRow, type HookEventName } from "../contract/events/table.js";
 import type { GateState } from "../contract/gate-state.js";
 import { applyMergePatch } from "../contract/merge-patch.js";
-import { eventRow, type HookEventName } from "../contract/events/table.js";
 import { type AskRequest, type HookRef, hookRef } from "./activity.js";
 
 export const DEFAULT_CONTEXT_CAP_CHARS = 10_000;

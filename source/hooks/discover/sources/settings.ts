@@ -5,6 +5,7 @@ import type {
   HookMatcher,
   HookScope,
 } from "../../contract/definition.js";
+import { hasNamespace, hasSource, isToolEvent } from "../../contract/events/names.js";
 import {
   claudeMatcherToRegex,
   InvalidMatcherError,
@@ -21,7 +22,6 @@ import {
   SettingsHookEntrySchema,
   SettingsHookGroupSchema,
 } from "../../contract/schemas/settings-hooks.js";
-import { hasNamespace, hasSource, isToolEvent } from "../../contract/events/names.js";
 import { settingsHookName } from "./settings-name.js";
 
 /** One settings file's raw `hooks` section, as the CLI's settings loader provides it. */
