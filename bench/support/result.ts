@@ -53,9 +53,13 @@ export function formatResult(line: ResultLine): string {
   const lo = Math.min(...line.ratios);
   const hi = Math.max(...line.ratios);
   const loads = `load ${Math.min(...line.loads).toFixed(2)}–${Math.max(...line.loads).toFixed(2)}`;
-  const verdict = line.target
-    ? `target ${line.target.op} ${line.target.value}×: ${meets(mid, line.target) ? "met" : "NOT met"}`
-    : "no target";
+  // A negative or missing ratio means the figure drowned in noise (e.g. a time "added" ≤ 0).
+  const judged = line.ratios.every((r) => Number.isFinite(r) && r >= 0);
+  const verdict = !line.target
+    ? "no target"
+    : judged
+      ? `target ${line.target.op} ${line.target.value}×: ${meets(mid, line.target) ? "met" : "NOT met"}`
+      : `target ${line.target.op} ${line.target.value}×: not judged (a run's ratio is negative or missing: noise above the figure)`;
   const detail = line.detail ? `; ${line.detail}` : "";
   return `RESULT ${line.name}: ratio ${mid.toFixed(3)}× (runs ${runs}; spread ${lo.toFixed(3)}–${hi.toFixed(3)}) ${verdict}; ${loads}${detail}`;
 }

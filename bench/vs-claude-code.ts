@@ -1,0 +1,314 @@
+/**
+ * acai against Claude Code on the same command hooks (issue 25, item 6).
+ *
+ * Installs `@anthropic-ai/claude-code` into a temp folder with npm (its install
+ * script is not run: the bench starts the platform's binary, or the package's
+ * `cli.js` in older versions, itself) — or uses `--claude-code DIR`, a folder
+ * where it is installed — and skips with a message when it cannot. Both agents
+ * then run the same headless session against one local fake Anthropic server
+ * (bench/support/fake-anthropic.ts): the model asks for CALLS Bash calls
+ * (`true`), one per response, then answers. The same PreToolUse hook (read the
+ * JSON, block `rm -rf /`, else say nothing) in bash, Python and Node is
+ * configured as a command hook in each agent's user settings (Claude Code:
+ * `$HOME/.claude/settings.json`; acai: `$ACAI_HOME/settings.json`, the same
+ * `hooks` section), and for acai also as a persistent Node hook (one process
+ * per session, the same logic).
+ *
+ * What is timed is a tool-call turn as the model server sees it: from one
+ * model request to the next (the response, the hook, the Bash call, the next
+ * request), averaged over the CALLS turns of a session — start-up and exit are
+ * not in it. Time added per hook = turn time with the hook − without. Sessions
+ * alternate between the agents and hook kinds; three runs of REPS sessions
+ * each; ratios are acai's added time / Claude Code's (targets: ≤ 0.8 for
+ * command hooks, ≤ 0.05 for the persistent hook against Claude Code's Node
+ * command hook).
+ *
+ *   npm run build && node bench/vs-claude-code.ts [--calls 10] [--reps 3] [--claude-code DIR]
+ */
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { startFakeAnthropic } from "./support/fake-anthropic.ts";
+import { median, numberArg, printResult, threeRuns } from "./support/result.ts";
+
+const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
+const CALLS = numberArg("calls", 10);
+const REPS = numberArg("reps", 3);
+const SESSION_TIMEOUT_MS = 180_000;
+const MODEL = "claude-sonnet-4-5";
+const ccAt = process.argv.indexOf("--claude-code");
+
+type Agent = "claude" | "acai";
+type Kind = "none" | "bash" | "python" | "node" | "persistent";
+
+/** How to start Claude Code from an install folder, or why not. */
+function claudeCommand(dir: string): { command: string; args: string[]; version: string } | string {
+  const pkg = path.join(dir, "node_modules", "@anthropic-ai", "claude-code");
+  if (!existsSync(path.join(pkg, "package.json"))) return `no @anthropic-ai/claude-code in ${dir}`;
+  const version = (
+    JSON.parse(readFileSync(path.join(pkg, "package.json"), "utf8")) as { version: string }
+  ).version;
+  const native = path.join(
+    dir,
+    "node_modules",
+    "@anthropic-ai",
+    `claude-code-${process.platform}-${process.arch}`,
+    "claude",
+  );
+  if (existsSync(native)) return { command: native, args: [], version };
+  const cli = path.join(pkg, "cli.js");
+  if (existsSync(cli)) return { command: process.execPath, args: [cli], version };
+  return `neither the ${process.platform}-${process.arch} binary nor cli.js in ${pkg}`;
+}
+
+function install(dir: string): string | undefined {
+  const npm = spawnSync(
+    "npm",
+    [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--ignore-scripts",
+      "--prefix",
+      dir,
+      "@anthropic-ai/claude-code",
+    ],
+    { encoding: "utf8", timeout: 600_000 },
+  );
+  if (npm.status === 0) return undefined;
+  return (npm.stderr || npm.error?.message || `npm exited ${npm.status}`)
+    .trim()
+    .split("\n")
+    .slice(-3)
+    .join(" ");
+}
+
+const GUARD_BASH = `payload="$(cat)"\ncase "$payload" in *'rm -rf /'*) echo "blocked: rm -rf /" >&2; exit 2;; esac\nexit 0\n`;
+const GUARD_PY = `import json, sys\nevent = json.load(sys.stdin)\nif "rm -rf /" in str(event.get("tool_input", {}).get("command", "")):\n    print("blocked: rm -rf /", file=sys.stderr)\n    sys.exit(2)\n`;
+const GUARD_NODE = `let text = "";\nprocess.stdin.on("data", (c) => (text += c));\nprocess.stdin.on("end", () => {\n  const event = JSON.parse(text);\n  if (String(event.tool_input?.command ?? "").includes("rm -rf /")) {\n    console.error("blocked: rm -rf /");\n    process.exit(2);\n  }\n});\n`;
+/** The same logic as an acai persistent hook: one process, one JSON line per request. */
+const GUARD_PERSISTENT = (node: string) => `#!${node}
+import { createInterface } from "node:readline";
+if (process.env.HOOK_ACTION === "describe") {
+  console.log(JSON.stringify({ name: "guard", events: ["before_tool"], matcher: { tool: "Bash" }, mode: "persistent" }));
+  process.exit(0);
+}
+createInterface({ input: process.stdin }).on("line", (line) => {
+  const request = JSON.parse(line);
+  const blocked = String(request.tool_input?.command ?? "").includes("rm -rf /");
+  process.stdout.write(JSON.stringify(blocked ? { id: request.id, action: "block", reason: "rm -rf /" } : { id: request.id }) + "\\n");
+});
+`;
+
+/** Writes the hooks and one HOME (and ACAI_HOME) per agent and kind; returns where each lives. */
+async function setUp(root: string, kinds: Kind[]) {
+  const scripts = path.join(root, "hooks");
+  await mkdir(scripts);
+  await writeFile(path.join(scripts, "guard.sh"), GUARD_BASH);
+  await writeFile(path.join(scripts, "guard.py"), GUARD_PY);
+  await writeFile(path.join(scripts, "guard.mjs"), GUARD_NODE);
+  const commandOf: Record<Exclude<Kind, "none" | "persistent">, string> = {
+    bash: `bash ${path.join(scripts, "guard.sh")}`,
+    python: `python3 ${path.join(scripts, "guard.py")}`,
+    node: `${process.execPath} ${path.join(scripts, "guard.mjs")}`,
+  };
+  const homes = new Map<string, { home: string; acaiHome: string }>();
+  for (const agent of ["claude", "acai"] as Agent[]) {
+    for (const kind of kinds) {
+      if (agent === "claude" && kind === "persistent") continue;
+      const home = path.join(root, `home-${agent}-${kind}`);
+      const acaiHome = path.join(home, ".acai");
+      await mkdir(path.join(home, ".claude"), { recursive: true });
+      await mkdir(path.join(acaiHome, "hooks"), { recursive: true });
+      const settings =
+        kind === "none" || kind === "persistent"
+          ? {}
+          : {
+              hooks: {
+                PreToolUse: [
+                  { matcher: "Bash", hooks: [{ type: "command", command: commandOf[kind] }] },
+                ],
+              },
+            };
+      const file =
+        agent === "claude"
+          ? path.join(home, ".claude", "settings.json")
+          : path.join(acaiHome, "settings.json");
+      await writeFile(file, JSON.stringify(settings, null, 2));
+      if (kind === "persistent") {
+        const hook = path.join(acaiHome, "hooks", "guard");
+        await writeFile(hook, GUARD_PERSISTENT(process.execPath));
+        await chmod(hook, 0o755);
+      }
+      homes.set(`${agent}/${kind}`, { home, acaiHome });
+    }
+  }
+  return homes;
+}
+
+interface Runner {
+  claude: { command: string; args: string[] };
+  url: string;
+  cwd: string;
+  homes: Awaited<ReturnType<typeof setUp>>;
+  takeTurnTimes: () => number[];
+}
+
+/** One session; the mean time of a tool-call turn (ms) as the model server saw it. */
+async function session(r: Runner, agent: Agent, kind: Kind): Promise<number> {
+  const where = r.homes.get(`${agent}/${kind}`);
+  if (!where) throw new Error(`no set-up for ${agent}/${kind}`);
+  const env: Record<string, string> = {
+    PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+    HOME: where.home,
+    ANTHROPIC_BASE_URL: r.url,
+    ANTHROPIC_API_KEY: "sk-ant-bench-not-a-key",
+  };
+  const [command, args] =
+    agent === "claude"
+      ? [
+          r.claude.command,
+          [
+            ...r.claude.args,
+            "-p",
+            "go",
+            "--allowedTools",
+            "Bash",
+            "--model",
+            MODEL,
+            "--output-format",
+            "json",
+          ],
+        ]
+      : [
+          process.execPath,
+          [
+            CLI,
+            "-p",
+            "go",
+            "--allowedTools",
+            "Bash",
+            "--model",
+            `anthropic:${MODEL}`,
+            "--max-steps",
+            String(CALLS + 5),
+          ],
+        ];
+  if (agent === "claude") {
+    Object.assign(env, {
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      DISABLE_AUTOUPDATER: "1",
+      DISABLE_TELEMETRY: "1",
+    });
+  } else env.ACAI_HOME = where.acaiHome;
+  r.takeTurnTimes();
+  const child = spawn(command, args, { cwd: r.cwd, env, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  const timer = setTimeout(() => child.kill("SIGKILL"), SESSION_TIMEOUT_MS);
+  const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+  clearTimeout(timer);
+  const times = r.takeTurnTimes();
+  if (code !== 0 || times.length !== CALLS + 1) {
+    throw new Error(
+      `${agent} (${kind} hook) exited ${code} after ${times.length} of ${CALLS + 1} model requests: ${stderr.trim().slice(-500)}`,
+    );
+  }
+  return ((times.at(-1) ?? 0) - (times[0] ?? 0)) / CALLS;
+}
+
+const root = await mkdtemp(path.join(os.tmpdir(), "acai-bench-vs-claude-code-"));
+const server = await startFakeAnthropic(CALLS, "true");
+try {
+  const ccDir =
+    ccAt > 0 ? path.resolve(process.argv[ccAt + 1] ?? ".") : path.join(root, "claude-code");
+  if (ccAt < 0) {
+    console.log(
+      `installing @anthropic-ai/claude-code into ${ccDir} (npm, install scripts not run)…`,
+    );
+    const failed = install(ccDir);
+    if (failed) {
+      console.log(`SKIP vs-claude-code: could not install @anthropic-ai/claude-code (${failed})`);
+      process.exit(0);
+    }
+  }
+  const claude = claudeCommand(ccDir);
+  if (typeof claude === "string") {
+    console.log(`SKIP vs-claude-code: ${claude}`);
+    process.exit(0);
+  }
+  const python = spawnSync("python3", ["-c", "import json"]).status === 0;
+  const kinds: Kind[] = [
+    "none",
+    "bash",
+    ...(python ? (["python"] as const) : []),
+    "node",
+    "persistent",
+  ];
+  const cwd = path.join(root, "project");
+  await mkdir(cwd);
+  execFileSync("git", ["init", "-q"], { cwd });
+  const runner: Runner = {
+    claude,
+    url: server.url,
+    cwd,
+    homes: await setUp(root, kinds),
+    takeTurnTimes: server.takeTurnTimes,
+  };
+  console.log(
+    `Claude Code ${claude.version} vs acai: ${CALLS} Bash calls a session, ${REPS} sessions per agent and hook a run, three runs; node ${process.version}${python ? "" : " (no python3: Python skipped)"}`,
+  );
+  const pairs: [Agent, Kind][] = [];
+  for (const kind of kinds)
+    for (const agent of ["claude", "acai"] as Agent[])
+      if (!(agent === "claude" && kind === "persistent")) pairs.push([agent, kind]);
+  for (const [agent, kind] of pairs) await session(runner, agent, kind); // warm-up: caches, code caches
+  const { values, loads } = await threeRuns(async (run) => {
+    const turns = new Map<string, number[]>(pairs.map(([a, k]) => [`${a}/${k}`, []]));
+    for (let rep = 0; rep < REPS; rep++) {
+      const order = rep % 2 ? [...pairs].reverse() : pairs;
+      for (const [agent, kind] of order)
+        turns.get(`${agent}/${kind}`)?.push(await session(runner, agent, kind));
+    }
+    const turn = (key: string) => median(turns.get(key) ?? []);
+    const added = new Map<string, number>();
+    for (const [agent, kind] of pairs)
+      if (kind !== "none")
+        added.set(`${agent}/${kind}`, turn(`${agent}/${kind}`) - turn(`${agent}/none`));
+    console.log(
+      `run ${run + 1}: turn without hooks: Claude Code ${turn("claude/none").toFixed(1)} ms, acai ${turn("acai/none").toFixed(1)} ms; added per hook: ${[...added].map(([k, v]) => `${k} ${v.toFixed(2)} ms`).join(", ")}`,
+    );
+    return added;
+  });
+  const at = (key: string) => values.map((v) => v.get(key) ?? Number.NaN);
+  for (const kind of kinds.filter((k) => k !== "none" && k !== "persistent")) {
+    printResult({
+      name: `time added per tool call by one ${kind} command hook, acai / Claude Code ${claude.version}`,
+      ratios: at(`acai/${kind}`).map((a, i) => a / (at(`claude/${kind}`)[i] ?? Number.NaN)),
+      loads,
+      target: { op: "≤", value: 0.8 },
+      detail: `acai ${at(`acai/${kind}`)
+        .map((v) => v.toFixed(2))
+        .join(", ")} ms; Claude Code ${at(`claude/${kind}`)
+        .map((v) => v.toFixed(2))
+        .join(", ")} ms`,
+    });
+  }
+  printResult({
+    name: `time added per tool call by the same logic as an acai persistent Node hook / Claude Code's Node command hook`,
+    ratios: at("acai/persistent").map((a, i) => a / (at("claude/node")[i] ?? Number.NaN)),
+    loads,
+    target: { op: "≤", value: 0.05 },
+    detail: `acai persistent ${at("acai/persistent")
+      .map((v) => v.toFixed(2))
+      .join(", ")} ms; Claude Code ${at("claude/node")
+      .map((v) => v.toFixed(2))
+      .join(", ")} ms`,
+  });
+} finally {
+  server.close();
+  await rm(root, { recursive: true, force: true, maxRetries: 5 });
+}
