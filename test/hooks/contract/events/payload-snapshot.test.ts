@@ -1,6 +1,6 @@
 /**
  * Every event's stdin, byte for byte, in every dialect: the acai (Claude Code)
- * payload, the Agent Hooks payload under the spec's name and under each older
+ * payload as sent (`payloadText`), the Agent Hooks payload as sent under the spec's name and under each older
  * trigger spelling, and what OpenClaw- and A3S-shaped plugin handlers receive;
  * plainly and with the values a subagent, a prompt id and earlier hooks add.
  * Also the `acai hooks test` sample behind each event, the `hooks init` help
@@ -14,6 +14,7 @@ import { HOOK_EVENTS, type HookEventName } from "../../../../source/hooks/contra
 import { AGENT_HOOKS_TRIGGERS } from "../../../../source/hooks/contract/events/names.js";
 import { eventRow } from "../../../../source/hooks/contract/events/table.js";
 import { buildPayload, type SessionInfo } from "../../../../source/hooks/contract/payload.js";
+import { payloadText } from "../../../../source/hooks/contract/payload-text.js";
 import { handlerArgument } from "../../../../source/hooks/run/plugins/shapes.js";
 
 const session: SessionInfo = {
@@ -96,13 +97,12 @@ function payloadLines(event: HookEventName, agentEvent: AgentEvent): string[] {
     const common = { event, agentEvent: ev, session, now, ...(state ? { state } : {}) };
     if (variant === "varied" && JSON.stringify(ev) === JSON.stringify(agentEvent)) continue;
     const acai = buildPayload({ ...common, dialect: "acai" });
-    lines.push(`${variant} acai: ${JSON.stringify(acai)}`);
-    lines.push(
-      `${variant} agenthooks: ${JSON.stringify(buildPayload({ ...common, dialect: "agenthooks" }))}`,
-    );
+    lines.push(`${variant} acai: ${payloadText(acai, "acai")}`);
+    const agentHooks = buildPayload({ ...common, dialect: "agenthooks" });
+    lines.push(`${variant} agenthooks: ${payloadText(agentHooks, "agenthooks")}`);
     for (const trigger of triggersOf(event)) {
       const payload = buildPayload({ ...common, dialect: "agenthooks", trigger });
-      lines.push(`${variant} agenthooks trigger ${trigger}: ${JSON.stringify(payload)}`);
+      lines.push(`${variant} agenthooks trigger ${trigger}: ${payloadText(payload, "agenthooks")}`);
     }
     for (const shape of ["openclaw", "a3s"] as const) {
       const argument = handlerArgument(shape, event, acai);
