@@ -21,13 +21,24 @@
  *   (or any run with `sweepOnExit`) also has its setsid/double-fork escapees
  *   swept by that id.
  */
-import type { Readable } from "node:stream";
+import { Collector } from "./collector.js";
 import { type Containment, processContainment } from "./containment.js";
-import type { Spawned } from "./handle.js";
+import type { Spawned, SpawnOutcome } from "./handle.js";
 import { launchMarked } from "./launch.js";
 import { quietRunResult } from "./result.js";
+import {
+  abortWait,
+  type ChildEnd,
+  drainWait,
+  exitWait,
+  limitWait,
+  type StopReason,
+  streamsWait,
+  timeoutWait,
+  WaitScope,
+  type Wake,
+} from "./run-waits.js";
 import { processSandboxLauncher, type SandboxLauncher } from "./sandbox-launch.js";
-import { describeSpawnError } from "./spawn.js";
 import type { ProcessRunner, RunOptions, RunResult } from "./types.js";
 
 export interface ProcessRunnerOptions {
@@ -77,54 +88,6 @@ interface Timing {
   sandbox?: SandboxLauncher;
 }
 
-class Collector {
-  private readonly chunks: Buffer[] = [];
-  private bytes = 0;
-  private readonly cap: number;
-  private readonly onLimit: () => void;
-  truncated = false;
-
-  constructor(cap: number, onLimit: () => void) {
-    this.cap = cap;
-    this.onLimit = onLimit;
-  }
-
-  /** Every byte that arrived, kept or not: lets the drain see whether output is still coming. */
-  received = 0;
-
-  push(chunk: Buffer): void {
-    this.received += chunk.length;
-    if (this.truncated) return;
-    const room = this.cap - this.bytes;
-    if (chunk.length <= room) {
-      this.chunks.push(chunk);
-      this.bytes += chunk.length;
-      return;
-    }
-    if (room > 0) this.chunks.push(chunk.subarray(0, room));
-    this.bytes = this.cap;
-    this.truncated = true;
-    this.onLimit();
-  }
-
-  text(): string {
-    const buf = Buffer.concat(this.chunks, this.bytes);
-    return (this.truncated ? buf.subarray(0, completeUtf8Length(buf)) : buf).toString("utf8");
-  }
-}
-
-/** Length of `buf` without a multi-byte character cut off at its end. */
-function completeUtf8Length(buf: Buffer): number {
-  const end = buf.length;
-  for (let i = end - 1; i >= 0 && i >= end - 4; i--) {
-    const byte = buf[i]!;
-    if ((byte & 0xc0) === 0x80) continue; // continuation byte
-    const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-    return end - i < needed ? i : end;
-  }
-  return end;
-}
-
 function emptyResult(started: number, extra: Partial<RunResult>): RunResult {
   return quietRunResult({ durationMs: performance.now() - started, ...extra });
 }
@@ -139,155 +102,122 @@ function runOne(run: RunOptions, timing: Timing): Promise<RunResult> {
   return launched.then((spawned) => follow(run, timing, started, spawned));
 }
 
-function follow(
+/** The child's stop reasons so far; the first one sends TERM to the group and KILL after its grace. */
+class GroupStop {
+  readonly reasons = new Set<StopReason>();
+  constructor(
+    private readonly spawned: Spawned,
+    private readonly scope: WaitScope,
+    private readonly timing: Timing,
+  ) {}
+
+  stop(reason: StopReason): void {
+    const first = this.reasons.size === 0;
+    this.reasons.add(reason);
+    if (!first) return;
+    this.spawned.kill("SIGTERM");
+    const graceMs = reason === "timeout" ? this.timing.killGraceMs : this.timing.abortGraceMs;
+    this.scope.later(graceMs, () => this.spawned.kill("SIGKILL"));
+  }
+}
+
+/**
+ * The waits of a started run raced as one promise: a stop (timeout, abort,
+ * output limit) that comes before the exit stops the group and the race goes
+ * on without it; the exit ends it; then the streams race the drain.
+ */
+async function follow(
   run: RunOptions,
   timing: Timing,
   started: number,
-  spawned: Spawned | { spawnError: string },
+  outcome: SpawnOutcome,
 ): Promise<RunResult> {
-  if ("spawnError" in spawned) {
-    return Promise.resolve(emptyResult(started, { spawnError: spawned.spawnError }));
+  if ("spawnError" in outcome) return emptyResult(started, { spawnError: outcome.spawnError });
+  const { child } = outcome;
+  const scope = new WaitScope();
+  const limit = limitWait(run.onOutputLimit === "kill");
+  const cap = run.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
+  const out = new Collector(cap, limit.reached);
+  const err = new Collector(cap, limit.reached);
+  const streams = streamsWait(child, out, err);
+  const exit = exitWait(child, run);
+  if (child.stdin) {
+    child.stdin.on("error", () => {}); // EPIPE / ERR_STREAM_DESTROYED: the child stopped reading
+    child.stdin.end(run.stdin);
   }
-  const containment = timing.containment;
-  const { child, runId, kill } = spawned;
+  const stops = new Map<StopReason, Promise<Wake>>([
+    ["timeout", timeoutWait(run.timeoutMs, scope)],
+    ["abort", abortWait(run.signal, scope)],
+    ["output-limit", limit.wait],
+  ]);
+  const group = new GroupStop(outcome, scope, timing);
+  const end = await untilExit(exit, stops, group);
+  scope.clearTimers(); // the stop's KILL and the timeout: the group is killed below anyway
+  if (end.kind === "exit") {
+    await Promise.race([
+      streams,
+      drainWait(timing.drainMs, scope, () => out.received + err.received),
+    ]);
+  }
+  scope.close();
+  return settle(run, timing, { spawned: outcome, end, stopped: group.reasons, out, err, started });
+}
 
-  return new Promise<RunResult>((resolve) => {
-    const cap = run.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
-    const killOnLimit = run.onOutputLimit === "kill";
-    let timedOut = false;
-    let aborted = false;
-    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-    let spawnError: string | undefined;
-    let done = false;
-    let openStreams = 2;
-    const timers = new Set<NodeJS.Timeout>();
-
-    const later = (ms: number, fn: () => void): void => {
-      const t = setTimeout(() => {
-        timers.delete(t);
-        fn();
-      }, ms);
-      timers.add(t);
-    };
-
-    let terminating = false;
-    const terminate = (graceMs: number): void => {
-      if (terminating || exit) return;
-      terminating = true;
-      kill("SIGTERM");
-      later(graceMs, () => kill("SIGKILL"));
-    };
-
-    const onLimit = (): void => {
-      if (killOnLimit) terminate(timing.abortGraceMs);
-    };
-    const out = new Collector(cap, onLimit);
-    const err = new Collector(cap, onLimit);
-
-    const onAbort = (): void => {
-      if (exit) return;
-      aborted = true;
-      terminate(timing.abortGraceMs);
-    };
-
-    const finish = (): void => {
-      if (done) return;
-      done = true;
-      for (const t of timers) clearTimeout(t);
-      timers.clear();
-      run.signal?.removeEventListener("abort", onAbort);
-      // Background children of a finished run are not allowed to linger.
-      kill("SIGKILL");
-      // A stopped run's children that left the group (setsid, double fork) go too.
-      if (terminating || run.sweepOnExit) {
-        if (runId !== undefined) containment?.sweepRun(runId);
-        spawned.sweep?.(); // in a sandbox: also those that dropped the marker
-      }
-      child.stdin?.destroy();
-      child.stdout?.destroy();
-      child.stderr?.destroy();
-      spawnError ??= spawned.lost?.();
-      resolve({
-        exitCode: exit?.code ?? null,
-        signal: exit?.signal ?? null,
-        stdout: out.text(),
-        stderr: err.text(),
-        timedOut,
-        aborted,
-        truncated: { stdout: out.truncated, stderr: err.truncated },
-        durationMs: performance.now() - started,
-        ...(spawnError === undefined ? {} : { spawnError }),
-      });
-    };
-
-    const maybeFinish = (): void => {
-      if (exit && openStreams === 0) finish();
-    };
-
-    const watch = (stream: Readable | null, collector: Collector): void => {
-      if (!stream) {
-        openStreams--;
-        return;
-      }
-      stream.on("data", (chunk: Buffer) => collector.push(chunk));
-      stream.on("error", () => {});
-      stream.once("close", () => {
-        openStreams--;
-        maybeFinish();
-      });
-      stream.resume(); // a sandboxed child's socket arrives paused
-    };
-    watch(child.stdout, out);
-    watch(child.stderr, err);
-
-    child.on("error", (error: NodeJS.ErrnoException) => {
-      if (child.pid !== undefined) return; // e.g. a failed kill; the exit still comes
-      spawnError = describeSpawnError(error, run);
-      exit = { code: null, signal: null };
-      finish();
-    });
-
-    child.on("exit", (code, signal) => {
-      exit = { code, signal };
-      for (const t of timers) clearTimeout(t);
-      timers.clear();
-      if (openStreams === 0) return finish();
-      // A grandchild may hold the pipes open: take what comes soon, then stop waiting.
-      later(timing.drainMs, finishAfterPendingReads);
-    });
-
-    // Timers run before I/O polling in each loop turn, so after a busy event loop the
-    // drain timer can fire while the child's last output still sits unread in the pipe.
-    // Let the loop poll until a turn brings no new bytes (bounded), then finish.
-    const finishAfterPendingReads = (): void => {
-      let lastSeen = -1;
-      let turns = 0;
-      const turn = (): void => {
-        if (done) return;
-        const seen = out.received + err.received;
-        if (seen === lastSeen || turns++ >= 20) {
-          finish();
-          return;
-        }
-        lastSeen = seen;
-        setImmediate(turn);
-      };
-      setImmediate(turn);
-    };
-
-    if (child.stdin) {
-      child.stdin.on("error", () => {}); // EPIPE / ERR_STREAM_DESTROYED: the child stopped reading
-      child.stdin.end(run.stdin);
+/** Races the exit against the stops until the exit comes; each stop is applied as it comes. */
+async function untilExit(
+  exit: Promise<ChildEnd>,
+  stops: ReadonlyMap<StopReason, Promise<Wake>>,
+  group: GroupStop,
+): Promise<ChildEnd> {
+  const pending = new Map(stops);
+  for (;;) {
+    const wake = await Promise.race([exit, ...pending.values()]);
+    switch (wake.kind) {
+      case "exit":
+      case "spawn-error":
+        return wake;
+      case "stop":
+        pending.delete(wake.reason);
+        group.stop(wake.reason);
+        break;
+      default:
+        wake satisfies never;
     }
+  }
+}
 
-    if (run.timeoutMs !== undefined && run.timeoutMs > 0 && Number.isFinite(run.timeoutMs)) {
-      later(run.timeoutMs, () => {
-        if (exit) return;
-        timedOut = true;
-        terminate(timing.killGraceMs);
-      });
-    }
-    run.signal?.addEventListener("abort", onAbort, { once: true });
-    if (run.signal?.aborted) onAbort(); // aborted while a sandboxed start was under way
-  });
+interface Followed {
+  spawned: Spawned;
+  end: ChildEnd;
+  stopped: ReadonlySet<StopReason>;
+  out: Collector;
+  err: Collector;
+  started: number;
+}
+
+/** The run is over: its group is killed, a stopped run's escapees swept, the pipes closed. */
+function settle(run: RunOptions, timing: Timing, followed: Followed): RunResult {
+  const { spawned, end, stopped, out, err } = followed;
+  // Background children of a finished run are not allowed to linger.
+  spawned.kill("SIGKILL");
+  // A stopped run's children that left the group (setsid, double fork) go too.
+  if (stopped.size > 0 || run.sweepOnExit) {
+    if (spawned.runId !== undefined) timing.containment?.sweepRun(spawned.runId);
+    spawned.sweep?.(); // in a sandbox: also those that dropped the marker
+  }
+  spawned.child.stdin?.destroy();
+  spawned.child.stdout?.destroy();
+  spawned.child.stderr?.destroy();
+  const spawnError = end.kind === "spawn-error" ? end.message : spawned.lost?.();
+  return {
+    exitCode: end.kind === "exit" ? end.code : null,
+    signal: end.kind === "exit" ? end.signal : null,
+    stdout: out.text(),
+    stderr: err.text(),
+    timedOut: stopped.has("timeout"),
+    aborted: stopped.has("abort"),
+    truncated: { stdout: out.truncated, stderr: err.truncated },
+    durationMs: performance.now() - followed.started,
+    ...(spawnError === undefined ? {} : { spawnError }),
+  };
 }
