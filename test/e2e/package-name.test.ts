@@ -26,7 +26,7 @@ describe("the npm package name", () => {
   it("package.json and its lock name the package acai-agent; the command stays acai", async () => {
     const pkg = await readJson("package.json");
     expect(pkg.name).toBe(PACKAGE);
-    expect(pkg.bin).toEqual({ acai: "dist/cli/main.js" });
+    expect(pkg.bin).toEqual({ acai: "bin/acai.cjs" });
     expect(Object.keys(pkg.exports as object)).toContain("./hooks");
     const lock = await readJson("package-lock.json");
     expect(lock.name).toBe(PACKAGE);

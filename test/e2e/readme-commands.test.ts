@@ -3,7 +3,7 @@
  * (`npm install && npm run demo`, `npm test`) are what CI and
  * demo-scripts.test.ts run; the third, `npx acai … --trust-project`, is run
  * here as a user's shell would, in a scratch copy of the repository (its
- * package.json, README, hooks and replay files; the built dist/ and
+ * package.json, README, launcher, hooks and replay files; the built dist/ and
  * node_modules/ linked in), with a PATH that has no acai on it.
  */
 import { execFile } from "node:child_process";
@@ -38,7 +38,7 @@ async function scratchClone(): Promise<{ project: string; home: string }> {
   for (const name of ["dist", "node_modules"]) {
     await symlink(path.join(REPO_ROOT, name), path.join(project, name));
   }
-  for (const name of ["package.json", "package-lock.json", "README.md", ".acai"]) {
+  for (const name of ["package.json", "package-lock.json", "README.md", ".acai", "bin"]) {
     await cp(path.join(REPO_ROOT, name), path.join(project, name), { recursive: true });
   }
   await cp(path.join(REPO_ROOT, "examples", "replay"), path.join(project, "examples", "replay"), {
