@@ -113,10 +113,23 @@ const PatternOptionsSchema = AcaiOptionsSchema.omit({ matcher: true }).extend({
   namespace: z.string().min(1).max(200),
 });
 
-/** Places a "lower runs first" priority on acai's scale (hooks.md §5). */
-export function lowerFirstPriority(p: number | undefined): number {
-  if (p === undefined || !Number.isFinite(p)) return 100;
-  return Math.min(1000, Math.max(0, Math.round(1000 - p)));
+/**
+ * The default priority of each "lower runs first" system, on its own scale:
+ * A3S's `HookConfig` says 100; OpenClaw's registration has none, and its own
+ * example's `priority: 100, // Run after other hooks` only holds if an unset
+ * one runs before 100 — it is 0, as `priority ?? 0` reads it.
+ */
+export const LOWER_FIRST_DEFAULT = { a3s: 100, openclaw: 0 } as const;
+
+/**
+ * Places a "lower runs first" priority on acai's scale (hooks.md §5): `1000 −
+ * p`, clamped to 0–1000; none given: the system's default placed the same way
+ * (A3S 100 → 900, OpenClaw 0 → 1000), so the order among a system's own hooks
+ * is the order it gives them.
+ */
+export function lowerFirstPriority(p: number | undefined, systemDefault: number): number {
+  const given = p === undefined || !Number.isFinite(p) ? systemDefault : p;
+  return Math.min(1000, Math.max(0, Math.round(1000 - given)));
 }
 
 function escapeRegex(text: string): string {
@@ -179,7 +192,7 @@ function parse(shape: RegistrationShape, options: unknown): Omit<Parsed, "event"
       const r = OpenClawOptionsSchema.safeParse(options ?? {});
       if (!r.success) return formatZodError(r.error);
       return {
-        priority: lowerFirstPriority(r.data.priority),
+        priority: lowerFirstPriority(r.data.priority, LOWER_FIRST_DEFAULT.openclaw),
         matcher: {},
         async: false,
         failure: "open",
@@ -219,7 +232,7 @@ function parseA3s(options: unknown): Omit<Parsed, "event"> | string {
   if (m.command_pattern !== undefined) matcher.command = m.command_pattern;
   if (m.session_id !== undefined) matcher.session_id = m.session_id;
   return {
-    priority: lowerFirstPriority(c.priority),
+    priority: lowerFirstPriority(c.priority, LOWER_FIRST_DEFAULT.a3s),
     matcher,
     async: c.async_execution ?? false,
     ...(c.timeout_ms === undefined ? {} : { timeoutMs: c.timeout_ms }),

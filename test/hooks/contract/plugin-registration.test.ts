@@ -68,7 +68,7 @@ describe("plugin registrations", () => {
     expect(hook).toMatchObject({ events: ["before_tool"], priority: 990 });
     expect(
       registrationHook(reg({ shape: "openclaw", events: ["after_tool_call"] }), 0, source),
-    ).toMatchObject({ events: ["after_tool"], priority: 100 });
+    ).toMatchObject({ events: ["after_tool"], priority: 1000 });
     expect(
       registrationHook(reg({ shape: "openclaw", events: ["gateway-start"] }), 0, source),
     ).toMatch(/OpenClaw hook "gateway-start" has no acai event/);
@@ -161,10 +161,12 @@ describe("plugin registrations", () => {
     ).toMatch(/^invalid options: config\.ask_ahead: /);
   });
 
-  it("places lower-first priorities on acai's scale, clamped", () => {
-    expect([1, 10, 100, 1000, 5000, -3, undefined].map(lowerFirstPriority)).toEqual([
-      999, 990, 900, 0, 0, 1000, 100,
-    ]);
+  it("places lower-first priorities on acai's scale, clamped; none given: the system's default", () => {
+    const placed = [1, 10, 100, 1000, 5000, -3, 2.4, undefined].map((p) =>
+      lowerFirstPriority(p, 100),
+    );
+    expect(placed).toEqual([999, 990, 900, 0, 0, 1000, 998, 900]);
+    expect(lowerFirstPriority(undefined, 0)).toBe(1000);
   });
 });
 
