@@ -11,6 +11,7 @@
  *
  *   npm run build && node bench/long-session.ts [--steps 1500] [--runs 3]
  *   node bench/long-session.ts --steps 1500 --runs 1 --cpu-prof DIR   (a CPU profile of acai)
+ *   node bench/long-session.ts --compare /tmp/old   (an older build's dist/, alternating sessions)
  */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -21,7 +22,11 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { median, numberArg, printResult, threeRuns } from "./support/result.ts";
 
-const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
+const compareAt = process.argv.indexOf("--compare");
+/** `--compare DIR`: another build (DIR/dist), run alternately with this one, session by session. */
+const OTHER =
+  compareAt > 0 ? path.resolve(process.argv[compareAt + 1] ?? ".", "dist/cli/main.js") : undefined;
+const THIS = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
 const STEPS = numberArg("steps", 1500);
 const RUNS = numberArg("runs", 3);
 const WINDOW = 50;
@@ -48,7 +53,11 @@ function script(): unknown {
  * CPU time acai's process used meanwhile (sampled when the bench reads the line, in 10 ms ticks:
  * only sums over many steps mean anything).
  */
-async function session(root: string, run: number): Promise<{ wall: number[]; cpu: number[] }> {
+async function session(
+  root: string,
+  run: string,
+  cli: string,
+): Promise<{ wall: number[]; cpu: number[] }> {
   const dirs = ["home", "acai-home", "project"].map((d) => path.join(root, `${d}-${run}`));
   const [home, acaiHome, cwd] = dirs as [string, string, string];
   await Promise.all(dirs.map((d) => mkdir(d)));
@@ -61,7 +70,7 @@ async function session(root: string, run: number): Promise<{ wall: number[]; cpu
   const args = ["-p", "go", "--model", "replay:replay.json", "--max-steps", String(STEPS + 1)];
   const child = spawn(
     process.execPath,
-    [...nodeArgs, CLI, ...args, "--output-format", "stream-json"],
+    [...nodeArgs, cli, ...args, "--output-format", "stream-json"],
     {
       cwd,
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, ACAI_HOME: acaiHome },
@@ -110,8 +119,16 @@ const fmt = (ms: number): string => `${ms.toFixed(2)} ms`;
 const root = await mkdtemp(path.join(os.tmpdir(), "acai-bench-long-session-"));
 try {
   console.log(`long session: ${STEPS} steps, ${RUNS} runs, node ${process.version}`);
+  const builds = OTHER ? [["other build", OTHER] as const] : [];
   const { values, loads } = await threeRuns(async (run) => {
-    const { wall, cpu } = await session(root, run);
+    for (const [label, cli] of builds) {
+      const { wall } = await session(root, `${label}-${run}`.replace(/ /g, "-"), cli);
+      const ratio = mean(wall.slice(-WINDOW)) / mean(wall.slice(0, WINDOW));
+      console.log(
+        `  ${label}: last ${WINDOW} / first ${WINDOW} ${ratio.toFixed(3)}×; mean per tenth: ${Array.from({ length: 10 }, (_, d) => mean(wall.slice((d * STEPS) / 10, ((d + 1) * STEPS) / 10)).toFixed(1)).join(" ")} ms`,
+      );
+    }
+    const { wall, cpu } = await session(root, `run-${run}`, THIS);
     const window = (xs: number[], end: boolean) => (end ? xs.slice(-WINDOW) : xs.slice(0, WINDOW));
     const tenths = Array.from({ length: 10 }, (_, d) =>
       mean(wall.slice((d * STEPS) / 10, ((d + 1) * STEPS) / 10)).toFixed(1),
