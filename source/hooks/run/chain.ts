@@ -23,6 +23,7 @@ import {
   outcomeOf,
 } from "./activity.js";
 import { type Asked, askWindow } from "./ask-ahead.js";
+import type { ValidateToolInput } from "./modify.js";
 import type { HookRunRecord } from "./run.js";
 import {
   type ChainEnd,
@@ -32,7 +33,6 @@ import {
   settleAsk,
   startChain,
   step,
-  type ValidateToolInput,
 } from "./step.js";
 
 /** Runs one hook with the current state; never throws (failures are decisions). */

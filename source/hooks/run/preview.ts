@@ -8,8 +8,9 @@ import type { AgentEvent } from "../../agent/events.js";
 import type { Decision } from "../contract/decision.js";
 import type { HookDefinition } from "../contract/definition.js";
 import { eventRow, type HookEventName } from "../contract/events/table.js";
+import type { ValidateToolInput } from "./modify.js";
 import { observedEffect } from "./observe.js";
-import { DEFAULT_CONTEXT_CAP_CHARS, startChain, step, type ValidateToolInput } from "./step.js";
+import { DEFAULT_CONTEXT_CAP_CHARS, startChain, step } from "./step.js";
 
 export interface Preview {
   /** The answer after checking (an invalid replaced input makes it a failure). */

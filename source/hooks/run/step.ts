@@ -16,23 +16,14 @@
  * `ask` is no decision; context is collected from every hook, capped.
  */
 import type { AgentEvent, PermissionHintVerdict } from "../../agent/events.js";
-import {
-  ANSWER_TEXT_CAPS,
-  applyFailurePolicy,
-  capText,
-  type Decision,
-  failed,
-} from "../contract/decision.js";
+import { applyFailurePolicy, capText, type Decision } from "../contract/decision.js";
 import type { HookDefinition } from "../contract/definition.js";
 import { eventRow, type HookEventName } from "../contract/events/table.js";
 import type { GateState } from "../contract/gate-state.js";
-import { applyMergePatch } from "../contract/merge-patch.js";
 import { type AskRequest, type HookRef, hookRef } from "./activity.js";
+import { applyModification, type ValidateToolInput } from "./modify.js";
 
 export const DEFAULT_CONTEXT_CAP_CHARS = 10_000;
-
-export type ToolInputValidation = { ok: true; value?: unknown } | { ok: false; error: string };
-export type ValidateToolInput = (toolName: string, input: unknown) => ToolInputValidation;
 
 /** How a chain ended (none of its hooks ending it is `continue`). */
 export type ChainEnd =
@@ -282,90 +273,4 @@ export function contextOf(
     ...(found[0] === undefined ? {} : { context: found[0] }),
     ...(note === undefined ? {} : { note }),
   };
-}
-
-interface Applied {
-  decision: Decision;
-  replaced: GateState;
-  notes: string[];
-  /**
-   * Set when the hook's new tool input fails the tool's schema: the call is
-   * refused whatever the hook's failure policy (the original input never runs).
-   */
-  refusal?: string;
-}
-
-/** Checks a replaced tool input; a validator that throws counts as a schema error. */
-function checkToolInput(gate: Gate, toolName: string, input: unknown): ToolInputValidation {
-  try {
-    return gate.validateToolInput?.(toolName, input) ?? { ok: true };
-  } catch (error) {
-    return { ok: false, error: `the input could not be checked (${(error as Error).message})` };
-  }
-}
-
-function refusalReason(hook: HookDefinition, toolName: string, error: string): string {
-  return `hook "${hook.name}" replaced the input of this ${toolName} call with one that fails the tool's schema (${capText(error, ANSWER_TEXT_CAPS.error, "error")}); the call is refused and did not run`;
-}
-
-/** Applies a `modify` to what this event lets hooks change; an invalid tool input makes it a failure. */
-function applyModification(
-  gate: Gate,
-  hook: HookDefinition,
-  decision: Decision,
-  replaced: GateState,
-): Applied {
-  if (decision.action === "allow") {
-    if (decision.input === undefined) return { decision, replaced, notes: [] };
-    const asModify = applyModification(
-      gate,
-      hook,
-      { action: "modify", input: decision.input },
-      replaced,
-    );
-    return asModify.decision.action === "failed" ? asModify : { ...asModify, decision };
-  }
-  if (decision.action !== "modify") return { decision, replaced, notes: [] };
-  const changes = eventRow(gate.event).changes;
-  const next: GateState = { ...replaced };
-  const ignored: string[] = [];
-  const ev = gate.agentEvent;
-  if (decision.input !== undefined || decision.inputPatch !== undefined) {
-    if (
-      changes.includes("input") &&
-      (ev.type === "tool_call_start" || ev.type === "permission_request")
-    ) {
-      let input = "toolInput" in replaced ? replaced.toolInput : ev.input;
-      if (decision.input !== undefined) input = decision.input;
-      if (decision.inputPatch !== undefined) input = applyMergePatch(input, decision.inputPatch);
-      const check = checkToolInput(gate, ev.toolName, input);
-      if (!check.ok) {
-        return {
-          decision: failed(`its new input for ${ev.toolName} is invalid: ${check.error}`, {
-            ...(decision.log === undefined ? {} : { log: decision.log }),
-          }),
-          replaced,
-          notes: [],
-          refusal: refusalReason(hook, ev.toolName, check.error),
-        };
-      }
-      next.toolInput = input;
-      if (check.value !== undefined) next.checkedToolInput = check.value;
-    } else ignored.push(decision.input !== undefined ? "input" : "input_patch");
-  }
-  if (decision.prompt !== undefined) {
-    if (changes.includes("prompt")) next.prompt = decision.prompt;
-    else ignored.push("prompt");
-  }
-  if (decision.output !== undefined) {
-    if (changes.includes("output")) next.output = decision.output;
-    else ignored.push("output");
-  }
-  const notes =
-    ignored.length > 0
-      ? [
-          `hook "${hook.name}" answered modify with ${ignored.join(", ")}, which ${gate.event} cannot change; ignored`,
-        ]
-      : [];
-  return { decision, replaced: next, notes };
 }

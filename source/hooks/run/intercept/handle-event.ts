@@ -1,16 +1,18 @@
 /**
  * One agent event's hooks, from its plan: start the async ones, then run the
  * chain (gates) or the observers (observe-only events), and answer the agent.
+ * `chainOptions` is what every gate's chain in a run shares (also the
+ * permission_request gate's, permission.ts).
  */
 import type { AgentEvent, Verdict } from "../../../agent/events.js";
 import type { HookEventName } from "../../contract/definition.js";
 import { eventRow } from "../../contract/events/table.js";
 import type { InterceptedEvent } from "../activity.js";
-import { runChain } from "../chain.js";
+import { type ChainOptions, runChain } from "../chain.js";
 import { runObservers } from "../observe.js";
-import type { Plan } from "../plan.js";
+import { matchesNow, type Plan } from "../plan.js";
 import type { StartAsyncHooks } from "./async-hooks.js";
-import { chainOptions } from "./chain-options.js";
+import { backgroundEntry, track } from "./background.js";
 import type { Notifications } from "./notifications.js";
 import type { RunContext } from "./run-context.js";
 import { carriedVerdict, type RetryCount, verdictOf } from "./verdict.js";
@@ -87,4 +89,34 @@ async function* observe(
   });
   ctx.pendingContext.push(...observed.context);
   return observed.stop ? { action: "stop", reason: observed.stop.reason } : undefined;
+}
+
+export function chainOptions(
+  ctx: RunContext,
+  event: HookEventName,
+  agentEvent: AgentEvent,
+): Omit<ChainOptions, "hooks"> {
+  const { options } = ctx;
+  return {
+    event,
+    agentEvent,
+    matches: (hook, state) => matchesNow(ctx.index, event, agentEvent, hook, state),
+    run: ctx.runnerFor(event, agentEvent),
+    signal: ctx.hookSignal(event),
+    contextCapChars: ctx.cap,
+    now: ctx.now,
+    onRun: (hook, rec, answered, effective) => ctx.audit.record(hook, rec, answered, effective),
+    // Tracked beside the loop: the interceptor's close waits for it (the run's abort
+    // ends it at once), so its audit line is written before the log closes.
+    onUnused: (hook, pending) => {
+      void track(
+        ctx,
+        backgroundEntry(ctx),
+        pending.then((rec) => ctx.audit.recordUnused(hook, rec)),
+      );
+    },
+    ...(options.validateToolInput === undefined
+      ? {}
+      : { validateToolInput: options.validateToolInput }),
+  };
 }

@@ -8,8 +8,8 @@ import type { AskUser, HookActivityEvent, InterceptedEvent } from "../activity.j
 import type { AuditSink } from "../audit.js";
 import type { NotificationEvent } from "../chain.js";
 import type { TimerFunctions } from "../idle-timer.js";
+import type { ValidateToolInput } from "../modify.js";
 import type { PluginHooks } from "../plugins/types.js";
-import type { ValidateToolInput } from "../step.js";
 import type { OnSendMessage } from "./relay-effects.js";
 
 export const DEFAULT_SESSION_END_BUDGET_MS = 5000;

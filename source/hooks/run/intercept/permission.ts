@@ -15,8 +15,8 @@ import { protectedDenial } from "../../../permissions/explain.js";
 import type { AskRequest, InterceptedEvent } from "../activity.js";
 import { runChain } from "../chain.js";
 import type { Plan } from "../plan.js";
-import { chainOptions } from "./chain-options.js";
 import type { EventParts } from "./handle-event.js";
+import { chainOptions } from "./handle-event.js";
 import type { RunContext } from "./run-context.js";
 import { verdictOf } from "./verdict.js";
 

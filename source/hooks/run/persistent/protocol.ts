@@ -28,7 +28,7 @@ export function requestLine(id: number, payload: unknown, dialect: HookDialect =
 
 /**
  * The hooks of one chain asked together get the same payload object
- * (intercept/run-context.ts): it is serialized once per dialect. Payloads are
+ * (intercept/hook-runs.ts): it is serialized once per dialect. Payloads are
  * not changed once built.
  */
 const bodies: Record<HookDialect, WeakMap<object, string>> = {

@@ -16,7 +16,8 @@ import { withoutSecrets } from "../../../process/secrets.js";
 import type { SandboxLaunch } from "../../../process/types.js";
 import type { HookScope } from "../../contract/definition.js";
 import type { PluginCandidate } from "../../discover/plugins.js";
-import { type PluginChildren, PluginHost } from "./host.js";
+import { PluginHost } from "./host.js";
+import type { PluginChildren } from "./thread.js";
 
 export interface SessionPluginsOptions {
   plugins: readonly PluginCandidate[];
