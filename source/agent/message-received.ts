@@ -7,6 +7,7 @@
 import type { IncomingMessage } from "./event-data.js";
 import type { AgentEvent } from "./events.js";
 import { type GateEnd, gateFlow } from "./gate-flow.js";
+import { RAISES } from "./raises.js";
 import { isBareContinue, type SessionContext } from "./session-context.js";
 import type { TurnOutcome } from "./turn-state.js";
 import type { Verdict, VerdictFor } from "./verdicts.js";
@@ -28,7 +29,7 @@ export async function* receiveMessage(
   turn: number,
   signal: AbortSignal,
 ): AsyncGenerator<AgentEvent, Received, Verdict | undefined> {
-  const event: AgentEvent = { type: "message_received", turn, message };
+  const event: AgentEvent = { type: RAISES.message_received, turn, message };
   session.transcript.event(event);
   const verdict = (yield event) as VerdictFor<"message_received"> | undefined;
   if (verdict !== undefined && !isBareContinue(verdict))

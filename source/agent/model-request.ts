@@ -6,6 +6,7 @@ import { sleep } from "./abort.js";
 import type { AgentEvent } from "./events.js";
 import { gateFlow } from "./gate-flow.js";
 import { type StepOutcome, streamModelStep } from "./model-step.js";
+import { RAISES } from "./raises.js";
 import type { SessionContext } from "./session-context.js";
 import type { TurnOutcome, TurnState } from "./turn-state.js";
 import type { Verdict } from "./verdicts.js";
@@ -20,7 +21,7 @@ export async function* requestGate(
   const { history, limits } = session;
   for (let retries = 0; ; retries++) {
     const verdict = yield* session.emit({
-      type: "model_request",
+      type: RAISES.before_model,
       turn: state.turn,
       promptId: state.promptId,
       step,

@@ -16,6 +16,7 @@ import { askReason, denialForModel, denyReason } from "../permissions/explain.js
 import type { Tool } from "../tools/types.js";
 import type { AgentEvent, Emit, ToolCallRef } from "./events.js";
 import { type GateEnd, gateFlow } from "./gate-flow.js";
+import { RAISES } from "./raises.js";
 import type { PermissionHintVerdict, Verdict } from "./verdicts.js";
 
 export type PermissionOutcome =
@@ -61,7 +62,7 @@ export async function* checkPermission(
   const reason = askReason(tool.name, decision.by);
   const hit = decision.by.kind === "protected" ? decision.by.hit : undefined;
   const verdict = yield* ctx.emit({
-    type: "permission_request",
+    type: RAISES.permission_request,
     ...ref,
     toolName: tool.name,
     input,

@@ -1,5 +1,6 @@
 import { scanPatterns } from "../patterns/scan.js";
 import type { AgentEvent, StepRef } from "./events.js";
+import { RAISES } from "./raises.js";
 import type { SessionContext } from "./session-context.js";
 import type { TurnState } from "./turn-state.js";
 import type { Verdict } from "./verdicts.js";
@@ -17,11 +18,11 @@ export async function* readOutput(
 ): AsyncGenerator<AgentEvent, boolean, Verdict | undefined> {
   if (text.trim() === "") return false;
   const at: StepRef = { turn: state.turn, promptId: state.promptId, step };
-  yield* session.emit({ type: "output", ...at, text });
+  yield* session.emit({ type: RAISES.output, ...at, text });
   const scanned = scanPatterns(text);
   let answered = false;
   for (const found of scanned.patterns) {
-    const verdict = yield* session.emit({ type: "pattern", ...at, ...found });
+    const verdict = yield* session.emit({ type: RAISES.pattern, ...at, ...found });
     if (verdict?.context?.some((c) => c.trim() !== "")) answered = true;
   }
   if (scanned.skipped > 0) {

@@ -1,5 +1,6 @@
 import type { SessionEndReason } from "./event-data.js";
 import type { AgentEvent } from "./events.js";
+import { RAISES } from "./raises.js";
 import type { SessionContext } from "./session-context.js";
 import type { Verdict } from "./verdicts.js";
 
@@ -18,7 +19,7 @@ export async function* endSession(
     });
   }
   yield* session.emit({
-    type: "session_end",
+    type: RAISES.session_end,
     reason,
     totals: session.counter.totals(session.now()),
   });

@@ -1,6 +1,7 @@
 import type { SessionEndReason } from "./event-data.js";
 import type { AgentEvent } from "./events.js";
 import { gateFlow } from "./gate-flow.js";
+import { RAISES } from "./raises.js";
 import type { SessionContext } from "./session-context.js";
 import { providerOf } from "./session-totals.js";
 import type { RunInput } from "./types.js";
@@ -18,7 +19,7 @@ export async function* startSession(
 ): AsyncGenerator<AgentEvent, SessionEndReason | undefined, Verdict | undefined> {
   const { options } = session;
   const start = yield* session.emit({
-    type: "session_start",
+    type: RAISES.session_start,
     sessionId: options.sessionId,
     model: options.modelId,
     cwd: options.cwd,

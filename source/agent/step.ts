@@ -15,6 +15,7 @@ import { deliverInbox } from "./message-received.js";
 import { requestGate, streamModel } from "./model-request.js";
 import type { StepOutcome, StepToolCall } from "./model-step.js";
 import { describeProviderError } from "./provider-error.js";
+import { RAISES } from "./raises.js";
 import { readOutput } from "./read-output.js";
 import type { SessionContext } from "./session-context.js";
 import { runToolCalls } from "./tool-calls.js";
@@ -117,7 +118,7 @@ async function* responseGate(
   started: number,
 ): AsyncGenerator<AgentEvent, TurnOutcome | undefined, Verdict | undefined> {
   const verdict = yield* session.emit({
-    type: "model_response",
+    type: RAISES.after_model,
     turn: state.turn,
     promptId: state.promptId,
     step,

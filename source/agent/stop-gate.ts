@@ -5,6 +5,7 @@
  */
 import type { AgentEvent } from "./events.js";
 import { gateFlow } from "./gate-flow.js";
+import { RAISES } from "./raises.js";
 import type { SessionContext } from "./session-context.js";
 import type { TurnOutcome, TurnState } from "./turn-state.js";
 import type { Verdict } from "./verdicts.js";
@@ -18,7 +19,7 @@ function stopRequest(
   stopReason: StopRequest["stopReason"],
 ): StopRequest {
   return {
-    type: "stop_request",
+    type: RAISES.before_stop,
     turn: state.turn,
     promptId: state.promptId,
     step,

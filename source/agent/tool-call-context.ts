@@ -10,6 +10,7 @@ import type { Tool } from "../tools/types.js";
 import type { AgentEvent, Emit, ToolCallRef } from "./events.js";
 import { errorResult } from "./history.js";
 import type { StepToolCall } from "./model-step.js";
+import { RAISES } from "./raises.js";
 import type { ShellEnvironment } from "./types.js";
 import type { Verdict } from "./verdicts.js";
 
@@ -60,7 +61,7 @@ export async function* refuse(
 ): AsyncGenerator<AgentEvent, ToolResultPart, Verdict | undefined> {
   const result = errorResult(call.toolCallId, call.toolName, refusal.modelText ?? refusal.error);
   yield* ctx.emit({
-    type: "tool_call_error",
+    type: RAISES.after_tool_failure,
     ...callRef(ctx, call),
     toolName: call.toolName,
     input: refusal.input,

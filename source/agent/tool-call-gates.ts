@@ -9,6 +9,7 @@ import type { AgentEvent } from "./events.js";
 import { type GateEnd, gateFlow } from "./gate-flow.js";
 import type { StepToolCall } from "./model-step.js";
 import { checkPermission } from "./permission-gate.js";
+import { RAISES } from "./raises.js";
 import { callRef, type Refusal, type ToolStepContext } from "./tool-call-context.js";
 import type { PermissionHintVerdict, Verdict } from "./verdicts.js";
 
@@ -40,7 +41,7 @@ export async function* prepare(
 
   const flow = gateFlow(
     yield* ctx.emit({
-      type: "tool_call_start",
+      type: RAISES.before_tool,
       ...callRef(ctx, call),
       toolName: tool.name,
       input: checked.value,

@@ -11,6 +11,7 @@ import { type GateEnd, gateFlow } from "./gate-flow.js";
 import { textResult } from "./history.js";
 import type { StepToolCall } from "./model-step.js";
 import { modifiedFileNotice, snapshotFile } from "./modified-file.js";
+import { RAISES } from "./raises.js";
 import { callRef, type Refusal, refuse, type ToolStepContext } from "./tool-call-context.js";
 import type { Permitted } from "./tool-call-gates.js";
 import type { Verdict } from "./verdicts.js";
@@ -67,7 +68,7 @@ export async function* finish(
   // A formatter among the after_tool hooks may rewrite the file just written.
   const written = ran.wrote === undefined ? undefined : await snapshotFile(ran.wrote);
   const verdict = yield* ctx.emit({
-    type: "tool_call_end",
+    type: RAISES.after_tool,
     ...callRef(ctx, call),
     toolName: tool.name,
     input,

@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { AgentEvent } from "./events.js";
 import { gateFlow } from "./gate-flow.js";
+import { RAISES } from "./raises.js";
 import type { SessionContext } from "./session-context.js";
 import { runStep } from "./step.js";
 import { askToStop, maxStepsReached } from "./stop-gate.js";
@@ -36,7 +37,7 @@ export async function* runTurn(
   };
   const outcome = yield* playTurn(session, state, prompt, signal);
   const endVerdict = yield* session.emit({
-    type: "turn_end",
+    type: RAISES.after_agent,
     turn,
     promptId: state.promptId,
     stopReason: outcome.stopReason,
@@ -71,7 +72,7 @@ async function* submitPrompt(
 ): AsyncGenerator<AgentEvent, TurnOutcome | undefined, Verdict | undefined> {
   let prompt = submitted;
   const verdict = yield* session.emit({
-    type: "user_prompt",
+    type: RAISES.user_prompt,
     turn: state.turn,
     promptId: state.promptId,
     prompt,

@@ -5,6 +5,7 @@
  * model's `@relay:` lines, and closes the session's services when the run ends.
  */
 import type { SentMessage } from "../agent/events.js";
+import { RAISES } from "../agent/raises.js";
 import type { RunInput } from "../agent/types.js";
 import type { HookDefaults } from "../config/settings.js";
 import type { InterceptedEvent } from "../hooks/run/activity.js";
@@ -50,7 +51,7 @@ export function sessionRuns(parts: SessionRunParts): RunOf {
       running = intercept;
       /** message_sent: in the transcript, and its hooks beside the loop. */
       function announceSent(message: SentMessage): void {
-        const event = { type: "message_sent", message } as const;
+        const event = { type: RAISES.message_sent, message } as const;
         built.agent.record(event);
         void intercept.raise(event);
       }

@@ -8,6 +8,7 @@
  * (a `subagent_stop` block is a `stop_request` block to it).
  */
 import type { AgentEvent, StopReason, SubagentMark, Usage, Verdict } from "../agent/events.js";
+import { RAISES } from "../agent/raises.js";
 import { ZERO_USAGE } from "../agent/usage.js";
 
 export interface RelayInfo {
@@ -53,7 +54,7 @@ export async function* relaySubagent(
     switch (event.type) {
       case "session_start":
         verdict = yield {
-          type: "subagent_start",
+          type: RAISES.subagent_start,
           ...mark,
           description: info.description,
           prompt: info.prompt,
@@ -65,7 +66,7 @@ export async function* relaySubagent(
         break;
       case "stop_request":
         verdict = yield {
-          type: "subagent_stop",
+          type: RAISES.subagent_stop,
           ...mark,
           turn: event.turn,
           step: event.step,

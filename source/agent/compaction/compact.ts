@@ -13,6 +13,7 @@ import { gateFlow } from "../gate-flow.js";
 import type { History } from "../history.js";
 import { streamModelStep } from "../model-step.js";
 import { describeProviderError } from "../provider-error.js";
+import { RAISES } from "../raises.js";
 import type { Verdict } from "../verdicts.js";
 import { estimateTokens, splitForCompaction } from "./split.js";
 
@@ -69,7 +70,7 @@ export async function* compactHistory(
   const messages = [...ctx.history.messages];
   const tokensBefore = ctx.measuredTokens ?? estimateTokens(messages);
   const gate = yield* ctx.emit({
-    type: "compact_start",
+    type: RAISES.pre_compact,
     trigger,
     customInstructions: instructions,
     tokensBefore,
@@ -106,7 +107,7 @@ export async function* compactHistory(
   const ratio = estimateTokens(replaced) / Math.max(1, estimateTokens(messages));
   const tokensAfter = Math.round(tokensBefore * ratio);
   yield* ctx.emit({
-    type: "compact_end",
+    type: RAISES.post_compact,
     trigger,
     summary: summary.text,
     tokensBefore,
@@ -116,7 +117,7 @@ export async function* compactHistory(
     usage: summary.usage,
     durationMs: Math.max(0, ctx.now() - started),
   });
-  yield* ctx.emit({ type: "session_start", ...ctx.session, source: "compact" });
+  yield* ctx.emit({ type: RAISES.session_start, ...ctx.session, source: "compact" });
   return { kind: "compacted", tokensAfter, usage: summary.usage };
 }
 

@@ -1,5 +1,6 @@
 /** after_agent: a turn is over (the agent answered the prompt, or the turn ended otherwise). */
 import { z } from "zod";
+import { RAISES } from "../../../agent/raises.js";
 import { promptIdField, usageFields } from "./fields.js";
 import { promptId, UsageSchema } from "./payload-parts.js";
 import { defineEvent, matchNothing, OBSERVED } from "./row.js";
@@ -16,7 +17,7 @@ const payload = {
 
 export const afterAgent = defineEvent({
   name: "after_agent",
-  agentEvent: "turn_end",
+  agentEvent: RAISES.after_agent,
   claude: "after_agent",
   agentHooks: { name: "post-agent-turn", aliases: ["post-agent-turn-stop"] },
   kind: "observe",

@@ -1,5 +1,6 @@
 /** after_model: the model answered one step (text, tool calls, usage). */
 import { z } from "zod";
+import { RAISES } from "../../../agent/raises.js";
 import { promptIdField, toolCallFields, usageFields } from "./fields.js";
 import { promptId, ToolCallSchema, UsageSchema } from "./payload-parts.js";
 import { defineEvent, GATE, matchNothing } from "./row.js";
@@ -19,7 +20,7 @@ const payload = {
 
 export const afterModel = defineEvent({
   name: "after_model",
-  agentEvent: "model_response",
+  agentEvent: RAISES.after_model,
   claude: "after_model",
   kind: "gate",
   subject: "none",

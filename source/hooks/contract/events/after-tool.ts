@@ -1,5 +1,6 @@
 /** after_tool (Claude Code's PostToolUse): a tool call returned, before the model sees its result. */
 import { z } from "zod";
+import { RAISES } from "../../../agent/raises.js";
 import { promptIdField, toolInputField } from "./fields.js";
 import { toolFields } from "./payload-parts.js";
 import { defineEvent, GATE, toolOf } from "./row.js";
@@ -16,7 +17,7 @@ const payload = {
 
 export const afterTool = defineEvent({
   name: "after_tool",
-  agentEvent: "tool_call_end",
+  agentEvent: RAISES.after_tool,
   claude: "PostToolUse",
   agentHooks: { name: "post-tool-call" },
   kind: "gate",

@@ -1,5 +1,6 @@
 /** idle: no agent output for `idle_ms` (default 30 s), once per idle period. */
 import { z } from "zod";
+import { RAISES } from "../../../agent/raises.js";
 import { defineEvent, matchNothing, OBSERVED } from "./row.js";
 
 const payload = {
@@ -11,7 +12,7 @@ const payload = {
 
 export const idle = defineEvent({
   name: "idle",
-  agentEvent: "idle",
+  agentEvent: RAISES.idle,
   claude: "idle",
   kind: "observe",
   subject: "none",

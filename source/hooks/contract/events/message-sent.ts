@@ -1,5 +1,6 @@
 /** message_sent: this agent sent a message to another (`@relay:NAME`, a hook's sendMessage). */
 import { z } from "zod";
+import { RAISES } from "../../../agent/raises.js";
 import { defineEvent, OBSERVED } from "./row.js";
 
 const payload = {
@@ -14,7 +15,7 @@ const payload = {
 
 export const messageSent = defineEvent({
   name: "message_sent",
-  agentEvent: "message_sent",
+  agentEvent: RAISES.message_sent,
   claude: "message_sent",
   kind: "observe",
   // `source` matchers see the recipient's name (`*` for a broadcast).

@@ -1,5 +1,6 @@
 /** notification (Claude Code's Notification): acai tells the user something (waiting for input, …). */
 import { z } from "zod";
+import { RAISES } from "../../../agent/raises.js";
 import { defineEvent, OBSERVED } from "./row.js";
 
 const payload = {
@@ -9,7 +10,7 @@ const payload = {
 
 export const notification = defineEvent({
   name: "notification",
-  agentEvent: "notification",
+  agentEvent: RAISES.notification,
   claude: "Notification",
   kind: "observe",
   subject: "source",

@@ -1,5 +1,6 @@
 /** output: a complete assistant message of one model step. */
 import { z } from "zod";
+import { RAISES } from "../../../agent/raises.js";
 import { promptIdField } from "./fields.js";
 import { promptId } from "./payload-parts.js";
 import { defineEvent, matchNothing, OBSERVED } from "./row.js";
@@ -13,7 +14,7 @@ const payload = {
 
 export const output = defineEvent({
   name: "output",
-  agentEvent: "output",
+  agentEvent: RAISES.output,
   claude: "output",
   kind: "observe",
   subject: "none",

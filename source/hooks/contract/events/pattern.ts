@@ -1,5 +1,6 @@
 /** pattern: a `@namespace:target message` line in assistant output (agent-relay patterns, docs/relay.md). */
 import { z } from "zod";
+import { RAISES } from "../../../agent/raises.js";
 import { promptIdField } from "./fields.js";
 import { promptId } from "./payload-parts.js";
 import { defineEvent } from "./row.js";
@@ -16,7 +17,7 @@ const payload = {
 
 export const pattern = defineEvent({
   name: "pattern",
-  agentEvent: "pattern",
+  agentEvent: RAISES.pattern,
   claude: "pattern",
   kind: "gate",
   subject: "namespace",

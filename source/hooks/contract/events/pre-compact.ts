@@ -1,5 +1,6 @@
 /** pre_compact (Claude Code's PreCompact): the conversation is about to be summarised (/compact or automatic). */
 import { z } from "zod";
+import { RAISES } from "../../../agent/raises.js";
 import { defineEvent, GATE } from "./row.js";
 
 const payload = {
@@ -13,7 +14,7 @@ const payload = {
 
 export const preCompact = defineEvent({
   name: "pre_compact",
-  agentEvent: "compact_start",
+  agentEvent: RAISES.pre_compact,
   claude: "PreCompact",
   kind: "gate",
   subject: "source",

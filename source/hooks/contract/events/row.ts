@@ -10,6 +10,7 @@
  */
 import type { z } from "zod";
 import type { AgentEvent, AgentEventType } from "../../../agent/events.js";
+import type { RAISES, RaisedHookEvent } from "../../../agent/raises.js";
 import type { GateState } from "../gate-state.js";
 import type { AgentEventOf, ExtrasContext, Payload } from "./fields.js";
 import { type EventSchema, eventSchema, type PayloadShape } from "./payload-parts.js";
@@ -126,10 +127,14 @@ export type DefinedEvent<
   S extends PayloadShape,
 > = EventModule<N, T, S> & { schema: EventSchema<N, S> };
 
-/** An event module; its whole stdin schema (common fields included) is added here. */
-export function defineEvent<N extends string, T extends AgentEventType, S extends PayloadShape>(
-  module: EventModule<N, T, S>,
-): DefinedEvent<N, T, S> {
+/**
+ * An event module; its whole stdin schema (common fields included) is added
+ * here. Its agent event is the one the agent's emit sites name it by
+ * (`RAISES`, agent/raises.ts), so the two cannot disagree.
+ */
+export function defineEvent<N extends RaisedHookEvent, S extends PayloadShape>(
+  module: EventModule<N, (typeof RAISES)[N], S>,
+): DefinedEvent<N, (typeof RAISES)[N], S> {
   return { ...module, schema: eventSchema(module.name, module.claude, module.payload) };
 }
 

@@ -1,5 +1,6 @@
 /** session_end (Claude Code's SessionEnd): the session ends; its hooks run within a short budget. */
 import { z } from "zod";
+import { RAISES } from "../../../agent/raises.js";
 import { usageFields } from "./fields.js";
 import { UsageSchema } from "./payload-parts.js";
 import { defineEvent, matchNothing, OBSERVED } from "./row.js";
@@ -15,7 +16,7 @@ const payload = {
 
 export const sessionEnd = defineEvent({
   name: "session_end",
-  agentEvent: "session_end",
+  agentEvent: RAISES.session_end,
   claude: "SessionEnd",
   agentHooks: { name: "post-session" },
   kind: "observe",

@@ -1,5 +1,6 @@
 /** subagent_start (Claude Code's SubagentStart): a subagent (the Task tool) is about to start. */
 import { z } from "zod";
+import { RAISES } from "../../../agent/raises.js";
 import { subagentShape } from "./payload-parts.js";
 import { defineEvent, GATE } from "./row.js";
 import { SAMPLE_SUBAGENT } from "./sample-parts.js";
@@ -16,7 +17,7 @@ const payload = {
 
 export const subagentStart = defineEvent({
   name: "subagent_start",
-  agentEvent: "subagent_start",
+  agentEvent: RAISES.subagent_start,
   claude: "SubagentStart",
   kind: "gate",
   subject: "source",

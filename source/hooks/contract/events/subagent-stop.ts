@@ -1,5 +1,6 @@
 /** subagent_stop (Claude Code's SubagentStop): a subagent wants to end; a gate like before_stop. */
 import { z } from "zod";
+import { RAISES } from "../../../agent/raises.js";
 import { subagentShape } from "./payload-parts.js";
 import { defineEvent, GATE } from "./row.js";
 import { SAMPLE_SUBAGENT } from "./sample-parts.js";
@@ -17,7 +18,7 @@ const payload = {
 
 export const subagentStop = defineEvent({
   name: "subagent_stop",
-  agentEvent: "subagent_stop",
+  agentEvent: RAISES.subagent_stop,
   claude: "SubagentStop",
   kind: "gate",
   subject: "source",

@@ -1,5 +1,6 @@
 /** user_prompt (Claude Code's UserPromptSubmit): the user sent a prompt, before the model sees it. */
 import { z } from "zod";
+import { RAISES } from "../../../agent/raises.js";
 import { promptIdField } from "./fields.js";
 import { promptId } from "./payload-parts.js";
 import { defineEvent, GATE, matchNothing } from "./row.js";
@@ -12,7 +13,7 @@ const payload = {
 
 export const userPrompt = defineEvent({
   name: "user_prompt",
-  agentEvent: "user_prompt",
+  agentEvent: RAISES.user_prompt,
   claude: "UserPromptSubmit",
   agentHooks: { name: "pre-agent-turn", aliases: ["before_agent"] },
   kind: "gate",

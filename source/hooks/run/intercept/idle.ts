@@ -9,6 +9,7 @@
  * No timer runs when no hook listens to `idle` and nobody asked for `onIdle`.
  */
 import type { AgentEvent } from "../../../agent/events.js";
+import { RAISES } from "../../../agent/raises.js";
 import { createIdleTimer, DEFAULT_IDLE_MS, type IdleTimer } from "../idle-timer.js";
 import { compareHooks, plan } from "../plan.js";
 import { runBeside } from "./background.js";
@@ -26,7 +27,7 @@ export function createIdle(ctx: RunContext, wake: () => void): IdleTimer | undef
     ...(options.idleTimers === undefined ? {} : { timers: options.idleTimers }),
     onIdle: (idleSeconds) => {
       if (ctx.stopAll.signal.aborted) return;
-      const event: IdleEvent = { type: "idle", idleSeconds };
+      const event: IdleEvent = { type: RAISES.idle, idleSeconds };
       ctx.pendingActivity.push(event);
       wake();
       void runIdleHooks(ctx, event, wake);

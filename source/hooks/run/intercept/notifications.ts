@@ -6,6 +6,8 @@
  * them within its budget. The `notification` event itself is yielded to the
  * consumer and passed to `onNotification` (the session's transcript).
  */
+
+import { RAISES } from "../../../agent/raises.js";
 import type { AskRequest, HookActivityEvent } from "../activity.js";
 import type { NotificationEvent } from "../chain.js";
 import { compareHooks, plan } from "../plan.js";
@@ -53,7 +55,7 @@ function raise(
   notificationType: string,
 ): NotificationEvent | undefined {
   if (ctx.stopAll.signal.aborted) return undefined;
-  const event: NotificationEvent = { type: "notification", message, notificationType };
+  const event: NotificationEvent = { type: RAISES.notification, message, notificationType };
   ctx.options.onNotification?.(event);
   return event;
 }
