@@ -15,9 +15,9 @@ import { CliError, formatUnexpected, UsageError } from "./errors.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { type CliIo, type CliSignal, readAll } from "./io.js";
 import { type ListenTurns, listenTurns } from "./listen.js";
+import type { MainOptions } from "./main-options.js";
 import { emptyOutcome, exitCodeFor, OutcomeTracker } from "./outcome.js";
 import { createPrinter, type Printer } from "./print.js";
-import type { MainOptions } from "./program.js";
 import { sessionFlags } from "./session-flags.js";
 
 /** After an abort, the least time the run may take to wind down before acai exits anyway. */

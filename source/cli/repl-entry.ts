@@ -1,6 +1,6 @@
 import { EXIT } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
-import type { MainOptions } from "./program.js";
+import type { MainOptions } from "./main-options.js";
 import { sessionFlags } from "./session-flags.js";
 
 /** Loads the REPL (ink, React) only now, so that `acai -p` never pays for it. */

@@ -6,7 +6,8 @@ import type { CommandContext } from "./command-context.js";
 import { formatUnexpected } from "./errors.js";
 import { EXIT } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
-import { type MainOptions, runProgram } from "./program.js";
+import type { MainOptions } from "./main-options.js";
+import { runProgram } from "./program.js";
 
 function packageVersion(): string {
   try {

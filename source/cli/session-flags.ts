@@ -1,5 +1,5 @@
 import type { SessionFlags } from "../session/types.js";
-import type { MainOptions } from "./program.js";
+import type { MainOptions } from "./main-options.js";
 
 /** The root command's options that shape a session, for `-p` and the REPL alike. */
 export function sessionFlags(options: MainOptions): SessionFlags {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { EXIT } from "../../source/cli/exit-codes.js";
-import { firstOperand, type MainOptions, runProgram } from "../../source/cli/program.js";
+import type { MainOptions } from "../../source/cli/main-options.js";
+import { firstOperand, runProgram } from "../../source/cli/program.js";
 import { fakeIo } from "./fake-io.js";
 
 async function parse(argv: string[]) {
