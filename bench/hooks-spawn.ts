@@ -2,7 +2,8 @@
  * Cost of running one matched hook: a bash script that reads its stdin and
  * answers JSON, run N=50 times through acai vs a bare `child_process.spawn` of
  * the same script from Node (write the same payload, read stdout, wait for
- * close). Runs are interleaved; prints the ratio of medians (target ≤ 1.2).
+ * close). Runs are interleaved; prints the ratio of medians (target ≤ 1.2),
+ * the per-event figure over three runs (RESULT line with the spread and load).
  *
  * Run (Node 24 strips the types itself; the bench uses the built code):
  *   cd /work/main && export PATH="$PWD/node_modules/.bin:$PATH"
@@ -33,6 +34,7 @@ import { createHookInterceptor } from "../dist/hooks/run/interceptor.js";
 import { runHookOnce } from "../dist/hooks/run/run.js";
 import { runProcess } from "../dist/process/runner.js";
 import { bashToolCall, parentEnvironment } from "./support/bash-call.ts";
+import { median, printResult, threeRuns } from "./support/result.ts";
 
 const N = 50;
 const root = await mkdtemp(path.join(os.tmpdir(), "acai-bench-spawn-"));
@@ -142,10 +144,6 @@ async function viaInterceptor(): Promise<number> {
   return performance.now() - started;
 }
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-};
 const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
 
 try {
@@ -178,24 +176,28 @@ try {
     }
   }
   // Per event in one running session, alternating with bare spawns in the same session.
-  const inSession = { bare: [] as number[], acai: [] as number[] };
-  async function* liveSession(): AsyncGenerator<AgentEvent, void, Verdict | undefined> {
-    for (let i = 0; i < N + 5; i++) {
-      const bareTime = await bare();
-      const started = performance.now();
-      const verdict = yield toolStart;
-      const acaiTime = performance.now() - started;
-      if (verdict?.action !== "continue" || verdict.context?.[0] !== "seen") {
-        throw new Error(`interceptor verdict ${JSON.stringify(verdict)}`);
+  const { values: sessions, loads } = await threeRuns(async () => {
+    const inSession = { bare: [] as number[], acai: [] as number[] };
+    async function* liveSession(): AsyncGenerator<AgentEvent, void, Verdict | undefined> {
+      for (let i = 0; i < N + 5; i++) {
+        const bareTime = await bare();
+        const started = performance.now();
+        const verdict = yield toolStart;
+        const acaiTime = performance.now() - started;
+        if (verdict?.action !== "continue" || verdict.context?.[0] !== "seen") {
+          throw new Error(`interceptor verdict ${JSON.stringify(verdict)}`);
+        }
+        if (i < 5) continue; // warm-up
+        inSession.bare.push(bareTime);
+        inSession.acai.push(acaiTime);
       }
-      if (i < 5) continue; // warm-up
-      inSession.bare.push(bareTime);
-      inSession.acai.push(acaiTime);
     }
-  }
-  for await (const _ of intercept(liveSession())) {
-    // drain
-  }
+    for await (const _ of intercept(liveSession())) {
+      // drain
+    }
+    return inSession;
+  });
+  const inSession = sessions[sessions.length - 1]!;
   const b = median(times.bare);
   console.log(
     `hooks-spawn: N=${N} each, interleaved, node ${process.version}, load ${os.loadavg()[0]?.toFixed(2)}`,
@@ -220,10 +222,13 @@ try {
     const each = ((performance.now() - started) / checks) * 1000;
     console.log(`${"fingerprint check (a stat) alone".padEnd(40)} ${each.toFixed(1)} µs per run`);
   }
-  const ratio = median(inSession.acai) / sb;
-  console.log(
-    `RESULT ratio ${ratio.toFixed(3)} per event in a running session (target ≤ 1.2): ${ratio <= 1.2 ? "met" : "NOT met"}; a whole session per event ${(median(times.interceptor) / b).toFixed(3)}`,
-  );
+  printResult({
+    name: "one matched hook per event in a running session vs a bare spawn in it",
+    ratios: sessions.map((run) => median(run.acai) / median(run.bare)),
+    loads,
+    target: { op: "≤", value: 1.2 },
+    detail: `bare ${sessions.map((run) => median(run.bare).toFixed(2)).join(", ")} ms, acai ${sessions.map((run) => median(run.acai).toFixed(2)).join(", ")} ms; a whole session per event ${(median(times.interceptor) / b).toFixed(3)} (one run)`,
+  });
 } finally {
   await rm(root, { recursive: true, force: true });
 }
