@@ -15,7 +15,7 @@ const MODE_WORDS: Readonly<Record<PermissionMode, string>> = {
 };
 
 export function ruleWhere(rule: PermissionRule): string {
-  if (rule.source.scope === "flag") return `${rule.source.label}`;
+  if (rule.source.scope === "flag" || rule.source.scope === "session") return rule.source.label;
   return `"permissions.${rule.list}" of ${rule.source.label}`;
 }
 
@@ -86,6 +86,8 @@ export function protectedDenial(
   toolName: string,
   hit: ProtectedHit,
   answer: "headless" | "denied" | "failed",
+  /** What the user said to tell the model with their no. */
+  because?: string,
 ): { reason: string; modelText: string } {
   const what = describeProtected(hit);
   const howTo = `To make this change, the user edits ${hit.file} themselves, or runs acai interactively (the REPL) and approves this exact write when asked; --yes, acceptEdits, bypassPermissions, allow rules and hooks cannot approve it`;
@@ -95,8 +97,9 @@ export function protectedDenial(
       : answer === "denied"
         ? "the user said no"
         : "the question could not be asked";
+  const said = because === undefined ? "" : ` The user says: ${because}`;
   return {
     reason: `${toolName} denied: ${what}, and ${why}. ${howTo}.`,
-    modelText: `Permission denied: ${toolName} may not write ${hit.file}: ${what.slice(what.indexOf(": ") + 2)}. The model's tools may not change it without the user's approval, and ${why}. Do not try to change it another way (a shell command, a link, another tool). ${howTo}: tell the user what change you would make and why.`,
+    modelText: `Permission denied: ${toolName} may not write ${hit.file}: ${what.slice(what.indexOf(": ") + 2)}. The model's tools may not change it without the user's approval, and ${why}.${said} Do not try to change it another way (a shell command, a link, another tool). ${howTo}: tell the user what change you would make and why.`,
   };
 }

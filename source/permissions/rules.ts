@@ -14,7 +14,8 @@ export type RuleList = "allow" | "deny" | "ask";
 
 /** Where a rule comes from, for messages ("in the deny list of ~/.acai/settings.json"). */
 export interface RuleSource {
-  scope: "user" | "project" | "flag";
+  /** `session`: the user's "yes, and don't ask again this session" in the REPL (memory only). */
+  scope: "user" | "project" | "flag" | "session";
   /** The settings file, or the flag (`--allowedTools`). */
   label: string;
 }

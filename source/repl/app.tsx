@@ -1,11 +1,13 @@
 import { Box, type Key, Static, Text, useInput, usePaste, useWindowSize } from "ink";
 import { useCallback, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { useAskKeys } from "./ask-keys.js";
 import { AskPrompt } from "./components/AskPrompt.js";
 import { ItemView } from "./components/ItemView.js";
 import { LiveArea } from "./components/LiveArea.js";
 import { PromptInput } from "./components/PromptInput.js";
 import { StatusLine } from "./components/StatusLine.js";
 import { TrustScreen } from "./components/TrustScreen.js";
+import { WorkingLine } from "./components/WorkingLine.js";
 import type { ReplController } from "./controller.js";
 import { applyKey, type EditorState, EMPTY_EDITOR, editorOf, insertText } from "./editor.js";
 import type { Item } from "./state.js";
@@ -50,6 +52,8 @@ export function App({ controller, color, now = Date.now }: AppProps) {
     setEditor(editorOf(index === history.length ? browse.draft : (history[index] ?? "")));
   };
 
+  const { why, answerKey, pasteWhy } = useAskKeys(controller, ui.askView);
+
   const onKey = (input: string, key: Key) => {
     if (ui.phase === "trust") {
       if (key.ctrl && input === "c") controller.ctrlC(true);
@@ -64,9 +68,12 @@ export function App({ controller, color, now = Date.now }: AppProps) {
       }
       return;
     }
+    if (key.tab && key.shift) {
+      controller.cycleMode();
+      return;
+    }
     if (ui.ask) {
-      if (input === "y" || input === "Y") controller.answer(true);
-      else if (input === "n" || input === "N" || key.escape) controller.answer(false);
+      answerKey(input, key);
       return;
     }
     if (key.escape) {
@@ -112,6 +119,7 @@ export function App({ controller, color, now = Date.now }: AppProps) {
   useInput(onKey, { isActive: ui.phase !== "done" });
   usePaste(
     (text) => {
+      if (pasteWhy(text)) return;
       if (!promptActive) return;
       controller.activity();
       browseRef.current = undefined;
@@ -141,7 +149,11 @@ export function App({ controller, color, now = Date.now }: AppProps) {
       ) : (
         <Box flexDirection="column">
           <LiveArea view={ui.view} width={width} ask={ui.ask} />
-          {ui.ask ? <AskPrompt request={ui.ask} width={width} /> : null}
+          {ui.ask ? (
+            <AskPrompt request={ui.ask} view={ui.askView} why={why} width={width} />
+          ) : (
+            <WorkingLine view={ui.view} />
+          )}
           {ui.phase === "done" ? null : (
             <Box marginTop={1}>
               <PromptInput
@@ -153,7 +165,13 @@ export function App({ controller, color, now = Date.now }: AppProps) {
             </Box>
           )}
           {ui.phase === "done" ? null : (
-            <StatusLine view={ui.view} busy={ui.busy} queued={ui.queued} width={width} />
+            <StatusLine
+              view={ui.view}
+              busy={ui.busy}
+              queued={ui.queued}
+              width={width}
+              {...(ui.mode ? { mode: ui.mode } : {})}
+            />
           )}
           {ui.hint && ui.phase !== "done" ? <Text dimColor>{ui.hint}</Text> : null}
         </Box>

@@ -38,6 +38,7 @@ export function replOptionsFromCli(start: ReplStartOptions): ReplOptions {
       return modelPrice({ modelId: prepared.modelId, baseUrl, overrides: settings.pricing });
     },
     projectHooks: flags.projectHooks,
+    agentNamed: flags.agentName !== undefined,
     acaiHome: paths.home,
     historyFile: paths.replHistoryFile,
     env,

@@ -30,7 +30,11 @@ export const KEY_HELP: ReadonlyArray<readonly [string, string]> = [
   ["Esc", "abort the running turn (model, tools, hooks)"],
   ["Ctrl-C", "abort the turn · clear the line · twice to exit"],
   ["Ctrl-D", "exit on an empty line"],
-  ["y / n", "answer a hook's question"],
+  ["Shift-Tab", "next permission mode: default → acceptEdits → plan (shown in the status line)"],
+  [
+    "y c s p n t",
+    "answer a question: yes · yes for this exact call, this session or this project · no · no, and tell the model why (Esc: no)",
+  ],
 ];
 
 /** Returns a command for `/name ...` lines; anything else is a prompt. */

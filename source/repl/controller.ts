@@ -1,12 +1,15 @@
 import type { SessionEndReason } from "../agent/events.js";
 import type { AskUser } from "../hooks/run/activity.js";
 import type { ModelPrice } from "../models/pricing.js";
+import type { PermissionMode } from "../permissions/rules.js";
 import { windDownMs } from "../process/wind-down.js";
 import type { ResumeRequest } from "../session/resume/find.js";
 import type { PreparedSession, ProjectHooksMode, ProjectTrustState } from "../session/types.js";
+import type { AskAnswer } from "./ask-choices.js";
 import { parseCommand } from "./commands.js";
 import { HookQuestions } from "./controller/asks.js";
 import { IdleNotifier } from "./controller/idle.js";
+import { relayLine } from "./controller/relay-line.js";
 import { exitCodeAfter, streamSession } from "./controller/session-run.js";
 import { type Restart, runSlashCommand } from "./controller/slash-commands.js";
 import { errorText, type UiState, UiStore } from "./controller/store.js";
@@ -61,6 +64,8 @@ export class ReplController {
   /** Set by `/model <spec>`; absent: the CLI's choice. */
   #model: string | undefined;
   #initialPrompt: string | undefined;
+  /** The mode chosen with Shift-Tab, for the sessions that follow (/clear, /model). */
+  #mode: PermissionMode | undefined;
   /** Set by `/model <spec>`: the next session confirms which model it runs. */
   #announceModel = false;
 
@@ -71,7 +76,7 @@ export class ReplController {
     this.#historyFile = options.historyFile ?? `${options.acaiHome}/repl-history.jsonl`;
     const store = this.#store;
     const exiting = () => this.#exitRequested;
-    this.#asks = new HookQuestions({ store, exiting });
+    this.#asks = new HookQuestions({ store, exiting, session: () => this.#session });
     this.askUser = this.#asks.ask;
     this.#idle = new IdleNotifier({
       store,
@@ -173,6 +178,8 @@ export class ReplController {
   /** Shows the session, opens its prompt queue and runs it to its end. */
   async #runOne(session: PreparedSession): Promise<SessionEndReason | undefined> {
     this.#session = session;
+    this.#asks.forget();
+    this.#applyMode(session);
     // The Markdown renderer loads behind the first frame, before any answer can arrive.
     const [price] = await Promise.all([this.#price(session), loadMarkdown()]);
     this.#store.dispatch({
@@ -190,13 +197,10 @@ export class ReplController {
       });
     }
     for (const warning of session.warnings) this.#store.item({ kind: "warning", text: warning });
-    if (session.relay) {
-      this.#store.item({
-        kind: "banner",
-        tone: "dim",
-        text: `agent name: ${session.relay.name} (other agents write @relay:${session.relay.name} …; acai agents lists them)`,
-      });
-    }
+    const relay = session.relay;
+    const relayInUse = relay
+      ? relayLine(this.#store, relay, this.#o.agentNamed === true)
+      : () => {};
     const queue = this.#turns.open();
     if (this.#exitRequested) {
       // Asked to exit while the session was being prepared: end it at once (session_end runs).
@@ -204,11 +208,14 @@ export class ReplController {
     } else {
       this.#ready(queue);
       // Messages from other agents come as prompts of their own, queued like typed ones.
-      session.relay?.deliverAsTurns((message) => this.#turns.message(message));
+      relay?.deliverAsTurns((message) => {
+        relayInUse();
+        this.#turns.message(message);
+      });
       // Messages dropped by relay.acceptFrom, store rows moved aside: for the user, not the model.
-      session.relay?.onNote((text) => this.#store.item({ kind: "warning", text }));
+      relay?.onNote((text) => this.#store.item({ kind: "warning", text }));
     }
-    const reason = await this.#runSession(session, queue);
+    const reason = await this.#runSession(session, queue, relayInUse);
     this.#session = undefined;
     return reason;
   }
@@ -228,6 +235,7 @@ export class ReplController {
   async #runSession(
     session: PreparedSession,
     queue: PromptQueue<TurnInput>,
+    relayInUse: () => void,
   ): Promise<SessionEndReason | undefined> {
     const sessionAbort = new AbortController();
     this.#sessionAbort = sessionAbort;
@@ -240,6 +248,9 @@ export class ReplController {
         endReason: () => (this.#exitRequested || this.#restart ? "user_exit" : "completed"),
         store: this.#store,
         now: this.#now,
+        onEvent: (event) => {
+          if (event.type === "message_sent") relayInUse();
+        },
       });
     } finally {
       queue.close(true);
@@ -248,6 +259,15 @@ export class ReplController {
       this.#sessionAbort = undefined;
       this.#store.set({ busy: false, queued: 0 });
     }
+  }
+
+  /** The session checks calls in the mode chosen earlier in this run, if any; the status line shows it. */
+  #applyMode(session: PreparedSession): void {
+    const controls = session.permissions;
+    if (controls && this.#mode !== undefined && controls.modes.includes(this.#mode)) {
+      controls.setMode(this.#mode);
+    }
+    this.#store.set({ mode: controls?.mode() ?? session.permissionMode });
   }
 
   #applyRestart(restart: Restart): void {
@@ -273,7 +293,7 @@ export class ReplController {
   #finish(code: number): number {
     this.#idle.clear();
     this.#asks.denyAll();
-    this.#store.set({ phase: "done", ask: null, busy: false });
+    this.#store.set({ phase: "done", ask: null, askView: null, busy: false });
     return code;
   }
 
@@ -325,7 +345,7 @@ export class ReplController {
   /** Esc: deny a pending question, else abort the running turn. */
   escape(): void {
     if (this.#asks.pending) {
-      this.answer(false);
+      this.answer({ kind: "no" });
       return;
     }
     this.abortTurn();
@@ -365,7 +385,7 @@ export class ReplController {
     this.#store.set({ phase: "exiting", hint: "Ending the session (session_end hooks)…" });
     this.#turns.abortCurrent();
     this.#asks.denyAll();
-    this.#store.set({ ask: null });
+    this.#store.set({ ask: null, askView: null });
     this.#turns.queue?.close(true);
     // session_end hooks (and async hooks) may use the whole session-end budget as configured.
     const budget =
@@ -379,8 +399,19 @@ export class ReplController {
     this.#idle.activity();
   }
 
-  answer(allowed: boolean): void {
-    this.#asks.answer(allowed);
+  answer(answer: AskAnswer): void {
+    this.#asks.answer(answer);
+  }
+
+  /** Shift-Tab: the next permission mode of the running session; later sessions of this run keep it. */
+  cycleMode(): void {
+    const controls = this.#session?.permissions;
+    if (!controls) return;
+    const { modes } = controls;
+    const next = modes[(modes.indexOf(controls.mode()) + 1) % modes.length] ?? "default";
+    controls.setMode(next);
+    this.#mode = next;
+    this.#store.set({ mode: next });
   }
 }
 

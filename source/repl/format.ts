@@ -1,5 +1,7 @@
 /** Small text helpers for the REPL views. Pure, so they are easy to test. */
 
+import { chunkToWidth, sliceToWidth, textWidth } from "./text-width.js";
+
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return "0ms";
   if (ms < 1000) return `${Math.round(ms)}ms`;
@@ -21,11 +23,11 @@ export function formatClock(at: number): string {
   return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
-/** Cuts to `max` characters on one line, marking the cut. */
+/** Cuts to `max` columns on one line, marking the cut. */
 export function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s*\n\s*/g, " ⏎ ").trim();
-  if (flat.length <= max) return flat;
-  return `${flat.slice(0, Math.max(0, max - 1))}…`;
+  if (textWidth(flat) <= max) return flat;
+  return `${sliceToWidth(flat, Math.max(0, max - 1))}…`;
 }
 
 function field(input: Record<string, unknown>, names: string[]): string | undefined {
@@ -90,7 +92,7 @@ export function modelLabel(model: string): string {
  * Word-wraps plain text to `width` columns. Ink's own wrap keeps the space it
  * breaks at, so wrapped rows start with a blank; here the break eats it. Each
  * line keeps its leading indent on its first row; words longer than a row are
- * cut. Counts UTF-16 units, so wide characters may still need ink's wrap.
+ * cut. Counts terminal columns (text-width.ts): a wide character takes two.
  */
 export function wrapWords(text: string, width: number): string {
   const w = Math.max(1, Math.floor(width));
@@ -101,23 +103,19 @@ export function wrapWords(text: string, width: number): string {
 }
 
 function wrapLine(line: string, w: number): string {
-  if (line.length <= w) return line;
+  if (textWidth(line) <= w) return line;
   const rows: string[] = [];
   let row = "";
   for (const [, space = "", word = ""] of line.matchAll(/(\s*)(\S+)/g)) {
     const lead = row === "" && rows.length === 0 ? space : row === "" ? "" : space;
-    if (row.length + lead.length + word.length <= w) {
+    if (textWidth(row) + textWidth(lead) + textWidth(word) <= w) {
       row += lead + word;
       continue;
     }
     if (row.trim() !== "") rows.push(row);
-    row = "";
-    let rest = word;
-    while (rest.length > w) {
-      rows.push(rest.slice(0, w));
-      rest = rest.slice(w);
-    }
-    row = rest;
+    const pieces = chunkToWidth(word, w);
+    row = pieces.pop() ?? "";
+    rows.push(...pieces);
   }
   if (row !== "") rows.push(row);
   return rows.join("\n");

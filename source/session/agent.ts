@@ -9,6 +9,7 @@ import { Agent } from "../agent/agent.js";
 import { contextWindowFor } from "../agent/compaction/context-window.js";
 import { composeSystemPrompt } from "../agent/system-prompt.js";
 import type { AgentOptions } from "../agent/types.js";
+import type { PermissionPolicy } from "../permissions/decide.js";
 import { defined } from "../shared/defined.js";
 import { subagentTaskTool } from "../subagents/run.js";
 import type { Tool } from "../tools/types.js";
@@ -28,6 +29,8 @@ export interface SessionAgent {
   /** Every tool of the session by name (built-in, dynamic, MCP, Task), for hooks' modified inputs. */
   toolsByName: ReadonlyMap<string, Tool>;
   instructions: LoadedInstructions;
+  /** The one permission policy of the session's agents (the REPL changes its mode and rules). */
+  policy: PermissionPolicy;
 }
 
 /** `<ACAI_HOME>/transcripts/<YYYY-MM-DD>-<sessionId>.jsonl` */
@@ -78,7 +81,7 @@ export async function buildSessionAgent(
       : {}),
   });
   const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
-  return { agent, ...ids, envFiles, toolsByName, instructions };
+  return { agent, ...ids, envFiles, toolsByName, instructions, policy: agentOptions.permissions };
 }
 
 /** What the session's agent and its subagents share: model, sandbox, runner, policy, limits. */

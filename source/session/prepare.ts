@@ -1,6 +1,8 @@
 import { sessionMemory } from "../memory/session.js";
+import { defined } from "../shared/defined.js";
 import { buildSessionAgent } from "./agent.js";
 import { layGround } from "./ground.js";
+import { permissionControls, projectRulesOff } from "./permission-controls.js";
 import { sessionRuns } from "./run.js";
 import { joinRelay, startServices } from "./services.js";
 import type { PreparedSession, PrepareSessionOptions } from "./types.js";
@@ -37,6 +39,13 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
     acaiHome: project.paths.home,
     transcriptPath: built.transcriptPath,
     permissionMode: services.permissions.mode,
+    permissions: permissionControls(built.policy, {
+      cwd: options.cwd,
+      env: options.env,
+      homeDir: options.homeDir,
+      startedWith: project.scan.projectFingerprint,
+      ...defined("projectRulesOff", projectRulesOff(options.flags.projectHooks, project.status)),
+    }),
     sessionEndBudgetMs: settings.sessionEndBudgetMs,
     hooks: {
       loaded: services.registry.hooks,

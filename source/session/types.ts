@@ -6,6 +6,7 @@ import type { PermissionFlags } from "../permissions/sources.js";
 import type { ProjectChanges } from "../project/changes.js";
 import type { TrustedLink } from "../project/links.js";
 import type { SessionRelay } from "../relay/session-relay.js";
+import type { PermissionControls } from "./permission-controls.js";
 import type { ResumeRequest } from "./resume/find.js";
 
 /** `notification_type` values acai sends (Claude Code's). */
@@ -122,8 +123,10 @@ export interface PreparedSession {
   settings: { baseUrl?: string; pricing?: Record<string, { input: number; output: number }> };
   acaiHome: string;
   transcriptPath: string;
-  /** The permission mode tool calls are checked in (docs/permissions.md). */
+  /** The permission mode tool calls are checked in when the session starts (docs/permissions.md). */
   permissionMode: PermissionMode;
+  /** The mode and rules the REPL may change while the session runs (absent: they cannot change). */
+  permissions?: PermissionControls;
   /** How long session_end hooks may take (settings `hookDefaults.sessionEndBudgetMs`; default 5000 when absent). */
   sessionEndBudgetMs?: number;
   hooks: {

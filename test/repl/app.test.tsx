@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { cleanup, render } from "ink-testing-library";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AskUser, InterceptedEvent } from "../../source/hooks/run/activity.js";
+import type { AskUser, InterceptedEvent, UserAnswer } from "../../source/hooks/run/activity.js";
 import { App } from "../../source/repl/app.js";
 import { ReplController } from "../../source/repl/controller.js";
 import type { PrepareForRepl, ReplNotification, ReplOptions } from "../../source/repl/types.js";
@@ -322,7 +322,7 @@ describe("REPL app (ink-testing-library, fake session)", () => {
             },
             ctx.signal ?? new AbortController().signal,
           );
-          answers.push(allowed ?? false);
+          answers.push(allowed === true);
         }
         yield {
           type: "turn_end",
@@ -474,7 +474,7 @@ describe("REPL app (ink-testing-library, fake session)", () => {
 
   it("an ask is withdrawn (denied) when its turn is aborted", async () => {
     let askUser: AskUser | undefined;
-    let answer: boolean | undefined;
+    let answer: UserAnswer | undefined;
     const session = fakeSession({
       async *turn(ctx) {
         answer = await askUser?.(
@@ -665,7 +665,7 @@ describe("REPL app (ink-testing-library, fake session)", () => {
     expect(await first.finished).toEqual({ reason: "user_exit" });
     await waitFor(() => t.prepared.length === 2, "second prepare");
     expect(t.prepared[1]?.model).toBe("m-two");
-    await t.see(/^m-two/m);
+    await t.see(/^default mode \(Shift-Tab\) · m-two/m);
     await t.type("/clear\r");
     await second.finished;
     await waitFor(() => t.prepared.length === 3, "third prepare");
@@ -685,7 +685,7 @@ describe("REPL app (ink-testing-library, fake session)", () => {
     await t.see("session 8 tok");
     await t.type("/model m-two\r");
     await t.see("model: m-two (a new session: token and cost counts start at 0)");
-    await t.see(/^m-two · session 0 tok/m);
+    await t.see(/^default mode \(Shift-Tab\) · m-two · session 0 tok/m);
     expect(t.frame()).not.toContain("last turn");
     await t.type("again\r");
     await t.see("echo: again");

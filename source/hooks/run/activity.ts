@@ -63,7 +63,18 @@ export interface AskRequest {
   protected?: ProtectedHit;
 }
 
-export type AskUser = (request: AskRequest, signal: AbortSignal) => Promise<boolean>;
+/**
+ * The person's answer: yes (`true`) or no; a no may carry what the person
+ * wants the model told (the REPL's "no, and tell the model why").
+ */
+export type UserAnswer = boolean | { allowed: false; because: string };
+
+export type AskUser = (request: AskRequest, signal: AbortSignal) => Promise<UserAnswer>;
+
+/** What the person said to tell the model with their no, if anything. */
+export function answerBecause(answer: UserAnswer): string | undefined {
+  return typeof answer === "object" && answer.because.trim() !== "" ? answer.because : undefined;
+}
 
 /** A hook as activity events name it. */
 export function hookRef(hook: {

@@ -16,6 +16,7 @@ import type { GateState } from "../contract/gate-state.js";
 import {
   type AskRequest,
   type AskUser,
+  answerBecause,
   type HookActivityEvent,
   hookEnd,
   hookRef,
@@ -207,10 +208,15 @@ export async function resolveAsk(
     };
   }
   try {
-    const allowed = await options.askUser(request, options.signal);
-    return allowed
+    const answer = await options.askUser(request, options.signal);
+    const because = answerBecause(answer);
+    // Only a plain yes allows: a no that says why is an object.
+    return answer === true
       ? { allowed: true, reason: asked }
-      : { allowed: false, reason: `${asked} — denied by the user` };
+      : {
+          allowed: false,
+          reason: `${asked} — denied by the user${because === undefined ? "" : `, who says: ${because}`}`,
+        };
   } catch {
     return { allowed: false, reason: `${asked} — denied (the question could not be asked)` };
   }

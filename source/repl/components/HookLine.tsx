@@ -3,6 +3,7 @@ import type { HookOutcome } from "../../hooks/run/activity.js";
 import { inertLines, inertText } from "../../terminal/inert-text.js";
 import { formatDuration, wrapWords } from "../format.js";
 import type { Item } from "../state.js";
+import { textWidth } from "../text-width.js";
 import { type ColorName, useTheme } from "../theme.js";
 
 const OUTCOME: Record<HookOutcome, { verb: string; color: ColorName }> = {
@@ -41,7 +42,7 @@ export function HookLine({
   const inline =
     detail !== undefined &&
     !detail.includes("\n") &&
-    header.length + 2 + detail.length + duration.length <= width;
+    textWidth(header) + 2 + textWidth(detail) + textWidth(duration) <= width;
   const below = [detail && !inline ? detail : undefined, message]
     .filter((text): text is string => Boolean(text))
     .map((text) => indent(wrapWords(text, width - 2)));

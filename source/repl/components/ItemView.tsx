@@ -2,6 +2,7 @@ import { Box, Text } from "ink";
 import { formatUsd } from "../../models/pricing.js";
 import { inertLines, inertText } from "../../terminal/inert-text.js";
 import { formatDuration, formatTokens, wrapWords } from "../format.js";
+import { keyTableLines } from "../key-table.js";
 import type { Item, Tone } from "../state.js";
 import { type ColorName, useTheme } from "../theme.js";
 import { HookLine } from "./HookLine.js";
@@ -16,8 +17,6 @@ const TONE: Record<Tone, ColorName | undefined> = {
   error: "red",
   dim: undefined,
 };
-
-const TABLE_KEY_WIDTH = 15;
 
 const STOP_TEXT: Record<string, string> = {
   aborted: "turn aborted",
@@ -90,14 +89,7 @@ export function ItemView({ item, width }: { item: Item; width: number }) {
               {wrapWords(line, width)}
             </Text>
           ))}
-          {item.table?.map(([key, text]) => (
-            <Box key={key}>
-              <Box width={TABLE_KEY_WIDTH} flexShrink={0}>
-                <Text>{key}</Text>
-              </Box>
-              <Text wrap="wrap">{wrapWords(text, width - TABLE_KEY_WIDTH)}</Text>
-            </Box>
-          ))}
+          {item.table ? <Text>{keyTableLines(item.table, width).join("\n")}</Text> : null}
         </Box>
       );
     case "detail":
@@ -114,6 +106,7 @@ export function ItemView({ item, width }: { item: Item; width: number }) {
             {item.allowed ? "✓ you allowed" : "✗ you denied"}
           </Text>{" "}
           <Text bold>{inertText(item.tool ?? "the call")}</Text>
+          {item.note ? <Text dimColor> · {inertText(item.note)}</Text> : null}
         </Text>
       ) : (
         <Text wrap="wrap">
@@ -121,6 +114,7 @@ export function ItemView({ item, width }: { item: Item; width: number }) {
             {item.allowed ? "✓ you allowed" : "✗ you denied"}
           </Text>{" "}
           what hook <Text bold>{inertText(item.name)}</Text> asked: {inertLines(item.reason)}
+          {item.note ? <Text dimColor> · {inertText(item.note)}</Text> : null}
         </Text>
       );
     case "hooks":

@@ -1,5 +1,6 @@
 import { Box, Text } from "ink";
 import type { EditorState } from "../editor.js";
+import { textWidth } from "../text-width.js";
 import { useTheme } from "../theme.js";
 
 const MAX_VISIBLE_ROWS = 8;
@@ -15,9 +16,10 @@ export interface InputRow {
 }
 
 /**
- * Cuts the input into rows of at most `width` columns, like a terminal line
- * editor: hard breaks at the width (no word wrap, so the cursor maps one to one),
- * a row of its own for the cursor when it sits just past a full row.
+ * Cuts the input into rows of at most `width` columns (text-width.ts: a wide
+ * character takes two), like a terminal line editor: hard breaks at the width
+ * (no word wrap, so the cursor maps one to one), never inside a character, a
+ * row of its own for the cursor when it sits just past a full row.
  */
 export function inputRows(editor: EditorState, width: number): InputRow[] {
   const w = Math.max(1, width);
@@ -27,26 +29,44 @@ export function inputRows(editor: EditorState, width: number): InputRow[] {
     const len = line.length;
     const p =
       editor.cursor >= offset && editor.cursor <= offset + len ? editor.cursor - offset : -1;
-    let start = 0;
-    let lastFull = false;
-    do {
-      let end = Math.min(len, start + w);
-      // Never split a surrogate pair.
-      if (end < len && end > start + 1 && isHighSurrogate(line.charCodeAt(end - 1))) end--;
-      lastFull = end - start >= w;
+    const pieces = rowSpans(line, w);
+    for (const { start, end, full } of pieces) {
       const row: InputRow = { text: line.slice(start, end), first: rows.length === 0 };
-      if (p >= start && (p < end || (p === len && !lastFull))) row.cursor = p - start;
+      if (p >= start && (p < end || (p === len && !full))) row.cursor = p - start;
       rows.push(row);
-      start = end;
-    } while (start < len);
-    if (p === len && len > 0 && lastFull) rows.push({ text: "", cursor: 0, first: false });
+    }
+    if (p === len && len > 0 && pieces[pieces.length - 1]?.full) {
+      rows.push({ text: "", cursor: 0, first: false });
+    }
     offset += len + 1;
   }
   return rows;
 }
 
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
+/** Where one line's rows start and end (UTF-16 offsets), and whether a row is filled to the width. */
+function rowSpans(line: string, w: number): { start: number; end: number; full: boolean }[] {
+  const spans: { start: number; end: number; full: boolean }[] = [];
+  let start = 0;
+  let used = 0;
+  for (const { segment, index } of graphemes.segment(line)) {
+    const size = textWidth(segment);
+    if (used + size > w && index > start) {
+      spans.push({ start, end: index, full: true });
+      start = index;
+      used = 0;
+    }
+    used += size;
+  }
+  spans.push({ start, end: line.length, full: used >= w });
+  return spans;
+}
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/** The character (grapheme) at `index`, for the cursor block. */
+function charAt(text: string, index: number): string | undefined {
+  const [first] = graphemes.segment(text.slice(index));
+  return first?.segment;
 }
 
 /** The prompt being typed, with its cursor. Long input shows only the rows around the cursor. */
@@ -106,8 +126,8 @@ export function PromptInput({
             ) : (
               <Text wrap="truncate-end">
                 {row.text.slice(0, cursor)}
-                <Text inverse>{row.text[cursor] ?? " "}</Text>
-                {row.text.slice(cursor + 1)}
+                <Text inverse>{charAt(row.text, cursor) ?? " "}</Text>
+                {row.text.slice(cursor + (charAt(row.text, cursor)?.length ?? 1))}
               </Text>
             )}
           </Box>

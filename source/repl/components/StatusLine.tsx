@@ -1,5 +1,6 @@
 import { Text } from "ink";
 import { costUsd, formatUsd } from "../../models/pricing.js";
+import type { PermissionMode } from "../../permissions/rules.js";
 import { formatDuration, formatTokens, modelLabel } from "../format.js";
 import type { ViewState } from "../state.js";
 import { Elapsed } from "./Elapsed.js";
@@ -8,20 +9,23 @@ import { Elapsed } from "./Elapsed.js";
 const NARROW = 60;
 
 /**
- * model · turn elapsed, tokens and cost (running, else the last turn) ·
+ * permission mode · model · turn elapsed, tokens and cost (running, else the last turn) ·
  * session tokens and cost. Cost only where the model's price is known.
- * One line, cut at the end; in a narrow pane the numbers come first.
+ * One line, cut at the end; in a narrow pane the numbers come first. The
+ * mode is what Shift-Tab cycles.
  */
 export function StatusLine({
   view,
   busy,
   queued,
   width = 80,
+  mode,
 }: {
   view: ViewState;
   busy: boolean;
   queued: number;
   width?: number;
+  mode?: PermissionMode;
 }) {
   const narrow = width < NARROW;
   const model = modelLabel(view.model) || "…";
@@ -54,6 +58,7 @@ export function StatusLine({
   if (narrow) {
     return (
       <Text dimColor wrap="truncate-end">
+        {mode ? `${mode} · ` : ""}
         {elapsed}
         {elapsed ? " · " : ""}
         {parts.join(" · ")}
@@ -62,6 +67,7 @@ export function StatusLine({
   }
   return (
     <Text dimColor wrap="truncate-end">
+      {mode ? `${mode} mode (Shift-Tab) · ` : ""}
       {model}
       {elapsed ? " · turn " : ""}
       {elapsed}

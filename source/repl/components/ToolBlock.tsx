@@ -1,6 +1,7 @@
 import { Box, Text } from "ink";
 import { firstLines, formatDuration, summarizeToolInput } from "../format.js";
 import type { ToolStatus, ToolView } from "../state.js";
+import { textWidth } from "../text-width.js";
 import { type ColorName, useTheme } from "../theme.js";
 import { Elapsed } from "./Elapsed.js";
 import { Spinner } from "./Spinner.js";
@@ -38,7 +39,7 @@ export function ToolBlock({
   const summary = summarizeToolInput(
     tool.toolName,
     tool.input,
-    Math.max(10, width - tool.toolName.length - meta.length - 6),
+    Math.max(10, width - textWidth(tool.toolName) - textWidth(meta) - 6),
   );
   const excerpt =
     tool.status === "running"

@@ -1,4 +1,5 @@
 import type { SessionEndReason } from "../../agent/events.js";
+import type { InterceptedEvent } from "../../hooks/run/activity.js";
 import type { PreparedSession } from "../../session/types.js";
 import type { PromptQueue } from "../prompt-queue.js";
 import type { TurnInput } from "../types.js";
@@ -12,6 +13,8 @@ export interface StreamSessionOptions {
   endReason: () => SessionEndReason;
   store: UiStore;
   now: () => number;
+  /** Sees each event after the view took it. */
+  onEvent?: (event: InterceptedEvent) => void;
 }
 
 /**
@@ -32,6 +35,7 @@ export async function streamSession(
     });
     for await (const event of events) {
       store.dispatch({ type: "event", event, at: now() });
+      options.onEvent?.(event);
       if (event.type === "session_end") reason = event.reason;
     }
   } catch (error) {

@@ -1,6 +1,14 @@
 import type { AskRequest } from "../../hooks/run/activity.js";
+import type { PermissionMode } from "../../permissions/rules.js";
 import type { UntrustedHookInfo } from "../../session/types.js";
+import type { AskChoice } from "../ask-choices.js";
+import type { EditPreview } from "../edit-preview.js";
 import { type Action, initialViewState, type NewItem, reduce, type ViewState } from "../state.js";
+
+export interface AskView {
+  choices: AskChoice[];
+  preview?: EditPreview;
+}
 
 export type Phase = "trust" | "starting" | "ready" | "switching" | "exiting" | "done";
 
@@ -11,6 +19,10 @@ export interface UiState {
   /** A turn is running (the agent took a prompt and has not asked for the next one). */
   busy: boolean;
   ask: AskRequest | null;
+  /** How the question on screen may be answered, and the diff of a Write or Edit. */
+  askView: AskView | null;
+  /** The permission mode the running session checks tool calls in (Shift-Tab cycles it). */
+  mode: PermissionMode | null;
   /** Untrusted project hooks waiting for the user's choice. */
   trust: UntrustedHookInfo[] | null;
   /** The rest of the review (root, changes, settings), inert lines; empty when none. */
@@ -35,6 +47,8 @@ export class UiStore {
     phase: "starting",
     busy: false,
     ask: null,
+    askView: null,
+    mode: null,
     trust: null,
     trustReview: [],
     queued: 0,

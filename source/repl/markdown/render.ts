@@ -1,5 +1,6 @@
 import { stripControls } from "../../terminal/inert-text.js";
 import { type Fence, fenceCloses, fenceOpens } from "../format.js";
+import { chunkToWidth, textWidth } from "../text-width.js";
 import { type InlineOptions, parseInline } from "./inline.js";
 import { dim, type Row, type Span } from "./spans.js";
 import { renderTable, tableEnd } from "./table.js";
@@ -52,12 +53,8 @@ export function renderMarkdown(text: string, options: RenderOptions): Row[] {
 }
 
 function codeRows(line: string, width: number): Row[] {
-  const room = Math.max(1, width - CODE_GUTTER.length);
-  const rows: Row[] = [];
-  for (let at = 0; at === 0 || at < line.length; at += room) {
-    rows.push([dim(CODE_GUTTER), { text: line.slice(at, at + room) }]);
-  }
-  return rows;
+  const room = Math.max(1, width - textWidth(CODE_GUTTER));
+  return chunkToWidth(line, room).map((part) => [dim(CODE_GUTTER), { text: part }]);
 }
 
 const HEADING = /^\s{0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/;
@@ -93,6 +90,6 @@ function listRows(item: RegExpExecArray, options: RenderOptions): Row[] {
     parseInline(body, options),
     options.width,
     [{ text: first }],
-    [{ text: " ".repeat(first.length) }],
+    [{ text: " ".repeat(textWidth(first)) }],
   );
 }

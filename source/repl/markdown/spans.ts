@@ -1,3 +1,5 @@
+import { textWidth } from "../text-width.js";
+
 /** A run of text with one style; a row is what fits on one terminal line. */
 export interface Span {
   text: string;
@@ -12,9 +14,10 @@ export interface Span {
 export type Style = Omit<Span, "text">;
 export type Row = Span[];
 
+/** Columns the spans take on a terminal (wide characters count two). */
 export function spansLength(spans: readonly Span[]): number {
   let n = 0;
-  for (const span of spans) n += span.text.length;
+  for (const span of spans) n += textWidth(span.text);
   return n;
 }
 

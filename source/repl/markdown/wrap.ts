@@ -1,3 +1,4 @@
+import { chunkToWidth, sliceToWidth, textWidth } from "../text-width.js";
 import { type Row, type Span, spansLength } from "./spans.js";
 
 /** A word: the styled pieces between two runs of white space. */
@@ -13,7 +14,7 @@ interface Token {
  * Word-wraps styled spans to `width` columns, like format.ts `wrapWords`: the
  * space a row breaks at goes, a word longer than a row is cut. Every row
  * starts with a prefix: `first` on the first, `rest` on the others (a list
- * bullet and its hanging indent). Counts UTF-16 units.
+ * bullet and its hanging indent). Counts terminal columns (text-width.ts).
  */
 export function wrapSpans(
   spans: readonly Span[],
@@ -34,7 +35,7 @@ export function wrapSpans(
   };
   for (const { space, word } of tokens(spans)) {
     const size = spansLength(word);
-    const gap = empty || !space ? 0 : space.text.length;
+    const gap = empty || !space ? 0 : textWidth(space.text);
     if (!empty && used + gap + size > width) breakRow();
     else if (gap > 0 && space) {
       row.push(space);
@@ -108,12 +109,16 @@ function cut(word: Word, n: number): [Word, Word] {
   const tail: Word = [];
   let left = n;
   for (const span of word) {
-    if (left >= span.text.length) {
+    const size = textWidth(span.text);
+    if (left >= size) {
       head.push(span);
-      left -= span.text.length;
+      left -= size;
     } else if (left > 0) {
-      head.push({ ...span, text: span.text.slice(0, left) });
-      tail.push({ ...span, text: span.text.slice(left) });
+      // A character wider than what is left of the row still goes first: every row takes one.
+      const fitted = sliceToWidth(span.text, left) || (chunkToWidth(span.text, left)[0] ?? "");
+      head.push({ ...span, text: fitted });
+      if (fitted.length < span.text.length)
+        tail.push({ ...span, text: span.text.slice(fitted.length) });
       left = 0;
     } else {
       tail.push(span);

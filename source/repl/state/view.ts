@@ -97,6 +97,8 @@ export type Item =
       tool?: string;
       reason: string;
       allowed: boolean;
+      /** What came with the answer: a rule kept, what the model was told. */
+      note?: string;
     }
   | { kind: "hooks"; id: number; snapshot: HooksSnapshot }
   | { kind: "subagent"; id: number; view: SubagentView };

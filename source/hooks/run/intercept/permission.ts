@@ -12,7 +12,7 @@
  */
 import type { AgentEvent, Verdict } from "../../../agent/events.js";
 import { protectedDenial } from "../../../permissions/explain.js";
-import type { AskRequest, InterceptedEvent } from "../activity.js";
+import { type AskRequest, answerBecause, type InterceptedEvent } from "../activity.js";
 import { runChain } from "../chain.js";
 import type { Plan } from "../plan.js";
 import type { EventParts } from "./handle-event.js";
@@ -50,7 +50,7 @@ export async function* permissionRequest(
   const notification = parts.notifications.onAsk(request);
   if (notification) yield notification;
   const answer = await askThePerson(ctx, request, signal);
-  if (answer === "allowed") {
+  if (answer.kind === "allowed") {
     return {
       action: "allow",
       ...(input === undefined ? {} : { input: input.value }),
@@ -58,7 +58,7 @@ export async function* permissionRequest(
     };
   }
   const words = agentEvent.protected
-    ? protectedDenial(agentEvent.toolName, agentEvent.protected, answer)
+    ? protectedDenial(agentEvent.toolName, agentEvent.protected, answer.kind, because(answer))
     : denial(agentEvent, answer);
   return { action: "block", ...words, ...withContext };
 }
@@ -116,7 +116,16 @@ async function* hooksSay(
   }
 }
 
-type Answer = "allowed" | "denied" | "headless" | "failed";
+type Answer =
+  | { kind: "allowed" }
+  /** `because`: what the person wants the model told. */
+  | { kind: "denied"; because?: string }
+  | { kind: "headless" }
+  | { kind: "failed" };
+
+function because(answer: Answer): string | undefined {
+  return answer.kind === "denied" ? answer.because : undefined;
+}
 
 /** `--yes`, else the user; with no one to ask (acai -p), denied. */
 async function askThePerson(
@@ -125,33 +134,41 @@ async function askThePerson(
   signal: AbortSignal,
 ): Promise<Answer> {
   // --yes never answers for a protected write: only the person does.
-  if (ctx.options.assumeYes && request.protected === undefined) return "allowed";
+  if (ctx.options.assumeYes && request.protected === undefined) return { kind: "allowed" };
   const askUser = ctx.options.askUser;
-  if (askUser === undefined) return "headless";
+  if (askUser === undefined) return { kind: "headless" };
   try {
-    return (await askUser(request, signal)) ? "allowed" : "denied";
+    const answer = await askUser(request, signal);
+    if (answer === true) return { kind: "allowed" };
+    const told = answerBecause(answer);
+    return told === undefined ? { kind: "denied" } : { kind: "denied", because: told };
   } catch {
-    return "failed";
+    return { kind: "failed" };
   }
 }
 
 /** A denial's words: for the user (`reason`) and for the model, with how to allow it. */
 function denial(
   ev: PermissionRequest,
-  answer: Exclude<Answer, "allowed">,
+  answer: Exclude<Answer, { kind: "allowed" }>,
 ): { reason: string; modelText: string } {
   const allowIt = `--allowedTools "${ev.suggestion}", a "permissions.allow" rule in settings, or --yes`;
-  switch (answer) {
+  switch (answer.kind) {
     case "headless":
       return {
         reason: `${ev.toolName} needs permission (${ev.reason}) and acai -p cannot ask: allow it with ${allowIt}`,
         modelText: `Permission denied: ${ev.toolName} needs the user's approval (${ev.reason}), and this non-interactive run cannot ask anyone. Do not try to get around it another way. The user can allow it with ${allowIt}.`,
       };
     case "denied":
-      return {
-        reason: "denied by you",
-        modelText: `Permission denied: the user said no to this ${ev.toolName} call. Do not run it, or something to the same effect, another way; if it is needed, say why and let the user decide.`,
-      };
+      return answer.because === undefined
+        ? {
+            reason: "denied by you",
+            modelText: `Permission denied: the user said no to this ${ev.toolName} call. Do not run it, or something to the same effect, another way; if it is needed, say why and let the user decide.`,
+          }
+        : {
+            reason: `denied by you: ${answer.because}`,
+            modelText: `Permission denied: the user said no to this ${ev.toolName} call and says: ${answer.because}\nDo not run it, or something to the same effect, another way; take what the user said into account.`,
+          };
     case "failed":
       return {
         reason: "denied: the question could not be asked",

@@ -1,0 +1,54 @@
+/**
+ * Terminal widths: how many columns a string takes (`string-width`: wide CJK
+ * characters and emoji take two, combining marks none), and cutting a string
+ * to a number of columns without splitting a character. Every width the REPL
+ * lays out goes through here, never `.length`.
+ */
+import stringWidth from "string-width";
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/** Columns `text` takes on a terminal (one line; no control sequences expected). */
+export function textWidth(text: string): number {
+  // Plain ASCII, the common case, is one column a character.
+  if (/^[\u0020-\u007e]*$/.test(text)) return text.length;
+  return stringWidth(text);
+}
+
+/** The longest start of `text` that fits in `columns`, whole characters only. */
+export function sliceToWidth(text: string, columns: number): string {
+  if (textWidth(text) <= columns) return text;
+  let used = 0;
+  let out = "";
+  for (const { segment } of graphemes.segment(text)) {
+    const w = stringWidth(segment);
+    if (used + w > columns) break;
+    used += w;
+    out += segment;
+  }
+  return out;
+}
+
+/** `text` cut into rows of at most `columns` (at least one character a row). */
+export function chunkToWidth(text: string, columns: number): string[] {
+  const rows: string[] = [];
+  let row = "";
+  let used = 0;
+  for (const { segment } of graphemes.segment(text)) {
+    const w = stringWidth(segment);
+    if (used + w > columns && row !== "") {
+      rows.push(row);
+      row = "";
+      used = 0;
+    }
+    row += segment;
+    used += w;
+  }
+  if (row !== "" || rows.length === 0) rows.push(row);
+  return rows;
+}
+
+/** `text` padded with spaces to `columns` (never cut). */
+export function padToWidth(text: string, columns: number): string {
+  return text + " ".repeat(Math.max(0, columns - textWidth(text)));
+}
