@@ -4,9 +4,9 @@
  * (`ls -la` through the Bash tool) — each unsandboxed, sandboxed through the
  * policy's long-lived spawner (what acai does), and, for information,
  * sandboxed with one bwrap per process (the fallback). All interleaved in one
- * run, the order rotating each round. Prints min/median/max per kind, the
- * load average before and after, and a RESULT line: sandboxed ÷ unsandboxed
- * medians against the 1.3× target.
+ * run, the order rotating each round; three runs. Prints min/median/max per
+ * kind and RESULT lines (bench/support/result.ts): sandboxed ÷ unsandboxed
+ * medians against the 1.3× target, every run's ratio, the spread and the load.
  *
  * Run: npm run bench:sandbox   (or, after npm run build: node bench/sandbox.ts [--runs N])
  * The policy is a typical one, written by hand: the host read-only, the
@@ -25,9 +25,10 @@ import { createSandboxLauncher } from "../dist/process/sandbox-launch.js";
 import type { ProcessRunner, SandboxLaunch } from "../dist/process/types.js";
 import { bashTool } from "../dist/tools/builtin/bash.js";
 import { bashToolCall, parentEnvironment } from "./support/bash-call.ts";
+import { median, printResult, threeRuns } from "./support/result.ts";
 
 const runsFlag = process.argv.indexOf("--runs");
-const N = runsFlag > 0 ? Number(process.argv[runsFlag + 1]) : 60;
+const N = runsFlag > 0 ? Number(process.argv[runsFlag + 1]) : 30;
 const TARGET = 1.3;
 
 const containment = containmentInForce();
@@ -125,53 +126,48 @@ const kinds = {
 } as const;
 type Kind = keyof typeof kinds;
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-};
-
 try {
   const names = Object.keys(kinds) as Kind[];
   for (let i = 0; i < 5; i++) for (const name of names) await kinds[name](); // warm-up
-  const loadBefore = os.loadavg()[0]!;
-  const times = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<
-    Kind,
-    number[]
-  >;
-  for (let i = 0; i < N; i++) {
-    for (let j = 0; j < names.length; j++) {
-      const name = names[(i + j) % names.length]!;
-      times[name].push(await kinds[name]());
+  const ratio = (times: Record<Kind, number[]>, a: Kind, b: Kind) =>
+    median(times[a]) / median(times[b]);
+  const { values: runs, loads } = await threeRuns(async (run) => {
+    const times = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<
+      Kind,
+      number[]
+    >;
+    for (let i = 0; i < N; i++) {
+      for (let j = 0; j < names.length; j++) {
+        const name = names[(i + j) % names.length]!;
+        times[name].push(await kinds[name]());
+      }
     }
-  }
-  const loadAfter = os.loadavg()[0]!;
-  console.log(
-    `sandbox: N=${N} each, interleaved, node ${process.version}, ${os.cpus().length} cores, ` +
-      `load ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)}`,
-  );
-  for (const name of names) {
-    const values = times[name];
+    console.log(`run ${run + 1}: N=${N} each, interleaved, node ${process.version}`);
+    for (const name of names) {
+      const values = times[name];
+      console.log(
+        `  ${name.padEnd(38)} min ${Math.min(...values).toFixed(2)}  median ${median(values).toFixed(2)}  max ${Math.max(...values).toFixed(2)} ms`,
+      );
+    }
     console.log(
-      `${name.padEnd(38)} min ${Math.min(...values).toFixed(2)}  median ${median(values).toFixed(2)}  max ${Math.max(...values).toFixed(2)} ms`,
+      `  per-process bwrap for comparison: hook ${ratio(times, "hook, sandboxed (bwrap per process)", "hook, unsandboxed").toFixed(2)}×, ` +
+        `Bash ${ratio(times, "Bash, sandboxed (bwrap per process)", "Bash, unsandboxed").toFixed(2)}×`,
     );
+    return times;
+  });
+  for (const what of ["hook", "Bash"] as const) {
+    const [sandboxedKind, bare] = [`${what}, sandboxed (spawner)`, `${what}, unsandboxed`] as [
+      Kind,
+      Kind,
+    ];
+    printResult({
+      name: `sandboxed / unsandboxed ${what === "hook" ? "hook run" : "Bash call"} (medians)`,
+      ratios: runs.map((times) => ratio(times, sandboxedKind, bare)),
+      loads,
+      target: { op: "≤", value: TARGET },
+      detail: `unsandboxed ${runs.map((t) => median(t[bare]).toFixed(2)).join(", ")} ms`,
+    });
   }
-  const ratio = (a: Kind, b: Kind) => median(times[a]) / median(times[b]);
-  const hookRatio = ratio("hook, sandboxed (spawner)", "hook, unsandboxed");
-  const bashRatio = ratio("Bash, sandboxed (spawner)", "Bash, unsandboxed");
-  console.log(
-    `per-process bwrap for comparison: hook ${ratio("hook, sandboxed (bwrap per process)", "hook, unsandboxed").toFixed(2)}×, ` +
-      `Bash ${ratio("Bash, sandboxed (bwrap per process)", "Bash, unsandboxed").toFixed(2)}×`,
-  );
-  const minRatio = (a: Kind, b: Kind) => Math.min(...times[a]) / Math.min(...times[b]);
-  console.log(
-    `ratio of the minimums (least disturbed by load): hook ${minRatio("hook, sandboxed (spawner)", "hook, unsandboxed").toFixed(2)}×, ` +
-      `Bash ${minRatio("Bash, sandboxed (spawner)", "Bash, unsandboxed").toFixed(2)}×`,
-  );
-  const met = hookRatio <= TARGET && bashRatio <= TARGET;
-  console.log(
-    `RESULT sandboxed/unsandboxed (medians): hook ${hookRatio.toFixed(2)}×, Bash ${bashRatio.toFixed(2)}× ` +
-      `— target ≤ ${TARGET}× ${met ? "met" : "NOT met"} (load ${loadBefore.toFixed(1)}–${loadAfter.toFixed(1)})`,
-  );
 } finally {
   await rm(root, { recursive: true, force: true });
   await rm(scratch, { recursive: true, force: true });

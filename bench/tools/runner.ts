@@ -6,6 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import { createProcessRunner, runProcess } from "../../dist/process/runner.js";
+import { median, printResult, threeRuns } from "../support/result.ts";
 
 const iterations = Number(process.argv[2] ?? 200);
 const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
@@ -37,24 +38,33 @@ async function perRun(fn: () => Promise<void>): Promise<number> {
   return (performance.now() - start) / iterations;
 }
 
-const median = (xs: number[]): number =>
-  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-
 // Warm up all three (the containment runner starts its watchdog here), then alternate
-// rounds so that machine noise falls on each alike; medians of 5 rounds.
+// rounds so that machine noise falls on each alike; medians of 5 rounds, three runs.
 const variants = [
   ["raw", raw],
   ["runner without containment", viaBareRunner],
   ["runner", viaRunner],
 ] as const;
 for (const [, fn] of variants) for (let i = 0; i < 20; i++) await fn();
-const rounds: Record<string, number[]> = Object.fromEntries(variants.map(([name]) => [name, []]));
-for (let round = 0; round < 5; round++) {
-  for (const [name, fn] of variants) rounds[name]?.push(await perRun(fn));
+const { values, loads } = await threeRuns(async () => {
+  const rounds: Record<string, number[]> = Object.fromEntries(variants.map(([name]) => [name, []]));
+  for (let round = 0; round < 5; round++) {
+    for (const [name, fn] of variants) rounds[name]?.push(await perRun(fn));
+  }
+  return Object.fromEntries(variants.map(([name]) => [name, median(rounds[name] ?? [])]));
+});
+for (const [name] of variants) {
+  console.log(
+    `${name.padEnd(28)} ${values.map((v) => (v[name] ?? 0).toFixed(3)).join(", ")} ms/run (three runs)`,
+  );
 }
-const ms = (name: string): number => median(rounds[name] ?? []);
-for (const [name] of variants) console.log(`${name.padEnd(28)} ${ms(name).toFixed(3)} ms/run`);
-const runnerMs = ms("runner");
-console.log(
-  `ratio    ${(runnerMs / ms("raw")).toFixed(2)}x raw, ${(runnerMs / ms("runner without containment")).toFixed(2)}x without containment`,
-);
+printResult({
+  name: "process runner vs raw spawn (/bin/true)",
+  ratios: values.map((v) => (v.runner ?? 0) / (v.raw ?? 1)),
+  loads,
+});
+printResult({
+  name: "process runner with containment vs without",
+  ratios: values.map((v) => (v.runner ?? 0) / (v["runner without containment"] ?? 1)),
+  loads,
+});
