@@ -1,5 +1,3 @@
-import { createHash } from "node:crypto";
-import path from "node:path";
 import { z } from "zod";
 import { McpServersSchema } from "../mcp/config.js";
 import { PermissionsSettingsSchema } from "../permissions/rules.js";
@@ -8,8 +6,6 @@ import { BASE_URL_REQUIREMENT, isHttpUrl } from "./base-url.js";
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from "./json-depth.js";
 import { parseJsonWithLocation } from "./json-error.js";
 import { MAX_STEPS_MAX, MAX_STEPS_MIN } from "./max-steps.js";
-import { resolveProjectPaths } from "./paths.js";
-import { MAX_PROJECT_FILE_BYTES, readRegularFileSync } from "./read-regular-file.js";
 import { SandboxSettingsSchema } from "./sandbox-settings.js";
 
 const BaseUrlSchema = z
@@ -97,6 +93,21 @@ export const SettingsSchema = z.object({
   relay: RelaySettingsSchema.optional(),
   /** The OS sandbox of tools and hooks, Claude Code's shape (docs/security.md, "Sandbox"). */
   sandbox: SandboxSettingsSchema.optional(),
+  /**
+   * Variables for the session (Claude Code's `env`): the environment of tools, hooks
+   * and MCP servers (secret-looking names are still withheld from them), and, from
+   * the user's own files, of acai itself (docs/cli.md "Settings").
+   */
+  env: z
+    .record(
+      z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "a variable name: letters, digits, _" }),
+      z.string(),
+    )
+    .optional(),
+  /** False: Claude Code's settings files (~/.claude/settings.json, .claude/settings*.json) are not read. */
+  claudeSettings: z.boolean().optional(),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -114,6 +125,8 @@ export interface SettingsFile {
   digest: string;
   /** What else the file sets (validated), for the trust review. */
   values: MergedSettings;
+  /** A Claude Code settings file, read as the acai settings it stands for (claude-settings.ts). */
+  dialect?: "claude";
 }
 
 export interface LoadedSettings {
@@ -138,79 +151,29 @@ export class SettingsError extends Error {
   }
 }
 
-export interface LoadSettingsOptions {
-  acaiHome: string;
-  projectDir: string;
-  /** False: the project's files are not even read (running with none of the project). Default true. */
-  includeProject?: boolean;
-}
-
-/** Locations in load order; a later file wins. */
-export function settingsLocations(
-  options: LoadSettingsOptions,
-): { path: string; scope: SettingsScope }[] {
-  const project = resolveProjectPaths(options.projectDir);
-  return [
-    { path: path.join(options.acaiHome, "settings.json"), scope: "user" },
-    { path: project.settingsFile, scope: "project" },
-    { path: project.localSettingsFile, scope: "project" },
-  ];
-}
-
-export async function loadSettings(options: LoadSettingsOptions): Promise<LoadedSettings> {
-  const settingsFiles: SettingsFile[] = [];
-  const warnings: string[] = [];
-  const merged: Record<SettingsScope | "all", Record<string, unknown>> = {
-    all: {},
-    user: {},
-    project: {},
-  };
-  for (const location of settingsLocations(options)) {
-    if (location.scope === "project" && options.includeProject === false) continue;
-    const text = await readSettingsText(location.path);
-    if (text === undefined) continue;
-    const parsed = parseSettingsText(location.path, text);
-    warnings.push(...parsed.warnings);
-    const { hooks, $schema: _schema, ...rest } = parsed.settings;
-    const digest = createHash("sha256").update(text).digest("hex");
-    settingsFiles.push({ path: location.path, scope: location.scope, hooks, digest, values: rest });
-    merged.all = deepMerge(merged.all, rest);
-    merged[location.scope] = deepMerge(merged[location.scope], rest);
-  }
-  return {
-    settings: merged.all as MergedSettings,
-    user: merged.user as MergedSettings,
-    project: merged.project as MergedSettings,
-    settingsFiles,
-    warnings,
-  };
-}
-
-/**
- * The text of one settings file, or undefined when there is none. A project
- * writes these files, so they are read like any project file before trust:
- * only a regular file, opened without blocking (a link to `/dev/tty` or a FIFO
- * never waits), at most MAX_PROJECT_FILE_BYTES (a link to `/dev/zero` costs
- * nothing).
- */
-async function readSettingsText(file: string): Promise<string | undefined> {
-  const read = readRegularFileSync(file, MAX_PROJECT_FILE_BYTES);
-  if (read.ok) return read.data.toString("utf8");
-  if (read.problem === "missing") return undefined;
-  const fix =
-    read.problem === "unreadable"
-      ? "Fix its permissions or remove it."
-      : "Make it a regular JSON file or remove it.";
-  throw new SettingsError(file, `Cannot read settings file ${file}: ${read.reason}. ${fix}`);
-}
-
 /** Parses and validates the text of one settings file. Throws SettingsError naming the file and field. */
 export function parseSettingsText(
   file: string,
   text: string,
 ): { settings: Settings; warnings: string[] } {
+  const value = parseSettingsObject(file, text);
+  const result = SettingsSchema.safeParse(value);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const field = issue ? formatPath(issue.path) : "(root)";
+    const got = issue ? valueAt(value, issue.path) : undefined;
+    throw new SettingsError(
+      file,
+      `Settings file ${file}: field "${field}" is invalid: ${issue?.message ?? "invalid value"} (got ${describeValue(got)}). Fix or remove "${field}".`,
+    );
+  }
+  return { settings: result.data, warnings: unknownKeyWarnings(file, value) };
+}
+
+/** The file's JSON object (`{}` for an empty file); SettingsError naming the file and place otherwise. */
+export function parseSettingsObject(file: string, text: string): Record<string, unknown> {
   const body = text.replace(/^\uFEFF/, "");
-  if (body.trim() === "") return { settings: {}, warnings: [] };
+  if (body.trim() === "") return {};
   // Measured before parsing: what reads the value afterwards (zod, merges, hashing) recurses.
   if (jsonTextTooDeep(body, MAX_JSON_DEPTH)) {
     throw new SettingsError(
@@ -232,17 +195,7 @@ export function parseSettingsText(
       `Settings file ${file} must contain a JSON object ({ ... }), not ${describeType(json.value)}.`,
     );
   }
-  const result = SettingsSchema.safeParse(json.value);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const field = issue ? formatPath(issue.path) : "(root)";
-    const got = issue ? valueAt(json.value, issue.path) : undefined;
-    throw new SettingsError(
-      file,
-      `Settings file ${file}: field "${field}" is invalid: ${issue?.message ?? "invalid value"} (got ${describeValue(got)}). Fix or remove "${field}".`,
-    );
-  }
-  return { settings: result.data, warnings: unknownKeyWarnings(file, json.value) };
+  return json.value as Record<string, unknown>;
 }
 
 function unknownKeyWarnings(file: string, value: object): string[] {

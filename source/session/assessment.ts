@@ -6,13 +6,13 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { type AcaiPaths, resolveAcaiPaths } from "../config/paths.js";
 import {
-  type LoadedSettings,
+  type LoadSettingsOptions,
   loadSettings,
-  SettingsError,
   settingsLocations,
-} from "../config/settings.js";
+} from "../config/load-settings.js";
+import { type AcaiPaths, resolveAcaiPaths } from "../config/paths.js";
+import { type LoadedSettings, SettingsError } from "../config/settings.js";
 import { describeUntrusted, type HookScan, scanHookSources } from "../hooks/discover/registry.js";
 import { settingsHooksTypeError } from "../hooks/discover/sources/settings.js";
 import { getProjectTrust, trustProject } from "../hooks/discover/trust.js";
@@ -55,7 +55,12 @@ export class UnhashableProjectError extends Error {
 export async function assessProject(options: AssessProjectOptions): Promise<ProjectAssessment> {
   const paths = resolveAcaiPaths({ env: options.env, homeDir: options.homeDir, cwd: options.cwd });
   const root = findProjectRoot({ cwd: options.cwd, acaiHome: paths.home });
-  const loaded = await loadCheckedSettings(paths.home, root.dir, options.includeProject !== false);
+  const loaded = await loadCheckedSettings({
+    acaiHome: paths.home,
+    projectDir: root.dir,
+    homeDir: options.homeDir,
+    includeProject: options.includeProject !== false,
+  });
   const scan = await scanHookSources({
     projectDir: root.dir,
     acaiHome: paths.home,
@@ -82,7 +87,7 @@ export async function assessProject(options: AssessProjectOptions): Promise<Proj
   };
   const unreadSettings =
     options.includeProject === false
-      ? settingsLocations({ acaiHome: paths.home, projectDir: root.dir })
+      ? settingsLocations({ acaiHome: paths.home, projectDir: root.dir, homeDir: options.homeDir })
           .filter((location) => location.scope === "project" && existsSync(location.path))
           .map((location) => location.path)
       : [];
@@ -114,12 +119,8 @@ export async function assessProject(options: AssessProjectOptions): Promise<Proj
  * settings file (SettingsError: exit 2, naming the file and the field), as the
  * loader does for other fields, rather than a broken (and untrusted) hook.
  */
-async function loadCheckedSettings(
-  acaiHome: string,
-  projectDir: string,
-  includeProject: boolean,
-): Promise<LoadedSettings> {
-  const loaded = await loadSettings({ acaiHome, projectDir, includeProject });
+async function loadCheckedSettings(options: LoadSettingsOptions): Promise<LoadedSettings> {
+  const loaded = await loadSettings(options);
   for (const file of loaded.settingsFiles) {
     const problem = settingsHooksTypeError(file);
     if (problem !== undefined) throw new SettingsError(file.path, problem);

@@ -5,6 +5,7 @@ import { layGround } from "./ground.js";
 import { permissionControls, projectRulesOff } from "./permission-controls.js";
 import { sessionRuns } from "./run.js";
 import { joinRelay, startServices } from "./services.js";
+import { sessionEnv } from "./settings-env.js";
 import type { PreparedSession, PrepareSessionOptions } from "./types.js";
 import { sessionWarnings } from "./warnings.js";
 
@@ -15,8 +16,11 @@ import { sessionWarnings } from "./warnings.js";
  * (session/run.ts: the interceptor around `agent.run()`). The REPL and
  * `acai -p` both drive the returned `run()`: there is one loop.
  */
-export async function prepareSession(options: PrepareSessionOptions): Promise<PreparedSession> {
-  const ground = await layGround(options);
+export async function prepareSession(given: PrepareSessionOptions): Promise<PreparedSession> {
+  const ground = await layGround(given);
+  // The settings' `env` (acai's and Claude Code's files) joins the environment from here on.
+  const withEnv = sessionEnv(given.env, ground.project.loaded, ground.includeProject);
+  const options: PrepareSessionOptions = { ...given, env: withEnv.env };
   const services = await startServices(ground, options);
   const built = await buildSessionAgent(ground, services, options);
   const { relay, warnings: relayWarnings } = await joinRelay(ground, options, built.sessionId);
@@ -54,7 +58,7 @@ export async function prepareSession(options: PrepareSessionOptions): Promise<Pr
       projectSet: project.scan.projectFingerprint,
     },
     sandboxLine: ground.sandbox.startLine,
-    warnings: sessionWarnings(ground, services, built, relayWarnings),
+    warnings: [...withEnv.warnings, ...sessionWarnings(ground, services, built, relayWarnings)],
     ...(relay ? { relay } : {}),
     ...sessionRuns({ ground, services, built, relay, memory, options }),
   };

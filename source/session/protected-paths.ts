@@ -1,7 +1,7 @@
 /**
  * The session's protected paths (permissions/protected.ts), built once when
- * it starts: `ACAI_HOME`, the user's Agent Hooks folder, the project's trusted
- * set — its `.acai/` and `.agents/hooks/` folders whole (a hook the model
+ * it starts: `ACAI_HOME`, the user's Agent Hooks folder and `~/.claude/`, the
+ * project's trusted set — its `.acai/`, `.claude/` and `.agents/hooks/` folders whole (a hook the model
  * adds would be a new member), `.mcp.json`, the instruction files, and every
  * file the trust manifest hashes, where it is and where its links lead — and
  * the repository's git folder (a `.git` file's `gitdir:` and a worktree's
@@ -42,6 +42,9 @@ export function sessionProtectedPaths(input: ProtectedPathsInput): ProtectedPath
   add(path.join(input.homeDir, ".config", "agents", "hooks"), "tree", "user-hooks");
   add(path.join(root, ".acai"), "tree", "trusted-set");
   add(path.join(root, ".agents", "hooks"), "tree", "trusted-set");
+  // Claude Code's settings and hooks, read as acai's (config/claude-settings.ts).
+  add(path.join(root, ".claude"), "tree", "trusted-set");
+  add(path.join(input.homeDir, ".claude"), "tree", "user-hooks");
   add(path.join(root, ".mcp.json"), "file", "trusted-set");
   for (const name of PROJECT_INSTRUCTION_FILES) add(path.join(root, name), "file", "trusted-set");
   for (const file of manifestFiles(root, input.manifest)) add(file, "file", "trusted-set");

@@ -115,6 +115,7 @@ export function registerHooksImport(hooks: Command, ctx: CommandContext): void {
         const { convertClaudeHooks, mergeIntoSettingsHooks } = await import("./import-claude.js");
         const { secretsOfHook } = await import("./import-secrets.js");
         const { convertClaudePermissions } = await import("./import-permissions.js");
+        const { importExtras } = await import("./import-extras.js");
         const from = await sourceFile(file, io.cwd, io.homeDir);
         const source = await readJsonFile(from, "Claude Code settings file");
         if (source === undefined) throw new UsageError(`${from} does not exist.`);
@@ -167,15 +168,20 @@ export function registerHooksImport(hooks: Command, ctx: CommandContext): void {
           out.push("Worth knowing:");
           for (const note of notes) out.push(`  ! ${inertText(note)}`);
         }
-        const dropped = [...conversion.dropped, ...permissions.dropped];
+        const extras = importExtras(source, existing);
+        for (const line of extras.added) out.push(`  + ${inertText(line)}`);
+        const dropped = [...conversion.dropped, ...permissions.dropped, ...extras.dropped];
         if (dropped.length > 0) {
           out.push("Not carried over:");
           for (const line of dropped) out.push(`  - ${inertText(line)}`);
         }
         const rulesAdded = permissions.added.length + (permissions.mode === undefined ? 0 : 1);
-        const changed = merged.added > 0 || rulesAdded > 0;
+        const changed = merged.added > 0 || rulesAdded > 0 || extras.added.length > 0;
         const settings = {
           ...existing,
+          ...extras.set,
+          // Moved: acai reads its own copy now, not Claude Code's files beside it (config/claude-settings.ts).
+          ...(changed ? { claudeSettings: false } : {}),
           ...(merged.added > 0 || existing.hooks !== undefined ? { hooks: merged.hooks } : {}),
           ...(permissions.permissions === undefined
             ? {}
@@ -197,6 +203,11 @@ export function registerHooksImport(hooks: Command, ctx: CommandContext): void {
         out.push(
           `${changed ? `Wrote ${rel(target)}` : `${rel(target)} unchanged`}: ${merged.added} hook(s)${rulesAdded > 0 ? `, ${rulesAdded} permission setting(s)` : ""} added${skipped > 0 ? `, ${skipped} already there` : ""}.`,
         );
+        if (changed) {
+          out.push(
+            `acai no longer reads Claude Code's settings files beside its own ("claudeSettings": false in ${rel(target)}), so nothing runs twice.`,
+          );
+        }
         if (merged.added > 0) {
           out.push(
             "Commands run through /bin/sh -c with CLAUDE_PROJECT_DIR set, and Claude Code's JSON answers are understood, so they behave as before.",

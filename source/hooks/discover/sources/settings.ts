@@ -29,7 +29,12 @@ export interface SettingsHookFile {
   path: string;
   scope: "user" | "project";
   hooks: unknown;
+  /** A Claude Code settings file (config/claude-settings.ts): its hooks default to Claude Code's 60 s. */
+  dialect?: "claude";
 }
+
+/** Claude Code's default hook timeout, for hooks read from its own settings files. */
+const CLAUDE_DEFAULT_TIMEOUT_MS = 60_000;
 
 /** One valid command entry of a settings file. */
 export interface SettingsHookItem {
@@ -188,6 +193,8 @@ export function loadSettingsHooks(
   const seen = new Set<string>();
   for (const file of files) {
     const parsed = parseSettingsHooks(file);
+    const fileDefault = (scope: HookScope) =>
+      file.dialect === "claude" ? CLAUDE_DEFAULT_TIMEOUT_MS : fallbackTimeout(scope);
     broken.push(...parsed.broken);
     for (const item of parsed.items) {
       const matcher = matcherForEvent(item.event, item.matcher);
@@ -207,9 +214,7 @@ export function loadSettingsHooks(
         matcher,
         priority: entry.priority,
         timeoutMs:
-          entry.timeout === undefined
-            ? fallbackTimeout(item.scope)
-            : Math.round(entry.timeout * 1000),
+          entry.timeout === undefined ? fileDefault(item.scope) : Math.round(entry.timeout * 1000),
         async: entry.async,
         failure: entry.failure,
         env: entry.env,
