@@ -2,7 +2,7 @@ import { Text } from "ink";
 import { stripControls } from "../../terminal/inert-text.js";
 import { type Fence, wrapWords } from "../format.js";
 import { markdownRenderer } from "../markdown/load.js";
-import type { Span } from "../markdown/spans.js";
+import type { Span, Tone } from "../markdown/spans.js";
 import { type ColorName, useTheme } from "../theme.js";
 
 /**
@@ -29,18 +29,39 @@ export function Markdown({ text, width, fence }: { text: string; width: number; 
   );
 }
 
+/** Highlighted code's colors (markdown/highlight.ts); a comment is also dim, so it reads without color. */
+const TONE_COLOR: Record<Tone, ColorName> = {
+  keyword: "magenta",
+  string: "green",
+  number: "yellow",
+  comment: "gray",
+  title: "blue",
+  type: "cyan",
+};
+
 function SpanText({ span, codeColor }: { span: Span; codeColor?: ColorName }) {
-  if (!span.bold && !span.italic && !span.dim && !span.strike && !span.underline && !span.code) {
+  const { c } = useTheme();
+  if (
+    !span.bold &&
+    !span.italic &&
+    !span.dim &&
+    !span.strike &&
+    !span.underline &&
+    !span.code &&
+    span.tone === undefined
+  ) {
     return span.text;
   }
+  const toneColor = span.tone === undefined ? undefined : c(TONE_COLOR[span.tone]);
+  const color = toneColor ?? (span.code ? codeColor : undefined);
   return (
     <Text
       bold={span.bold ?? false}
       italic={span.italic ?? false}
-      dimColor={span.dim ?? false}
+      dimColor={(span.dim ?? false) || span.tone === "comment"}
       strikethrough={span.strike ?? false}
       underline={span.underline ?? false}
-      {...(span.code && codeColor ? { color: codeColor } : {})}
+      {...(color ? { color } : {})}
     >
       {span.text}
     </Text>

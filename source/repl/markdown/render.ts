@@ -1,6 +1,7 @@
 import { stripControls } from "../../terminal/inert-text.js";
 import { type Fence, fenceCloses, fenceOpens } from "../format.js";
-import { chunkToWidth, textWidth } from "../text-width.js";
+import { chunkToWidth, sliceToWidth, textWidth } from "../text-width.js";
+import { highlightLine } from "./highlight.js";
 import { type InlineOptions, parseInline } from "./inline.js";
 import { dim, type Row, type Span } from "./spans.js";
 import { renderTable, tableEnd } from "./table.js";
@@ -32,7 +33,7 @@ export function renderMarkdown(text: string, options: RenderOptions): Row[] {
       if (fenceCloses(line, fence)) {
         fence = undefined;
         rows.push([dim("  └")]);
-      } else rows.push(...codeRows(line, options.width));
+      } else rows.push(...codeRows(line, options.width, fence.lang));
       continue;
     }
     const opened = fenceOpens(line);
@@ -52,9 +53,35 @@ export function renderMarkdown(text: string, options: RenderOptions): Row[] {
   return rows;
 }
 
-function codeRows(line: string, width: number): Row[] {
+/** A line of a code block under its gutter, highlighted when its language is known, cut at the width. */
+function codeRows(line: string, width: number, lang: string): Row[] {
   const room = Math.max(1, width - textWidth(CODE_GUTTER));
-  return chunkToWidth(line, room).map((part) => [dim(CODE_GUTTER), { text: part }]);
+  const spans = highlightLine(lang, line) ?? [{ text: line }];
+  return cutSpans(spans, room).map((row) => [dim(CODE_GUTTER), ...row]);
+}
+
+/** Spans cut into rows of `room` columns, every character kept (code keeps its indentation). */
+function cutSpans(spans: readonly Span[], room: number): Row[] {
+  const rows: Row[] = [[]];
+  let used = 0;
+  for (const span of spans) {
+    let rest = span.text;
+    while (rest !== "") {
+      const fits = sliceToWidth(rest, room - used);
+      // A character wider than what is left starts the next row (or fills an empty one).
+      const piece = fits !== "" ? fits : used === 0 ? (chunkToWidth(rest, room)[0] ?? rest) : "";
+      if (piece !== "") {
+        rows[rows.length - 1]?.push({ ...span, text: piece });
+        used += textWidth(piece);
+        rest = rest.slice(piece.length);
+      }
+      if (rest !== "") {
+        rows.push([]);
+        used = 0;
+      }
+    }
+  }
+  return rows;
 }
 
 const HEADING = /^\s{0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/;

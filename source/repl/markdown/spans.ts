@@ -1,5 +1,8 @@
 import { textWidth } from "../text-width.js";
 
+/** What a piece of highlighted code is (highlight.ts): the theme gives each a color. */
+export type Tone = "keyword" | "string" | "number" | "comment" | "title" | "type";
+
 /** A run of text with one style; a row is what fits on one terminal line. */
 export interface Span {
   text: string;
@@ -9,6 +12,7 @@ export interface Span {
   dim?: boolean;
   strike?: boolean;
   underline?: boolean;
+  tone?: Tone;
 }
 
 export type Style = Omit<Span, "text">;

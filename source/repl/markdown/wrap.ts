@@ -63,7 +63,8 @@ function sameStyle(a: Span, b: Span): boolean {
     a.code === b.code &&
     a.dim === b.dim &&
     a.strike === b.strike &&
-    a.underline === b.underline
+    a.underline === b.underline &&
+    a.tone === b.tone
   );
 }
 
