@@ -136,82 +136,8 @@ export function convertClaudeHooks(hooks: unknown, options: ConvertOptions = {})
     }
     if (eventKey !== event) result.changes.push(`${eventKey} → ${event}`);
     groups.forEach((group, groupIndex) => {
-      const groupWhere = `${where}[${groupIndex}]`;
-      if (!isObject(group) || !Array.isArray(group.hooks)) {
-        result.dropped.push(`${groupWhere}: not a {"matcher", "hooks": [...]} group`);
-        return;
-      }
-      const out: SettingsHookGroupOut = { hooks: [] };
-      if (typeof group.matcher === "string") {
-        out.matcher = group.matcher;
-        result.notes.push(...matcherNotes(event, group.matcher, groupWhere));
-      } else if (group.matcher !== undefined) {
-        result.dropped.push(
-          `${groupWhere}.matcher: not a string; left out (the group matches everything)`,
-        );
-      }
-      const otherGroupKeys = Object.keys(group).filter((k) => k !== "matcher" && k !== "hooks");
-      if (otherGroupKeys.length > 0) {
-        result.dropped.push(
-          `${groupWhere}: fields acai does not use: ${otherGroupKeys.join(", ")}`,
-        );
-      }
-      group.hooks.forEach((entry, entryIndex) => {
-        const entryWhere = `${groupWhere}.hooks[${entryIndex}]`;
-        if (!isObject(entry)) {
-          result.dropped.push(`${entryWhere}: not an object`);
-          return;
-        }
-        if (entry.type !== "command") {
-          result.dropped.push(
-            `${entryWhere}: type ${JSON.stringify(entry.type)} hooks do not exist in acai (only "command")`,
-          );
-          return;
-        }
-        if (typeof entry.command !== "string" || entry.command.trim() === "") {
-          result.dropped.push(`${entryWhere}: no command`);
-          return;
-        }
-        let timeout: number;
-        if (entry.timeout === undefined) {
-          timeout = CLAUDE_DEFAULT_TIMEOUT_S;
-          result.changes.push(
-            `${entryWhere}: no timeout → ${CLAUDE_DEFAULT_TIMEOUT_S} (Claude Code's default, in seconds; acai's own default would be 30)`,
-          );
-        } else if (
-          typeof entry.timeout !== "number" ||
-          !Number.isFinite(entry.timeout) ||
-          entry.timeout <= 0
-        ) {
-          timeout = CLAUDE_DEFAULT_TIMEOUT_S;
-          result.changes.push(
-            `${entryWhere}: invalid timeout ${JSON.stringify(entry.timeout)} → ${CLAUDE_DEFAULT_TIMEOUT_S} s`,
-          );
-        } else {
-          // Seconds in both; clamped as acai would clamp it at load time, but written out.
-          const clamped = clampTimeoutSeconds(entry.timeout);
-          timeout = clamped.seconds;
-          if (clamped.note !== undefined) result.changes.push(`${entryWhere}: ${clamped.note}`);
-        }
-        const otherKeys = Object.keys(entry).filter(
-          (k) => k !== "type" && k !== "command" && k !== "timeout",
-        );
-        if (otherKeys.length > 0) {
-          result.dropped.push(`${entryWhere}: fields acai does not use: ${otherKeys.join(", ")}`);
-        }
-        const secrets = options.secretsOf?.(entry.command);
-        if (secrets !== undefined && secrets.names.length > 0) {
-          result.secrets.push(`${entryWhere}: ${secretsLine(secrets)}`);
-        }
-        out.hooks.push({
-          type: "command",
-          command: entry.command,
-          timeout,
-          ...(secrets !== undefined && secrets.names.length > 0 ? { env: secrets.names } : {}),
-        });
-        result.count++;
-      });
-      if (out.hooks.length > 0) {
+      const out = convertGroup(result, event, group, `${where}[${groupIndex}]`, options);
+      if (out !== undefined && out.hooks.length > 0) {
         const list = result.hooks[event] ?? [];
         list.push(out);
         result.hooks[event] = list;
@@ -219,6 +145,100 @@ export function convertClaudeHooks(hooks: unknown, options: ConvertOptions = {})
     });
   }
   return result;
+}
+
+/** One `{matcher, hooks}` group; what is left out or changed goes to `result`. */
+function convertGroup(
+  result: ConversionResult,
+  event: HookEventName,
+  group: unknown,
+  groupWhere: string,
+  options: ConvertOptions,
+): SettingsHookGroupOut | undefined {
+  if (!isObject(group) || !Array.isArray(group.hooks)) {
+    result.dropped.push(`${groupWhere}: not a {"matcher", "hooks": [...]} group`);
+    return undefined;
+  }
+  const out: SettingsHookGroupOut = { hooks: [] };
+  if (typeof group.matcher === "string") {
+    out.matcher = group.matcher;
+    result.notes.push(...matcherNotes(event, group.matcher, groupWhere));
+  } else if (group.matcher !== undefined) {
+    result.dropped.push(
+      `${groupWhere}.matcher: not a string; left out (the group matches everything)`,
+    );
+  }
+  const otherGroupKeys = Object.keys(group).filter((k) => k !== "matcher" && k !== "hooks");
+  if (otherGroupKeys.length > 0) {
+    result.dropped.push(`${groupWhere}: fields acai does not use: ${otherGroupKeys.join(", ")}`);
+  }
+  group.hooks.forEach((entry, entryIndex) => {
+    const converted = convertEntry(result, entry, `${groupWhere}.hooks[${entryIndex}]`, options);
+    if (converted === undefined) return;
+    out.hooks.push(converted);
+    result.count++;
+  });
+  return out;
+}
+
+/** One hook entry; only `command` hooks with a command come over. */
+function convertEntry(
+  result: ConversionResult,
+  entry: unknown,
+  entryWhere: string,
+  options: ConvertOptions,
+): SettingsHookEntryOut | undefined {
+  if (!isObject(entry)) {
+    result.dropped.push(`${entryWhere}: not an object`);
+    return undefined;
+  }
+  if (entry.type !== "command") {
+    result.dropped.push(
+      `${entryWhere}: type ${JSON.stringify(entry.type)} hooks do not exist in acai (only "command")`,
+    );
+    return undefined;
+  }
+  if (typeof entry.command !== "string" || entry.command.trim() === "") {
+    result.dropped.push(`${entryWhere}: no command`);
+    return undefined;
+  }
+  const timeout = entryTimeout(result, entry.timeout, entryWhere);
+  const otherKeys = Object.keys(entry).filter(
+    (k) => k !== "type" && k !== "command" && k !== "timeout",
+  );
+  if (otherKeys.length > 0) {
+    result.dropped.push(`${entryWhere}: fields acai does not use: ${otherKeys.join(", ")}`);
+  }
+  const secrets = options.secretsOf?.(entry.command);
+  if (secrets !== undefined && secrets.names.length > 0) {
+    result.secrets.push(`${entryWhere}: ${secretsLine(secrets)}`);
+  }
+  return {
+    type: "command",
+    command: entry.command,
+    timeout,
+    ...(secrets !== undefined && secrets.names.length > 0 ? { env: secrets.names } : {}),
+  };
+}
+
+/** The entry's timeout in seconds: Claude Code's default when absent or invalid, clamped as acai would. */
+function entryTimeout(result: ConversionResult, timeout: unknown, entryWhere: string): number {
+  if (timeout === undefined) {
+    result.changes.push(
+      `${entryWhere}: no timeout → ${CLAUDE_DEFAULT_TIMEOUT_S} (Claude Code's default, in seconds; acai's own default would be 30)`,
+    );
+    return CLAUDE_DEFAULT_TIMEOUT_S;
+  }
+  if (typeof timeout !== "number" || !Number.isFinite(timeout) || timeout <= 0) {
+    result.changes.push(
+      `${entryWhere}: invalid timeout ${JSON.stringify(timeout)} → ${CLAUDE_DEFAULT_TIMEOUT_S} s`,
+    );
+    return CLAUDE_DEFAULT_TIMEOUT_S;
+  }
+  // Seconds in both; clamped as acai would clamp it at load time, but written out.
+  const clamped = clampTimeoutSeconds(timeout);
+  if (clamped.note !== undefined) result.changes.push(`${entryWhere}: ${clamped.note}`);
+  return clamped.seconds;
 }
 
 /** "reads X (in the command), Y (in scripts/tts.py): added to its env". */

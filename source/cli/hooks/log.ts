@@ -95,91 +95,110 @@ export function registerHooksLog(hooks: Command, ctx: CommandContext): void {
     .option("-f, --follow", "keep printing new runs as they happen (Ctrl-C to stop)", false)
     .option("-n, --lines <n>", "show the last N runs (0 = all)", parseCount, 100)
     .option("--json", "print the raw JSON lines", false)
-    .action((raw: LogOptions) =>
-      runToolkitCommand(ctx, async () => {
-        const { io } = ctx;
-        const [{ resolveAcaiPaths }, { auditLogPath }] = await Promise.all([
-          import("../../config/paths.js"),
-          import("../../hooks/run/audit.js"),
-        ]);
-        const home = resolveAcaiPaths({ env: io.env, homeDir: io.homeDir, cwd: io.cwd }).home;
-        const file = auditLogPath(home);
-        const keep = (entry: AuditEntry) =>
-          raw.session === undefined || entry.session.startsWith(raw.session);
-        const show = (entry: AuditEntry) =>
-          io.stdout.write(`${raw.json ? jsonForTerminal(entry) : formatAuditEntry(entry)}\n`);
+    .action((raw: LogOptions) => runToolkitCommand(ctx, () => showLog(ctx, raw)));
+}
 
-        let offset = 0;
-        let pending = "";
-        /** Reads what was appended since `offset`; keeps a torn last line for the next read. */
-        const readMore = async (): Promise<AuditEntry[]> => {
-          const size = await stat(file).then(
-            (s) => s.size,
-            () => undefined,
-          );
-          if (size === undefined) return [];
-          if (size < offset) {
-            offset = 0; // truncated or replaced: start over
-            pending = "";
-          }
-          if (size === offset) return [];
-          const handle = await open(file, "r");
-          try {
-            const buffer = Buffer.alloc(size - offset);
-            const { bytesRead } = await handle.read(buffer, 0, buffer.length, offset);
-            offset += bytesRead;
-            const text = pending + buffer.subarray(0, bytesRead).toString("utf8");
-            const cut = text.lastIndexOf("\n");
-            pending = cut === -1 ? text : text.slice(cut + 1);
-            return parseAuditLines(cut === -1 ? "" : text.slice(0, cut)).entries.filter(keep);
-          } finally {
-            await handle.close();
-          }
-        };
-
-        const first = await readMore();
-        const shown = raw.lines === 0 ? first : first.slice(-raw.lines);
-        if (shown.length === 0 && !raw.follow) {
-          io.stdout.write(
-            first.length === 0 && offset === 0
-              ? `No hook runs recorded yet (${file}).\n`
-              : `No hook runs${raw.session ? ` for session ${raw.session}` : ""} in ${file}.\n`,
-          );
-          return EXIT.ok;
-        }
-        if (!raw.json && first.length > shown.length) {
-          io.stdout.write(
-            `… ${first.length - shown.length} earlier run(s) not shown (use -n 0 for all)\n`,
-          );
-        }
-        for (const entry of shown) show(entry);
-        if (!raw.follow) return EXIT.ok;
-
-        if (!raw.json) io.stderr.write(`(following ${file}; Ctrl-C to stop)\n`);
-        await new Promise<void>((resolve) => {
-          let busy = false;
-          const timer = setInterval(() => {
-            if (busy) return;
-            busy = true;
-            readMore()
-              .then((entries) => {
-                for (const entry of entries) show(entry);
-              })
-              .catch(() => undefined)
-              .finally(() => {
-                busy = false;
-              });
-          }, FOLLOW_POLL_MS);
-          const stop = () => {
-            clearInterval(timer);
-            offInt();
-            offTerm();
-            resolve();
-          };
-          const offInt = io.onSignal("SIGINT", stop);
-          const offTerm = io.onSignal("SIGTERM", stop);
-        });
-        return EXIT.ok;
-      }),
+async function showLog(ctx: CommandContext, raw: LogOptions): Promise<number> {
+  const { io } = ctx;
+  const [{ resolveAcaiPaths }, { auditLogPath }] = await Promise.all([
+    import("../../config/paths.js"),
+    import("../../hooks/run/audit.js"),
+  ]);
+  const home = resolveAcaiPaths({ env: io.env, homeDir: io.homeDir, cwd: io.cwd }).home;
+  const file = auditLogPath(home);
+  const log = new LogReader(
+    file,
+    (entry) => raw.session === undefined || entry.session.startsWith(raw.session),
+  );
+  const show = (entry: AuditEntry) =>
+    io.stdout.write(`${raw.json ? jsonForTerminal(entry) : formatAuditEntry(entry)}\n`);
+  const first = await log.readMore();
+  const shown = raw.lines === 0 ? first : first.slice(-raw.lines);
+  if (shown.length === 0 && !raw.follow) {
+    io.stdout.write(
+      first.length === 0 && log.offset === 0
+        ? `No hook runs recorded yet (${file}).\n`
+        : `No hook runs${raw.session ? ` for session ${raw.session}` : ""} in ${file}.\n`,
     );
+    return EXIT.ok;
+  }
+  if (!raw.json && first.length > shown.length) {
+    io.stdout.write(
+      `… ${first.length - shown.length} earlier run(s) not shown (use -n 0 for all)\n`,
+    );
+  }
+  for (const entry of shown) show(entry);
+  if (!raw.follow) return EXIT.ok;
+  if (!raw.json) io.stderr.write(`(following ${file}; Ctrl-C to stop)\n`);
+  await followLog(io, log, show);
+  return EXIT.ok;
+}
+
+/** The audit log read as it grows: each read returns the entries appended since the last. */
+class LogReader {
+  offset = 0;
+  private pending = "";
+
+  constructor(
+    private readonly file: string,
+    private readonly keep: (entry: AuditEntry) => boolean,
+  ) {}
+
+  /** Reads what was appended since `offset`; keeps a torn last line for the next read. */
+  async readMore(): Promise<AuditEntry[]> {
+    const size = await stat(this.file).then(
+      (s) => s.size,
+      () => undefined,
+    );
+    if (size === undefined) return [];
+    if (size < this.offset) {
+      this.offset = 0; // truncated or replaced: start over
+      this.pending = "";
+    }
+    if (size === this.offset) return [];
+    const handle = await open(this.file, "r");
+    try {
+      const buffer = Buffer.alloc(size - this.offset);
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, this.offset);
+      this.offset += bytesRead;
+      const text = this.pending + buffer.subarray(0, bytesRead).toString("utf8");
+      const cut = text.lastIndexOf("\n");
+      this.pending = cut === -1 ? text : text.slice(cut + 1);
+      return parseAuditLines(cut === -1 ? "" : text.slice(0, cut)).entries.filter(this.keep);
+    } finally {
+      await handle.close();
+    }
+  }
+}
+
+/** Shows new runs every FOLLOW_POLL_MS until SIGINT or SIGTERM. */
+function followLog(
+  io: CommandContext["io"],
+  log: LogReader,
+  show: (entry: AuditEntry) => void,
+): Promise<void> {
+  return new Promise<void>((resolve) => {
+    let busy = false;
+    const timer = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      log
+        .readMore()
+        .then((entries) => {
+          for (const entry of entries) show(entry);
+        })
+        .catch(() => undefined)
+        .finally(() => {
+          busy = false;
+        });
+    }, FOLLOW_POLL_MS);
+    const stop = () => {
+      clearInterval(timer);
+      offInt();
+      offTerm();
+      resolve();
+    };
+    const offInt = io.onSignal("SIGINT", stop);
+    const offTerm = io.onSignal("SIGTERM", stop);
+  });
 }
