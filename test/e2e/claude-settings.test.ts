@@ -101,7 +101,10 @@ describe("Claude Code's settings files", () => {
     ]);
     await writeFile(
       path.join(d.acaiHome, "settings.json"),
-      JSON.stringify({ permissions: { allow: ["Bash(echo:*)", "Edit(mark.txt)", "Write(mark.txt)"] }, env: { MARK: "from-acai" } }),
+      JSON.stringify({
+        permissions: { allow: ["Bash(echo:*)", "Edit(mark.txt)", "Write(mark.txt)"] },
+        env: { MARK: "from-acai" },
+      }),
     );
     const run = await runAcai({ args: ["-p", "go", ...REPLAY], dirs: d });
     expect(run.exitCode, run.stderr).toBe(0);

@@ -40,6 +40,8 @@ const ALL_EVENTS = [
 const MAIN = String.raw`#!/usr/bin/env bash
 input=$(cat)
 printf '%s\n' "$input" >> "$HOOK_E2E_DIR/payloads.jsonl"
+# HOOK.md hooks get Python's json.dumps text ("key": value); the matches below are written compact.
+input=$(printf '%s' "$input" | sed -e 's/": /":/g')
 re='"event":"([a-z_]+)"'
 [[ "$input" =~ $re ]] && ev="${"$"}{BASH_REMATCH[1]}"
 case "$ev" in
@@ -77,6 +79,8 @@ if [[ "$input" == *skip-me* ]]; then echo '{"action":"skip"}'; fi
 /** Blocks the event named in $HOOK_E2E_DIR/mode (session_start, before_model, after_model). */
 const GATES = `#!/usr/bin/env bash
 input=$(cat)
+# HOOK.md hooks get Python's json.dumps text ("key": value); the matches below are written compact.
+input=$(printf '%s' "$input" | sed -e 's/": /":/g')
 mode=$(cat "$HOOK_E2E_DIR/mode" 2>/dev/null)
 if [ -n "$mode" ] && [[ "$input" == *'"event":"'"$mode"'"'* ]]; then echo "GATE-$mode" >&2; exit 2; fi
 exit 0

@@ -38,10 +38,15 @@ const SUBAGENT = "You are a subagent";
 const RECORDER = String.raw`#!/usr/bin/env bash
 input=$(cat)
 printf '%s\n' "$input" >> "$HOOK_E2E_DIR/payloads.jsonl"
+# HOOK.md hooks get Python's json.dumps text ("key": value); the matches below are written compact.
+input=$(printf '%s' "$input" | sed -e 's/": /":/g')
+# Fields in any order (Claude Code's key order puts "event" after some of them).
 case "$input" in
-  *'"event":"subagent_start"'*NO-SUB*) echo "SUBAGENTS-REFUSED" >&2; exit 2 ;;
-  *'"event":"subagent_stop"'*'"stop_hook_active":false'*) echo '{"action":"block","reason":"CHECK-AGAIN"}' ;;
-  *'"event":"subagent_start"'*) echo '{"context":"START-CONTEXT"}' ;;
+  *'"event":"subagent_start"'*)
+    if [[ "$input" == *NO-SUB* ]]; then echo "SUBAGENTS-REFUSED" >&2; exit 2; fi
+    echo '{"context":"START-CONTEXT"}' ;;
+  *'"event":"subagent_stop"'*)
+    if [[ "$input" == *'"stop_hook_active":false'* ]]; then echo '{"action":"block","reason":"CHECK-AGAIN"}'; fi ;;
 esac
 exit 0
 `;

@@ -12,6 +12,7 @@
 import type { AgentEvent } from "../../agent/events.js";
 import type { Decision } from "../contract/decision.js";
 import type { HookDefinition, HookEventName } from "../contract/definition.js";
+import { eventRow } from "../contract/events/table.js";
 import type { GateState } from "../contract/gate-state.js";
 import {
   type AskRequest,
@@ -112,7 +113,11 @@ function resultOf(state: ChainState, end: ChainEnd): ChainResult {
   };
 }
 
-/** Gating events: in order, chained, first block wins. */
+/**
+ * Gating events: in order, chained, first block wins — except on a checklist
+ * gate (the row's `blocks: "all"`: before_stop, subagent_stop), where every
+ * hook runs and the block carries every reason, in order.
+ */
 export async function* runChain(
   options: ChainOptions,
 ): AsyncGenerator<HookActivityEvent | NotificationEvent, ChainResult, undefined> {
@@ -125,6 +130,7 @@ export async function* runChain(
       : { validateToolInput: options.validateToolInput }),
   };
   let state = startChain(gate);
+  const checklist = eventRow(options.event).blocks === "all" ? new BlockList() : undefined;
   let next = 0;
   while (next < options.hooks.length) {
     if (options.signal.aborted) return resultOf(state, ABORTED);
@@ -138,17 +144,46 @@ export async function* runChain(
       yield { type: "hook_start", hook: hookRef(hook), event: gate.event, startedAt };
       const folded = yield* foldOne(options, gate, state, hook, await (asked[k] as Asked).record);
       next = index + 1;
+      if (checklist?.takes(hook, folded.end)) {
+        state = folded.state;
+        continue;
+      }
       const changed = folded.state.replaced !== state.replaced;
       state = folded.state;
       if (folded.end !== undefined || changed) {
         // Asked ahead of an answer that ended the chain or changed what the rest must see.
         for (const unused of asked.slice(k + 1)) options.onUnused?.(unused.hook, unused.record);
-        if (folded.end !== undefined) return resultOf(state, folded.end);
+        if (folded.end !== undefined)
+          return resultOf(state, checklist?.over(folded.end) ?? folded.end);
         break;
       }
     }
   }
-  return resultOf(state, { kind: "continue" });
+  return resultOf(state, checklist?.over({ kind: "continue" }) ?? { kind: "continue" });
+}
+
+/** A checklist gate's blocks, gathered in chain order while the other hooks still run. */
+class BlockList {
+  private readonly blocks: { hook: string; reason: string }[] = [];
+
+  /** Keeps a block (true: the chain goes on); anything else is for the chain to handle. */
+  takes(hook: HookDefinition, end: ChainEnd | undefined): boolean {
+    if (end?.kind !== "block" || end === ABORTED) return false;
+    this.blocks.push({ hook: hook.name, reason: end.reason });
+    return true;
+  }
+
+  /** How the chain ends: a `stop` or an abort as they are, else one block with every reason. */
+  over(end: ChainEnd): ChainEnd {
+    if (this.blocks.length === 0 || end.kind === "stop" || end === ABORTED) return end;
+    if (this.blocks.length === 1)
+      return { kind: "block", reason: (this.blocks[0] as { reason: string }).reason };
+    const lines = this.blocks.map((block, i) => `${i + 1}. ${block.hook}: ${block.reason}`);
+    return {
+      kind: "block",
+      reason: `${this.blocks.length} hooks asked to go on:\n${lines.join("\n")}`,
+    };
+  }
 }
 
 /** One hook's answer folded in: its activity, the user's answer to an `ask`, and how the chain goes on. */

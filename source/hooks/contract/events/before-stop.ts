@@ -26,6 +26,7 @@ export const beforeStop = defineEvent({
   kind: "gate",
   subject: "none",
   honours: GATE,
+  blocks: "all",
   changes: [],
   plainStdoutIsContext: false,
   asyncHooks: "background",

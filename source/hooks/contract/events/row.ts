@@ -96,6 +96,12 @@ interface RowFacts<N extends string, T extends AgentEventType> {
   asyncHooks: "background" | "inline";
   /** What a block does, in words (`acai hooks test` prints it). */
   onBlock: string;
+  /**
+   * A gate whose hooks all run even after one blocks, the model getting every
+   * block reason in order (the stop gates: a checklist, decision 0025).
+   * Absent: the first block ends the chain.
+   */
+  blocks?: "all";
   help: EventHelp;
 }
 

@@ -23,6 +23,7 @@ export const subagentStop = defineEvent({
   kind: "gate",
   subject: "source",
   honours: GATE,
+  blocks: "all",
   changes: [],
   plainStdoutIsContext: false,
   asyncHooks: "background",
