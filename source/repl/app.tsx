@@ -2,6 +2,7 @@ import { Box, type Key, Static, Text, useInput, usePaste, useWindowSize } from "
 import { useCallback, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { useAskKeys } from "./ask-keys.js";
 import { AskPrompt } from "./components/AskPrompt.js";
+import { CompletionList } from "./components/CompletionList.js";
 import { ItemView } from "./components/ItemView.js";
 import { LiveArea } from "./components/LiveArea.js";
 import { PromptInput } from "./components/PromptInput.js";
@@ -12,6 +13,7 @@ import type { ReplController } from "./controller.js";
 import { applyKey, type EditorState, EMPTY_EDITOR, editorOf, insertText } from "./editor.js";
 import type { Item } from "./state.js";
 import { type Theme, ThemeContext } from "./theme.js";
+import { useCompletion } from "./use-completion.js";
 
 export interface AppProps {
   controller: ReplController;
@@ -53,6 +55,7 @@ export function App({ controller, color, now = Date.now }: AppProps) {
   };
 
   const { why, answerKey, pasteWhy } = useAskKeys(controller, ui.askView);
+  const complete = useCompletion(editor, promptActive, controller.cwd);
 
   const onKey = (input: string, key: Key) => {
     if (ui.phase === "trust") {
@@ -93,6 +96,11 @@ export function App({ controller, color, now = Date.now }: AppProps) {
         if (part) onKey(part, { ...key, return: false });
         if (index < parts.length - 1) onKey("\r", { ...key, return: true });
       });
+      return;
+    }
+    const completed = complete.key(editorRef.current, input, key);
+    if (completed !== undefined) {
+      setEditor(completed);
       return;
     }
     const result = applyKey(editorRef.current, input, key);
@@ -164,6 +172,9 @@ export function App({ controller, color, now = Date.now }: AppProps) {
               />
             </Box>
           )}
+          {complete.completion && ui.phase !== "done" ? (
+            <CompletionList completion={complete.completion} index={complete.index} width={width} />
+          ) : null}
           {ui.phase === "done" ? null : (
             <StatusLine
               view={ui.view}

@@ -39,6 +39,7 @@ export function replOptionsFromCli(start: ReplStartOptions): ReplOptions {
     },
     projectHooks: flags.projectHooks,
     agentNamed: flags.agentName !== undefined,
+    cwd,
     acaiHome: paths.home,
     historyFile: paths.replHistoryFile,
     env,

@@ -30,6 +30,7 @@ export const KEY_HELP: ReadonlyArray<readonly [string, string]> = [
   ["Esc", "abort the running turn (model, tools, hooks)"],
   ["Ctrl-C", "abort the turn · clear the line · twice to exit"],
   ["Ctrl-D", "exit on an empty line"],
+  ["/ and @", "complete a command, or a file's path (Tab takes it, ↑ ↓ choose)"],
   ["Shift-Tab", "next permission mode: default → acceptEdits → plan (shown in the status line)"],
   [
     "y c s p n t",

@@ -403,6 +403,9 @@ export class ReplController {
     this.#asks.answer(answer);
   }
 
+  /** The folder `@` completes file names in: the running session's, else where acai started. */
+  cwd = (): string => this.#session?.cwd ?? this.#o.cwd ?? process.cwd();
+
   /** Shift-Tab: the next permission mode of the running session; later sessions of this run keep it. */
   cycleMode(): void {
     const controls = this.#session?.permissions;

@@ -57,6 +57,8 @@ export interface ReplOptions {
   /** From the flags: `require-trust` shows the trust screen when the project set is untrusted. */
   projectHooks: ProjectHooksMode;
   acaiHome: string;
+  /** Where acai started: `@` completes file names from here until a session runs. */
+  cwd?: string;
   /** The user named this agent on the relay (`--name`): its name is shown at once, not at its first message. */
   agentNamed?: boolean;
   /** Where prompt history lives (default `<acaiHome>/repl-history.jsonl`). */
