@@ -68,14 +68,18 @@ function fileItems(typed: string, cwd: string): string[] {
   return (
     entries
       // A name with control characters would put them into the prompt: not offered.
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control bytes is the point
-      .filter(
-        (entry) => entry.name.startsWith(namePart) && !/[\u0000-\u001f\u007f]/.test(entry.name),
-      )
+      .filter((entry) => entry.name.startsWith(namePart) && !hasControl(entry.name))
       .filter((entry) => namePart.startsWith(".") || !entry.name.startsWith("."))
       .map((entry) => `${folderPart}${entry.name}${entry.isDirectory() ? "/" : ""}`)
       .filter((item) => item !== typed)
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
       .slice(0, MAX_ITEMS)
   );
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control bytes is the point
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+function hasControl(name: string): boolean {
+  return CONTROL.test(name);
 }
