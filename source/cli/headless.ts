@@ -1,3 +1,4 @@
+import type { RunInput } from "../agent/types.js";
 import { SettingsError } from "../config/settings.js";
 import type { InterceptedEvent } from "../hooks/run/activity.js";
 import { DEFAULT_SESSION_END_BUDGET_MS } from "../hooks/run/interceptor.js";
@@ -30,6 +31,12 @@ const SIGNAL_EXIT: Record<CliSignal, number> = {
   SIGHUP: EXIT.sighup,
 };
 
+/** What the signal handlers and the run share: the first signal received, the session once prepared. */
+interface HeadlessState {
+  received?: CliSignal | undefined;
+  session?: PreparedSession | undefined;
+}
+
 /** `acai -p`: one prompt through the one agent loop, printed in the chosen format. */
 export async function runHeadless(io: CliIo, options: MainOptions): Promise<number> {
   const started = Date.now();
@@ -39,26 +46,8 @@ export async function runHeadless(io: CliIo, options: MainOptions): Promise<numb
     assumeYes: options.yes,
   });
   const controller = new AbortController();
-  let received: CliSignal | undefined;
-  let session: PreparedSession | undefined;
-  // First signal: abort (hooks and tools are stopped, session_end hooks run within their
-  // budget). A second one, or the wind-down running out: exit now — forceExit kills
-  // everything acai started first (containment), TERM-trapping hooks included.
-  const onSignal = (signal: CliSignal) => () => {
-    const code = SIGNAL_EXIT[signal];
-    if (received) {
-      io.forceExit(code);
-      return;
-    }
-    received = signal;
-    controller.abort(new Error(`received ${signal}`));
-    const budget = session?.sessionEndBudgetMs ?? DEFAULT_SESSION_END_BUDGET_MS;
-    setTimeout(() => io.forceExit(code), windDownMs(budget, ABORT_GRACE_MS)).unref();
-  };
-  const unsubscribe = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((signal) =>
-    io.onSignal(signal, onSignal(signal)),
-  );
-
+  const state: HeadlessState = {};
+  const unsubscribe = handleSignals(io, controller, state);
   let listening: ListenTurns | undefined;
   try {
     const prompt = options.listen
@@ -71,44 +60,16 @@ export async function runHeadless(io: CliIo, options: MainOptions): Promise<numb
       flags: sessionFlags(options),
       signal: controller.signal,
     });
-    session = prepared;
-    for (const warning of prepared.warnings) printer.warning(warning);
-    // Messages dropped by relay.acceptFrom, store rows moved aside: for the user, not the model.
-    prepared.relay?.onNote((line) => printer.warning(line));
-    if (options.verbose && options.outputFormat === "text" && prepared.sandboxLine) {
-      io.stderr.write(`acai: ${prepared.sandboxLine}\n`);
-    }
-    if (received) return signalExit(received);
-
-    if (options.listen && !prepared.relay) {
-      throw new CliError(
-        "--listen needs messages between agents, which are off for this session (see the warning above, or relay.enabled in settings)",
-        EXIT.error,
-      );
-    }
-    if (options.listen && prepared.relay) {
-      listening = listenTurns(prompt, prepared.relay);
-      if (options.outputFormat === "text") {
-        const name = prepared.relay.name;
-        io.stderr.write(
-          `acai: listening as ${name} (${prepared.relay.transport} relay): acai send ${name} MESSAGE, or @relay:${name} from another agent; Ctrl-C stops\n`,
-        );
-      }
-    }
-    const tracker = new OutcomeTracker();
-    const events: AsyncGenerator<InterceptedEvent, void, undefined> = prepared.run({
-      prompts: listening ?? [{ prompt: prompt ?? "" }],
+    state.session = prepared;
+    announce(io, options, prepared, printer);
+    if (state.received) return signalExit(state.received);
+    listening = startListening(io, options, prepared, prompt);
+    const outcome = await runPrompts(prepared, listening ?? [{ prompt: prompt ?? "" }], {
       signal: controller.signal,
-      // Asked once the turn is over (its turn_end already observed): a session_end hook
-      // can tell a run that failed (provider error) from one that completed.
-      endReason: () => (tracker.outcome.stopReason === "error" ? "error" : "completed"),
+      printer,
     });
-    for await (const event of events) {
-      tracker.observe(event);
-      printer.event(event);
-    }
-    const exitCode = received ? signalExit(received) : exitCodeFor(tracker.outcome, undefined);
-    printer.finish(tracker.outcome, {
+    const exitCode = state.received ? signalExit(state.received) : exitCodeFor(outcome, undefined);
+    printer.finish(outcome, {
       sessionId: prepared.sessionId,
       model: prepared.modelId,
       durationMs: Date.now() - started,
@@ -117,6 +78,7 @@ export async function runHeadless(io: CliIo, options: MainOptions): Promise<numb
     return exitCode;
   } catch (error) {
     const classified = classify(error, io.env.ACAI_DEBUG === "1");
+    const { received, session } = state;
     const exitCode = received ? signalExit(received) : classified.code;
     // Interrupted while reading the prompt or preparing: say so, not "received SIGINT".
     const message =
@@ -129,6 +91,92 @@ export async function runHeadless(io: CliIo, options: MainOptions): Promise<numb
     listening?.close();
     for (const off of unsubscribe) off();
   }
+}
+
+/**
+ * First signal: abort (hooks and tools are stopped, session_end hooks run within their
+ * budget). A second one, or the wind-down running out: exit now — forceExit kills
+ * everything acai started first (containment), TERM-trapping hooks included.
+ */
+function handleSignals(
+  io: CliIo,
+  controller: AbortController,
+  state: HeadlessState,
+): Array<() => void> {
+  const onSignal = (signal: CliSignal) => () => {
+    const code = SIGNAL_EXIT[signal];
+    if (state.received) {
+      io.forceExit(code);
+      return;
+    }
+    state.received = signal;
+    controller.abort(new Error(`received ${signal}`));
+    const budget = state.session?.sessionEndBudgetMs ?? DEFAULT_SESSION_END_BUDGET_MS;
+    setTimeout(() => io.forceExit(code), windDownMs(budget, ABORT_GRACE_MS)).unref();
+  };
+  return (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((signal) =>
+    io.onSignal(signal, onSignal(signal)),
+  );
+}
+
+/** The session's warnings and notes, and with --verbose its sandbox line. */
+function announce(
+  io: CliIo,
+  options: MainOptions,
+  prepared: PreparedSession,
+  printer: Printer,
+): void {
+  for (const warning of prepared.warnings) printer.warning(warning);
+  // Messages dropped by relay.acceptFrom, store rows moved aside: for the user, not the model.
+  prepared.relay?.onNote((line) => printer.warning(line));
+  if (options.verbose && options.outputFormat === "text" && prepared.sandboxLine) {
+    io.stderr.write(`acai: ${prepared.sandboxLine}\n`);
+  }
+}
+
+/** `--listen`: the prompts are the messages that arrive (after the first prompt, if any). */
+function startListening(
+  io: CliIo,
+  options: MainOptions,
+  prepared: PreparedSession,
+  prompt: string | undefined,
+): ListenTurns | undefined {
+  if (!options.listen) return undefined;
+  if (!prepared.relay) {
+    throw new CliError(
+      "--listen needs messages between agents, which are off for this session (see the warning above, or relay.enabled in settings)",
+      EXIT.error,
+    );
+  }
+  const listening = listenTurns(prompt, prepared.relay);
+  if (options.outputFormat === "text") {
+    const name = prepared.relay.name;
+    io.stderr.write(
+      `acai: listening as ${name} (${prepared.relay.transport} relay): acai send ${name} MESSAGE, or @relay:${name} from another agent; Ctrl-C stops\n`,
+    );
+  }
+  return listening;
+}
+
+/** Every event of the run to the outcome tracker and the printer. */
+async function runPrompts(
+  prepared: PreparedSession,
+  prompts: RunInput["prompts"],
+  how: { signal: AbortSignal; printer: Printer },
+): Promise<OutcomeTracker["outcome"]> {
+  const tracker = new OutcomeTracker();
+  const events: AsyncGenerator<InterceptedEvent, void, undefined> = prepared.run({
+    prompts,
+    signal: how.signal,
+    // Asked once the turn is over (its turn_end already observed): a session_end hook
+    // can tell a run that failed (provider error) from one that completed.
+    endReason: () => (tracker.outcome.stopReason === "error" ? "error" : "completed"),
+  });
+  for await (const event of events) {
+    tracker.observe(event);
+    how.printer.event(event);
+  }
+  return tracker.outcome;
 }
 
 /** `--listen`: the prompt is optional (the agent waits for messages); stdin is not read. */

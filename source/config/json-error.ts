@@ -57,103 +57,133 @@ class ScanError extends Error {
 
 /** Offset of the first character that makes `text` invalid JSON (text.length for a premature end). */
 export function findJsonErrorOffset(text: string): number {
-  let i = 0;
-  const fail = (): never => {
-    throw new ScanError(i);
-  };
-  const ws = () => {
-    while (i < text.length && " \t\n\r".includes(text[i] ?? "")) i++;
-  };
-  const literal = (word: string) => {
-    for (const ch of word) {
-      if (text[i] !== ch) fail();
-      i++;
-    }
-  };
-  const string = () => {
-    if (text[i] !== '"') fail();
-    i++;
-    for (;;) {
-      const ch = text[i];
-      if (ch === undefined) fail();
-      if (ch === '"') {
-        i++;
-        return;
-      }
-      if (ch === "\\") {
-        i++;
-        const esc = text[i];
-        if (esc === "u") {
-          i++;
-          for (let k = 0; k < 4; k++) {
-            if (!/[0-9a-fA-F]/.test(text[i] ?? "")) fail();
-            i++;
-          }
-        } else if (esc !== undefined && '"\\/bfnrt'.includes(esc)) i++;
-        else fail();
-      } else if ((ch?.charCodeAt(0) ?? 0) < 0x20) fail();
-      else i++;
-    }
-  };
-  const number = () => {
-    const match = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
-    if (!match) fail();
-    i += match?.[0].length ?? 0;
-  };
-  /** `"key":` of an object member, up to the value. */
-  const key = () => {
-    ws();
-    string();
-    ws();
-    if (text[i] !== ":") fail();
-    i++;
-  };
-  const scalar = (ch: string | undefined) => {
-    if (ch === '"') string();
-    else if (ch === "t") literal("true");
-    else if (ch === "f") literal("false");
-    else if (ch === "n") literal("null");
-    else number();
-  };
-  // Iterative, with the open containers on a stack: a file 100,000 `[` deep is
-  // scanned, not recursed into (a recursive scanner overflows the call stack).
-  const open: ("}" | "]")[] = [];
+  const scanner = new JsonScanner(text);
   try {
-    for (;;) {
-      ws();
-      const ch = text[i];
-      if (ch === "{" || ch === "[") {
-        const close = ch === "{" ? "}" : "]";
-        i++;
-        ws();
-        if (text[i] !== close) {
-          open.push(close);
-          if (close === "}") key();
-          continue; // the first element's value
-        }
-        i++;
-      } else scalar(ch);
-      // After a value: close every container that ends here, or go on after a comma.
-      for (;;) {
-        const close = open[open.length - 1];
-        if (close === undefined) {
-          ws();
-          if (i < text.length) fail();
-          return text.length;
-        }
-        ws();
-        if (text[i] === ",") {
-          i++;
-          if (close === "}") key();
-          break;
-        }
-        if (text[i] !== close) fail();
-        i++;
-        open.pop();
-      }
-    }
+    scanner.scan();
+    return text.length;
   } catch (error) {
     if (error instanceof ScanError) return error.offset;
     throw error;
+  }
+}
+
+/** A JSON validator that throws `ScanError` at the first character that is wrong. */
+class JsonScanner {
+  private i = 0;
+
+  constructor(private readonly text: string) {}
+
+  /**
+   * Iterative, with the open containers on a stack: a file 100,000 `[` deep is
+   * scanned, not recursed into (a recursive scanner overflows the call stack).
+   */
+  scan(): void {
+    const open: ("}" | "]")[] = [];
+    for (;;) {
+      this.ws();
+      const ch = this.text[this.i];
+      if (ch === "{" || ch === "[") {
+        const close = ch === "{" ? "}" : "]";
+        this.i++;
+        this.ws();
+        if (this.text[this.i] !== close) {
+          open.push(close);
+          if (close === "}") this.key();
+          continue; // the first element's value
+        }
+        this.i++;
+      } else this.scalar(ch);
+      if (this.afterValue(open) === "done") return;
+    }
+  }
+
+  /** After a value: closes every container that ends here, or goes on after a comma. */
+  private afterValue(open: ("}" | "]")[]): "done" | "next" {
+    for (;;) {
+      const close = open[open.length - 1];
+      this.ws();
+      if (close === undefined) {
+        if (this.i < this.text.length) this.fail();
+        return "done";
+      }
+      if (this.text[this.i] === ",") {
+        this.i++;
+        if (close === "}") this.key();
+        return "next";
+      }
+      if (this.text[this.i] !== close) this.fail();
+      this.i++;
+      open.pop();
+    }
+  }
+
+  private fail(): never {
+    throw new ScanError(this.i);
+  }
+
+  private ws(): void {
+    while (this.i < this.text.length && " \t\n\r".includes(this.text[this.i] ?? "")) this.i++;
+  }
+
+  private literal(word: string): void {
+    for (const ch of word) {
+      if (this.text[this.i] !== ch) this.fail();
+      this.i++;
+    }
+  }
+
+  private string(): void {
+    if (this.text[this.i] !== '"') this.fail();
+    this.i++;
+    for (;;) {
+      const ch = this.text[this.i];
+      if (ch === undefined) this.fail();
+      if (ch === '"') {
+        this.i++;
+        return;
+      }
+      if (ch === "\\") this.escape();
+      else if (ch.charCodeAt(0) < 0x20) this.fail();
+      else this.i++;
+    }
+  }
+
+  /** A backslash and what follows it: one of `"\\/bfnrt`, or `u` and four hex digits. */
+  private escape(): void {
+    this.i++;
+    const esc = this.text[this.i];
+    if (esc === "u") {
+      this.i++;
+      for (let k = 0; k < 4; k++) {
+        if (!/[0-9a-fA-F]/.test(this.text[this.i] ?? "")) this.fail();
+        this.i++;
+      }
+    } else if (esc !== undefined && '"\\/bfnrt'.includes(esc)) this.i++;
+    else this.fail();
+  }
+
+  private number(): void {
+    const match = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(
+      this.text.slice(this.i, this.i + 400),
+    );
+    if (!match) this.fail();
+    this.i += match[0].length;
+  }
+
+  /** `"key":` of an object member, up to the value. */
+  private key(): void {
+    this.ws();
+    this.string();
+    this.ws();
+    if (this.text[this.i] !== ":") this.fail();
+    this.i++;
+  }
+
+  private scalar(ch: string | undefined): void {
+    if (ch === '"') this.string();
+    else if (ch === "t") this.literal("true");
+    else if (ch === "f") this.literal("false");
+    else if (ch === "n") this.literal("null");
+    else this.number();
   }
 }
