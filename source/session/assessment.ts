@@ -14,7 +14,10 @@ import {
 import { type AcaiPaths, resolveAcaiPaths } from "../config/paths.js";
 import { type LoadedSettings, SettingsError } from "../config/settings.js";
 import { describeUntrusted, type HookScan, scanHookSources } from "../hooks/discover/registry.js";
-import { settingsHooksTypeError } from "../hooks/discover/sources/settings.js";
+import {
+  settingsHooksEventError,
+  settingsHooksTypeError,
+} from "../hooks/discover/sources/settings.js";
 import { getProjectTrust, trustProject } from "../hooks/discover/trust.js";
 import { collectServers, projectNameClash } from "../mcp/config.js";
 import { projectChanges } from "../project/changes.js";
@@ -122,7 +125,7 @@ export async function assessProject(options: AssessProjectOptions): Promise<Proj
 async function loadCheckedSettings(options: LoadSettingsOptions): Promise<LoadedSettings> {
   const loaded = await loadSettings(options);
   for (const file of loaded.settingsFiles) {
-    const problem = settingsHooksTypeError(file);
+    const problem = settingsHooksTypeError(file) ?? settingsHooksEventError(file);
     if (problem !== undefined) throw new SettingsError(file.path, problem);
   }
   return loaded;

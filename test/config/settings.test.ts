@@ -5,9 +5,9 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH } from "../../source/config/json-depth.js";
 import { findJsonErrorOffset, parseJsonWithLocation } from "../../source/config/json-error.js";
+import { loadSettings } from "../../source/config/load-settings.js";
 import { resolveAcaiPaths, resolveProjectPaths } from "../../source/config/paths.js";
 import { MAX_PROJECT_FILE_BYTES } from "../../source/config/read-regular-file.js";
-import { loadSettings } from "../../source/config/load-settings.js";
 import { deepMerge, parseSettingsText, SettingsError } from "../../source/config/settings.js";
 
 let root: string;

@@ -142,4 +142,31 @@ describe("Claude Code's settings files", () => {
     expect(await readFile(settingsFile, "utf8")).toBe(before);
     expect(await readFile(path.join(d.cwd, ".claude", "hooks", "guard.sh"), "utf8")).toBe(GUARD);
   });
+
+  it("an unknown event in acai's settings stops the run naming the nearest; one in Claude Code's files does not", async () => {
+    const d = await makeAcaiDirs("acai-claude-events-");
+    dirs = d;
+    await mkdir(path.join(d.cwd, ".git"));
+    await script(d, [{ text: "done" }]);
+    await writeFile(
+      path.join(d.acaiHome, "settings.json"),
+      JSON.stringify({ hooks: { PreToolUs: [{ hooks: [{ type: "command", command: "true" }] }] } }),
+    );
+    const typo = await runAcai({ args: ["-p", "go", ...REPLAY], dirs: d });
+    expect(typo.exitCode).toBe(2);
+    expect(typo.stderr).toContain(
+      `Settings file ${path.join(d.acaiHome, "settings.json")}: "hooks.PreToolUs" is not an event acai knows. Did you mean "PreToolUse"?`,
+    );
+    await writeFile(path.join(d.acaiHome, "settings.json"), "{}");
+    await mkdir(path.join(d.home, ".claude"));
+    await writeFile(
+      path.join(d.home, ".claude", "settings.json"),
+      JSON.stringify({
+        hooks: { ConfigChange: [{ hooks: [{ type: "command", command: "true" }] }] },
+      }),
+    );
+    const claude = await runAcai({ args: ["-p", "go", ...REPLAY], dirs: d });
+    expect(claude.exitCode, claude.stderr).toBe(0);
+    expect(claude.stderr).toContain('unknown event "ConfigChange"');
+  });
 });

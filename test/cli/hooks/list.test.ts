@@ -78,7 +78,6 @@ async function brokenProject(d: AcaiDirs): Promise<void> {
         PreToolUse: [
           { matcher: "Bash", hooks: [{ type: "command", command: "echo ok", timeout: 3 }] },
         ],
-        NotAnEvent: [{ hooks: [{ type: "command", command: "true" }] }],
         Stop: [{ hooks: [{ type: "prompt", prompt: "are you done?" }] }],
       },
     }),
@@ -133,13 +132,12 @@ describe("acai hooks list", () => {
     expect(reasonFor("bad-regex")).toMatch(/invalid regular expression in matcher.tool "Ba\(sh"/);
     expect(reasonFor("not-executable")).toMatch(/chmod \+x/);
     expect(reasonFor("md-hook")).toMatch(/timeout/);
-    expect(reasonFor("NotAnEvent")).toMatch(/unknown event "NotAnEvent"/);
     expect(reasonFor("hooks.Stop")).toMatch(/not supported|only "command"/);
     for (const h of broken) expect(path.isAbsolute(h.file)).toBe(true);
 
     const text = await acai(dirs, ["hooks", "list"]);
     expect(text.exitCode).toBe(0);
-    expect(text.stdout).toContain("Broken — not run (7):");
+    expect(text.stdout).toContain("Broken — not run (6):");
     expect(text.stdout).toContain("✗ garbage-describe");
     expect(text.stdout).toMatch(/good {2}\(project executable\)\n/);
     // Run order: priority high to low.

@@ -1,3 +1,4 @@
+import { nearestName } from "../../../shared/nearest.js";
 import type {
   BrokenHook,
   HookDefinition,
@@ -5,7 +6,13 @@ import type {
   HookMatcher,
   HookScope,
 } from "../../contract/definition.js";
-import { hasNamespace, hasSource, isToolEvent } from "../../contract/events/names.js";
+import {
+  claudeOnlyNames,
+  hasNamespace,
+  hasSource,
+  isToolEvent,
+} from "../../contract/events/names.js";
+import { HOOK_EVENTS } from "../../contract/events/table.js";
 import {
   claudeMatcherToRegex,
   InvalidMatcherError,
@@ -68,6 +75,23 @@ export function settingsHooksTypeError(file: { path: string; hooks: unknown }): 
   const got = Array.isArray(hooks) ? "an array" : `${typeof hooks} ${JSON.stringify(hooks)}`;
   const shown = got.length > 70 ? `${got.slice(0, 67)}...` : got;
   return `Settings file ${file.path}: field "hooks" is invalid: expected an object keyed by event name, e.g. {"PreToolUse": [...]} (got ${shown}). Fix or remove "hooks".`;
+}
+
+/**
+ * An event name acai does not know in an acai settings file: a bad settings
+ * file naming the file, the key and the nearest event (a typo'd guard must
+ * not quietly never run). Claude Code's own files may name Claude Code events
+ * acai lacks: those are broken hooks there, listed, not a refusal to start.
+ */
+export function settingsHooksEventError(file: SettingsHookFile): string | undefined {
+  if (file.dialect === "claude" || !isPlainObject(file.hooks)) return undefined;
+  for (const key of Object.keys(file.hooks)) {
+    if (normalizeEventName(key) !== undefined) continue;
+    const near = nearestName(key, [...HOOK_EVENTS, ...claudeOnlyNames()]);
+    const hint = near === undefined ? "" : `Did you mean "${near}"? `;
+    return `Settings file ${file.path}: "hooks.${key}" is not an event acai knows. ${hint}Events: ${HOOK_EVENTS.join(", ")} (or Claude Code's names: ${claudeOnlyNames().join(", ")}).`;
+  }
+  return undefined;
 }
 
 /**
