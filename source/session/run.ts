@@ -94,7 +94,8 @@ function interceptorOptions(parts: SessionRunParts, run: ThisRun): InterceptorOp
     turnSignal: run.turnSignal,
     ...(options.askUser ? { askUser: options.askUser } : {}),
     assumeYes: options.flags.assumeYes ?? false,
-    permissionMode: services.permissions.mode,
+    // Read at each payload: the REPL's Shift-Tab changes the policy's mode mid-session.
+    permissionMode: () => built.policy.mode,
     contextCapChars: settings.contextCapChars,
     unlimitedInjection: settings.capabilities.unlimitedInjection === true,
     ...(settings.idleMs === undefined ? {} : { idleMs: settings.idleMs }),

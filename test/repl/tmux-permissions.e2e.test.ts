@@ -204,8 +204,19 @@ describe.skipIf(skipReason !== "")(
       expect(existsSync(path.join(dirs.cwd, ".acai"))).toBe(false);
     });
 
-    it("Shift-Tab cycles the mode in the status line; in acceptEdits a Write in the project runs unasked", async () => {
+    it("Shift-Tab cycles the mode in the status line; in acceptEdits a Write in the project runs unasked, and hooks see the mode", async () => {
       const file = path.join(dirs.cwd, "new.txt");
+      const seen = path.join(dirs.root, "prompt-payload.json");
+      await writeFile(
+        path.join(dirs.acaiHome, "settings.json"),
+        JSON.stringify({
+          hooks: {
+            UserPromptSubmit: [
+              { hooks: [{ type: "command", command: `cat > ${shellQuote(seen)}` }] },
+            ],
+          },
+        }),
+      );
       const t = await startAcai([
         { toolCalls: [{ name: "Write", input: { file_path: file, content: "made\n" } }] },
         { text: "Written." },
@@ -217,6 +228,7 @@ describe.skipIf(skipReason !== "")(
       await t.see("Written.");
       expect(t.screen()).not.toContain("? permission");
       expect(await readFile(file, "utf8")).toBe("made\n");
+      expect(JSON.parse(await readFile(seen, "utf8")).permission_mode).toBe("acceptEdits");
       t.keys("BTab");
       await t.see("plan mode (Shift-Tab)");
       t.keys("BTab");

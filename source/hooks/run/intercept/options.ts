@@ -44,8 +44,8 @@ export interface InterceptorOptions {
    * gating hooks in it; observe-only hooks still see how the turn ended.
    */
   turnSignal?: () => AbortSignal | undefined;
-  /** The session's permission mode, sent to hooks as `permission_mode` (none: not sent). */
-  permissionMode?: string;
+  /** The session's permission mode, sent to hooks as `permission_mode` (none: not sent); a function: read at each payload. */
+  permissionMode?: string | (() => string);
   /** Answers `ask` and permission requests; without it they are denied unless `assumeYes`. */
   askUser?: AskUser;
   assumeYes?: boolean;

@@ -108,14 +108,22 @@ export function createRunContext(
 
 /** The session as hooks see it; the id and transcript arrive with session_start. */
 function sessionInfo(options: InterceptorOptions): SessionInfo {
-  return {
+  const info: SessionInfo = {
     sessionId: "",
     transcriptPath: "",
     cwd: options.projectDir,
-    ...(options.permissionMode === undefined ? {} : { permissionMode: options.permissionMode }),
     projectName: path.basename(options.projectDir),
     ...(options.agentName === undefined ? {} : { agentName: options.agentName }),
   };
+  // The mode as it is when each payload is built: the REPL's Shift-Tab changes it mid-session.
+  const mode = options.permissionMode;
+  if (mode !== undefined) {
+    Object.defineProperty(info, "permissionMode", {
+      enumerable: true,
+      get: typeof mode === "function" ? mode : () => mode,
+    });
+  }
+  return info;
 }
 
 /** The run's hooks by event; a matcher that cannot be evaluated is warned about once and matches nothing. */
