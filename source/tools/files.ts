@@ -36,6 +36,14 @@ interface Pending {
   chain: IgnoreChain;
 }
 
+/** What a walk looks for, fixed for its whole length. */
+interface Search {
+  isMatch: (rel: string) => boolean;
+  maxDepth: number;
+  useIgnore: boolean;
+  readable: ((file: string) => boolean) | undefined;
+}
+
 /**
  * Absolute paths of the files under `root` matching `pattern` (relative to
  * `root`; dotfiles included, symbolic links listed but not followed), skipping
@@ -58,24 +66,7 @@ export async function listFiles(
     scan.glob.includes("**") || scan.isBrace || scan.isExtglob
       ? Number.POSITIVE_INFINITY
       : scan.glob.split("/").length;
-
-  let chain: IgnoreChain = [];
-  if (options.gitignore !== false) {
-    const projectDir = options.projectDir ?? root;
-    if (start === root || start.startsWith(root + sep)) {
-      chain = chainAbove(ignoreTop(root, projectDir), root);
-      if (start !== root) {
-        const between: string[] = [];
-        for (let dir = dirname(start); dir !== dirname(root); dir = dirname(dir)) {
-          between.unshift(dir);
-        }
-        for (const dir of between) chain = extendChain(chain, dir);
-      }
-    } else {
-      chain = chainAbove(ignoreTop(start, projectDir), start);
-    }
-  }
-
+  const chain = options.gitignore === false ? [] : startChain(root, start, options);
   const startInfo = statSync(start, { throwIfNoEntry: false });
   if (!startInfo) return [];
   if (!startInfo.isDirectory()) {
@@ -87,50 +78,81 @@ export async function listFiles(
       ? [start]
       : [];
   }
+  const search: Search = {
+    isMatch,
+    maxDepth,
+    useIgnore: options.gitignore !== false,
+    readable: options.readable,
+  };
+  return walk({ dir: start, rel: startRel, depth: 0, chain }, search, options.signal);
+}
 
+/** The `.gitignore` files in effect at `start`: from the top of the ignore scope down. */
+function startChain(root: string, start: string, options: ListFilesOptions): IgnoreChain {
+  const projectDir = options.projectDir ?? root;
+  if (!(start === root || start.startsWith(root + sep))) {
+    return chainAbove(ignoreTop(start, projectDir), start);
+  }
+  let chain = chainAbove(ignoreTop(root, projectDir), root);
+  if (start !== root) {
+    const between: string[] = [];
+    for (let dir = dirname(start); dir !== dirname(root); dir = dirname(dir)) {
+      between.unshift(dir);
+    }
+    for (const dir of between) chain = extendChain(chain, dir);
+  }
+  return chain;
+}
+
+/** Depth-first from `first`, in slices of about 8 ms with the event loop between them. */
+async function walk(first: Pending, search: Search, signal?: AbortSignal): Promise<string[]> {
   const files: string[] = [];
-  const stack: Pending[] = [{ dir: start, rel: startRel, depth: 0, chain }];
-  const useIgnore = options.gitignore !== false;
-  const readable = options.readable;
+  const stack: Pending[] = [first];
   let sliceStart = performance.now();
   for (let next = stack.pop(); next; next = stack.pop()) {
     if (performance.now() - sliceStart > 8) {
       await new Promise<void>((done) => setImmediate(done));
-      if (options.signal?.aborted) break;
+      if (signal?.aborted) break;
       sliceStart = performance.now();
     }
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(next.dir, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    let here = next.chain;
-    if (useIgnore && entries.some((e) => e.name === GITIGNORE && !e.isDirectory())) {
-      here = extendChain(here, next.dir);
-    }
-    const depth = next.depth + 1;
-    // Plain concatenation: path.join's normalising showed in profiles, and `dir` is already normal.
-    const dirPrefix = next.dir.endsWith(sep) ? next.dir : next.dir + sep;
-    const relPrefix = next.rel === "" ? "" : `${next.rel}/`;
-    for (const entry of entries) {
-      const name = entry.name;
-      const path = dirPrefix + name;
-      const rel = relPrefix + name;
-      if (entry.isDirectory()) {
-        if (depth >= maxDepth || SKIPPED_DIRS.has(name)) continue;
-        if (here.length > 0 && isIgnored(here, path, true)) continue;
-        if (readable && !readable(path)) continue;
-        stack.push({ dir: path, rel, depth, chain: here });
-      } else if (entry.isFile() || entry.isSymbolicLink()) {
-        if (depth > maxDepth || !isMatch(rel)) continue;
-        if (here.length > 0 && isIgnored(here, path, false)) continue;
-        if (readable && !readable(path)) continue;
-        files.push(path);
-      }
-    }
+    visit(next, search, files, stack);
   }
   return files;
+}
+
+/** One folder: its matching files to `files`, the folders to enter to `stack`. */
+function visit(next: Pending, search: Search, files: string[], stack: Pending[]): void {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(next.dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  const { isMatch, maxDepth, readable } = search;
+  let here = next.chain;
+  if (search.useIgnore && entries.some((e) => e.name === GITIGNORE && !e.isDirectory())) {
+    here = extendChain(here, next.dir);
+  }
+  const depth = next.depth + 1;
+  // Plain concatenation: path.join's normalising showed in profiles, and `dir` is already normal.
+  const dirPrefix = next.dir.endsWith(sep) ? next.dir : next.dir + sep;
+  const relPrefix = next.rel === "" ? "" : `${next.rel}/`;
+  for (const entry of entries) {
+    const name = entry.name;
+    const path = dirPrefix + name;
+    const rel = relPrefix + name;
+    if (entry.isDirectory()) {
+      if (depth >= maxDepth || SKIPPED_DIRS.has(name)) continue;
+      if (here.length > 0 && isIgnored(here, path, true)) continue;
+      if (readable && !readable(path)) continue;
+      stack.push({ dir: path, rel, depth, chain: here });
+    } else if (entry.isFile() || entry.isSymbolicLink()) {
+      if (depth > maxDepth || !isMatch(rel)) continue;
+      if (here.length > 0 && isIgnored(here, path, false)) continue;
+      if (readable && !readable(path)) continue;
+      files.push(path);
+    }
+  }
 }
 
 export async function statOrUndefined(path: string) {

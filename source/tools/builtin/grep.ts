@@ -10,7 +10,7 @@ import {
   resolvePath,
   splitLines,
 } from "../text.js";
-import type { Tool, ToolResult } from "../types.js";
+import type { Tool, ToolContext, ToolResult } from "../types.js";
 
 /** Files larger than this are skipped (and counted in the output). */
 export const GREP_MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -170,32 +170,10 @@ export function grepTool(): Tool {
       "Results are sorted by path.",
     input,
     async execute(options, toolContext) {
-      let regex: Matchers;
-      try {
-        const flags = options["-i"] ? "i" : "";
-        regex = {
-          line: new RegExp(options.pattern, flags),
-          whole: new RegExp(options.pattern, `${flags}m`),
-        };
-      } catch (error) {
-        return fail(`Invalid regular expression in pattern: ${errorText(error)}`);
-      }
-      const root = resolvePath(toolContext.cwd, options.path ?? ".");
-      const info = await statOrUndefined(root);
-      if (!info) return fail(`Path not found: ${root}`);
-      const files = info.isDirectory()
-        ? (
-            await listFiles(root, fileFilter(options.glob), {
-              signal: toolContext.signal,
-              projectDir: toolContext.cwd,
-              // Files the session's Read deny (or ask) rules catch are not searched.
-              readable: toolContext.readable,
-            })
-          ).sort()
-        : // The call's own path was judged by the permission check (a deny or ask rule applied there).
-          [root];
-
-      const mode = options.output_mode;
+      const regex = matchersFor(options);
+      if ("ok" in regex) return regex;
+      const files = await filesToSearch(options, toolContext);
+      if (!Array.isArray(files)) return files;
       const scans = await mapSliced(
         files,
         (file) => scanFile(file, regex, options),
@@ -205,53 +183,102 @@ export function grepTool(): Tool {
         return { ok: false, error: "Grep was aborted", interrupted: true };
       const hits = scans.flatMap((s) => (s.kind === "hit" ? [s.hit] : []));
       const skipped = scans.filter((s) => s.kind === "skipped").length;
-
-      const limit = options.head_limit ?? MAX_ENTRIES;
-      let entries: string[];
-      let numMatches: number | undefined;
-      switch (mode) {
-        case "files_with_matches":
-          entries = hits.map((h) => h.file);
-          break;
-        case "count":
-          entries = hits.map((h) => `${h.file}:${h.matchCount}`);
-          numMatches = hits.reduce((sum, h) => sum + h.matchCount, 0);
-          break;
-        case "content":
-          entries = [];
-          for (const hit of hits) {
-            entries.push(...hit.content);
-            if (entries.length > limit) break;
-          }
-          break;
-        default:
-          return mode satisfies never;
-      }
-      const truncated = entries.length > limit;
-      const shown = entries.slice(0, limit);
-      const filenames = hits.map((h) => h.file);
-      const response: GrepResponse = {
-        mode,
-        numFiles: hits.length,
-        filenames,
-        truncated,
-        ...(mode === "content" ? { content: shown.join("\n"), numLines: shown.length } : {}),
-        ...(numMatches === undefined ? {} : { numMatches }),
-      };
-      const notes: string[] = [];
-      if (truncated)
-        notes.push(`(showing the first ${plural(limit, "entry", "entries")}; more were found)`);
-      if (skipped > 0) notes.push(`(${plural(skipped, "file")} over 10 MiB not searched)`);
-      if (shown.length === 0)
-        return { ok: true, output: ["No matches found", ...notes].join("\n"), response };
-      const header =
-        mode === "files_with_matches"
-          ? `Found ${plural(hits.length, "file")}`
-          : mode === "count"
-            ? `${plural(numMatches ?? 0, "match", "matches")} in ${plural(hits.length, "file")}`
-            : "";
-      const body = [header, ...shown, ...notes].filter((s) => s !== "").join("\n");
-      return { ok: true, output: capForModel(body), response };
+      return grepResult(options.output_mode, hits, {
+        skipped,
+        limit: options.head_limit ?? MAX_ENTRIES,
+      });
     },
   });
+}
+
+function matchersFor(options: GrepInput): Matchers | ToolResult {
+  try {
+    const flags = options["-i"] ? "i" : "";
+    return {
+      line: new RegExp(options.pattern, flags),
+      whole: new RegExp(options.pattern, `${flags}m`),
+    };
+  } catch (error) {
+    return fail(`Invalid regular expression in pattern: ${errorText(error)}`);
+  }
+}
+
+/** The files under `path` (sorted) that the glob and the session's Read rules leave, or the one file named. */
+async function filesToSearch(
+  options: GrepInput,
+  toolContext: ToolContext,
+): Promise<string[] | ToolResult> {
+  const root = resolvePath(toolContext.cwd, options.path ?? ".");
+  const info = await statOrUndefined(root);
+  if (!info) return fail(`Path not found: ${root}`);
+  if (!info.isDirectory()) {
+    // The call's own path was judged by the permission check (a deny or ask rule applied there).
+    return [root];
+  }
+  const files = await listFiles(root, fileFilter(options.glob), {
+    signal: toolContext.signal,
+    projectDir: toolContext.cwd,
+    // Files the session's Read deny (or ask) rules catch are not searched.
+    readable: toolContext.readable,
+  });
+  return files.sort();
+}
+
+/** The entries of a mode (up to just over `limit`), and the total of matches in count mode. */
+function entriesOf(
+  mode: OutputMode,
+  hits: readonly FileHit[],
+  limit: number,
+): { entries: string[]; numMatches?: number } {
+  switch (mode) {
+    case "files_with_matches":
+      return { entries: hits.map((h) => h.file) };
+    case "count":
+      return {
+        entries: hits.map((h) => `${h.file}:${h.matchCount}`),
+        numMatches: hits.reduce((sum, h) => sum + h.matchCount, 0),
+      };
+    case "content": {
+      const entries: string[] = [];
+      for (const hit of hits) {
+        entries.push(...hit.content);
+        if (entries.length > limit) break;
+      }
+      return { entries };
+    }
+    default:
+      return mode satisfies never;
+  }
+}
+
+function grepResult(
+  mode: OutputMode,
+  hits: readonly FileHit[],
+  { skipped, limit }: { skipped: number; limit: number },
+): ToolResult {
+  const { entries, numMatches } = entriesOf(mode, hits, limit);
+  const truncated = entries.length > limit;
+  const shown = entries.slice(0, limit);
+  const response: GrepResponse = {
+    mode,
+    numFiles: hits.length,
+    filenames: hits.map((h) => h.file),
+    truncated,
+    ...(mode === "content" ? { content: shown.join("\n"), numLines: shown.length } : {}),
+    ...(numMatches === undefined ? {} : { numMatches }),
+  };
+  const notes: string[] = [];
+  if (truncated)
+    notes.push(`(showing the first ${plural(limit, "entry", "entries")}; more were found)`);
+  if (skipped > 0) notes.push(`(${plural(skipped, "file")} over 10 MiB not searched)`);
+  if (shown.length === 0)
+    return { ok: true, output: ["No matches found", ...notes].join("\n"), response };
+  const header =
+    mode === "files_with_matches"
+      ? `Found ${plural(hits.length, "file")}`
+      : mode === "count"
+        ? `${plural(numMatches ?? 0, "match", "matches")} in ${plural(hits.length, "file")}`
+        : "";
+  const body = [header, ...shown, ...notes].filter((s) => s !== "").join("\n");
+  return { ok: true, output: capForModel(body), response };
 }
