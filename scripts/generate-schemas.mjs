@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const outDir = path.join(root, "schemas");
 const { generateSchemas, schemaFileText } = await import(
-  path.join(root, "dist", "hooks", "contract", "schemas", "export.js")
+  path.join(root, "dist", "sdk", "json-schemas.js")
 ).catch((error) => {
   console.error(`generate-schemas: build first (npm run build): ${error.message}`);
   process.exit(1);

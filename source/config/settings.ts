@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { McpServersSchema } from "../mcp/config.js";
 import { PermissionsSettingsSchema } from "../permissions/rules.js";
-import { RelaySettingsSchema } from "../relay/settings.js";
 import { BASE_URL_REQUIREMENT, isHttpUrl } from "./base-url.js";
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from "./json-depth.js";
 import { parseJsonWithLocation } from "./json-error.js";
 import { MAX_STEPS_MAX, MAX_STEPS_MIN } from "./max-steps.js";
+import { McpServersSchema } from "./mcp-servers.js";
+import { RelaySettingsSchema } from "./relay-settings.js";
 import { SandboxSettingsSchema } from "./sandbox-settings.js";
 
 const BaseUrlSchema = z

@@ -8,40 +8,9 @@ import { lstatSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from "../config/json-depth.js";
+import { type McpServerConfig, McpServersSchema } from "../config/mcp-servers.js";
 import { MAX_PROJECT_FILE_BYTES, readRegularFileSync } from "../config/read-regular-file.js";
 import { variablesOf } from "./expand.js";
-
-/** Server names end up in tool names (`mcp__<server>__<tool>`): letters, digits, `_`, `-`. */
-export const SERVER_NAME = /^[A-Za-z0-9_-]{1,48}$/;
-
-const StringMap = z.record(z.string(), z.string());
-
-export const StdioServerSchema = z.object({
-  type: z.literal("stdio").optional(),
-  command: z.string().min(1, { error: "the command must not be empty" }),
-  args: z.array(z.string()).optional(),
-  env: StringMap.optional(),
-  /** Working directory (default: the project root). */
-  cwd: z.string().min(1).optional(),
-});
-
-export const HttpServerSchema = z.object({
-  /** `http`: Streamable HTTP; `sse`: the older HTTP+SSE transport. */
-  type: z.enum(["http", "sse"]),
-  url: z.url({ protocol: /^https?$/, error: "expected an http(s) URL" }),
-  headers: StringMap.optional(),
-});
-
-export const McpServerSchema = z.union([HttpServerSchema, StdioServerSchema]);
-
-export const McpServersSchema = z.record(
-  z.string().regex(SERVER_NAME, {
-    error: "a server name may use letters, digits, _ and - (at most 48)",
-  }),
-  McpServerSchema,
-);
-
-export type McpServerConfig = z.infer<typeof McpServerSchema>;
 
 export const McpJsonSchema = z.object({ mcpServers: McpServersSchema.optional() });
 

@@ -8,8 +8,8 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import path from "node:path";
+import type { RelaySettings, RelayTls, SecretRef } from "../config/relay-settings.js";
 import { RelayError } from "./message.js";
-import type { RelaySettings, RelayTls, SecretRef } from "./settings.js";
 
 /** What a secret file may hold at most (a creds file is a few KiB). */
 const MAX_SECRET_BYTES = 64 * 1024;

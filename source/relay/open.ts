@@ -4,10 +4,11 @@
  * imported only then, and only with the access nats-auth.ts allows). Both keep
  * undelivered messages in the local store.
  */
+
+import type { RelaySettings } from "../config/relay-settings.js";
 import { EmbeddedTransport } from "./embedded.js";
 import { loadIdentity } from "./identity.js";
 import { natsAccess } from "./nats-auth.js";
-import type { RelaySettings } from "./settings.js";
 import { RelayStore, relayDir } from "./store.js";
 import { currentOwner, type FileOwner } from "./store-files.js";
 import type { OnNote, RelayTransport } from "./transport.js";

@@ -4,13 +4,14 @@
  * running agent holds is an error (NameTakenError); a transport that cannot be
  * reached is a warning, and the session runs without messages.
  */
+
+import { effectiveRelaySettings } from "../config/relay-settings.js";
 import type { LoadedSettings } from "../config/settings.js";
 import { whenNotBusy } from "../sqlite/when-not-busy.js";
 import { defaultAgentName } from "./names.js";
 import { noteBuffer } from "./notes.js";
 import { openRelay } from "./open.js";
 import { joinRelay, type SessionRelay } from "./session-relay.js";
-import { effectiveRelaySettings } from "./settings.js";
 import { NameTakenError } from "./transport.js";
 
 export interface OpenSessionRelayOptions {

@@ -6,6 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
+import type { ConfirmedEnv } from "../config/env-confirmation.js";
 import {
   type LoadSettingsOptions,
   loadSettings,
@@ -21,7 +22,6 @@ import {
 import { getProjectTrust, trustProject } from "../hooks/discover/trust.js";
 import { collectServers, projectNameClash } from "../mcp/config.js";
 import { projectChanges } from "../project/changes.js";
-import type { ConfirmedEnv } from "../project/env-confirmation.js";
 import { trustedLinks } from "../project/links.js";
 import { findProjectRoot, type ProjectRoot } from "../project/root.js";
 import type { ProjectReview, ProjectSettingsSummary, UntrustedHookInfo } from "./types.js";

@@ -6,11 +6,11 @@
  * gives a project executable its requested secrets only then.
  */
 
+import { envRequestKey } from "../config/env-confirmation.js";
 import { loadHookRegistry } from "../hooks/discover/registry.js";
 import { recordConfirmedEnv } from "../hooks/discover/trust.js";
 import { withOwnNodeForTypeScript } from "../hooks/run/typescript-launch.js";
 import { runProcess } from "../process/runner.js";
-import { envRequestKey } from "../project/env-confirmation.js";
 import { inertText } from "../terminal/inert-text.js";
 import { loadTools } from "../tools/registry.js";
 import type { ProjectAssessment } from "./assessment.js";

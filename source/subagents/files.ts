@@ -8,9 +8,9 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { readFrontmatter } from "../config/frontmatter.js";
 import { readRegularFileSync } from "../config/read-regular-file.js";
-import { readFrontmatter } from "../hooks/discover/sources/frontmatter.js";
-import type { SubagentDefinition } from "./types.js";
+import type { SubagentDefinition } from "../tools/builtin/task-types.js";
 
 /** Files read per folder, at most (sorted by name; the rest are left out with a warning). */
 export const MAX_AGENT_FILES = 64;

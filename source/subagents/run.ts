@@ -13,9 +13,9 @@ import type { ShellEnvironment } from "../agent/types.js";
 import type { PermissionPolicy } from "../permissions/decide.js";
 import type { ProcessRunner } from "../process/types.js";
 import { TASK_TOOL_NAME, taskTool } from "../tools/builtin/task.js";
+import type { RunSubagent, SubagentDefinition } from "../tools/builtin/task-types.js";
 import type { Tool, ToolResult } from "../tools/types.js";
 import { type RelayOutcome, relaySubagent } from "./relay.js";
-import type { RunSubagent, SubagentDefinition } from "./types.js";
 
 /** Subagents may start subagents down to this depth (the session's agent is depth 0). */
 export const DEFAULT_MAX_SUBAGENT_DEPTH = 2;

@@ -5,8 +5,8 @@
  * same name, as Claude Code's project agents override the user's.
  */
 import path from "node:path";
+import { GENERAL_PURPOSE } from "../tools/builtin/task-types.js";
 import { type LoadedAgents, loadAgentFiles, projectAgentsDir } from "./files.js";
-import { GENERAL_PURPOSE } from "./types.js";
 
 export interface SubagentTypesOptions {
   acaiHome: string;

@@ -1,11 +1,11 @@
 import { realpath } from "node:fs/promises";
 import { join, sep } from "node:path";
-import type { ProcessRunner } from "../process/types.js";
 import {
   applyEnvConfirmations,
   type ConfirmedEnv,
   type EnvRequester,
-} from "../project/env-confirmation.js";
+} from "../config/env-confirmation.js";
+import type { ProcessRunner } from "../process/types.js";
 import { bashTool } from "./builtin/bash.js";
 import { editTool } from "./builtin/edit.js";
 import { globTool } from "./builtin/glob.js";

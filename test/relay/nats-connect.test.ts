@@ -10,8 +10,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { RelaySettings } from "../../source/config/relay-settings.js";
 import { openRelay } from "../../source/relay/open.js";
-import type { RelaySettings } from "../../source/relay/settings.js";
 import type { RelayTransport } from "../../source/relay/transport.js";
 import { type NatsServer, natsServerPath, startNatsServer } from "../support/nats-server.js";
 

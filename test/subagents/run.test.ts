@@ -12,7 +12,7 @@ import type { AgentOptions } from "../../source/agent/types.js";
 import type { PermissionPolicy } from "../../source/permissions/decide.js";
 import { NO_RULES, type PermissionRule } from "../../source/permissions/rules.js";
 import { type SubagentRunnerOptions, subagentTaskTool } from "../../source/subagents/run.js";
-import { GENERAL_PURPOSE, type SubagentDefinition } from "../../source/subagents/types.js";
+import { GENERAL_PURPOSE, type SubagentDefinition } from "../../source/tools/builtin/task-types.js";
 import {
   agentFixture,
   drive,

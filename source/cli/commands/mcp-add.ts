@@ -14,13 +14,9 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Command } from "commander";
+import { type McpServerConfig, McpServerSchema, SERVER_NAME } from "../../config/mcp-servers.js";
 import { resolveAcaiPaths, resolveProjectPaths } from "../../config/paths.js";
-import {
-  describeIssues,
-  type McpServerConfig,
-  McpServerSchema,
-  SERVER_NAME,
-} from "../../mcp/config.js";
+import { describeIssues } from "../../mcp/config.js";
 import { findProjectRoot } from "../../project/root.js";
 import { inertText } from "../../terminal/inert-text.js";
 import type { CommandContext } from "../command-context.js";

@@ -17,7 +17,7 @@ export async function relayForCommand(ctx: CommandContext) {
   ] = await Promise.all([
     import("../../session/assessment.js"),
     import("../../config/settings.js"),
-    import("../../relay/settings.js"),
+    import("../../config/relay-settings.js"),
     import("../../relay/open.js"),
     import("./relay-errors.js"),
   ]);

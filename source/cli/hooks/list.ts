@@ -2,12 +2,12 @@
 import path from "node:path";
 import type { Command } from "commander";
 import {
+  canAskAhead,
   type HookDefinition,
   type HookMatcher,
   type HookSourceKind,
   runModeOf,
 } from "../../hooks/contract/definition.js";
-import { canAskAhead } from "../../hooks/run/ask-ahead.js";
 import { inertText, jsonForTerminal } from "../../terminal/inert-text.js";
 import type { CommandContext } from "../command-context.js";
 import { runToolkitCommand } from "../commands/run-command.js";

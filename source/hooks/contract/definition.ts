@@ -120,6 +120,23 @@ export function runModeOf(hook: Pick<HookDefinition, "launch">): HookRunMode {
   return hook.launch.mode ?? "spawn";
 }
 
+/** Whether `hook` asked to be asked ahead, and asking it costs only a request to something running. */
+export function canAskAhead(hook: HookDefinition): boolean {
+  if (hook.askAhead !== true) return false;
+  const mode = runModeOf(hook);
+  return mode === "persistent" || mode === "plugin";
+}
+
+/**
+ * A hook that asked to be asked ahead but is spawned: accepted, without
+ * effect (a process started for an answer that may not be used costs more
+ * than the round trip saved). Said once at load, with the way to get it.
+ */
+export function askAheadIgnoredWarning(hook: HookDefinition): string | undefined {
+  if (hook.askAhead !== true || canAskAhead(hook)) return undefined;
+  return `hook "${hook.name}" (${hook.file}) sets ask_ahead, which has no effect on a spawned hook: only persistent hooks and plugins are asked ahead (add "mode": "persistent")`;
+}
+
 export interface BrokenHook {
   file: string;
   scope: HookScope;

@@ -292,3 +292,13 @@ export function registrationHook(
   }
   return hook;
 }
+
+/** What loading one plugin file gave: its registrations (and the problems with some), or why it is broken. */
+export type PluginLoad =
+  | { ok: true; registrations: RawRegistration[]; problems: string[] }
+  | { ok: false; reason: string };
+
+/** Runs a plugin file's `register(api)` (the session's plugin host, run/plugins/host.ts). */
+export interface PluginLoader {
+  load(file: string): Promise<PluginLoad>;
+}

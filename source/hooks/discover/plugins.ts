@@ -7,8 +7,8 @@
  */
 import path from "node:path";
 import type { BrokenHook, HookDefinition, HookScope } from "../contract/definition.js";
+import type { PluginLoader } from "../contract/plugin-registration.js";
 import { registrationHook } from "../contract/plugin-registration.js";
-import type { PluginHost } from "../run/plugins/host.js";
 import { listDir, statOrUndefined } from "./sources/files.js";
 
 export const PLUGIN_EXTENSIONS = [".js", ".mjs", ".ts"] as const;
@@ -60,7 +60,7 @@ export async function findPlugins(
 }
 
 export interface LoadPluginsOptions {
-  host: PluginHost;
+  host: PluginLoader;
   projectDir: string;
   defaultTimeoutFor: (scope: HookScope) => number | undefined;
 }

@@ -4,16 +4,16 @@
  */
 
 import path from "node:path";
-import type { ProcessRunner } from "../../process/types.js";
 import {
   applyEnvConfirmations,
   type ConfirmedEnv,
   type EnvRequester,
-} from "../../project/env-confirmation.js";
+} from "../../config/env-confirmation.js";
+import type { ProcessRunner } from "../../process/types.js";
 import type { BrokenHook, HookDefinition } from "../contract/definition.js";
+import { askAheadIgnoredWarning } from "../contract/definition.js";
 import { compareHooks } from "../contract/match.js";
-import { askAheadIgnoredWarning } from "../run/ask-ahead.js";
-import type { PluginHost } from "../run/plugins/host.js";
+import type { PluginLoader } from "../contract/plugin-registration.js";
 import { HookFingerprints, manifestHashes } from "./fingerprint.js";
 import { boundHooksPerEvent, DEFAULT_MAX_HOOKS } from "./max-hooks.js";
 import { MetadataCache } from "./metadata-cache.js";
@@ -57,7 +57,7 @@ export interface LoadOptions {
   /** The same for project hooks (the project's own `hookDefaults`; default `defaultTimeoutMs`). */
   projectDefaultTimeoutMs?: number;
   /** Runs the plugins' `register(api)`; without it plugins are not loaded. */
-  plugins?: PluginHost;
+  plugins?: PluginLoader;
   /** Hooks per event (user settings `hookDefaults.maxHooks`, default 100); past it a warning names the rest. */
   maxHooks?: number;
   /**

@@ -1,20 +1,17 @@
 /**
  * Finding hooks without running any (hooks.md §2): executables, HOOK.md
- * folders and settings hooks in the user's and the project's folders, and the
- * manifest of everything the project controls (what trust covers).
+ * folders, settings hooks and plugin files in the user's and the project's
+ * folders; with what else the project controls (project/content.ts), the
+ * manifest of everything trust covers (project/trusted-set.ts).
  */
 import path from "node:path";
-import { hasMcpJson, mcpJsonPath } from "../../mcp/config.js";
-import { commandPaths } from "../../project/command-paths.js";
-import { projectInstructionFile } from "../../project/instructions.js";
-import { buildProjectManifest, type ProjectManifest } from "../../project/manifest.js";
-import type { PinnedFile } from "../../project/pins.js";
-import { agentFilesIn, projectAgentsDir } from "../../subagents/files.js";
-import { executablesIn, projectToolsDir } from "../../tools/dynamic.js";
+import { projectPins } from "../../project/config-pins.js";
+import { findProjectContent } from "../../project/content.js";
+import type { ProjectManifest } from "../../project/manifest.js";
+import { trustedSetManifest } from "../../project/trusted-set.js";
 import type { BrokenHook } from "../contract/definition.js";
 import { MetadataCache } from "./metadata-cache.js";
 import { findPlugins, type PluginCandidate, pluginDirs } from "./plugins.js";
-import { projectPins } from "./scan-pins.js";
 import { type ExecutableCandidate, findExecutables } from "./sources/executables.js";
 import { realpathOrSelf, ScanReader } from "./sources/files.js";
 import { findHookMds, type HookMdCandidate } from "./sources/hook-md.js";
@@ -62,10 +59,6 @@ function hookDirs(options: Pick<ScanOptions, "projectDir" | "acaiHome" | "homeDi
     projectAgents: path.join(options.projectDir, ".agents", "hooks"),
     userAcai: path.join(options.acaiHome, "hooks"),
     userAgents: path.join(options.homeDir, ".config", "agents", "hooks"),
-    projectTools: projectToolsDir(options.projectDir),
-    userTools: path.join(options.acaiHome, "tools"),
-    projectAgentFiles: projectAgentsDir(options.projectDir),
-    userAgentFiles: path.join(options.acaiHome, "agents"),
   };
 }
 
@@ -92,34 +85,12 @@ export function hookFolderOrder(
 export async function scanHookSources(options: ScanOptions): Promise<HookScan> {
   const projectDir = path.resolve(options.projectDir);
   const dirs = hookDirs({ ...options, projectDir });
-  // Run from the home folder, the project's .acai/hooks is the user's own folder: it is user scope.
-  const [projectAcaiReal, userAcaiReal, projectAgentsReal, userAgentsReal, ...toolsReal] =
-    await Promise.all(
-      [
-        dirs.projectAcai,
-        dirs.userAcai,
-        dirs.projectAgents,
-        dirs.userAgents,
-        dirs.projectTools,
-        dirs.userTools,
-        dirs.projectAgentFiles,
-        dirs.userAgentFiles,
-      ].map(realpathOrSelf),
-    );
-  const projectHookDirs = [
-    projectAcaiReal !== userAcaiReal ? dirs.projectAcai : undefined,
-    projectAgentsReal !== userAgentsReal ? dirs.projectAgents : undefined,
-  ].filter((d): d is string => d !== undefined);
-  const projectToolsOwn = toolsReal[0] !== toolsReal[1];
-  // Subagent types (subagents/files.ts): their prompts and tool lists steer the agent, trusted with the hooks.
-  const projectAgentsOwn = toolsReal[2] !== toolsReal[3];
-  const projectAgents = projectAgentsOwn ? agentFilesIn(dirs.projectAgentFiles) : [];
-
+  const contentFound = findProjectContent({ projectDir, acaiHome: options.acaiHome });
+  const projectHookDirs = await projectsOwn(dirs);
   const broken: BrokenHook[] = [];
   const reader = new ScanReader();
   // Read (never written) here so describeUntrusted can show known metadata without running anything.
   const cacheLoad = MetadataCache.load(options.acaiHome);
-  const toolsFound = projectToolsOwn ? executablesIn(dirs.projectTools) : Promise.resolve([]);
   const [userExecutables, projectExecutables, ...mdLists] = await Promise.all([
     findExecutables(reader, dirs.userAcai, "user", broken),
     projectHookDirs.includes(dirs.projectAcai)
@@ -130,56 +101,60 @@ export async function scanHookSources(options: ScanOptions): Promise<HookScan> {
     ...projectHookDirs.map((dir) => findHookMds(reader, dir, "project")),
   ]);
   const hookMds = mdLists.flat();
-  const projectTools = await toolsFound;
+  const content = await contentFound;
   const cache = await cacheLoad;
   for (const candidate of projectExecutables) {
     const cached = cache.lookup(candidate);
     if (cached?.ok) candidate.cachedMetadata = { metadata: cached.metadata };
     else if (cached !== undefined) candidate.cachedFailure = cached.reason;
   }
-  const executables = [...userExecutables, ...projectExecutables];
   const plugins = await scanPlugins(options, projectDir, broken);
-  const settingsFiles = [...options.settingsFiles]
-    .filter((file) => hasSettingsHooks(file.hooks))
-    .sort((a, b) => (a.scope === b.scope ? 0 : a.scope === "user" ? -1 : 1));
-
-  const pinned = await projectPins({
+  const projectSettings = options.settingsFiles.filter((file) => file.scope === "project");
+  const projectManifest = trustedSetManifest({
     projectDir,
-    projectSettings: options.settingsFiles.filter((file) => file.scope === "project"),
-    agentFiles: projectAgents,
-  });
-  const projectManifest = manifestOf({
-    projectDir,
-    pinned,
-    trees: [
-      ...projectHookDirs,
-      ...(projectToolsOwn ? [dirs.projectTools] : []),
-      ...(projectAgents.length > 0 ? [dirs.projectAgentFiles] : []),
-      // Plugins are code: their whole folder (helpers beside them too) is trusted as one.
-      ...(plugins.project ? [plugins.project] : []),
-    ],
-    settingsFiles: options.settingsFiles,
+    pinned: await projectPins({ projectDir, projectSettings, agentFiles: content.agentFiles }),
+    // Plugins are code: their whole folder (helpers beside them too) is trusted as one.
+    trees: [...projectHookDirs, ...content.trees, ...(plugins.project ? [plugins.project] : [])],
+    wholeFiles: content.wholeFiles,
+    settingsFiles: projectSettings,
+    commands: () =>
+      projectSettings.flatMap((file) =>
+        parseSettingsHooks(file).items.map((item) => item.entry.command),
+      ),
     hasFiles:
       projectExecutables.length > 0 ||
       hookMds.some((md) => md.scope === "project") ||
       broken.some((b) => b.scope === "project") ||
-      projectTools.length > 0 ||
-      projectAgents.length > 0 ||
+      content.tools.length > 0 ||
+      content.agentFiles.length > 0 ||
       plugins.found.some((p) => p.scope === "project"),
   });
   return {
     projectDir,
     acaiHome: options.acaiHome,
     homeDir: options.homeDir,
-    executables,
+    executables: [...userExecutables, ...projectExecutables],
     hookMds,
-    settingsFiles,
+    settingsFiles: [...options.settingsFiles]
+      .filter((file) => hasSettingsHooks(file.hooks))
+      .sort((a, b) => (a.scope === b.scope ? 0 : a.scope === "user" ? -1 : 1)),
     broken,
     plugins: plugins.found,
-    projectTools,
+    projectTools: content.tools,
     projectManifest,
     projectFingerprint: projectManifest.fingerprint,
   };
+}
+
+/** The project's hook folders that are not the user's own: run from the home folder, the project's .acai/hooks is the user's, user scope. */
+async function projectsOwn(dirs: ReturnType<typeof hookDirs>): Promise<string[]> {
+  const [projectAcai, userAcai, projectAgents, userAgents] = await Promise.all(
+    [dirs.projectAcai, dirs.userAcai, dirs.projectAgents, dirs.userAgents].map(realpathOrSelf),
+  );
+  return [
+    projectAcai !== userAcai ? dirs.projectAcai : undefined,
+    projectAgents !== userAgents ? dirs.projectAgents : undefined,
+  ].filter((d): d is string => d !== undefined);
 }
 
 /** User and project plugin files; the project's folder (for the manifest) unless it is the user's own. */
@@ -194,51 +169,4 @@ async function scanPlugins(
   if (userReal === projectReal) return { found: user };
   const project = await findPlugins(dirs.project, "project", broken);
   return { found: [...user, ...project], ...(project.length > 0 ? { project: dirs.project } : {}) };
-}
-
-/** The manifest of what the project controls; empty (no fingerprint) when it controls nothing. */
-function manifestOf(args: {
-  projectDir: string;
-  pinned: PinnedFile[];
-  trees: string[];
-  settingsFiles: ScanOptions["settingsFiles"];
-  /** Project hook files, broken ones or tools were found. */
-  hasFiles: boolean;
-}): ProjectManifest {
-  const { projectDir } = args;
-  const projectSettings = args.settingsFiles.filter((file) => file.scope === "project");
-  // Files trusted as a whole, like a settings file: `.mcp.json` names commands acai
-  // would start; AGENTS.md (or CLAUDE.md) goes into the system prompt.
-  const instructions = projectInstructionFile(projectDir);
-  const wholeFiles = [
-    ...(hasMcpJson(projectDir) ? [mcpJsonPath(projectDir)] : []),
-    ...(instructions === undefined ? [] : [instructions]),
-  ].map((file) => ({ path: file }));
-  if (!args.hasFiles && wholeFiles.length === 0 && !projectSettings.some(setsSomething)) {
-    return { entries: [], fingerprint: null };
-  }
-  return buildProjectManifest({
-    projectDir,
-    trees: args.trees,
-    settingsFiles: [
-      ...projectSettings.map((file) => ({
-        path: path.resolve(projectDir, file.path),
-        ...(file.digest !== undefined ? { digest: file.digest } : {}),
-      })),
-      ...wholeFiles,
-    ],
-    commandPaths: projectSettings.flatMap((file) =>
-      parseSettingsHooks(file).items.flatMap((item) =>
-        commandPaths(item.entry.command, projectDir),
-      ),
-    ),
-    pinned: args.pinned,
-  });
-}
-
-/** A project settings file that sets nothing (`{}`) asks for no trust; one that sets anything does. */
-function setsSomething(file: { hooks: unknown; values?: object }): boolean {
-  return (
-    file.hooks !== undefined || file.values === undefined || Object.keys(file.values).length > 0
-  );
 }

@@ -5,10 +5,10 @@
  * subagent's, and whose result is the subagent's final answer.
  */
 import { z } from "zod";
-import type { RunSubagent, SubagentDefinition } from "../../subagents/types.js";
 import { formatZodError, toInputJsonSchema } from "../define.js";
 import type { InputValidation, Tool } from "../types.js";
 import { validateOnce } from "../validated-input.js";
+import type { RunSubagent, SubagentDefinition } from "./task-types.js";
 
 export const TASK_TOOL_NAME = "Task";
 const DEFAULT_TYPE = "general-purpose";

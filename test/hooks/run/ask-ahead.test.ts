@@ -1,19 +1,20 @@
 /**
- * Asking ahead (source/hooks/ask-ahead.ts, decision 0012) with fake runs that
+ * Asking ahead (source/hooks/run/ask-ahead.ts, decision 0012) with fake runs that
  * answer only when the test releases them: which hooks are asked at once, and
  * that the chain still folds their answers strictly in its order.
  */
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../../source/agent/events.js";
 import type { Decision } from "../../../source/hooks/contract/decision.js";
-import type { HookDefinition, HookLaunch } from "../../../source/hooks/contract/definition.js";
-import type { GateState } from "../../../source/hooks/contract/gate-state.js";
-import type { HookActivityEvent } from "../../../source/hooks/run/activity.js";
 import {
   askAheadIgnoredWarning,
-  askWindow,
   canAskAhead,
-} from "../../../source/hooks/run/ask-ahead.js";
+  type HookDefinition,
+  type HookLaunch,
+} from "../../../source/hooks/contract/definition.js";
+import type { GateState } from "../../../source/hooks/contract/gate-state.js";
+import type { HookActivityEvent } from "../../../source/hooks/run/activity.js";
+import { askWindow } from "../../../source/hooks/run/ask-ahead.js";
 import { type ChainOptions, type ChainResult, runChain } from "../../../source/hooks/run/chain.js";
 import type { HookRunRecord } from "../../../source/hooks/run/run.js";
 import { fakeRecord, makeHook } from "../support.js";

@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import path from "node:path";
+import { type FrontmatterResult, readFrontmatter } from "../../../config/frontmatter.js";
 import { MAX_PROJECT_FILE_BYTES, readRegularFileSync } from "../../../config/read-regular-file.js";
 import type {
   BrokenHook,
@@ -14,9 +15,12 @@ import {
   HookMdFrontmatterSchema,
 } from "../../contract/schemas/metadata.js";
 import { isExecutableMode, type ScanReader } from "./files.js";
-import { type FrontmatterResult, readFrontmatter } from "./frontmatter.js";
 
-export { type FrontmatterResult, MAX_FRONTMATTER_BYTES, readFrontmatter } from "./frontmatter.js";
+export {
+  type FrontmatterResult,
+  MAX_FRONTMATTER_BYTES,
+  readFrontmatter,
+} from "../../../config/frontmatter.js";
 
 export interface HookMdCandidate {
   scope: HookScope;

@@ -8,15 +8,19 @@
  * next call — at most `maxRestarts` times a session.
  */
 import type { Worker } from "node:worker_threads";
-import type { RegistrationShape } from "../../contract/plugin-registration.js";
+import type {
+  PluginLoad,
+  PluginLoader,
+  RegistrationShape,
+} from "../../contract/plugin-registration.js";
 import { notRunRecord } from "../run.js";
 import type { HookRunRecord } from "../run-record.js";
 import { type CallOutcome, pluginRecord } from "./record.js";
 import { handlerArgument } from "./shapes.js";
-import { OutCall, type PluginHostOptions, type PluginLoad, PluginThread } from "./thread.js";
+import { OutCall, type PluginHostOptions, PluginThread } from "./thread.js";
 import type { PluginCall, PluginHooks } from "./types.js";
 
-export class PluginHost implements PluginHooks {
+export class PluginHost implements PluginHooks, PluginLoader {
   private readonly threads = new Map<string, PluginThread>();
   private readonly settings: ConstructorParameters<typeof PluginThread>[1];
   private readonly now: () => number;

@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { type ResourceLimits, Worker } from "node:worker_threads";
 import type { HookDefinition, HookEventName } from "../../contract/definition.js";
 import {
+  type PluginLoad,
   type RawRegistration,
   RawRegistrationSchema,
   type RegistrationShape,
@@ -42,10 +43,6 @@ export interface PluginChildren {
   bwrap: string;
   prefix: readonly string[];
 }
-
-export type PluginLoad =
-  | { ok: true; registrations: RawRegistration[]; problems: string[] }
-  | { ok: false; reason: string };
 
 interface WorkerMessage {
   type: string;

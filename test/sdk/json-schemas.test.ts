@@ -2,16 +2,11 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { HOOK_EVENTS } from "../../../../source/hooks/contract/definition.js";
-import {
-  generateSchemas,
-  schemaFileText,
-} from "../../../../source/hooks/contract/schemas/export.js";
+import { HOOK_EVENTS } from "../../source/hooks/contract/definition.js";
+import { generateSchemas, schemaFileText } from "../../source/sdk/json-schemas.js";
 
 const SCHEMAS_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
-  "..",
-  "..",
   "..",
   "..",
   "schemas",

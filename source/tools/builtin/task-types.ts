@@ -1,5 +1,5 @@
-import type { AgentEvent, Verdict } from "../agent/events.js";
-import type { ToolResult } from "../tools/types.js";
+import type { AgentEvent, Verdict } from "../../agent/events.js";
+import type { ToolResult } from "../types.js";
 
 /**
  * A subagent type (Claude Code's agent files): what the `Task` tool can start.

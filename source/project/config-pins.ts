@@ -6,9 +6,10 @@
  * the project's agent types. Read as the session would read them (the same
  * parsers), so what is pinned is what would run.
  */
-import { McpServersSchema, readMcpJson } from "../../mcp/config.js";
-import { mcpServerPins, type PinnedFile, replayPins } from "../../project/pins.js";
-import { readAgentFile } from "../../subagents/files.js";
+import { McpServersSchema } from "../config/mcp-servers.js";
+import { readMcpJson } from "../mcp/config.js";
+import { readAgentFile } from "../subagents/files.js";
+import { mcpServerPins, type PinnedFile, replayPins } from "./pins.js";
 
 export interface PinSources {
   projectDir: string;

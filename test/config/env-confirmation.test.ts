@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import {
+  applyEnvConfirmations,
+  envRequestKey,
+  unconfirmedNames,
+} from "../../source/config/env-confirmation.js";
+import {
   getProjectTrust,
   recordConfirmedEnv,
   trustProject,
 } from "../../source/hooks/discover/trust.js";
-import {
-  applyEnvConfirmations,
-  envRequestKey,
-  unconfirmedNames,
-} from "../../source/project/env-confirmation.js";
 import { makeSandbox } from "../hooks/discover/sources/helpers.js";
 
 const hook = (name: string, env: string[]) => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { effectiveRelaySettings, RelaySettingsSchema } from "../../source/relay/settings.js";
+import { effectiveRelaySettings, RelaySettingsSchema } from "../../source/config/relay-settings.js";
 
 describe("RelaySettingsSchema", () => {
   it.each([

@@ -6,13 +6,13 @@
  * checked-in files match.
  */
 import { z } from "zod";
-import { SandboxSettingsSchema } from "../../../config/sandbox-settings.js";
-import { HookPayloadSchema, PAYLOAD_SCHEMAS } from "../../../sdk/payload-schemas.js";
-import { HOOK_EVENTS } from "../definition.js";
-import { acaiAnswerSchema } from "../dialects/acai.js";
-import { agentHooksAnswerSchema } from "../dialects/agenthooks.js";
-import { claudeAnswerSchema } from "../dialects/claude.js";
-import { hookJsonSchemas } from "./settings-hooks.js";
+import { SandboxSettingsSchema } from "../config/sandbox-settings.js";
+import { HOOK_EVENTS } from "../hooks/contract/definition.js";
+import { acaiAnswerSchema } from "../hooks/contract/dialects/acai.js";
+import { agentHooksAnswerSchema } from "../hooks/contract/dialects/agenthooks.js";
+import { claudeAnswerSchema } from "../hooks/contract/dialects/claude.js";
+import { hookJsonSchemas } from "../hooks/contract/schemas/settings-hooks.js";
+import { HookPayloadSchema, PAYLOAD_SCHEMAS } from "./payload-schemas.js";
 
 type JsonSchema = Record<string, unknown>;
 

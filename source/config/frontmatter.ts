@@ -3,8 +3,8 @@
  * content, possibly hostile, parsed before anything is trusted (size, aliases,
  * depth and node limits; the `yaml` package loaded on first use).
  */
-import { jsonTextTooDeep, MAX_JSON_DEPTH } from "../../../config/json-depth.js";
-import { formatBytes } from "../../../config/read-regular-file.js";
+import { jsonTextTooDeep, MAX_JSON_DEPTH } from "./json-depth.js";
+import { formatBytes } from "./read-regular-file.js";
 
 export type FrontmatterResult = { ok: true; data: unknown } | { ok: false; reason: string };
 
