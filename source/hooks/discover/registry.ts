@@ -10,7 +10,7 @@ import {
   type EnvRequester,
 } from "../../config/env-confirmation.js";
 import type { ProcessRunner } from "../../process/types.js";
-import type { BrokenHook, HookDefinition } from "../contract/definition.js";
+import type { BrokenHook, HookDefinition, HookScope } from "../contract/definition.js";
 import { askAheadIgnoredWarning } from "../contract/definition.js";
 import { compareHooks } from "../contract/match.js";
 import type { PluginLoader } from "../contract/plugin-registration.js";
@@ -86,40 +86,13 @@ export async function loadHookRegistry(
     scope === "project"
       ? (options.projectDefaultTimeoutMs ?? options.defaultTimeoutMs)
       : options.defaultTimeoutMs;
-  const describe = (scope: "user" | "project") => {
-    const defaultTimeoutMs = timeoutFor(scope);
-    return loadExecutables(
-      scan.executables.filter((c) => c.scope === scope && included(c.scope)),
-      {
-        runner: options.runner,
-        env: options.env,
-        projectDir,
-        cache,
-        now: options.now ?? Date.now,
-        ...(options.describeConcurrency !== undefined
-          ? { concurrency: options.describeConcurrency }
-          : {}),
-        ...(options.describeTimeoutMs !== undefined
-          ? { describeTimeoutMs: options.describeTimeoutMs }
-          : {}),
-        ...(defaultTimeoutMs !== undefined ? { defaultTimeoutMs } : {}),
-      },
-    );
-  };
-  const [userExecutables, projectExecutables] = await Promise.all([
-    describe("user"),
-    describe("project"),
-  ]);
-  // Describe runs only after trust: its secret requests count once the user confirmed them.
-  const projectEnv = applyEnvConfirmations(projectExecutables.hooks, {
-    confirmed: options.confirmedEnv ?? {},
+  const { executables, projectExecutables, projectEnv } = await describeExecutables(scan, {
+    ...options,
     projectDir,
-    what: "hook",
+    cache,
+    included,
+    timeoutFor,
   });
-  const executables = {
-    hooks: [...userExecutables.hooks, ...projectEnv.items],
-    broken: [...userExecutables.broken, ...projectExecutables.broken],
-  };
   const hooks: HookDefinition[] = [...executables.hooks];
   const broken: BrokenHook[] = [
     ...scan.broken.filter((b) => included(b.scope)),
@@ -168,6 +141,59 @@ export async function loadHookRegistry(
       ...bounded.warnings,
       ...bounded.hooks.flatMap((hook) => askAheadIgnoredWarning(hook) ?? []),
     ],
+  };
+}
+
+/**
+ * The scan's executables described (through the metadata cache), user and
+ * project at once; the project's secret requests count only once the user
+ * confirmed them (describe runs only after trust).
+ */
+async function describeExecutables(
+  scan: HookScan,
+  options: LoadOptions & {
+    cache: MetadataCache;
+    included: (scope: HookScope) => boolean;
+    timeoutFor: (scope: HookScope) => number | undefined;
+  },
+) {
+  const { projectDir, cache, included, timeoutFor } = options;
+  const describe = (scope: HookScope) => {
+    const defaultTimeoutMs = timeoutFor(scope);
+    return loadExecutables(
+      scan.executables.filter((c) => c.scope === scope && included(c.scope)),
+      {
+        runner: options.runner,
+        env: options.env,
+        projectDir,
+        cache,
+        now: options.now ?? Date.now,
+        ...(options.describeConcurrency !== undefined
+          ? { concurrency: options.describeConcurrency }
+          : {}),
+        ...(options.describeTimeoutMs !== undefined
+          ? { describeTimeoutMs: options.describeTimeoutMs }
+          : {}),
+        ...(defaultTimeoutMs !== undefined ? { defaultTimeoutMs } : {}),
+      },
+    );
+  };
+  const [userExecutables, projectExecutables] = await Promise.all([
+    describe("user"),
+    describe("project"),
+  ]);
+  const projectEnv = applyEnvConfirmations(projectExecutables.hooks, {
+    confirmed: options.confirmedEnv ?? {},
+    projectDir,
+    what: "hook",
+  });
+  return {
+    executables: {
+      hooks: [...userExecutables.hooks, ...projectEnv.items],
+      broken: [...userExecutables.broken, ...projectExecutables.broken],
+    },
+    projectExecutables,
+    projectEnv,
   };
 }
 

@@ -112,6 +112,19 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** Why a group's matcher is refused: a regular expression that does not compile. */
+function matcherError(matcher: string | undefined): string | undefined {
+  if (claudeMatcherToRegex(matcher) === undefined) return undefined;
+  try {
+    // The raw string must compile on its own (our wrapper could mask an unbalanced group).
+    new RegExp(matcher?.trim() ?? "");
+    return undefined;
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return `invalid regular expression ${JSON.stringify(matcher)}: ${detail}`;
+  }
+}
+
 /** Validates a settings `hooks` section entry by entry: one bad entry never hides the others. */
 export function parseSettingsHooks(file: SettingsHookFile): {
   items: SettingsHookItem[];
@@ -152,19 +165,10 @@ export function parseSettingsHooks(file: SettingsHookFile): {
         return;
       }
       const matcher = parsedGroup.data.matcher;
-      const regex = claudeMatcherToRegex(matcher);
-      if (regex !== undefined) {
-        try {
-          // The raw string must compile on its own (our wrapper could mask an unbalanced group).
-          new RegExp(matcher?.trim() ?? "");
-        } catch (error) {
-          const detail = error instanceof Error ? error.message : String(error);
-          fail(
-            `${groupWhere}.matcher`,
-            `invalid regular expression ${JSON.stringify(matcher)}: ${detail}`,
-          );
-          return;
-        }
+      const badMatcher = matcherError(matcher);
+      if (badMatcher !== undefined) {
+        fail(`${groupWhere}.matcher`, badMatcher);
+        return;
       }
       parsedGroup.data.hooks.forEach((entry, entryIndex) => {
         const location = `${groupWhere}.hooks[${entryIndex}]`;
