@@ -10,7 +10,6 @@ import { type ResourceLimits, Worker } from "node:worker_threads";
 import type { HookDefinition, HookEventName } from "../../contract/definition.js";
 import {
   type PluginLoad,
-  type RawRegistration,
   RawRegistrationSchema,
   type RegistrationShape,
 } from "../../contract/plugin-registration.js";
