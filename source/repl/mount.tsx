@@ -1,6 +1,6 @@
 import { openSync } from "node:fs";
 import tty from "node:tty";
-import { render } from "ink";
+import { type Instance, render } from "ink";
 import { App } from "./app.js";
 import { ReplController } from "./controller.js";
 import { colorEnabled } from "./theme.js";
@@ -25,6 +25,28 @@ function openTerminal(): tty.ReadStream | undefined {
   }
 }
 
+/** Where keys come from: stdin when it is a terminal, else /dev/tty (piped stdin is the first prompt). */
+async function keySource(
+  options: ReplOptions,
+  stderr: NodeJS.WriteStream,
+): Promise<
+  | { stdin: NodeJS.ReadStream; initialPrompt: string | undefined; ownTerminal?: tty.ReadStream }
+  | undefined
+> {
+  const stdin: NodeJS.ReadStream = options.stdin ?? process.stdin;
+  let initialPrompt = options.initialPrompt;
+  if (stdin.isTTY) return { stdin, initialPrompt };
+  if (initialPrompt === undefined) initialPrompt = (await readAll(stdin)).trim() || undefined;
+  const ownTerminal = openTerminal();
+  if (!ownTerminal) {
+    stderr.write(
+      'acai: the interactive session needs a terminal to read keys from. Use `acai -p "prompt"` for a non-interactive run.\n',
+    );
+    return undefined;
+  }
+  return { stdin: ownTerminal as unknown as NodeJS.ReadStream, initialPrompt, ownTerminal };
+}
+
 /**
  * Mounts the ink App and runs the session. Resolves the process exit code.
  * Piped stdin becomes the first prompt and keys are then read from /dev/tty.
@@ -32,21 +54,9 @@ function openTerminal(): tty.ReadStream | undefined {
 export async function mountRepl(options: ReplOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
-  let stdin: NodeJS.ReadStream = options.stdin ?? process.stdin;
-  let initialPrompt = options.initialPrompt;
-  let ownTerminal: tty.ReadStream | undefined;
-
-  if (!stdin.isTTY) {
-    if (initialPrompt === undefined) initialPrompt = (await readAll(stdin)).trim() || undefined;
-    ownTerminal = openTerminal();
-    if (!ownTerminal) {
-      stderr.write(
-        'acai: the interactive session needs a terminal to read keys from. Use `acai -p "prompt"` for a non-interactive run.\n',
-      );
-      return 2;
-    }
-    stdin = ownTerminal as unknown as NodeJS.ReadStream;
-  }
+  const keys = await keySource(options, stderr);
+  if (keys === undefined) return 2;
+  const { stdin, initialPrompt, ownTerminal } = keys;
 
   const restore = () => {
     if (stdout.isTTY) stdout.write(RESTORE);
@@ -87,32 +97,8 @@ export async function mountRepl(options: ReplOptions): Promise<number> {
     },
   );
 
-  let code: number;
   try {
-    const crashed = instance.waitUntilExit().then(
-      () => undefined,
-      (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
-    );
-    // The first frame is on screen and raw mode is on (a passive effect) before the
-    // controller loads the session modules, which keep the event loop busy for a while.
-    await instance.waitUntilRenderFlush().catch(() => undefined); // a crash is reported below
-    const outcome = await Promise.race([
-      controller.run().then((exitCode) => ({ exitCode })),
-      crashed.then((error) => ({ error })),
-    ]);
-    if ("exitCode" in outcome) {
-      code = outcome.exitCode;
-      await instance.waitUntilRenderFlush();
-      instance.unmount();
-    } else {
-      // The UI died (a render error): end the session properly, then say what happened.
-      controller.requestExit();
-      controller.requestExit();
-      code = 1;
-      stderr.write(
-        `acai: the interactive screen failed: ${outcome.error?.message ?? "unknown error"}\n`,
-      );
-    }
+    return await runMounted(instance, controller, stderr);
   } finally {
     process.off("SIGTERM", onSignal);
     process.off("SIGHUP", onSignal);
@@ -120,5 +106,35 @@ export async function mountRepl(options: ReplOptions): Promise<number> {
     process.off("exit", restore);
     ownTerminal?.destroy();
   }
-  return code;
+}
+
+/** Runs the session on the mounted screen; a screen that dies ends the session properly first. */
+async function runMounted(
+  instance: Instance,
+  controller: ReplController,
+  stderr: NodeJS.WriteStream,
+): Promise<number> {
+  const crashed = instance.waitUntilExit().then(
+    () => undefined,
+    (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+  );
+  // The first frame is on screen and raw mode is on (a passive effect) before the
+  // controller loads the session modules, which keep the event loop busy for a while.
+  await instance.waitUntilRenderFlush().catch(() => undefined); // a crash is reported below
+  const outcome = await Promise.race([
+    controller.run().then((exitCode) => ({ exitCode })),
+    crashed.then((error) => ({ error })),
+  ]);
+  if ("exitCode" in outcome) {
+    await instance.waitUntilRenderFlush();
+    instance.unmount();
+    return outcome.exitCode;
+  }
+  // The UI died (a render error): end the session properly, then say what happened.
+  controller.requestExit();
+  controller.requestExit();
+  stderr.write(
+    `acai: the interactive screen failed: ${outcome.error?.message ?? "unknown error"}\n`,
+  );
+  return 1;
 }
