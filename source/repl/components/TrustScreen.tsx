@@ -56,45 +56,7 @@ export function TrustScreen({
       </Text>
       <Text wrap="wrap">{wrapWords(INTRO, inner)}</Text>
       {hooks.map((hook) => (
-        <Box key={`${hook.file}:${hook.name}`} flexDirection="column" marginTop={1}>
-          <Text wrap="wrap">
-            <Text bold>{inertText(hook.name)}</Text>{" "}
-            <Text dimColor>
-              {hook.events.length > 0 ? "on " : ""}
-              {hookEventsLabel(hook)}
-            </Text>
-            {hook.matcher ? <Text dimColor> · matcher {inertText(hook.matcher)}</Text> : null}
-          </Text>
-          <Text wrap="truncate-start" dimColor>
-            {"  "}
-            {inertText(hook.file)}
-          </Text>
-          {hook.problem ? (
-            <Text wrap="wrap" color={c("red")}>
-              {"  problem: "}
-              {inertText(hook.problem)}
-            </Text>
-          ) : null}
-          {hook.env && hook.env.length > 0 ? (
-            <Text wrap="wrap" color={c("yellow")}>
-              {"  secrets it asks for: "}
-              {hook.env.map(inertText).join(", ")}
-            </Text>
-          ) : null}
-          {hook.sandbox ? (
-            <Text wrap="wrap" color={c("yellow")}>
-              {"  sandbox needs: "}
-              {inertText(hook.sandbox)}
-            </Text>
-          ) : null}
-          {/* An executable's command is its file: shown once. */}
-          {hook.command && hook.command !== hook.file ? (
-            <Text wrap="wrap">
-              {"  $ "}
-              {inertText(hook.command)}
-            </Text>
-          ) : null}
-        </Box>
+        <TrustItem key={`${hook.file}:${hook.name}`} hook={hook} />
       ))}
       {review.length > 0 ? (
         <Box flexDirection="column" marginTop={1}>
@@ -117,6 +79,52 @@ export function TrustScreen({
           </Text>
         ))}
       </Box>
+    </Box>
+  );
+}
+
+/** One hook or tool of the review: name, events, matcher, file, and what it asks for. */
+function TrustItem({ hook }: { hook: UntrustedHookInfo }) {
+  const { c } = useTheme();
+  return (
+    <Box flexDirection="column" marginTop={1}>
+      <Text wrap="wrap">
+        <Text bold>{inertText(hook.name)}</Text>{" "}
+        <Text dimColor>
+          {hook.events.length > 0 ? "on " : ""}
+          {hookEventsLabel(hook)}
+        </Text>
+        {hook.matcher ? <Text dimColor> · matcher {inertText(hook.matcher)}</Text> : null}
+      </Text>
+      <Text wrap="truncate-start" dimColor>
+        {"  "}
+        {inertText(hook.file)}
+      </Text>
+      {hook.problem ? (
+        <Text wrap="wrap" color={c("red")}>
+          {"  problem: "}
+          {inertText(hook.problem)}
+        </Text>
+      ) : null}
+      {hook.env && hook.env.length > 0 ? (
+        <Text wrap="wrap" color={c("yellow")}>
+          {"  secrets it asks for: "}
+          {hook.env.map(inertText).join(", ")}
+        </Text>
+      ) : null}
+      {hook.sandbox ? (
+        <Text wrap="wrap" color={c("yellow")}>
+          {"  sandbox needs: "}
+          {inertText(hook.sandbox)}
+        </Text>
+      ) : null}
+      {/* An executable's command is its file: shown once. */}
+      {hook.command && hook.command !== hook.file ? (
+        <Text wrap="wrap">
+          {"  $ "}
+          {inertText(hook.command)}
+        </Text>
+      ) : null}
     </Box>
   );
 }
