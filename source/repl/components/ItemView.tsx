@@ -69,29 +69,9 @@ export function ItemView({ item, width }: { item: Item; width: number }) {
         </Text>
       );
     case "turn":
-      return (
-        <Text color={c(item.stopReason === "aborted" ? "yellow" : "red")} wrap="wrap">
-          ■ {STOP_TEXT[item.stopReason] ?? item.stopReason}
-          {item.message ? `: ${item.message}` : ""}{" "}
-          <Text dimColor>
-            ({formatDuration(item.elapsedMs)}, {formatTokens(item.usage.totalTokens)} tok
-            {item.costUsd !== undefined ? `, ${formatUsd(item.costUsd)}` : ""})
-          </Text>
-        </Text>
-      );
+      return <TurnLine item={item} />;
     case "notice":
-      return (
-        <Box flexDirection="column">
-          {item.title ? <Text bold>{item.title}</Text> : null}
-          {item.lines.map((line, index) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: fixed lines
-            <Text key={index} wrap="wrap">
-              {wrapWords(line, width)}
-            </Text>
-          ))}
-          {item.table ? <Text>{keyTableLines(item.table, width).join("\n")}</Text> : null}
-        </Box>
-      );
+      return <NoticeView item={item} width={width} />;
     case "detail":
       return (
         <Box flexDirection="column">
@@ -100,23 +80,7 @@ export function ItemView({ item, width }: { item: Item; width: number }) {
         </Box>
       );
     case "ask":
-      return item.name === undefined ? (
-        <Text wrap="wrap">
-          <Text color={c(item.allowed ? "green" : "red")}>
-            {item.allowed ? "✓ you allowed" : "✗ you denied"}
-          </Text>{" "}
-          <Text bold>{inertText(item.tool ?? "the call")}</Text>
-          {item.note ? <Text dimColor> · {inertText(item.note)}</Text> : null}
-        </Text>
-      ) : (
-        <Text wrap="wrap">
-          <Text color={c(item.allowed ? "green" : "red")}>
-            {item.allowed ? "✓ you allowed" : "✗ you denied"}
-          </Text>{" "}
-          what hook <Text bold>{inertText(item.name)}</Text> asked: {inertLines(item.reason)}
-          {item.note ? <Text dimColor> · {inertText(item.note)}</Text> : null}
-        </Text>
-      );
+      return <AskLine item={item} />;
     case "hooks":
       return <HooksPanel snapshot={item.snapshot} />;
     case "subagent":
@@ -124,4 +88,56 @@ export function ItemView({ item, width }: { item: Item; width: number }) {
     default:
       return item satisfies never;
   }
+}
+
+/** How a turn ended, with its time, tokens and cost. */
+function TurnLine({ item }: { item: Extract<Item, { kind: "turn" }> }) {
+  const { c } = useTheme();
+  return (
+    <Text color={c(item.stopReason === "aborted" ? "yellow" : "red")} wrap="wrap">
+      ■ {STOP_TEXT[item.stopReason] ?? item.stopReason}
+      {item.message ? `: ${item.message}` : ""}{" "}
+      <Text dimColor>
+        ({formatDuration(item.elapsedMs)}, {formatTokens(item.usage.totalTokens)} tok
+        {item.costUsd !== undefined ? `, ${formatUsd(item.costUsd)}` : ""})
+      </Text>
+    </Text>
+  );
+}
+
+function NoticeView({ item, width }: { item: Extract<Item, { kind: "notice" }>; width: number }) {
+  return (
+    <Box flexDirection="column">
+      {item.title ? <Text bold>{item.title}</Text> : null}
+      {item.lines.map((line, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: fixed lines
+        <Text key={index} wrap="wrap">
+          {wrapWords(line, width)}
+        </Text>
+      ))}
+      {item.table ? <Text>{keyTableLines(item.table, width).join("\n")}</Text> : null}
+    </Box>
+  );
+}
+
+/** What the user answered to a permission question or a hook's `ask`. */
+function AskLine({ item }: { item: Extract<Item, { kind: "ask" }> }) {
+  const { c } = useTheme();
+  return item.name === undefined ? (
+    <Text wrap="wrap">
+      <Text color={c(item.allowed ? "green" : "red")}>
+        {item.allowed ? "✓ you allowed" : "✗ you denied"}
+      </Text>{" "}
+      <Text bold>{inertText(item.tool ?? "the call")}</Text>
+      {item.note ? <Text dimColor> · {inertText(item.note)}</Text> : null}
+    </Text>
+  ) : (
+    <Text wrap="wrap">
+      <Text color={c(item.allowed ? "green" : "red")}>
+        {item.allowed ? "✓ you allowed" : "✗ you denied"}
+      </Text>{" "}
+      what hook <Text bold>{inertText(item.name)}</Text> asked: {inertLines(item.reason)}
+      {item.note ? <Text dimColor> · {inertText(item.note)}</Text> : null}
+    </Text>
+  );
 }
