@@ -2,12 +2,12 @@
  * The answers a question on screen offers, each with its key: a tool call's
  * permission gets "yes", "yes, and don't ask again" for this exact call, for
  * the session or for the project (the latter two keep the suggested rule,
- * only when `keepableRule` allows it and never for a protected path), "no",
+ * only when the session's `keepable` (permissions/keep.ts) allows it and
+ * never for a protected path), "no",
  * and "no, and tell the model why"; a protected write and a hook's own
  * question get yes and the two noes. Pure.
  */
 import type { AskRequest } from "../hooks/run/activity.js";
-import { keepableRule } from "../permissions/keep.js";
 
 export type AskAnswer =
   | { kind: "yes" }
@@ -27,10 +27,10 @@ export interface AskChoice {
 }
 
 export interface ChoiceContext {
-  /** Why a rule cannot be kept in the project; undefined: it can. Absent controls: rules cannot be kept at all. */
+  /** Why a rule cannot be kept in the project; undefined: it can. */
   projectRulesOff: string | undefined;
-  /** The session's rules can change (the REPL has the session's permission controls). */
-  canKeepRules: boolean;
+  /** Whether the session may keep this rule; absent: the session's rules cannot change. */
+  keepable?: (rule: string) => boolean;
 }
 
 export function askChoices(request: AskRequest, context: ChoiceContext): AskChoice[] {
@@ -54,7 +54,7 @@ export function askChoices(request: AskRequest, context: ChoiceContext): AskChoi
     },
   ];
   const rule = request.suggestion;
-  if (context.canKeepRules && rule !== undefined && keepableRule(rule).ok) {
+  if (rule !== undefined && context.keepable?.(rule) === true) {
     choices.push({
       key: "s",
       answer: { kind: "yes-session", rule },

@@ -19,6 +19,8 @@ export interface PermissionControls {
   readonly modes: readonly PermissionMode[];
   mode(): PermissionMode;
   setMode(mode: PermissionMode): void;
+  /** Whether a prompt may offer to keep this rule (`keepableRule`). */
+  keepable(rule: string): boolean;
   /** Why a rule cannot be kept in the project (`--no-project`, untrusted); undefined: it can. */
   readonly projectRulesOff: string | undefined;
   /** An allow rule in force for the rest of this session. */
@@ -61,6 +63,7 @@ export function permissionControls(
       policy.mode = mode;
     },
     projectRulesOff: options.projectRulesOff,
+    keepable: (rule) => keepableRule(rule).ok,
     allowForSession(text) {
       const keep = keepableRule(text);
       if (!keep.ok) return { ok: false, error: keep.why };

@@ -61,7 +61,7 @@ describe("rules a prompt may keep", () => {
         suggestion: "Edit(./.acai/hooks/guard)",
         protected: { file: "/p/.acai/hooks/guard", why: "trusted-set" },
       },
-      { canKeepRules: true, projectRulesOff: undefined },
+      { keepable: (rule) => keepableRule(rule).ok, projectRulesOff: undefined },
     );
     expect(choices.map((c) => c.answer.kind)).toEqual(["yes", "no", "no"]);
   });
@@ -75,7 +75,7 @@ describe("rules a prompt may keep", () => {
         toolInput: {},
         suggestion: "Bash",
       },
-      { canKeepRules: true, projectRulesOff: undefined },
+      { keepable: (rule) => keepableRule(rule).ok, projectRulesOff: undefined },
     );
     expect(choices.map((c) => c.key)).toEqual(["y", "c", "n", "t"]);
   });

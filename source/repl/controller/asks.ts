@@ -101,8 +101,8 @@ export class HookQuestions {
   #choices(request: AskRequest) {
     const controls = this.#o.session()?.permissions;
     return askChoices(request, {
-      canKeepRules: controls !== undefined,
       projectRulesOff: controls?.projectRulesOff,
+      ...(controls ? { keepable: controls.keepable } : {}),
     });
   }
 
