@@ -3,6 +3,7 @@ import { SettingsError } from "../config/settings.js";
 import type { InterceptedEvent } from "../hooks/run/activity.js";
 import { DEFAULT_SESSION_END_BUDGET_MS } from "../hooks/run/interceptor.js";
 import { ModelConfigError } from "../models/errors.js";
+import { sessionPrice } from "../models/pricing.js";
 import { windDownMs } from "../process/wind-down.js";
 import { RelayError } from "../relay/message.js";
 import { UntrustedProjectHooksError } from "../session/errors.js";
@@ -74,6 +75,7 @@ export async function runHeadless(io: CliIo, options: MainOptions): Promise<numb
       model: prepared.modelId,
       durationMs: Date.now() - started,
       exitCode,
+      price: sessionPrice({ ...prepared, baseUrlFlag: options.baseUrl, env: io.env }),
     });
     return exitCode;
   } catch (error) {

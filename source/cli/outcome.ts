@@ -12,6 +12,8 @@ export interface RunOutcome {
   usage: Usage;
   numTurns: number;
   numSteps: number;
+  /** Time spent in model requests (the `model_response` events' durations). */
+  apiDurationMs: number;
   errors: string[];
   /** A session_start hook refused the session. */
   refusedAtStart: boolean;
@@ -29,6 +31,7 @@ export function emptyOutcome(): RunOutcome {
     usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
     numTurns: 0,
     numSteps: 0,
+    apiDurationMs: 0,
     errors: [],
     refusedAtStart: false,
     sessionEndReason: undefined,
@@ -55,6 +58,7 @@ export class OutcomeTracker {
         return;
       case "model_response":
         this.stepUsage = addUsage(this.stepUsage, event.usage);
+        s.apiDurationMs += event.durationMs;
         return;
       case "turn_end":
         s.text = event.text;

@@ -1,6 +1,8 @@
 import { fromSubagent } from "../agent/events.js";
 import type { InterceptedEvent } from "../hooks/run/activity.js";
+import { costUsd, type ModelPrice } from "../models/pricing.js";
 import { ControlStripper, stripControls } from "../terminal/inert-text.js";
+import { claudeMessagesOf, claudeShapeState } from "./claude-shapes.js";
 import { EXIT } from "./exit-codes.js";
 import type { Output } from "./io.js";
 import type { RunOutcome } from "./outcome.js";
@@ -15,14 +17,28 @@ export interface ResultInfo {
   exitCode: number;
   /** Error shown to the user when the run failed before or outside the agent (config, trust, ...). */
   error?: string;
+  /** The model's price, when acai knows it (settings `pricing`, OpenAI's list prices). */
+  price?: ModelPrice | undefined;
 }
 
-/** The `{type: "result"}` object of `json` and the last line of `stream-json`. */
+/** Claude Code's `subtype` of a result: `success`, or which error ended the run. */
+export type ResultSubtype = "success" | "error_max_turns" | "error_during_execution";
+
+/**
+ * The `{type: "result"}` object of `json` and the last line of `stream-json`:
+ * acai's fields, and Claude Code's (`subtype`, `result`, `total_cost_usd`,
+ * `duration_api_ms`; `is_error`, `session_id`, `num_turns`, `duration_ms`,
+ * `usage` and `permission_denials` are shared) so scripts written for
+ * `claude -p` read it as they are.
+ */
 export interface ResultObject {
   type: "result";
+  subtype: ResultSubtype;
   is_error: boolean;
   exit_code: number;
   text: string;
+  /** Claude Code's name for `text`. */
+  result: string;
   stop_reason: string | null;
   usage: { input_tokens: number; output_tokens: number; total_tokens: number };
   session_id: string;
@@ -30,6 +46,9 @@ export interface ResultObject {
   num_turns: number;
   num_steps: number;
   duration_ms: number;
+  duration_api_ms: number;
+  /** What the run cost in USD; null when acai does not know the model's price. */
+  total_cost_usd: number | null;
   /** Tool calls the permission check denied (only when there were some). */
   permission_denials?: { tool_name: string; tool_use_id: string; tool_input: unknown }[];
   error?: string;
@@ -43,9 +62,11 @@ export function resultObject(outcome: RunOutcome, info: ResultInfo): ResultObjec
     fallbackError(info.exitCode, outcome);
   return {
     type: "result",
+    subtype: resultSubtype(outcome, info.exitCode),
     is_error: info.exitCode !== 0,
     exit_code: info.exitCode,
     text: outcome.text,
+    result: outcome.text,
     stop_reason: outcome.stopReason ?? null,
     usage: {
       input_tokens: outcome.usage.inputTokens,
@@ -57,6 +78,8 @@ export function resultObject(outcome: RunOutcome, info: ResultInfo): ResultObjec
     num_turns: outcome.numTurns,
     num_steps: outcome.numSteps,
     duration_ms: info.durationMs,
+    duration_api_ms: Math.round(outcome.apiDurationMs),
+    total_cost_usd: info.price ? costUsd(outcome.usage, info.price) : null,
     ...(outcome.permissionDenials.length > 0
       ? {
           permission_denials: outcome.permissionDenials.map((d) => ({
@@ -68,6 +91,12 @@ export function resultObject(outcome: RunOutcome, info: ResultInfo): ResultObjec
       : {}),
     ...(error && info.exitCode !== 0 ? { error } : {}),
   };
+}
+
+/** The step limit is Claude Code's turn limit, whatever the exit code (`--max-steps` ends with 0). */
+function resultSubtype(outcome: RunOutcome, exitCode: number): ResultSubtype {
+  if (outcome.stopReason === "max_steps") return "error_max_turns";
+  return exitCode === 0 ? "success" : "error_during_execution";
 }
 
 function signalError(exitCode: number): string | undefined {
@@ -335,12 +364,21 @@ class JsonPrinter implements Printer {
   }
 }
 
-/** One JSON object per line: every agent and hook event, then the result. */
+/**
+ * One JSON object per line: every agent and hook event, each followed by the
+ * Claude Code message it stands for when there is one (claude-shapes.ts),
+ * then the result.
+ */
 class StreamJsonPrinter implements Printer {
+  private readonly claude = claudeShapeState();
+
   constructor(private readonly stdout: Output) {}
 
   event(event: InterceptedEvent): void {
     this.stdout.write(`${JSON.stringify(event)}\n`);
+    for (const message of claudeMessagesOf(event, this.claude)) {
+      this.stdout.write(`${JSON.stringify(message)}\n`);
+    }
   }
 
   warning(message: string): void {

@@ -60,6 +60,22 @@ function overridePrice(
 }
 
 /**
+ * The price of a session's model: its settings' `pricing`, else OpenAI's list
+ * price against the base URL in effect as the session resolves it (the
+ * `--base-url` flag, then the `baseUrl` setting, then `OPENAI_BASE_URL`).
+ */
+export function sessionPrice(session: {
+  modelId: string;
+  baseUrlFlag: string | undefined;
+  settings: { baseUrl?: string | undefined; pricing?: PriceOverrides | undefined };
+  env: Readonly<Record<string, string | undefined>>;
+}): ModelPrice | undefined {
+  const { settings } = session;
+  const baseUrl = session.baseUrlFlag ?? settings.baseUrl ?? session.env.OPENAI_BASE_URL;
+  return modelPrice({ modelId: session.modelId, baseUrl, overrides: settings.pricing });
+}
+
+/**
  * The price of a model, or undefined when acai cannot know it: a model not in
  * the table, a replay model, or any server other than OpenAI's own (a local
  * server may call its model `gpt-4o` and charge nothing).

@@ -252,9 +252,11 @@ describe("json printers", () => {
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0] ?? "")).toEqual({
       type: "result",
+      subtype: "success",
       is_error: false,
       exit_code: 0,
       text: "Done.",
+      result: "Done.",
       stop_reason: "end_turn",
       usage: { input_tokens: 30, output_tokens: 30, total_tokens: 60 },
       session_id: "s1",
@@ -262,6 +264,8 @@ describe("json printers", () => {
       num_turns: 1,
       num_steps: 2,
       duration_ms: 42,
+      duration_api_ms: 5,
+      total_cost_usd: null,
     });
   });
 
@@ -271,8 +275,34 @@ describe("json printers", () => {
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line) as { type: string });
-    expect(lines.map((l) => l.type)).toEqual([...run.map((e) => e.type), "result"]);
-    expect(lines[9]).toEqual(run[9]);
+    const claude = new Set(["system", "assistant", "user"]);
+    const acai = lines.filter((l) => !claude.has(l.type));
+    expect(acai.map((l) => l.type)).toEqual([...run.map((e) => e.type), "result"]);
+    expect(acai[9]).toEqual(run[9]);
+    // Claude Code's messages right after the events they stand for.
+    const types = lines.map((l) => l.type);
+    expect(types.slice(0, 2)).toEqual(["session_start", "system"]);
+    expect(types[types.indexOf("model_response") + 1]).toBe("assistant");
+    expect(types.filter((type) => claude.has(type))).toEqual(["system", "assistant"]);
+  });
+
+  it("the result's cost is the usage at the model's price, when there is one", () => {
+    const printed: string[] = [];
+    const printer = createPrinter("json", {
+      stdout: { write: (c: string) => printed.push(c) },
+      stderr: { write: () => {} },
+    });
+    const tracker = new OutcomeTracker();
+    for (const event of run) tracker.observe(event);
+    printer.finish(tracker.outcome, {
+      sessionId: "s1",
+      model: "m",
+      durationMs: 42,
+      exitCode: 0,
+      price: { inputPerMTok: 3, outputPerMTok: 15 },
+    });
+    // 30 input tokens at $3/M, 30 output tokens at $15/M.
+    expect(JSON.parse(printed.join("")).total_cost_usd).toBeCloseTo((30 * 3 + 30 * 15) / 1e6, 12);
   });
 
   it("an error result carries the message", () => {
