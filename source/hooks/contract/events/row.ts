@@ -98,7 +98,7 @@ interface RowFacts<N extends string, T extends AgentEventType> {
   onBlock: string;
   /**
    * A gate whose hooks all run even after one blocks, the model getting every
-   * block reason in order (the stop gates: a checklist, decision 0025).
+   * block reason in order (the stop gates: a checklist, decision 0027).
    * Absent: the first block ends the chain.
    */
   blocks?: "all";
