@@ -19,7 +19,8 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import type { AgentEvent, Verdict } from "../dist/agent/events.js";
+import type { AgentEvent } from "../dist/agent/events.js";
+import type { Verdict } from "../dist/agent/verdicts.js";
 import type { HookDefinition } from "../dist/hooks/contract/definition.js";
 import type { AuditEntry } from "../dist/hooks/run/audit.js";
 import { createHookInterceptor } from "../dist/hooks/run/interceptor.js";

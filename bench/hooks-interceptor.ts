@@ -21,7 +21,8 @@
  * lines give every run's ratio, the spread and the load.
  */
 import { performance } from "node:perf_hooks";
-import type { AgentEvent, Verdict } from "../dist/agent/events.js";
+import type { AgentEvent } from "../dist/agent/events.js";
+import type { Verdict } from "../dist/agent/verdicts.js";
 import type { HookDefinition, HookEventName } from "../dist/hooks/contract/definition.js";
 import { createHookInterceptor } from "../dist/hooks/run/interceptor.js";
 import type { RunResult } from "../dist/process/types.js";

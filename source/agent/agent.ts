@@ -12,7 +12,7 @@ import { takeTurnInput } from "./turn-input.js";
 import type { AgentOptions, RunInput } from "./types.js";
 import type { Verdict } from "./verdicts.js";
 
-export { DEFAULT_MAX_PATTERN_FOLLOW_UPS, DEFAULT_MAX_STOP_BLOCKS } from "./limits.js";
+export { DEFAULT_MAX_STOP_BLOCKS } from "./limits.js";
 
 /**
  * The agent loop. `run()` yields `AgentEvent`s; gate events wait for the

@@ -23,7 +23,7 @@ import type { Verdict, VerdictFor } from "./verdicts.js";
  * counts the session's turns from 1; `promptId` is one id per user prompt,
  * the same on every event of its turn that hooks see (hooks' `prompt_id`).
  */
-export interface TurnRef {
+interface TurnRef {
   turn: number;
   promptId?: string;
 }
@@ -281,7 +281,7 @@ export interface SubagentMark {
 }
 
 /** A subagent's lifecycle (source/subagents/): raised by the Task tool around a nested run. */
-export type SubagentEvent =
+type SubagentEvent =
   | {
       type: "subagent_start";
       agentId: string;
@@ -324,18 +324,6 @@ export type AgentEventType = AgentEvent["type"];
 export type Emit = <E extends AgentEvent>(
   event: E,
 ) => AsyncGenerator<AgentEvent, VerdictFor<E["type"]> | undefined, Verdict | undefined>;
-
-// Named here too until every importer reads them where they live.
-export type {
-  IncomingMessage,
-  SentMessage,
-  SessionEndReason,
-  SessionSandboxInfo,
-  StopReason,
-  ToolCallSummary,
-  Usage,
-} from "./event-data.js";
-export type { PermissionHintVerdict, Verdict } from "./verdicts.js";
 
 /** Whether an event was raised inside a subagent (or is a subagent's lifecycle event). */
 export function fromSubagent(event: object): event is SubagentMark & { agentId: string } {

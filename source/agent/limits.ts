@@ -3,7 +3,7 @@ import type { AgentOptions } from "./types.js";
 /** Consecutive `before_stop` blocks after which the agent stops anyway (hooks.md §2). */
 export const DEFAULT_MAX_STOP_BLOCKS = 8;
 /** Follow-up steps per turn for pattern answers given after the model finished (AgentOptions). */
-export const DEFAULT_MAX_PATTERN_FOLLOW_UPS = 3;
+const DEFAULT_MAX_PATTERN_FOLLOW_UPS = 3;
 
 /** The bounds a session keeps, read once from its options (each is documented on `AgentOptions`). */
 export interface Limits {

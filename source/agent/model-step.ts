@@ -129,7 +129,7 @@ export async function* streamModelStep(
 }
 
 /** A provider's warning about a call (an unsupported setting, a model it does not know), in words. */
-export function describeCallWarning(warning: CallWarning): string {
+function describeCallWarning(warning: CallWarning): string {
   const record = warning as Record<string, unknown>;
   const subject = [record.feature, record.setting].find((v) => typeof v === "string");
   const parts = [

@@ -12,7 +12,7 @@ import { looksBinary, numberLine, splitLines } from "../tools/text.js";
 import { systemReminder } from "./history.js";
 
 /** Files larger than this are hashed but not shown. */
-export const MAX_SHOWN_FILE_BYTES = 1024 * 1024;
+const MAX_SHOWN_FILE_BYTES = 1024 * 1024;
 /** Lines of context around the changed ones. */
 const CONTEXT_LINES = 3;
 /** Numbered lines shown at most. */

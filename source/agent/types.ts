@@ -62,7 +62,7 @@ export interface AgentOptions {
   now?: () => number;
 }
 
-export interface ResumedConversation {
+interface ResumedConversation {
   messages: readonly ModelMessage[];
   /** The last conversation line's uuid (`parentUuid` of the next). */
   parentUuid: string | null;

@@ -11,18 +11,18 @@ interface WithContext {
 }
 
 /** Go on, with what the gate lets the consumer replace (`Changes`). */
-export type ContinueVerdict<Changes extends object = object> = { action: "continue" } & Changes &
+type ContinueVerdict<Changes extends object = object> = { action: "continue" } & Changes &
   WithContext;
-export type BlockVerdict = {
+type BlockVerdict = {
   action: "block";
   reason: string;
   /** tool_call_start: the tool result's text, when not "Blocked by a hook: <reason>". */
   modelText?: string;
 } & WithContext;
-export type RetryVerdict = { action: "retry"; afterMs: number } & WithContext;
+type RetryVerdict = { action: "retry"; afterMs: number } & WithContext;
 export type StopVerdict = { action: "stop"; reason: string };
 /** permission_request: run the tool; `input` replaces its input (checked against its schema). */
-export type AllowVerdict = { action: "allow"; input?: unknown } & WithContext;
+type AllowVerdict = { action: "allow"; input?: unknown } & WithContext;
 
 /**
  * A before_tool consumer's say on the permission (Claude Code's PreToolUse
@@ -42,7 +42,7 @@ export interface PermissionHintVerdict {
  * outcomes were the models). `ask` and `skip` are resolved before they reach
  * the agent. Any other event may get context only.
  */
-export interface GateVerdicts {
+interface GateVerdicts {
   /** block: refuse to start the session. */
   session_start: ContinueVerdict | BlockVerdict | StopVerdict;
   /** block: drop the prompt; `prompt` replaces it. */
@@ -86,7 +86,7 @@ export interface GateVerdicts {
     | StopVerdict;
 }
 
-export type GateEventType = keyof GateVerdicts;
+type GateEventType = keyof GateVerdicts;
 
 /** The verdict an event of type `T` (an `AgentEventType`) can get. */
 export type VerdictFor<T extends string> = T extends GateEventType

@@ -230,7 +230,7 @@ function classify(error: unknown, debug: boolean): { code: ExitCode; message: st
   return { code: EXIT.error, message: formatUnexpected(error, debug) };
 }
 
-export function untrustedMessage(error: UntrustedProjectHooksError): string {
+function untrustedMessage(error: UntrustedProjectHooksError): string {
   const review = error.review ? `\n${reviewLines(error.review).join("\n")}` : "";
   const list = error.untrusted.length > 0 ? `\n${formatHookList(error.untrusted)}` : "";
   const trust = error.review?.incomplete

@@ -4,7 +4,7 @@
  * the order they arrive (queued while a turn runs). It ends only when the run
  * is aborted (SIGINT/SIGTERM) or a hook stops the session.
  */
-import type { IncomingMessage } from "../agent/events.js";
+import type { IncomingMessage } from "../agent/event-data.js";
 import type { TurnInput } from "../agent/types.js";
 import type { SessionRelay } from "../relay/session-relay.js";
 

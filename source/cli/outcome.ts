@@ -1,4 +1,5 @@
-import { fromSubagent, type StopReason, type Usage } from "../agent/events.js";
+import type { StopReason, Usage } from "../agent/event-data.js";
+import { fromSubagent } from "../agent/events.js";
 import type { InterceptedEvent } from "../hooks/run/activity.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 

@@ -234,7 +234,7 @@ class TextPrinter implements Printer {
 }
 
 /** Warnings and errors raised during the run: shown on stderr in every format but stream-json. */
-export function describeProblem(event: InterceptedEvent): string | undefined {
+function describeProblem(event: InterceptedEvent): string | undefined {
   switch (event.type) {
     case "warning":
       return `warning: ${event.message}`;
@@ -253,7 +253,7 @@ export function describeProblem(event: InterceptedEvent): string | undefined {
  * it was denied (`detail` then says so and how to allow it), and the call did
  * not happen — shown like a block.
  */
-export function describeForHuman(
+function describeForHuman(
   event: InterceptedEvent,
   headless: { assumeYes: boolean } = { assumeYes: false },
 ): string | undefined {
@@ -305,7 +305,7 @@ export function describeForHuman(
 }
 
 /** Extra notes of `--verbose`: tool calls and every hook run. */
-export function describeVerbose(event: InterceptedEvent): string | undefined {
+function describeVerbose(event: InterceptedEvent): string | undefined {
   switch (event.type) {
     case "tool_call_start":
       return `${subagentPrefix(event)}tool ${event.toolName} ${clip(JSON.stringify(event.input) ?? "", 120)}`;

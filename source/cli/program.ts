@@ -50,10 +50,7 @@ function rootUsageError(text: string, args: readonly string[]): string {
  * registrar per subcommand (subcommands.ts), loaded only when that command is
  * asked for: `acai -p` start-up does not pay for them.
  */
-export async function buildProgram(
-  ctx: CommandContext,
-  handlers: ProgramHandlers,
-): Promise<Command> {
+async function buildProgram(ctx: CommandContext, handlers: ProgramHandlers): Promise<Command> {
   const program = new Command("acai");
   program
     .description("A terminal coding agent built around a hooks middleware.")

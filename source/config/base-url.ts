@@ -20,7 +20,7 @@ export function isHttpUrl(value: string): boolean {
 }
 
 /** The variables that name a model server's base URL. */
-export const BASE_URL_VARIABLES = ["OPENAI_BASE_URL", "ANTHROPIC_BASE_URL"] as const;
+const BASE_URL_VARIABLES = ["OPENAI_BASE_URL", "ANTHROPIC_BASE_URL"] as const;
 
 /**
  * A base-URL variable that is set but empty (or blank) means unset, as in

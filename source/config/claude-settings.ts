@@ -15,19 +15,7 @@
  * warning naming the file — except the deny and ask rules: an unreadable
  * guard stops the run, as a bad acai settings file does.
  */
-import path from "node:path";
 import { type Settings, SettingsError, SettingsSchema } from "./settings.js";
-
-/** The Claude Code files acai reads, in load order, before acai's own of the same scope. */
-export function claudeSettingsLocations(homeDir: string, projectDir: string) {
-  return {
-    user: [path.join(homeDir, ".claude", "settings.json")],
-    project: [
-      path.join(projectDir, ".claude", "settings.json"),
-      path.join(projectDir, ".claude", "settings.local.json"),
-    ],
-  };
-}
 
 /** Claude Code's aliases, as the Anthropic model each stands for. */
 const MODEL_ALIASES: Readonly<Record<string, string>> = {

@@ -15,7 +15,7 @@ let yamlModule: Promise<YamlModule> | undefined;
  * Frontmatter is a few lines of settings; past this it is refused unparsed
  * (hostile YAML of this size still parses in a fraction of a second).
  */
-export const MAX_FRONTMATTER_BYTES = 16 * 1024;
+const MAX_FRONTMATTER_BYTES = 16 * 1024;
 /** At most this many aliases (`*name`): a few are normal, many expand exponentially. */
 const MAX_YAML_ALIASES = 16;
 /**

@@ -36,7 +36,7 @@ function describeError(v8Message: string, text: string, offset: number): string 
   return `unexpected ${shown}`;
 }
 
-export function lineColumn(text: string, offset: number): { line: number; column: number } {
+function lineColumn(text: string, offset: number): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
   const end = Math.min(offset, text.length);

@@ -31,7 +31,7 @@ export interface LoadSettingsOptions {
 }
 
 /** Who wrote the file's shape: acai, or Claude Code (read through claude-settings.ts). */
-export type SettingsDialect = "acai" | "claude";
+type SettingsDialect = "acai" | "claude";
 
 export interface SettingsLocation {
   path: string;

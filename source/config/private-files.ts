@@ -14,7 +14,7 @@ import { fchmodSync, fstatSync, mkdirSync, openSync } from "node:fs";
 import { chmod, mkdir, stat } from "node:fs/promises";
 import path from "node:path";
 
-export const PRIVATE_DIR_MODE = 0o700;
+const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
 /** Bits that let anyone but the owner in. */
 const GROUP_OTHER = 0o077;

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 
-export const NATS_URL_REQUIREMENT = "a NATS server URL, nats://host:4222 (or tls://host:4222)";
+const NATS_URL_REQUIREMENT = "a NATS server URL, nats://host:4222 (or tls://host:4222)";
 
 /** A file named in settings: absolute, or under the home folder (`~/…`). */
 const filePathSchema = z
@@ -19,7 +19,7 @@ const filePathSchema = z
   });
 
 /** Where a secret is: `{"env": "NATS_TOKEN"}` or `{"file": "~/.config/nats/token"}`. */
-export const SecretRefSchema = z.union([
+const SecretRefSchema = z.union([
   z
     .object({ env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name") })
     .strict(),
@@ -27,7 +27,7 @@ export const SecretRefSchema = z.union([
 ]);
 export type SecretRef = z.infer<typeof SecretRefSchema>;
 
-export const RelayAuthSchema = z
+const RelayAuthSchema = z
   .object({
     /** A bearer token (nats-server `authorization.token`). */
     token: SecretRefSchema.optional(),
@@ -49,9 +49,8 @@ export const RelayAuthSchema = z
         .length === 1,
     { message: "names one kind of credentials: token, user and password, nkeySeed or credsFile" },
   );
-export type RelayAuth = z.infer<typeof RelayAuthSchema>;
 
-export const RelayTlsSchema = z
+const RelayTlsSchema = z
   .object({
     /** The CA that signed the server's certificate (default: the system's). */
     caFile: filePathSchema.optional(),

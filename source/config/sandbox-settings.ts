@@ -19,7 +19,7 @@ const HostPattern = z
     error: 'a host pattern is "host", "*.host", "host:port" or "*"',
   });
 
-export const SandboxFilesystemSettingsSchema = z.object({
+const SandboxFilesystemSettingsSchema = z.object({
   /** More folders (or files) sandboxed processes may write, besides the project and temp folders. User settings only. */
   allowWrite: PathList.optional(),
   /** Paths that stay read-only even inside a writable folder. */
@@ -28,7 +28,7 @@ export const SandboxFilesystemSettingsSchema = z.object({
   denyRead: PathList.optional(),
 });
 
-export const SandboxNetworkSettingsSchema = z.object({
+const SandboxNetworkSettingsSchema = z.object({
   /** Hosts reachable through acai's proxy (HTTP(S)_PROXY); `127.0.0.1:PORT` also as a port inside. Empty: no network. */
   allowedDomains: z.array(HostPattern).max(256).optional(),
   /** Hosts never reachable, even when `allowedDomains` matches them. */

@@ -13,7 +13,7 @@ const BaseUrlSchema = z
   .refine(isHttpUrl, { message: BASE_URL_REQUIREMENT })
   .describe("An OpenAI-compatible server, http(s)://…");
 
-export const HookDefaultsSchema = z.object({
+const HookDefaultsSchema = z.object({
   timeoutMs: z.int().min(100).max(600_000).optional(),
   contextCapChars: z.int().min(1).optional(),
   maxStopBlocks: z.int().min(1).max(1000).optional(),
@@ -27,7 +27,7 @@ export const HookDefaultsSchema = z.object({
 });
 
 /** agent-relay's capability grants (default: all off). Read from the user's settings file only. */
-export const CapabilitiesSchema = z.object({
+const CapabilitiesSchema = z.object({
   /** agent-relay's `inject` is not cut at 2,000 characters (the context cap still applies). */
   unlimitedInjection: z.boolean().optional(),
   /** agent-relay's flag: hooks get every host in the OS sandbox (docs/security.md §8; default: only what each declares). */
@@ -35,7 +35,7 @@ export const CapabilitiesSchema = z.object({
 });
 
 /** The built-in memory (`@memory:` patterns, `acai memory`; docs/memory.md). */
-export const MemorySettingsSchema = z.object({
+const MemorySettingsSchema = z.object({
   /** False: no built-in `@memory:` handler (hooks may handle the namespace) and nothing injected at start. */
   enabled: z.boolean().optional(),
   /** Where `@memory:` saves and searches: this project (default) or every project of the user. */
@@ -45,7 +45,7 @@ export const MemorySettingsSchema = z.object({
 });
 
 /** One model's price, USD per million tokens (no zod in models/pricing.ts: the REPL's first frame imports it). */
-export const ModelPriceSettingSchema = z.object({
+const ModelPriceSettingSchema = z.object({
   input: z.number().min(0).describe("USD per million input tokens"),
   output: z.number().min(0).describe("USD per million output tokens"),
 });

@@ -22,7 +22,7 @@ import type { TextTail } from "./text-tail.js";
 import { type McpToolDefinition, mcpTool, messageOf, toolNameProblem } from "./tool.js";
 
 /** How long a server may take to start and answer `initialize` and the lists (ms). */
-export const DEFAULT_MCP_STARTUP_MS = 10_000;
+const DEFAULT_MCP_STARTUP_MS = 10_000;
 
 export interface McpServerStatus {
   name: string;
@@ -60,7 +60,7 @@ export interface ConnectOptions {
 }
 
 /** A stdio server's start, before and after `ConnectOptions.launch`. */
-export interface LaunchTarget {
+interface LaunchTarget {
   command: string;
   args: readonly string[];
   cwd: string;

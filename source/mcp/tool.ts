@@ -27,7 +27,7 @@ export type McpCall = (
   signal: AbortSignal,
 ) => Promise<unknown>;
 
-export function mcpToolName(server: string, tool: string): string {
+function mcpToolName(server: string, tool: string): string {
   return `mcp__${server}__${tool}`;
 }
 

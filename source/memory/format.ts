@@ -2,9 +2,9 @@
 import type { Memory } from "./store.js";
 
 /** Longest memory text shown in a list (characters); `acai memory export` gives it whole. */
-export const SHOWN_CHARS = 2000;
+const SHOWN_CHARS = 2000;
 
-export function formatMemory(memory: Memory): string {
+function formatMemory(memory: Memory): string {
   const text =
     memory.content.length > SHOWN_CHARS
       ? `${memory.content.slice(0, SHOWN_CHARS)}… [${memory.content.length - SHOWN_CHARS} more characters]`

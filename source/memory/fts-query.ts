@@ -7,8 +7,8 @@
  * widen it. At most MAX_QUERY_WORDS words, each at most MAX_WORD_CHARS long.
  */
 
-export const MAX_QUERY_WORDS = 32;
-export const MAX_WORD_CHARS = 64;
+const MAX_QUERY_WORDS = 32;
+const MAX_WORD_CHARS = 64;
 
 /** The FTS5 MATCH expression for `query`; undefined when it has no word. */
 export function ftsQuery(query: string): string | undefined {

@@ -19,8 +19,8 @@ export interface MemoryNamespaceOptions {
   scope: MemoryScope;
 }
 
-export const SEARCH_RESULTS = 10;
-export const LIST_RESULTS = 20;
+const SEARCH_RESULTS = 10;
+const LIST_RESULTS = 20;
 
 /** The view of a scope: this project's memories and the user-wide ones, or every memory. */
 export function viewOf(scope: MemoryScope, projectDir: string): MemoryView {

@@ -12,7 +12,7 @@ import { formatMemories } from "./format.js";
 import { type MemoryScope, memoryNamespace, viewOf } from "./namespace.js";
 import { type Memory, MemoryStore } from "./store.js";
 
-export const DEFAULT_INJECT_ON_START = 5;
+const DEFAULT_INJECT_ON_START = 5;
 
 export interface MemorySettings {
   enabled?: boolean | undefined;
@@ -70,7 +70,7 @@ export function sessionMemory(options: {
  * onSessionStart: the project's own and the user's preferences), topped up
  * with the most recent ones.
  */
-export function startMemories(
+function startMemories(
   store: MemoryStore,
   scope: MemoryScope,
   projectDir: string,

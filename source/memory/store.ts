@@ -17,9 +17,9 @@ import { whenNotBusy } from "../sqlite/when-not-busy.js";
 import { ftsQuery } from "./fts-query.js";
 
 export const MAX_MEMORY_CHARS = 10_000;
-export const MAX_RESULTS = 50;
+const MAX_RESULTS = 50;
 /** How long a write waits for another session's lock before failing (ms). */
-export const BUSY_TIMEOUT_MS = 5000;
+const BUSY_TIMEOUT_MS = 5000;
 
 export interface Memory {
   id: number;

@@ -120,7 +120,7 @@ async function explainFailure<T>(request: () => PromiseLike<T>): Promise<T> {
 }
 
 /** A failed Anthropic request, its message written for the user; `cause` is the SDK's error. */
-export class AnthropicRequestError extends Error {
+class AnthropicRequestError extends Error {
   override readonly name = "AnthropicRequestError";
   readonly statusCode: number | undefined;
   constructor(message: string, cause: APICallError) {

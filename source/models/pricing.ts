@@ -1,4 +1,4 @@
-import type { Usage } from "../agent/events.js";
+import type { Usage } from "../agent/event-data.js";
 
 /** USD per million tokens. */
 export interface ModelPrice {

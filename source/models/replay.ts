@@ -41,13 +41,13 @@ const turnSchema = z
     },
   );
 
-export const replayFileSchema = z.strictObject({
+const replayFileSchema = z.strictObject({
   description: z.string().optional(),
   turns: z.array(turnSchema),
 });
 
 export type ReplayScript = z.infer<typeof replayFileSchema>;
-export type ReplayTurn = ReplayScript["turns"][number];
+type ReplayTurn = ReplayScript["turns"][number];
 
 /** Reads and validates a replay file; every problem is a `ModelConfigError` naming the file and field. */
 export function loadReplayScript(file: string): ReplayScript {

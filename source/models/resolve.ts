@@ -16,7 +16,6 @@ import { failFastOnLocalRefusal } from "./fail-fast.js";
 import { offlineHint } from "./offline-hint.js";
 import { createReplayModel } from "./replay.js";
 
-export { DEFAULT_ANTHROPIC_MODEL_ID } from "./default-model.js";
 export { ModelConfigError } from "./errors.js";
 
 /** OpenAI's default model (also the default when no provider is set up). */

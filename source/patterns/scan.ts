@@ -12,7 +12,7 @@
  * `maxLineChars` are not read.
  */
 
-export interface PatternMatch {
+interface PatternMatch {
   namespace: string;
   target: string;
   message: string;
@@ -33,9 +33,8 @@ export interface ScanResult {
   skipped: number;
 }
 
-export const DEFAULT_MAX_PATTERNS = 20;
-export const DEFAULT_MAX_LINE_CHARS = 10_000;
-export const MAX_TARGET_CHARS = 200;
+const DEFAULT_MAX_PATTERNS = 20;
+const DEFAULT_MAX_LINE_CHARS = 10_000;
 
 const PATTERN_LINE = /^[ \t]*@([A-Za-z][A-Za-z0-9_-]{0,63}):(\S{1,200})(?:[ \t]+(.*))?$/;
 const FENCE = /^[ ]{0,3}(`{3,}|~{3,})(.*)$/;

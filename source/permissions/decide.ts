@@ -48,7 +48,7 @@ import type { CommandAnalysis, ShellAnalyzer } from "./shell/analyze.js";
 /** How a tool touches the world, for the mode table. */
 export type ToolKind = "read" | "edit" | "bash" | "mcp" | "other";
 
-export const READ_ONLY_TOOLS = ["Read", "Glob", "Grep"] as const;
+const READ_ONLY_TOOLS = ["Read", "Glob", "Grep"] as const;
 
 export function toolKind(toolName: string): ToolKind {
   if ((READ_ONLY_TOOLS as readonly string[]).includes(toolName)) return "read";
@@ -177,7 +177,7 @@ const BUILTIN_NOT_WRITING = new Set(["Read", "Glob", "Grep", "Task"]);
  * itself (`sed -i`) is for the sandbox and the hook fingerprints
  * (hooks/discover/fingerprint.ts).
  */
-export function writtenFiles(call: ToolCall, policy: PermissionPolicy): string[] {
+function writtenFiles(call: ToolCall, policy: PermissionPolicy): string[] {
   if (BUILTIN_NOT_WRITING.has(call.toolName)) return [];
   const target = targetOf(call, policy);
   if (target.kind === "path") return target.files.map((f) => f.file);
@@ -190,7 +190,7 @@ export function writtenFiles(call: ToolCall, policy: PermissionPolicy): string[]
  * where it lands): acceptEdits allows it only when every one is inside the
  * project. The one place that says what a write may reach without a rule.
  */
-export function writeAllowedByMode(files: readonly JudgedFile[]): boolean {
+function writeAllowedByMode(files: readonly JudgedFile[]): boolean {
   return files.every((f) => isInside(f.paths.projectDir, f.file));
 }
 
@@ -207,7 +207,7 @@ export function judgedLanding(call: ToolCall, policy: PermissionPolicy): string 
 }
 
 /** A path a rule is tested on, with the root relative patterns are taken from. */
-export interface JudgedFile {
+interface JudgedFile {
   file: string;
   paths: PathContext;
 }

@@ -14,7 +14,7 @@ const MODE_WORDS: Readonly<Record<PermissionMode, string>> = {
   bypassPermissions: "bypassPermissions mode",
 };
 
-export function ruleWhere(rule: PermissionRule): string {
+function ruleWhere(rule: PermissionRule): string {
   if (rule.source.scope === "flag" || rule.source.scope === "session") return rule.source.label;
   return `"permissions.${rule.list}" of ${rule.source.label}`;
 }
@@ -73,12 +73,6 @@ export function denialForModel(toolName: string, decision: PermissionDecision): 
       ? "Do not try to run it another way: present your plan to the user, who can leave plan mode to let it run."
       : "Do not try to get around it another way; if you need it, tell the user, who can change the rule.";
   return `Permission denied: ${why}. ${advice}`;
-}
-
-/** How the user could allow a call that was asked about and not approved. */
-export function howToAllow(suggested: string, interactive: boolean): string {
-  if (interactive) return "";
-  return ` The user can allow it with --allowedTools "${suggested}", with a "permissions.allow" rule in settings, or with --yes.`;
 }
 
 /** How to make a protected write that was not approved: the words for the user and for the model. */

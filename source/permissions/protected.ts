@@ -100,7 +100,7 @@ export function isGitControl(file: string): boolean {
 }
 
 /** What a protected area is, in words for the user and the model. */
-export function protectedWhy(why: ProtectedWhy): string {
+function protectedWhy(why: ProtectedWhy): string {
   switch (why) {
     case "acai-home":
       return "it is in ACAI_HOME, acai's own folder (settings, hooks, tools, plugins, agents, trust records)";

@@ -59,7 +59,7 @@ export function containmentInForce(): ContainmentKind {
   return probed;
 }
 
-export function probeContainment(bwrap: string | undefined): ContainmentKind {
+function probeContainment(bwrap: string | undefined): ContainmentKind {
   if (bwrap === undefined) {
     return { kind: "marker", reason: "bwrap (bubblewrap) is not on PATH" };
   }

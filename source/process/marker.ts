@@ -11,7 +11,7 @@
  */
 import { randomBytes } from "node:crypto";
 
-export const MARKER_PREFIX = "ACAI_RUN_";
+const MARKER_PREFIX = "ACAI_RUN_";
 
 /** A fresh marker name for one acai process, e.g. `ACAI_RUN_9F2C41D07BE3A865`. */
 export function newMarkerName(): string {

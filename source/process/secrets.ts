@@ -24,7 +24,7 @@ export const ENV_VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,255}$/;
 /** Why a variable was removed. */
 export type SecretReason = "name" | "agent-socket" | "value";
 
-export interface RemovedVariable {
+interface RemovedVariable {
   name: string;
   reason: SecretReason;
 }
@@ -37,7 +37,7 @@ export interface RemovedVariable {
  * `DBUS_SESSION_BUS_ADDRESS` a notification hook's `notify-send` fails, and
  * the bus is reachable at `$XDG_RUNTIME_DIR/bus` anyway.
  */
-export const KEPT_NAMES: ReadonlySet<string> = new Set([
+const KEPT_NAMES: ReadonlySet<string> = new Set([
   "PATH",
   "HOME",
   "USER",
@@ -165,7 +165,7 @@ export function nameLooksSecret(name: string): boolean {
   return SECRET_SUBSTRINGS.some((word) => upper.includes(word));
 }
 
-export function valueLooksSecret(value: string): boolean {
+function valueLooksSecret(value: string): boolean {
   return SECRET_VALUES.some((pattern) => pattern.test(value));
 }
 

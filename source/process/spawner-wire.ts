@@ -24,7 +24,7 @@ export interface Header {
   stream: StreamName;
 }
 
-export function parseHeader(line: string): Header | undefined {
+function parseHeader(line: string): Header | undefined {
   const match = /^([0-9a-f]{32}) (stdin|stdout|stderr)$/.exec(line);
   if (match === null) return undefined;
   return { token: match[1]!, stream: match[2] as StreamName };

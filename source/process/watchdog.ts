@@ -14,7 +14,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 
 /** argv: [entry, procDir]. Mirrors sweep.ts: repeated SIGKILL rounds until a scan finds nothing. */
-export const WATCHDOG_SCRIPT = `
+const WATCHDOG_SCRIPT = `
 const fs = require("node:fs");
 const [entry, procDir] = process.argv.slice(1);
 const needle = Buffer.from(entry);

@@ -1,5 +1,5 @@
 /** Past the session-end budget: time for the abort to reach session_end and for what is left to be killed. */
-export const WIND_DOWN_MARGIN_MS = 5_000;
+const WIND_DOWN_MARGIN_MS = 5_000;
 
 /**
  * How long after an abort (or an exit request) acai waits for the session to

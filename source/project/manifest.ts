@@ -43,13 +43,13 @@ export interface ProjectManifest {
   incomplete?: string;
 }
 
-export interface ManifestLimits {
+interface ManifestLimits {
   maxFiles: number;
   maxFileBytes: number;
   maxTotalBytes: number;
 }
 
-export const DEFAULT_MANIFEST_LIMITS: ManifestLimits = {
+const DEFAULT_MANIFEST_LIMITS: ManifestLimits = {
   maxFiles: 10_000,
   maxFileBytes: 16 * 1024 * 1024,
   maxTotalBytes: 256 * 1024 * 1024,
@@ -106,7 +106,7 @@ export function buildProjectManifest(input: ManifestInput): ProjectManifest {
 }
 
 /** The hash of the sorted entries: what the project is, never where the checkout lives. */
-export function fingerprintOf(entries: readonly ManifestEntry[]): string {
+function fingerprintOf(entries: readonly ManifestEntry[]): string {
   const hash = createHash("sha256");
   for (const entry of entries) hash.update(`${JSON.stringify(entry.key)} ${entry.digest}\n`);
   return hash.digest("hex");

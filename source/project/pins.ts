@@ -10,7 +10,7 @@
 import path from "node:path";
 import { wordPath } from "./command-paths.js";
 
-export type PinKind = "mcp-server" | "replay";
+type PinKind = "mcp-server" | "replay";
 
 const SHELL_SEPARATORS = /[\s;|&()<>`]+/;
 

@@ -17,7 +17,7 @@ export interface FindProjectRootOptions {
   acaiHome: string;
 }
 
-export type ProjectRootReason = "acai-folder" | "git-work-tree" | "working-directory";
+type ProjectRootReason = "acai-folder" | "git-work-tree" | "working-directory";
 
 export interface ProjectRoot {
   dir: string;

@@ -20,7 +20,7 @@ export type Sender =
   | { via: "store"; name: string }
   | { via: "nats"; name: string; ownKey: boolean; authenticated: boolean };
 
-export type Acceptance = { ok: true } | { ok: false; why: string };
+type Acceptance = { ok: true } | { ok: false; why: string };
 
 export type AcceptPolicy = (sender: Sender) => Acceptance;
 

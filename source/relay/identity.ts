@@ -53,7 +53,7 @@ export function loadIdentity(relayDir: string, owner: FileOwner): RelayIdentity 
   return { key: publicKeyText(loaded), privateKey: loaded };
 }
 
-export function publicKeyText(privateKey: KeyObject): string {
+function publicKeyText(privateKey: KeyObject): string {
   const jwk = createPublicKey(privateKey).export({ format: "jwk" });
   if (typeof jwk.x !== "string") throw new Error("not an Ed25519 key");
   return jwk.x;

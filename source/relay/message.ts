@@ -14,7 +14,7 @@ export const MAX_MESSAGE_CHARS = 5000;
 export const BROADCAST = "*";
 
 /** The sender's project: its folder's name, and an id that tells one project from another. */
-export const projectSchema = z
+const projectSchema = z
   .object({
     name: z
       .string()

@@ -7,9 +7,9 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
 
-export const AGENT_NAME_MAX = 64;
+const AGENT_NAME_MAX = 64;
 const NAME_PATTERN = /^[A-Za-z0-9._-]+$/;
-export const AGENT_NAME_RULE = `1–${AGENT_NAME_MAX} characters of A–Z, a–z, 0–9, '.', '_' and '-', not starting with '.' or '-'`;
+const AGENT_NAME_RULE = `1–${AGENT_NAME_MAX} characters of A–Z, a–z, 0–9, '.', '_' and '-', not starting with '.' or '-'`;
 
 /** Why `name` is not a valid agent name, or undefined when it is. */
 export function agentNameProblem(name: string): string | undefined {

@@ -14,7 +14,7 @@ import { RelayError } from "./message.js";
 /** What a secret file may hold at most (a creds file is a few KiB). */
 const MAX_SECRET_BYTES = 64 * 1024;
 
-export type NatsCredentials =
+type NatsCredentials =
   | { kind: "none" }
   | { kind: "token"; token: string }
   | { kind: "user"; user: string; password: string }

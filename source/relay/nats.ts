@@ -49,9 +49,9 @@ import { ring } from "./wake.js";
 
 const PREFIX = "acai.relay";
 /** How long `acai agents` and a broadcast wait for agents to answer. */
-export const WHO_WAIT_MS = 1000;
+const WHO_WAIT_MS = 1000;
 /** How long a direct message waits for its recipient's acknowledgement. */
-export const ACK_WAIT_MS = 3000;
+const ACK_WAIT_MS = 3000;
 /** Bytes accepted on the wire for one message (5,000 characters of UTF-8 and the envelope). */
 const MAX_WIRE_BYTES = 64 * 1024;
 

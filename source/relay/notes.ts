@@ -7,7 +7,7 @@
 import type { OnNote } from "./transport.js";
 
 /** Notes kept for a listener that has not come yet; past it the oldest are dropped. */
-export const MAX_WAITING_NOTES = 50;
+const MAX_WAITING_NOTES = 50;
 /** Different notes said in one session; past it one line says the rest are not shown. */
 export const MAX_NOTES = 100;
 

@@ -4,7 +4,7 @@
  * (leading blanks allowed); `\@relay:` is literal text, not a message. At most
  * `MAX_SENDS_PER_RESPONSE` per model response: a flood is cut, and said.
  */
-export const MAX_SENDS_PER_RESPONSE = 10;
+const MAX_SENDS_PER_RESPONSE = 10;
 
 const LINE = /^[ \t]*@relay:(\S+)[ \t]+(\S.*)$/;
 

@@ -4,7 +4,7 @@
  * response is seen. Each sent message is raised as `message_sent` (its hooks
  * run beside the loop); a message that cannot be sent is a `warning`.
  */
-import type { SentMessage } from "../agent/events.js";
+import type { SentMessage } from "../agent/event-data.js";
 import type { InterceptedEvent } from "../hooks/run/activity.js";
 import { relayLines } from "./outgoing.js";
 import type { SessionRelay } from "./session-relay.js";

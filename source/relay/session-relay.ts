@@ -7,7 +7,7 @@
  * handled it: until then it stays, for this agent or the next of its name.
  */
 import os from "node:os";
-import type { IncomingMessage, SentMessage } from "../agent/events.js";
+import type { IncomingMessage, SentMessage } from "../agent/event-data.js";
 import type { Inbox } from "../agent/types.js";
 import { messageText, projectTag, type RelayMessage } from "./message.js";
 import type { NoteBuffer } from "./notes.js";

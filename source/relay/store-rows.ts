@@ -19,7 +19,7 @@ export interface AgentRecord {
   listening: boolean;
 }
 
-export const agentRowSchema = z.object({
+const agentRowSchema = z.object({
   rowid: z.number().int(),
   name: agentNameSchema,
   session_id: z.string().max(200),
@@ -30,7 +30,7 @@ export const agentRowSchema = z.object({
   listening: z.union([z.literal(0), z.literal(1)]),
 });
 
-export const messageRowSchema = z.object({ seq: z.number().int(), body: z.string() });
+const messageRowSchema = z.object({ seq: z.number().int(), body: z.string() });
 
 export const QUARANTINE_TABLE = `
   CREATE TABLE IF NOT EXISTS quarantine (

@@ -26,9 +26,9 @@ import {
 export type { AgentRecord } from "./store-rows.js";
 
 /** How long an undelivered message (and a name that stopped running) is kept: 7 days. */
-export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 /** Undelivered messages one recipient may have waiting; past it sending to it fails. */
-export const MAX_PENDING_PER_AGENT = 1000;
+const MAX_PENDING_PER_AGENT = 1000;
 
 export interface StoredMessage {
   seq: number;

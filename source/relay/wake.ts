@@ -7,7 +7,7 @@
 import { type FSWatcher, mkdirSync, watch, writeFileSync } from "node:fs";
 import path from "node:path";
 
-export const FALLBACK_POLL_MS = 2000;
+const FALLBACK_POLL_MS = 2000;
 
 export function wakeDir(relayDir: string): string {
   return path.join(relayDir, "wake");

@@ -1,4 +1,4 @@
-import type { SessionEndReason } from "../agent/events.js";
+import type { SessionEndReason } from "../agent/event-data.js";
 import type { AskUser } from "../hooks/run/activity.js";
 import type { ModelPrice } from "../models/pricing.js";
 import type { PermissionMode } from "../permissions/rules.js";
@@ -21,7 +21,7 @@ import { startFailureCode } from "./start-error.js";
 import type { Action } from "./state.js";
 import type { ReplOptions, TurnInput } from "./types.js";
 
-export type { Phase, UiState } from "./controller/store.js";
+export type { UiState } from "./controller/store.js";
 
 export type CtrlCResult = "aborted" | "clear" | "hint" | "exit";
 

@@ -10,7 +10,7 @@ import { structuredPatch } from "diff";
 import { readRegularFileSync } from "../config/read-regular-file.js";
 import { stripControls } from "../terminal/inert-text.js";
 
-export type DiffLine = { kind: "add" | "del" | "same" | "gap"; text: string };
+type DiffLine = { kind: "add" | "del" | "same" | "gap"; text: string };
 
 export interface EditPreview {
   /** The file as the call names it, absolute. */

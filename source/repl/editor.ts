@@ -19,7 +19,7 @@ export function editorOf(value: string): EditorState {
 }
 
 /** Normalizes pasted or typed text: CRLF/CR become LF, other control characters are dropped. */
-export function cleanText(text: string): string {
+function cleanText(text: string): string {
   return (
     text
       .replace(/\r\n?/g, "\n")

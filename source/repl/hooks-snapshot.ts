@@ -3,7 +3,7 @@ import type { HookOutcome } from "../hooks/run/activity.js";
 import type { PreparedSession } from "../session/types.js";
 
 /** What `/hooks` shows: a frozen picture of the session's hooks when the command ran. */
-export interface HookRow {
+interface HookRow {
   id: string;
   name: string;
   scope: HookScope;
@@ -15,7 +15,7 @@ export interface HookRow {
   last?: { outcome: HookOutcome; event: HookEventName; at: number; detail?: string };
 }
 
-export interface BrokenRow {
+interface BrokenRow {
   name?: string;
   file: string;
   scope: HookScope;
@@ -37,7 +37,7 @@ interface LastDecision {
   detail?: string;
 }
 
-export function describeMatcher(matcher: Record<string, string | undefined>): string {
+function describeMatcher(matcher: Record<string, string | undefined>): string {
   const parts = Object.entries(matcher)
     .filter(([, value]) => value !== undefined && value !== "")
     .map(([key, value]) => `${key}=${value}`);

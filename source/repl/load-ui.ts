@@ -33,7 +33,7 @@ export async function loadUi(): Promise<typeof import("./mount.js")> {
 let installed = false;
 
 /** Idempotent; a Node without `module.registerHooks` just loads the whole barrel. */
-export function installInkResolveShortcut(): void {
+function installInkResolveShortcut(): void {
   if (installed || typeof module.registerHooks !== "function") return;
   installed = true;
   module.registerHooks({
@@ -56,7 +56,7 @@ function isInk(parentURL: string | undefined): boolean {
 }
 
 /** ink imports `{ throttle }`; the package's per-function entry exports it as default. */
-export function throttleShim(entryUrl: string): string {
+function throttleShim(entryUrl: string): string {
   return `data:text/javascript,export{default as throttle}from${encodeURIComponent(JSON.stringify(entryUrl))};`;
 }
 

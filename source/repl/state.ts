@@ -12,21 +12,14 @@ import { type AnsweredAsk, initialViewState, type NewItem, type ViewState } from
  * session, an abort, /clear). The state's shape is `state/view.ts`.
  */
 
-export { ZERO_USAGE } from "../agent/usage.js";
-export { compactedLine } from "./state/notice-events.js";
 export { toolGate } from "./state/tool-gate.js";
 export {
-  type AnsweredAsk,
-  type HookLast,
   type Item,
   initialViewState,
   type NewItem,
-  type RunningHook,
-  type StreamView,
   type Tone,
   type ToolStatus,
   type ToolView,
-  type TurnView,
   type ViewState,
 } from "./state/view.js";
 

@@ -4,16 +4,18 @@
  * Task call, collapsed: its latest lines while it runs, one summary line once
  * done (`/expand N` shows every line).
  */
-import type { AgentEvent, StopReason } from "../agent/events.js";
+
+import type { StopReason } from "../agent/event-data.js";
+import type { AgentEvent } from "../agent/events.js";
 import { inertLines } from "../terminal/inert-text.js";
 import { oneLine, summarizeToolInput } from "./format.js";
 
 /** Lines kept per subagent (the oldest go first): a long subagent must not grow the REPL without bound. */
 export const MAX_SUBAGENT_LINES = 500;
 
-export type SubagentLineKind = "text" | "tool" | "failed" | "note";
+type SubagentLineKind = "text" | "tool" | "failed" | "note";
 
-export interface SubagentLine {
+interface SubagentLine {
   kind: SubagentLineKind;
   text: string;
 }

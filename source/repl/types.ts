@@ -1,4 +1,4 @@
-import type { IncomingMessage } from "../agent/events.js";
+import type { IncomingMessage } from "../agent/event-data.js";
 import type { AskUser } from "../hooks/run/activity.js";
 import type { ModelPrice } from "../models/pricing.js";
 import type { ResumeRequest } from "../session/resume/find.js";
@@ -28,7 +28,7 @@ export interface TurnInput {
   message?: IncomingMessage;
 }
 
-export type ReplNotificationType = "idle_prompt" | "permission_prompt";
+type ReplNotificationType = "idle_prompt" | "permission_prompt";
 
 export interface ReplNotification {
   message: string;

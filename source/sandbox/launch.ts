@@ -24,8 +24,8 @@ import { defined } from "../shared/defined.js";
 import { type BwrapContext, bwrapArguments } from "./bwrap-args.js";
 import type { SandboxPolicy } from "./policy.js";
 
-export const SANDBOX_ENV = "ACAI_SANDBOX";
-export const SANDBOX_POLICY_ENV = "ACAI_SANDBOX_POLICY";
+const SANDBOX_ENV = "ACAI_SANDBOX";
+const SANDBOX_POLICY_ENV = "ACAI_SANDBOX_POLICY";
 
 /** What a launch needs beyond the seam's three fields: the bridge in front of the command. */
 export interface LaunchExtras {

@@ -15,7 +15,7 @@
 import path from "node:path";
 import type { SandboxSettings } from "../config/sandbox-settings.js";
 
-export type NetworkPolicy =
+type NetworkPolicy =
   | { readonly kind: "none" }
   | { readonly kind: "hosts"; readonly allow: readonly string[]; readonly deny: readonly string[] }
   | { readonly kind: "all"; readonly deny: readonly string[] };
@@ -87,7 +87,7 @@ export const CREDENTIAL_STORES: readonly string[] = [
 ];
 
 /** The project files that are trusted configuration or instructions, read-only inside the sandbox. */
-export const PROJECT_READ_ONLY: readonly string[] = [
+const PROJECT_READ_ONLY: readonly string[] = [
   ".acai",
   ".agents",
   ".mcp.json",
@@ -190,7 +190,7 @@ function projectWideningWarnings(
 }
 
 /** `~/x` and `$HOME/x` from HOME, a relative path from the project. */
-export function expandPath(p: string, paths: Pick<PolicyPaths, "homeDir" | "projectDir">): string {
+function expandPath(p: string, paths: Pick<PolicyPaths, "homeDir" | "projectDir">): string {
   if (p === "~" || p.startsWith("~/")) return path.join(paths.homeDir, p.slice(1));
   if (p.startsWith("$HOME/")) return path.join(paths.homeDir, p.slice(5));
   return path.resolve(paths.projectDir, p);

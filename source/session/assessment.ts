@@ -51,7 +51,7 @@ export interface ProjectAssessment {
   trust(): Promise<void>;
 }
 
-export class UnhashableProjectError extends Error {
+class UnhashableProjectError extends Error {
   override readonly name = "UnhashableProjectError";
 }
 

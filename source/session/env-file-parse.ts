@@ -20,7 +20,7 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Characters that end an unquoted word or make the line shell code rather than data. */
 const SPECIAL = new Set([";", "&", "|", "<", ">", "(", ")", "`"]);
 
-export interface SkippedLine {
+interface SkippedLine {
   /** 1-based. */
   line: number;
   text: string;

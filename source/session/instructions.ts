@@ -12,9 +12,9 @@ import { instructionFileOutside, projectInstructionFile } from "../project/instr
 import { inertText } from "../terminal/inert-text.js";
 
 /** Larger instruction files are left out (with a warning): they would crowd the context out. */
-export const MAX_INSTRUCTION_BYTES = 256 * 1024;
+const MAX_INSTRUCTION_BYTES = 256 * 1024;
 
-export interface InstructionSection {
+interface InstructionSection {
   /** Where it came from, as shown to the model (`~/.acai/AGENTS.md`, `AGENTS.md`). */
   label: string;
   file: string;

@@ -12,7 +12,7 @@ import type { ProjectStatus } from "./assessment.js";
 import { addProjectAllowRule, type ProjectRuleOptions } from "./project-rule.js";
 import type { ProjectHooksMode } from "./types.js";
 
-export type RuleOutcome = { ok: true; where: string } | { ok: false; error: string };
+type RuleOutcome = { ok: true; where: string } | { ok: false; error: string };
 
 export interface PermissionControls {
   /** The modes Shift-Tab goes through, in order. */

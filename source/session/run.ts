@@ -4,7 +4,7 @@
  * `askUser`, `--yes`, the effective limits) around `agent.run()`, sends the
  * model's `@relay:` lines, and closes the session's services when the run ends.
  */
-import type { SentMessage } from "../agent/events.js";
+import type { SentMessage } from "../agent/event-data.js";
 import { RAISES } from "../agent/raises.js";
 import type { RunInput } from "../agent/types.js";
 import type { HookDefaults } from "../config/settings.js";

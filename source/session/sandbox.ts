@@ -7,7 +7,7 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { SessionSandboxInfo } from "../agent/events.js";
+import type { SessionSandboxInfo } from "../agent/event-data.js";
 import type { AcaiPaths } from "../config/paths.js";
 import { resolveProjectPaths } from "../config/paths.js";
 import type { LoadedSettings } from "../config/settings.js";

@@ -15,7 +15,7 @@ import type { HookDefinition } from "../hooks/contract/definition.js";
 import { parseEnvFile } from "./env-file-parse.js";
 
 /** Past this a file is not read (a hook gone wrong); said once. */
-export const MAX_ENV_FILE_BYTES = 256 * 1024;
+const MAX_ENV_FILE_BYTES = 256 * 1024;
 
 /** `$ACAI_HOME/session-env/<sessionId>` */
 export function sessionEnvDir(acaiHome: string, sessionId: string): string {

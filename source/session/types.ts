@@ -10,7 +10,7 @@ import type { PermissionControls } from "./permission-controls.js";
 import type { ResumeRequest } from "./resume/find.js";
 
 /** `notification_type` values acai sends (Claude Code's). */
-export type NotificationType = "idle_prompt" | "permission_prompt";
+type NotificationType = "idle_prompt" | "permission_prompt";
 
 /** How project hooks are treated for this session. */
 export type ProjectHooksMode =

@@ -15,7 +15,7 @@ import type { SubagentDefinition } from "../tools/builtin/task-types.js";
 /** Files read per folder, at most (sorted by name; the rest are left out with a warning). */
 export const MAX_AGENT_FILES = 64;
 /** An agent file's size cap: a system prompt, not a book. */
-export const MAX_AGENT_FILE_BYTES = 256 * 1024;
+const MAX_AGENT_FILE_BYTES = 256 * 1024;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 const FrontMatter = z.looseObject({

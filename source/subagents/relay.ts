@@ -7,9 +7,12 @@
  * Verdicts come back down unchanged: the nested agent applies them as its own
  * (a `subagent_stop` block is a `stop_request` block to it).
  */
-import type { AgentEvent, StopReason, SubagentMark, Usage, Verdict } from "../agent/events.js";
+
+import type { StopReason, Usage } from "../agent/event-data.js";
+import type { AgentEvent, SubagentMark } from "../agent/events.js";
 import { RAISES } from "../agent/raises.js";
 import { ZERO_USAGE } from "../agent/usage.js";
+import type { Verdict } from "../agent/verdicts.js";
 
 export interface RelayInfo {
   agentId: string;

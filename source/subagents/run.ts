@@ -18,7 +18,7 @@ import type { Tool, ToolResult } from "../tools/types.js";
 import { type RelayOutcome, relaySubagent } from "./relay.js";
 
 /** Subagents may start subagents down to this depth (the session's agent is depth 0). */
-export const DEFAULT_MAX_SUBAGENT_DEPTH = 2;
+const DEFAULT_MAX_SUBAGENT_DEPTH = 2;
 
 export interface SubagentRunnerOptions {
   /** Every type the Task tool offers (the built-in general-purpose one included). */
@@ -49,7 +49,7 @@ export interface SubagentRunnerOptions {
   depth?: number;
 }
 
-export const SUBAGENT_PROMPT_NOTE =
+const SUBAGENT_PROMPT_NOTE =
   "You are a subagent: another agent gave you the task below through its Task tool. Do it, then end with a final answer; that answer is all the other agent sees of your work.";
 
 /** The Task tool of an agent whose subagents are at `options.depth` (default 1). */
@@ -57,7 +57,7 @@ export function subagentTaskTool(options: SubagentRunnerOptions): Tool {
   return taskTool({ definitions: options.definitions, run: createSubagentRunner(options) });
 }
 
-export function createSubagentRunner(options: SubagentRunnerOptions): RunSubagent {
+function createSubagentRunner(options: SubagentRunnerOptions): RunSubagent {
   const byName = new Map(options.definitions.map((d) => [d.name, d]));
   const depth = options.depth ?? 1;
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_SUBAGENT_DEPTH;
@@ -126,7 +126,7 @@ export function createSubagentRunner(options: SubagentRunnerOptions): RunSubagen
   };
 }
 
-export function subagentTranscriptPath(parent: string, agentId: string): string {
+function subagentTranscriptPath(parent: string, agentId: string): string {
   const dir = path.join(path.dirname(parent), path.basename(parent, ".jsonl"), "subagents");
   return path.join(dir, `agent-${agentId}.jsonl`);
 }

@@ -10,7 +10,7 @@ import { capForModel } from "./text.js";
 import type { JsonSchema, Tool, ToolResult } from "./types.js";
 import { validateOnce } from "./validated-input.js";
 
-export const DYNAMIC_TOOL_TIMEOUT_MS = 30_000;
+const DYNAMIC_TOOL_TIMEOUT_MS = 30_000;
 const DESCRIBE_TIMEOUT_MS = 10_000;
 const DESCRIBE_MAX_BYTES = 256 * 1024;
 
@@ -44,7 +44,7 @@ const metadataSchema = z
     timeoutMs: m.timeout_ms ?? DYNAMIC_TOOL_TIMEOUT_MS,
     env: [...new Set(m.env ?? [])],
   }));
-export type DynamicToolMetadata = z.output<typeof metadataSchema>;
+type DynamicToolMetadata = z.output<typeof metadataSchema>;
 
 function normalizeSchema(schema: Record<string, unknown> | undefined): JsonSchema {
   return { type: "object", properties: {}, ...schema };
@@ -167,7 +167,7 @@ async function describeTool(
   return { ok: true, metadata: parsed.data };
 }
 
-export function dynamicTool(file: string, metadata: DynamicToolMetadata): DynamicTool {
+function dynamicTool(file: string, metadata: DynamicToolMetadata): DynamicTool {
   const { name, description, inputSchema, timeoutMs, env } = metadata;
   const validate = validateOnce((input) => checkJsonInput(name, inputSchema, input));
   return {

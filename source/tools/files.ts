@@ -12,7 +12,7 @@ import {
 } from "./ignore.js";
 
 /** Directories Glob and Grep never enter. */
-export const SKIPPED_DIRS: ReadonlySet<string> = new Set([".git", "node_modules"]);
+const SKIPPED_DIRS: ReadonlySet<string> = new Set([".git", "node_modules"]);
 
 export interface ListFilesOptions {
   signal?: AbortSignal | undefined;

@@ -4,7 +4,7 @@ import ignore, { type Ignore } from "ignore";
 import { MAX_PROJECT_FILE_BYTES, readRegularFileSync } from "../config/read-regular-file.js";
 
 /** The rules of one `.gitignore` file, for paths below `prefix` (its directory plus a separator). */
-export interface IgnoreLevel {
+interface IgnoreLevel {
   prefix: string;
   rules: Ignore;
 }

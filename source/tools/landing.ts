@@ -10,7 +10,7 @@ import { lstatSync, readlinkSync, statSync } from "node:fs";
 import path from "node:path";
 
 /** Links followed on one path before giving up, as Linux's ELOOP limit. */
-export const MAX_LINK_HOPS = 40;
+const MAX_LINK_HOPS = 40;
 
 export type Landing = { ok: true; path: string } | { ok: false; reason: string };
 

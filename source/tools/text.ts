@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from "node:path";
 
 /** Characters of tool output the model sees, at most. */
-export const MODEL_OUTPUT_LIMIT = 30_000;
+const MODEL_OUTPUT_LIMIT = 30_000;
 
 /**
  * Keeps the head and the tail of a long text (the tail of a build log is often

@@ -1,4 +1,5 @@
-import type { AgentEvent, Verdict } from "../agent/events.js";
+import type { AgentEvent } from "../agent/events.js";
+import type { Verdict } from "../agent/verdicts.js";
 import type { ProcessRunner } from "../process/types.js";
 
 /** JSON Schema object as given to the model and published to hook authors. */

@@ -76,7 +76,7 @@ export const failTool = zodTool("Fail", z.object({}), async () => ({
   interrupted: false,
 }));
 
-export const throwTool = zodTool("Throw", z.object({}), async () => {
+const throwTool = zodTool("Throw", z.object({}), async () => {
   throw new Error("thrown inside the tool");
 });
 
@@ -98,7 +98,7 @@ export const slowTool = zodTool("Slow", z.object({ ms: z.number() }), (input, si
   });
 });
 
-export const testTools = [echoTool, failTool, throwTool, slowTool];
+const testTools = [echoTool, failTool, throwTool, slowTool];
 
 export function modelFor(server: FakeOpenAIServer, api: Api) {
   const provider = createOpenAI({ apiKey: "sk-test", baseURL: server.url });

@@ -112,7 +112,7 @@ export async function installHooks(
 }
 
 /** Lines of `ps -eo args` that contain the marker (the ps line itself excluded). */
-export function processesWith(marker: string): string[] {
+function processesWith(marker: string): string[] {
   const ps = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" });
   return ps.split("\n").filter((line) => line.includes(marker) && !line.includes("ps -eo"));
 }

@@ -61,7 +61,7 @@ export function scriptHook(path: string, overrides: Partial<HookDefinition> = {}
 }
 
 /** Command lines of live processes containing `marker`. */
-export function processesWith(marker: string): string[] {
+function processesWith(marker: string): string[] {
   const out = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" });
   return out.split("\n").filter((line) => line.includes(marker) && !line.includes("ps -eo"));
 }

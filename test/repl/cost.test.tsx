@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { render } from "ink-testing-library";
 import { afterEach, describe, expect, it } from "vitest";
-import type { StopReason } from "../../source/agent/events.js";
+import type { StopReason } from "../../source/agent/event-data.js";
 import type { InterceptedEvent } from "../../source/hooks/run/activity.js";
 import { replOptionsFromCli } from "../../source/repl/cli-adapter.js";
 import { StatusLine } from "../../source/repl/components/StatusLine.js";

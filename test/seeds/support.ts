@@ -8,7 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type AcaiDirs, type AcaiResult, runAcai } from "../support/run-acai.js";
 
-export const SEEDS_DIR = path.dirname(fileURLToPath(import.meta.url));
+const SEEDS_DIR = path.dirname(fileURLToPath(import.meta.url));
 
 export type ToolCall = { name: string; input: Record<string, unknown> };
 

@@ -41,7 +41,7 @@ import {
   sleep,
 } from "./http-fixture.js";
 
-export interface FakeAnthropicToolCall {
+interface FakeAnthropicToolCall {
   name: string;
   input: unknown;
   /** The `tool_use` id (default `toolu_<request>_<index>`). */
@@ -77,7 +77,7 @@ export interface FakeAnthropicTurn {
   chunkSize?: number;
 }
 
-export interface RecordedAnthropicRequest {
+interface RecordedAnthropicRequest {
   method: string;
   path: string;
   headers: Record<string, string>;

@@ -33,7 +33,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { chunksOf, flattenHeaders, onClose, parseBody, sendJson, sleep } from "./http-fixture.js";
 
-export interface FakeToolCall {
+interface FakeToolCall {
   name: string;
   input: unknown;
   /** Call id sent to the client (default `call_<request>_<index>`). */
@@ -63,7 +63,7 @@ export interface FakeTurn {
   chunkSize?: number;
 }
 
-export type FakeApi = "chat" | "responses" | "models" | "other";
+type FakeApi = "chat" | "responses" | "models" | "other";
 
 export interface RecordedRequest {
   api: FakeApi;

@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import type { AcaiDirs } from "./run-acai.js";
 import { CLI_PATH } from "./run-acai.js";
 
-export const TMUX = "/usr/bin/tmux";
+const TMUX = "/usr/bin/tmux";
 
 /** Why REPL terminal tests cannot run here ("" when they can). */
 export const tmuxSkipReason = !existsSync(TMUX)

@@ -121,7 +121,7 @@ export async function* compactHistory(
   return { kind: "compacted", tokensAfter, usage: summary.usage };
 }
 
-export function summaryMessage(summary: string): string {
+function summaryMessage(summary: string): string {
   return `This session was compacted: the earlier conversation is summarised below.\n<summary>\n${summary}\n</summary>`;
 }
 

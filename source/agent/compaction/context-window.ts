@@ -16,7 +16,7 @@ const KNOWN_WINDOWS: readonly [RegExp, number][] = [
   [/^(llama-?3\.[123]|qwen2\.5|qwen3)/, 128_000],
 ];
 
-export function knownContextWindow(modelId: string): number | undefined {
+function knownContextWindow(modelId: string): number | undefined {
   const id = modelId.toLowerCase().replace(/^[a-z-]+:/, "");
   for (const [pattern, tokens] of KNOWN_WINDOWS) if (pattern.test(id)) return tokens;
   return undefined;

@@ -71,7 +71,7 @@ function pairs(
 }
 
 /** The entry the flags and operands describe, validated as a session would read it. */
-export function entryOf(
+function entryOf(
   target: string | undefined,
   args: readonly string[],
   options: AddOptions,

@@ -23,7 +23,7 @@ import { clampTimeoutSeconds } from "../../hooks/contract/schemas/settings-hooks
 import type { SecretsOfHook } from "./import-secrets.js";
 
 /** Claude Code's default hook timeout, in seconds. */
-export const CLAUDE_DEFAULT_TIMEOUT_S = 60;
+const CLAUDE_DEFAULT_TIMEOUT_S = 60;
 
 /** Claude Code tools acai has no counterpart for (as of writing). */
 const CLAUDE_ONLY_TOOLS = new Set([
@@ -44,7 +44,7 @@ const CLAUDE_ONLY_TOOLS = new Set([
 ]);
 const ACAI_SESSION_SOURCES = new Set(["startup", "resume"]);
 
-export interface SettingsHookEntryOut {
+interface SettingsHookEntryOut {
   type: "command";
   command: string;
   timeout: number;
@@ -52,7 +52,7 @@ export interface SettingsHookEntryOut {
   env?: string[];
 }
 
-export interface SettingsHookGroupOut {
+interface SettingsHookGroupOut {
   matcher?: string;
   hooks: SettingsHookEntryOut[];
 }

@@ -47,10 +47,10 @@ function sdkImportFor(projectRoot: string): string {
   }
 }
 
-export const INIT_MODES = ["spawn", "persistent"] as const;
-export type InitMode = (typeof INIT_MODES)[number];
+const INIT_MODES = ["spawn", "persistent"] as const;
+type InitMode = (typeof INIT_MODES)[number];
 
-export interface InitOptions {
+interface InitOptions {
   lang: InitLang;
   event: HookEventName;
   /** Default spawn: a process per event; persistent: one per session (hooks.md §6.4). */
@@ -58,7 +58,7 @@ export interface InitOptions {
   force: boolean;
 }
 
-export async function initHook(
+async function initHook(
   cwd: string,
   name: string,
   options: InitOptions,

@@ -28,9 +28,9 @@ import { assessProject } from "../../session/assessment.js";
 import { hookRegistrySettings } from "../../session/hook-registry-settings.js";
 import { UsageError } from "../errors.js";
 
-export type ProjectTrust = "no-project-hooks" | "trusted" | "untrusted";
+type ProjectTrust = "no-project-hooks" | "trusted" | "untrusted";
 /** `user` hooks are always trusted; project hooks follow the project's trust record. */
-export type EntryTrust = "user" | "trusted" | "untrusted";
+type EntryTrust = "user" | "trusted" | "untrusted";
 
 export type HookEntry =
   | { status: "ok"; hook: HookDefinition; trust: EntryTrust; fromCache?: boolean }
@@ -66,7 +66,7 @@ export interface InventoryOptions {
   skipProject?: boolean;
 }
 
-export function entryFile(entry: HookEntry): string {
+function entryFile(entry: HookEntry): string {
   switch (entry.status) {
     case "ok":
       return entry.hook.file;

@@ -15,7 +15,7 @@ import { EXIT } from "../exit-codes.js";
 import type { HookEntry, Inventory } from "./inventory.js";
 import { writtenMatcher } from "./matcher-text.js";
 
-export interface ListedHook {
+interface ListedHook {
   name: string;
   status: "ok" | "broken" | "unknown";
   scope: "user" | "project";
@@ -46,7 +46,7 @@ function commandOf(hook: HookDefinition): string {
   return [hook.launch.command, ...hook.launch.args].join(" ");
 }
 
-export function toListed(entry: HookEntry): ListedHook {
+function toListed(entry: HookEntry): ListedHook {
   switch (entry.status) {
     case "ok": {
       const { hook } = entry;
@@ -153,7 +153,7 @@ function trustLine(inventory: Inventory): string {
   }
 }
 
-export function formatList(inventory: Inventory, homeDir: string): string {
+function formatList(inventory: Inventory, homeDir: string): string {
   const listed = inventory.entries.map(toListed);
   // Everything below but acai's own words is project text: shown inert (see inertText).
   const short = (file: string) => inertText(shortPath(file, inventory.projectDir, homeDir));

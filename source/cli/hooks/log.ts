@@ -29,7 +29,7 @@ function isEntry(value: unknown): value is AuditEntry {
 }
 
 /** Entries of complete lines; a line that is not an audit entry is skipped (counted). */
-export function parseAuditLines(text: string): { entries: AuditEntry[]; skipped: number } {
+function parseAuditLines(text: string): { entries: AuditEntry[]; skipped: number } {
   const entries: AuditEntry[] = [];
   let skipped = 0;
   for (const line of text.split("\n")) {

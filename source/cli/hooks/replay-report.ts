@@ -1,5 +1,6 @@
 /** `acai hooks replay`'s report: each recorded event's verdict then and now, as text or JSON. */
-import type { AgentEvent, Verdict } from "../../agent/events.js";
+import type { AgentEvent } from "../../agent/events.js";
+import type { Verdict } from "../../agent/verdicts.js";
 import type { HookDefinition } from "../../hooks/contract/definition.js";
 import type { AuditEntry } from "../../hooks/run/audit.js";
 import { inertText, jsonForTerminal } from "../../terminal/inert-text.js";

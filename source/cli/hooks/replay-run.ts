@@ -1,5 +1,6 @@
 /** `acai hooks replay`'s run: the recorded events through the real interceptor with the current hooks. */
-import type { AgentEvent, Verdict } from "../../agent/events.js";
+import type { AgentEvent } from "../../agent/events.js";
+import type { Verdict } from "../../agent/verdicts.js";
 import type { HookDefinition } from "../../hooks/contract/definition.js";
 import type { AuditEntry } from "../../hooks/run/audit.js";
 import type { ProcessRunner } from "../../process/types.js";

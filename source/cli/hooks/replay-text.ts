@@ -1,5 +1,6 @@
 /** How `acai hooks replay` words events, verdicts and hook runs, and which parts of two verdicts differ. */
-import type { AgentEvent, Verdict } from "../../agent/events.js";
+import type { AgentEvent } from "../../agent/events.js";
+import type { Verdict } from "../../agent/verdicts.js";
 import type { AuditEntry } from "../../hooks/run/audit.js";
 
 function clip(text: string, max: number): string {

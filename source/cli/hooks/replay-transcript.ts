@@ -5,7 +5,8 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import type { AgentEvent, Verdict } from "../../agent/events.js";
+import type { AgentEvent } from "../../agent/events.js";
+import type { Verdict } from "../../agent/verdicts.js";
 import { inertText } from "../../terminal/inert-text.js";
 import { UsageError } from "../errors.js";
 
@@ -92,7 +93,7 @@ const TRANSCRIPT_NAME = /^\d{4}-\d{2}-\d{2}-(.+)\.jsonl$/;
  * newest file when a session has several); a prefix that fits several
  * sessions is an error listing them.
  */
-export function transcriptOfSession(
+function transcriptOfSession(
   names: readonly string[],
   target: string,
   transcriptsDir: string,

@@ -21,7 +21,7 @@ export interface SampleArgs {
   model: string;
 }
 
-export function sampleToolInput(toolName: string, projectDir: string): Record<string, unknown> {
+function sampleToolInput(toolName: string, projectDir: string): Record<string, unknown> {
   const file = path.join(projectDir, SAMPLE_FILE);
   switch (toolName) {
     case "Bash":

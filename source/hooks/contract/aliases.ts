@@ -52,8 +52,6 @@ export const TOOL_ALIASES = {
   ],
 } as const satisfies Record<string, readonly string[]>;
 
-export type BuiltinToolName = keyof typeof TOOL_ALIASES;
-
 const BUILTINS: ReadonlyMap<string, readonly string[]> = new Map(
   Object.entries(TOOL_ALIASES).map(([name, aliases]) => [name, [name, ...aliases]]),
 );

@@ -65,8 +65,6 @@ export type Decision = DecisionCommon &
     | { action: "failed"; error: string }
   );
 
-export type DecisionAction = Decision["action"];
-
 /**
  * Longest texts kept from one answer (characters); past them the text is cut
  * with a visible marker (`capText`). Context has its own, configurable cap
@@ -81,7 +79,7 @@ export const ANSWER_TEXT_CAPS = {
   output: 30_000,
 } as const;
 
-export type CappedText = keyof typeof ANSWER_TEXT_CAPS;
+type CappedText = keyof typeof ANSWER_TEXT_CAPS;
 
 /** Cuts `text` at `cap` characters and says so, visibly. */
 export function capText(text: string, cap: number, what = "context"): string {

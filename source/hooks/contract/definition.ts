@@ -41,7 +41,7 @@ export type HookRunMode = "spawn" | "persistent" | "plugin";
 /** How a hook runs; `runHookOnce` (run.ts) switches on `mode`. */
 export type HookLaunch = ProcessLaunch | PluginLaunch;
 
-export interface ProcessLaunch {
+interface ProcessLaunch {
   /** Absent: `spawn`. */
   mode?: "spawn" | "persistent";
   /** Executable (absolute path) or, when `viaShell`, the shell command line. */

@@ -72,7 +72,7 @@ function compileRegex(field: keyof HookMatcher, source: string, wholeName: boole
 }
 
 /** Compiles a matcher's regular expressions and glob; throws `InvalidMatcherError`. */
-export function compileMatcher(matcher: HookMatcher, projectDir?: string): CompiledMatcher {
+function compileMatcher(matcher: HookMatcher, projectDir?: string): CompiledMatcher {
   const compiled: CompiledMatcher = { anyTool: true };
   if (projectDir !== undefined) compiled.projectDir = projectDir;
   if (matcher.tool !== undefined) {

@@ -70,7 +70,7 @@ export interface PayloadArgs {
 }
 
 /** `event_type` for an Agent Hooks hook: its trigger's spelling when that names this event. */
-export function agentHooksEventType(event: HookEventName, trigger: string | undefined): string {
+function agentHooksEventType(event: HookEventName, trigger: string | undefined): string {
   if (trigger !== undefined && normalizeAgentHooksEventName(trigger) === event) return trigger;
   return agentHooksEventName(event);
 }

@@ -33,7 +33,7 @@ export const RawRegistrationSchema = z.object({
 export type RawRegistration = z.infer<typeof RawRegistrationSchema>;
 
 /** OpenClaw's hook names (either separator) → acai's events; the others have no acai event. */
-export const OPENCLAW_EVENTS: Readonly<Record<string, HookEventName>> = {
+const OPENCLAW_EVENTS: Readonly<Record<string, HookEventName>> = {
   "session-start": "session_start",
   "session-end": "session_end",
   "before-agent-start": "user_prompt",
@@ -44,7 +44,7 @@ export const OPENCLAW_EVENTS: Readonly<Record<string, HookEventName>> = {
 };
 
 /** A3S's event types (PascalCase or snake_case) → acai's events. */
-export const A3S_EVENTS: Readonly<Record<string, HookEventName>> = {
+const A3S_EVENTS: Readonly<Record<string, HookEventName>> = {
   PreToolUse: "before_tool",
   PostToolUse: "after_tool",
   GenerateStart: "before_model",
@@ -119,7 +119,7 @@ const PatternOptionsSchema = AcaiOptionsSchema.omit({ matcher: true }).extend({
  * example's `priority: 100, // Run after other hooks` only holds if an unset
  * one runs before 100 — it is 0, as `priority ?? 0` reads it.
  */
-export const LOWER_FIRST_DEFAULT = { a3s: 100, openclaw: 0 } as const;
+const LOWER_FIRST_DEFAULT = { a3s: 100, openclaw: 0 } as const;
 
 /**
  * Places a "lower runs first" priority on acai's scale (hooks.md §5): `1000 −

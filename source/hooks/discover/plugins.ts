@@ -11,11 +11,11 @@ import type { PluginLoader } from "../contract/plugin-registration.js";
 import { registrationHook } from "../contract/plugin-registration.js";
 import { listDir, statOrUndefined } from "./sources/files.js";
 
-export const PLUGIN_EXTENSIONS = [".js", ".mjs", ".ts"] as const;
+const PLUGIN_EXTENSIONS = [".js", ".mjs", ".ts"] as const;
 /** Plugin files read per folder; the rest are reported, not loaded. */
-export const MAX_PLUGIN_FILES = 100;
+const MAX_PLUGIN_FILES = 100;
 /** Registrations kept per plugin. */
-export const MAX_REGISTRATIONS = 200;
+const MAX_REGISTRATIONS = 200;
 
 export interface PluginCandidate {
   file: string;

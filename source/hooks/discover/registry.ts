@@ -23,9 +23,9 @@ import { loadExecutables } from "./sources/executables.js";
 import { hookMdDefinition } from "./sources/hook-md.js";
 import { loadSettingsHooks } from "./sources/settings.js";
 
-export { type HookScan, type ScanOptions, scanHookSources } from "./scan.js";
+export { type HookScan, scanHookSources } from "./scan.js";
 export type { SettingsHookFile } from "./sources/settings.js";
-export { describeUntrusted, type UntrustedHook } from "./untrusted.js";
+export { describeUntrusted } from "./untrusted.js";
 
 export interface HookRegistry {
   hooks: HookDefinition[];

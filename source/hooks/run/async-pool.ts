@@ -17,9 +17,9 @@ export interface AsyncPoolLimits {
 }
 
 /** What became of a submitted task. */
-export type Admission = "started" | "queued" | "dropped";
+type Admission = "started" | "queued" | "dropped";
 
-export interface Submitted {
+interface Submitted {
   admission: Admission;
   /** Settles when the task has run (at once when it was dropped). Never rejects. */
   done: Promise<void>;

@@ -11,7 +11,7 @@ import type { HookDefinition, HookEventName } from "../contract/definition.js";
 import { exitTwoCrashNote } from "./crash-note.js";
 import type { HookRunRecord } from "./run.js";
 
-export const AUDIT_STDERR_CHARS = 500;
+const AUDIT_STDERR_CHARS = 500;
 
 export interface AuditEntry {
   time: string;

@@ -49,7 +49,7 @@ export type RunHook = (
  * invalid modification becomes a failure), `effective` what took effect after the
  * failure policy.
  */
-export type OnHookRun = (
+type OnHookRun = (
   hook: HookDefinition,
   record: HookRunRecord,
   answered: Decision,
@@ -230,7 +230,7 @@ function endOf(
 }
 
 /** Who answers an `ask`: `--yes`, else the user; headless with no one to ask, denied. */
-export async function resolveAsk(
+async function resolveAsk(
   options: Pick<ChainOptions, "assumeYes" | "askUser" | "signal">,
   request: AskRequest,
 ): Promise<{ allowed: boolean; reason: string }> {

@@ -23,7 +23,8 @@
  * and closes the agent's generator. Aborting is the way to stop a hook that is
  * running: `return()` waits for the current step to end.
  */
-import type { AgentEvent, Verdict } from "../../agent/events.js";
+import type { AgentEvent } from "../../agent/events.js";
+import type { Verdict } from "../../agent/verdicts.js";
 import type { HookDefinition, HookEventName } from "../contract/definition.js";
 import { HOOK_EVENT_OF } from "../contract/events/names.js";
 import type { InterceptedEvent } from "./activity.js";
@@ -49,12 +50,10 @@ import { carriedVerdict, newRetryCount } from "./intercept/verdict.js";
 import { indexHooks, type Plan, plan } from "./plan.js";
 
 export {
-  DEFAULT_MAX_RETRIES,
   DEFAULT_SESSION_END_BUDGET_MS,
   type InterceptorOptions,
-  type NotifyHooks,
 } from "./intercept/options.js";
-export type { HookSentMessage, OnSendMessage } from "./intercept/relay-effects.js";
+export type { HookSentMessage } from "./intercept/relay-effects.js";
 
 export interface HookInterceptor {
   (run: AgentRun): InterceptedRun;

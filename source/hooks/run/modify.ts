@@ -12,7 +12,7 @@ import { eventRow, type HookEventName } from "../contract/events/table.js";
 import type { GateState } from "../contract/gate-state.js";
 import { applyMergePatch } from "../contract/merge-patch.js";
 
-export type ToolInputValidation = { ok: true; value?: unknown } | { ok: false; error: string };
+type ToolInputValidation = { ok: true; value?: unknown } | { ok: false; error: string };
 export type ValidateToolInput = (toolName: string, input: unknown) => ToolInputValidation;
 
 /** What of a chain's gate a modify needs. */

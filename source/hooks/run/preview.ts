@@ -74,7 +74,7 @@ export function previewAnswer(args: {
 }
 
 /** What acai would do with the effective answer, in words (the toolkit's "acai would: …"). */
-export function consequence(
+function consequence(
   event: HookEventName,
   answered: Decision,
   effective: Decision,

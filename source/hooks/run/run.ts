@@ -21,7 +21,7 @@ export type { HookRunRecord } from "./run-record.js";
 
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
 /** Grace between TERM and KILL when a hook times out. */
-export const HOOK_KILL_GRACE_MS = 500;
+const HOOK_KILL_GRACE_MS = 500;
 
 export interface HookRunOptions {
   runner: ProcessRunner;

@@ -15,7 +15,8 @@
  * permission_request, where `allow` ends the chain granting the call and
  * `ask` is no decision; context is collected from every hook, capped.
  */
-import type { AgentEvent, PermissionHintVerdict } from "../../agent/events.js";
+import type { AgentEvent } from "../../agent/events.js";
+import type { PermissionHintVerdict } from "../../agent/verdicts.js";
 import { applyFailurePolicy, capText, type Decision } from "../contract/decision.js";
 import type { HookDefinition } from "../contract/definition.js";
 import { eventRow, type HookEventName } from "../contract/events/table.js";

@@ -58,7 +58,7 @@ async function firstLine(file: string): Promise<string> {
 }
 
 /** The TypeScript file this start would hand to PATH's node, if any. */
-export async function typeScriptFileOf(
+async function typeScriptFileOf(
   options: Pick<RunOptions, "command" | "args">,
 ): Promise<string | undefined> {
   const { command } = options;

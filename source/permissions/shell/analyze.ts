@@ -18,8 +18,6 @@ import { commandForms, type SimpleCommand } from "./command.js";
 import { runnerReach } from "./runners.js";
 import { bareWord, shown, type Word, wordOf } from "./words.js";
 
-export type { SimpleCommand } from "./command.js";
-
 export interface CommandAnalysis {
   /** Every simple command, in source order (nested ones after their parent's words). */
   commands: SimpleCommand[];
@@ -47,7 +45,7 @@ export const NO_SHELL_PARSER: ShellAnalyzer = Object.freeze({
 export type ScriptParser = (text: string, depth: number) => CommandAnalysis;
 
 /** How deep `bash -c "bash -c '…'"` is followed. */
-export const MAX_DEPTH = 4;
+const MAX_DEPTH = 4;
 
 interface Walk {
   out: CommandAnalysis;
@@ -60,7 +58,7 @@ interface Walk {
 }
 
 /** Deeper syntax trees are not walked: the line is opaque. */
-export const MAX_NESTING = 256;
+const MAX_NESTING = 256;
 
 export function analyzeTree(root: Node, depth: number, again: ScriptParser): CommandAnalysis {
   const out: CommandAnalysis = { commands: [], writes: [], opaque: [] };

@@ -1,4 +1,4 @@
-import type { SessionEndReason } from "../../agent/events.js";
+import type { SessionEndReason } from "../../agent/event-data.js";
 import type { InterceptedEvent } from "../../hooks/run/activity.js";
 import type { PreparedSession } from "../../session/types.js";
 import type { PromptQueue } from "../prompt-queue.js";

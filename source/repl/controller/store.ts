@@ -10,7 +10,7 @@ export interface AskView {
   preview?: EditPreview;
 }
 
-export type Phase = "trust" | "starting" | "ready" | "switching" | "exiting" | "done";
+type Phase = "trust" | "starting" | "ready" | "switching" | "exiting" | "done";
 
 /** Everything the App renders, as one immutable snapshot. */
 export interface UiState {

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from "../../agent/events.js";
+import type { IncomingMessage } from "../../agent/event-data.js";
 import { inertText } from "../../terminal/inert-text.js";
 import { PromptQueue } from "../prompt-queue.js";
 import type { TurnInput } from "../types.js";

@@ -3,15 +3,15 @@
  * session is being started (`loadMarkdown`, awaited before the prompt opens),
  * long before a model answers. Until then text is shown plain.
  */
-type Renderer = typeof import("./render.js");
+type Renderer = Pick<typeof import("./render.js"), "renderMarkdown">;
 
 let renderer: Renderer | undefined;
 let loading: Promise<void> | undefined;
 
 export function loadMarkdown(): Promise<void> {
   loading ??= import("./render.js").then(
-    (module) => {
-      renderer = module;
+    ({ renderMarkdown }) => {
+      renderer = { renderMarkdown };
     },
     () => {
       loading = undefined; // Plain text it is; the next session tries again.

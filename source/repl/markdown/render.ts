@@ -7,7 +7,7 @@ import { dim, type Row, type Span } from "./spans.js";
 import { renderTable, tableEnd } from "./table.js";
 import { wrapSpans } from "./wrap.js";
 
-export type { Row, Span } from "./spans.js";
+export type { Row } from "./spans.js";
 
 export interface RenderOptions extends InlineOptions {
   width: number;

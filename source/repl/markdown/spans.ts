@@ -25,10 +25,6 @@ export function spansLength(spans: readonly Span[]): number {
   return n;
 }
 
-export function plain(text: string): Span {
-  return { text };
-}
-
 export function dim(text: string): Span {
   return { text, dim: true };
 }

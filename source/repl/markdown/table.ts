@@ -9,7 +9,7 @@ const COLUMN_GAP = 3; // " │ "
 const MIN_COLUMN = 3;
 
 /** Cells of one table row: split at `|` (not `\|`), outer pipes dropped. */
-export function tableCells(line: string): string[] {
+function tableCells(line: string): string[] {
   const cells = line
     .trim()
     .split(/(?<!\\)\|/)
@@ -19,7 +19,7 @@ export function tableCells(line: string): string[] {
   return cells;
 }
 
-export function isSeparatorRow(line: string): boolean {
+function isSeparatorRow(line: string): boolean {
   if (!line.includes("-")) return false;
   const cells = tableCells(line);
   return cells.length > 0 && cells.every((cell) => SEPARATOR_CELL.test(cell));

@@ -19,7 +19,7 @@ export function reduceCompactEnd(state: ViewState, event: EventOf<"compact_end">
 }
 
 /** "Compacted the conversation: ~12,400 → ~2,100 tokens (40 → 5 messages)." */
-export function compactedLine(event: {
+function compactedLine(event: {
   trigger: string;
   tokensBefore: number;
   tokensAfter: number;

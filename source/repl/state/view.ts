@@ -1,4 +1,4 @@
-import type { StopReason, Usage } from "../../agent/events.js";
+import type { StopReason, Usage } from "../../agent/event-data.js";
 import { ZERO_USAGE } from "../../agent/usage.js";
 import type { HookEventName } from "../../hooks/contract/definition.js";
 import type { HookOutcome, HookRef, InterceptedEvent } from "../../hooks/run/activity.js";
@@ -29,7 +29,7 @@ export interface ToolView {
   seq: number;
 }
 
-export interface RunningHook {
+interface RunningHook {
   key: string;
   hook: HookRef;
   event: HookEventName;
@@ -105,7 +105,7 @@ export type Item =
 
 export type NewItem = Item extends infer I ? (I extends Item ? Omit<I, "id"> : never) : never;
 
-export interface TurnView {
+interface TurnView {
   number: number;
   startedAt: number;
   aborting: boolean;

@@ -26,7 +26,7 @@ interface TranscriptFile {
 const NAME = /^\d{4}-\d{2}-\d{2}-(.+)\.jsonl$/;
 
 /** The transcripts, newest first. */
-export function transcriptFiles(transcriptsDir: string): TranscriptFile[] {
+function transcriptFiles(transcriptsDir: string): TranscriptFile[] {
   let names: string[];
   try {
     names = readdirSync(transcriptsDir);
@@ -49,7 +49,7 @@ export function transcriptFiles(transcriptsDir: string): TranscriptFile[] {
 }
 
 /** The working directory `cwd` is the project root or inside it. */
-export function inProject(cwd: string | undefined, projectDir: string): boolean {
+function inProject(cwd: string | undefined, projectDir: string): boolean {
   if (cwd === undefined) return false;
   const relative = path.relative(projectDir, cwd);
   return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));

@@ -13,9 +13,9 @@ import { jsonTextTooDeep } from "../../config/json-depth.js";
 import { readRegularFileSync } from "../../config/read-regular-file.js";
 
 /** A transcript larger than this is not read back (256 MiB). */
-export const MAX_TRANSCRIPT_BYTES = 256 * 1024 * 1024;
+const MAX_TRANSCRIPT_BYTES = 256 * 1024 * 1024;
 /** A single line larger than this is skipped (16 MiB). */
-export const MAX_TRANSCRIPT_LINE_BYTES = 16 * 1024 * 1024;
+const MAX_TRANSCRIPT_LINE_BYTES = 16 * 1024 * 1024;
 const MAX_LINE_DEPTH = 256;
 const MAX_WARNINGS = 5;
 

@@ -5,8 +5,8 @@ import { capForModel } from "../text.js";
 import type { Tool } from "../types.js";
 import { gitGuardedEnv } from "./git-env.js";
 
-export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
-export const BASH_MAX_TIMEOUT_MS = 600_000;
+const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+const BASH_MAX_TIMEOUT_MS = 600_000;
 
 const input = z.object({
   command: z.string().min(1).describe("The shell command to run (bash -c)"),

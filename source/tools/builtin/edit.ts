@@ -22,7 +22,7 @@ const input = z.object({
     .describe("Replace every occurrence instead of requiring old_string to be unique"),
 });
 
-export interface EditResponse {
+interface EditResponse {
   filePath: string;
   oldString: string;
   newString: string;

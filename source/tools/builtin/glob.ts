@@ -5,14 +5,14 @@ import { listFiles, mapSliced, mtimeOrZero, statOrUndefined } from "../files.js"
 import { plural, resolvePath } from "../text.js";
 import type { Tool } from "../types.js";
 
-export const GLOB_MAX_RESULTS = 100;
+const GLOB_MAX_RESULTS = 100;
 
 const input = z.object({
   pattern: z.string().min(1).describe('Glob pattern, e.g. "**/*.ts" or "src/**/index.{js,ts}"'),
   path: z.string().optional().describe("Directory to search in (default: the project directory)"),
 });
 
-export interface GlobResponse {
+interface GlobResponse {
   filenames: string[];
   numFiles: number;
   truncated: boolean;

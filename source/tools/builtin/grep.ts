@@ -13,7 +13,7 @@ import {
 import type { Tool, ToolContext, ToolResult } from "../types.js";
 
 /** Files larger than this are skipped (and counted in the output). */
-export const GREP_MAX_FILE_BYTES = 10 * 1024 * 1024;
+const GREP_MAX_FILE_BYTES = 10 * 1024 * 1024;
 /** Entries gathered at most when no head_limit is given, to bound memory. */
 const MAX_ENTRIES = 20_000;
 
@@ -54,7 +54,7 @@ const input = z.object({
 });
 type GrepInput = z.output<typeof input>;
 
-export interface GrepResponse {
+interface GrepResponse {
   mode: OutputMode;
   numFiles: number;
   filenames: string[];

@@ -7,9 +7,9 @@ import { landingAsJudged } from "../landing.js";
 import { looksBinary, numberLine, plural, resolvePath, splitLines } from "../text.js";
 import type { Tool, ToolResult } from "../types.js";
 
-export const READ_DEFAULT_LIMIT = 2000;
+const READ_DEFAULT_LIMIT = 2000;
 /** Larger files are read only in part (with offset/limit), streamed line by line. */
-export const READ_MAX_WHOLE_FILE_BYTES = 10 * 1024 * 1024;
+const READ_MAX_WHOLE_FILE_BYTES = 10 * 1024 * 1024;
 
 const input = z.object({
   file_path: z
@@ -25,7 +25,7 @@ const input = z.object({
     .describe(`How many lines to read (default ${READ_DEFAULT_LIMIT})`),
 });
 
-export interface ReadResponse {
+interface ReadResponse {
   type: "text";
   file: {
     filePath: string;

@@ -13,7 +13,7 @@ const input = z.object({
   content: z.string().describe("The complete new content of the file"),
 });
 
-export interface WriteResponse {
+interface WriteResponse {
   type: "create" | "update";
   filePath: string;
   content: string;

@@ -38,7 +38,7 @@ export async function userHook(
   return writeExecutable(path.join(dirs.acaiHome, "hooks", name), bashHook(metadata, body));
 }
 
-export function bashHook(metadata: Record<string, unknown>, body: string): string {
+function bashHook(metadata: Record<string, unknown>, body: string): string {
   return `#!/usr/bin/env bash
 if [ "$HOOK_ACTION" = describe ]; then
   cat <<'JSON'

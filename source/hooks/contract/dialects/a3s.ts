@@ -17,7 +17,7 @@ import {
   withoutNulls,
 } from "./common.js";
 
-export const A3S_ACTIONS = ["continue", "block", "retry", "skip"] as const;
+const A3S_ACTIONS = ["continue", "block", "retry", "skip"] as const;
 type A3sAction = (typeof A3S_ACTIONS)[number];
 
 function a3sAction(value: unknown): A3sAction | undefined {
@@ -26,7 +26,7 @@ function a3sAction(value: unknown): A3sAction | undefined {
   return (A3S_ACTIONS as readonly string[]).includes(lower) ? (lower as A3sAction) : undefined;
 }
 
-export const a3sAnswerSchema = z.object({
+const a3sAnswerSchema = z.object({
   action: z.string().transform((value, ctx) => {
     const action = a3sAction(value);
     if (action === undefined) {

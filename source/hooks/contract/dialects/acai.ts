@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Decision } from "../decision.js";
 import { type AnswerDialect, common, decodeWith, withoutNulls } from "./common.js";
 
-export const ACAI_ACTIONS = [
+const ACAI_ACTIONS = [
   "continue",
   "block",
   "modify",
@@ -30,7 +30,7 @@ export const acaiAnswerSchema = z.object({
   log: z.string().optional(),
 });
 
-export type AcaiAnswer = z.infer<typeof acaiAnswerSchema>;
+type AcaiAnswer = z.infer<typeof acaiAnswerSchema>;
 
 function toDecision(answer: AcaiAnswer): Decision {
   const base = common(answer);

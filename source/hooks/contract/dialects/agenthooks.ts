@@ -21,7 +21,7 @@ export const agentHooksAnswerSchema = z.object({
   log: z.string().optional(),
 });
 
-export type AgentHooksAnswer = z.infer<typeof agentHooksAnswerSchema>;
+type AgentHooksAnswer = z.infer<typeof agentHooksAnswerSchema>;
 
 function toDecision(answer: AgentHooksAnswer): Decision {
   const base = common({

@@ -52,7 +52,7 @@ export const claudeAnswerSchema = z.object({
   hookSpecificOutput: hookSpecificOutputSchema.optional(),
 });
 
-export type ClaudeAnswer = z.infer<typeof claudeAnswerSchema>;
+type ClaudeAnswer = z.infer<typeof claudeAnswerSchema>;
 
 const CLAUDE_ONLY_FIELDS = [
   "hookSpecificOutput",

@@ -29,7 +29,7 @@ export function withoutNulls<T extends Record<string, unknown>>(value: T): T {
 }
 
 /** Sets an own, enumerable data property, also for keys like `__proto__`. */
-export function defineData(object: Record<string, unknown>, key: string, value: unknown): void {
+function defineData(object: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(object, key, {
     value,
     enumerable: true,
@@ -51,7 +51,7 @@ export const jsonObjectSchema = z
   .unknown()
   .refine(isPlainObject, { message: "expected an object" })
   .meta({ type: "object" }) as z.ZodType<Record<string, unknown>>;
-export function describeIssues(error: z.ZodError): string {
+function describeIssues(error: z.ZodError): string {
   return error.issues
     .map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ` : "") + issue.message)
     .join("; ");

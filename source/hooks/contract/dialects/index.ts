@@ -19,7 +19,7 @@ export type { AnswerDialect } from "./common.js";
  * Checked in order. An A3S action (`Block`, or `continue` with `modified`) is
  * A3S's; any other explicit `action` is acai's; an answer no row claims is read as acai's.
  */
-export const ANSWER_DIALECTS: readonly AnswerDialect[] = [
+const ANSWER_DIALECTS: readonly AnswerDialect[] = [
   a3sDialect,
   acaiDialect,
   claudeDialect,

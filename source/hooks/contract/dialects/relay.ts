@@ -18,7 +18,7 @@ export const RELAY_INJECT_CAP = 2000;
 /** agent-relay's cap on one `sendMessage.content` (characters): past it the answer fails. */
 export const RELAY_MESSAGE_CAP = 5000;
 /** Longest agent name `sendMessage.to` may carry (`*` is everyone). */
-export const RELAY_TO_CAP = 200;
+const RELAY_TO_CAP = 200;
 
 const sendMessageSchema = z.object({
   to: z
@@ -31,7 +31,7 @@ const sendMessageSchema = z.object({
   }),
 });
 
-export const relayAnswerSchema = z.object({
+const relayAnswerSchema = z.object({
   inject: z.string().optional(),
   suppress: z.boolean().optional(),
   stop: z.boolean().optional(),
@@ -45,7 +45,7 @@ export const relayAnswerSchema = z.object({
   log: z.string().optional(),
 });
 
-export type RelayAnswer = z.infer<typeof relayAnswerSchema>;
+type RelayAnswer = z.infer<typeof relayAnswerSchema>;
 
 /** The relay fields that make an answer relay's, in the order they are named. */
 const RELAY_FIELDS = ["inject", "suppress", "sendMessage", "stop"] as const;

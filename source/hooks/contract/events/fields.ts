@@ -4,7 +4,9 @@
  * own builder is in its module; payload.ts adds the common fields and the
  * dialect's names.
  */
-import type { AgentEvent, AgentEventType, ToolCallSummary, Usage } from "../../../agent/events.js";
+
+import type { ToolCallSummary, Usage } from "../../../agent/event-data.js";
+import type { AgentEvent, AgentEventType } from "../../../agent/events.js";
 
 export type Payload = Record<string, unknown>;
 export type AgentEventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;

@@ -29,7 +29,7 @@ export type Honoured =
   | "retry"
   | "suppress";
 /** What a `modify` may replace, by the answer's field name. */
-export type Changeable = "input" | "prompt" | "output";
+type Changeable = "input" | "prompt" | "output";
 
 /** What a matcher of the event is tested against (hooks.md §2). */
 export interface MatchFields {
@@ -124,7 +124,7 @@ export interface EventModule<
 }
 
 /** What a builder returns: the schema's own fields, typed as the schema reads them. */
-export type FieldsOf<S extends PayloadShape> = z.input<z.ZodObject<S>>;
+type FieldsOf<S extends PayloadShape> = z.input<z.ZodObject<S>>;
 
 /** A module as `defineEvent` returns it: the whole stdin schema added. */
 export type DefinedEvent<

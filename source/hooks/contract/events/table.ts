@@ -32,7 +32,7 @@ import { subagentStart } from "./subagent-start.js";
 import { subagentStop } from "./subagent-stop.js";
 import { userPrompt } from "./user-prompt.js";
 
-export type { Changeable, EventRow, Honoured, MatchFields } from "./row.js";
+export type { EventRow } from "./row.js";
 
 /** Every event's module, in the order documentation and messages list them. */
 export const EVENT_MODULES = [

@@ -10,7 +10,7 @@ import {
 } from "../events/names.js";
 import { HOOK_EVENTS, type HookEventName } from "../events/table.js";
 
-export { normalizeAgentHooksEventName, normalizeEventName };
+export { normalizeEventName };
 
 const ACAI_EVENT_SPELLINGS = [
   ...new Set<string>([...HOOK_EVENTS, ...HOOK_EVENTS.map((e) => CLAUDE_EVENT_NAMES[e])]),
@@ -38,7 +38,7 @@ export const EventNameSchema = z
  * A HOOK.md `trigger` (acai's, Claude Code's or the Agent Hooks spec's names,
  * `pre-tool-call`, …): the event, and the spelling used (sent back as `event_type`).
  */
-export const AgentHooksTriggerSchema = z
+const AgentHooksTriggerSchema = z
   .enum(AGENT_HOOKS_EVENT_SPELLINGS, { error: (issue) => unknownEventMessage(issue.input, true) })
   .transform((name) => ({
     event: normalizeAgentHooksEventName(name) as HookEventName,
@@ -63,7 +63,7 @@ const FOREIGN_MATCHER_KEYS: Readonly<Record<string, string>> = {
 };
 
 /** Why a matcher key is refused: the hook would otherwise fire on every tool call. */
-export function unknownMatcherKeyMessage(key: string): string {
+function unknownMatcherKeyMessage(key: string): string {
   const hint = Object.hasOwn(FOREIGN_MATCHER_KEYS, key)
     ? FOREIGN_MATCHER_KEYS[key]
     : `acai's matcher keys are ${MATCHER_KEYS.join(", ")}`;
@@ -183,7 +183,6 @@ export const ExecutableMetadataSchema = z.looseObject({
   mode: ModeSchema,
   ask_ahead: AskAheadSchema.optional().describe(ASK_AHEAD_NOTE),
 });
-export type ExecutableMetadata = z.output<typeof ExecutableMetadataSchema>;
 
 /** YAML frontmatter of a HOOK.md (Agent Hooks spec), plus acai's `failure` and `env`. */
 export const HookMdFrontmatterSchema = z.looseObject({
@@ -203,7 +202,6 @@ export const HookMdFrontmatterSchema = z.looseObject({
   mode: ModeSchema,
   ask_ahead: AskAheadSchema.optional().describe(ASK_AHEAD_NOTE),
 });
-export type HookMdFrontmatter = z.output<typeof HookMdFrontmatterSchema>;
 
 /** One readable line from a zod error: `events.0: unknown event "Foo"; ...`. */
 export function formatZodError(error: z.ZodError): string {

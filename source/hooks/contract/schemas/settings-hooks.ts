@@ -39,8 +39,8 @@ export const SettingsHookEntrySchema = z.looseObject({
 export type SettingsHookEntry = z.output<typeof SettingsHookEntrySchema>;
 
 /** acai's hook timeout limits (hooks contract §5), in seconds as settings write them. */
-export const MIN_HOOK_TIMEOUT_S = 0.1;
-export const MAX_HOOK_TIMEOUT_S = 600;
+const MIN_HOOK_TIMEOUT_S = 0.1;
+const MAX_HOOK_TIMEOUT_S = 600;
 
 /**
  * A settings timeout brought into acai's limits. Claude Code allows longer
@@ -79,7 +79,7 @@ export const SettingsHookGroupSchema = z.looseObject({
 });
 
 /** For JSON Schema output and documentation: the whole section, fully typed. */
-export const SettingsHooksSchema = z.partialRecord(
+const SettingsHooksSchema = z.partialRecord(
   EventNameSchema,
   z.array(
     z.looseObject({

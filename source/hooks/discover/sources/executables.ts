@@ -22,8 +22,8 @@ export interface ExecutableCandidate extends ScannedFile {
   cachedFailure?: string;
 }
 
-export const DESCRIBE_TIMEOUT_MS = 5000;
-export const DESCRIBE_CONCURRENCY = 8;
+const DESCRIBE_TIMEOUT_MS = 5000;
+const DESCRIBE_CONCURRENCY = 8;
 const DESCRIBE_OUTPUT_CAP = 256 * 1024;
 /** Appended to a describe failure served from the cache, so the user knows how to retry. */
 export const CACHED_FAILURE_NOTE = "(cached; edit or touch the file to describe it again)";
@@ -93,7 +93,7 @@ export async function findExecutables(
 }
 
 /** The describe step sees no secrets at all: the hook has not said which it needs yet. */
-export function describeEnv(
+function describeEnv(
   env: Readonly<Record<string, string>>,
   projectDir: string,
 ): Record<string, string> {

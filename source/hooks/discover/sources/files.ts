@@ -12,7 +12,7 @@ export interface ScannedFile {
   executable: boolean;
 }
 
-export function sha256(data: string | Buffer): string {
+function sha256(data: string | Buffer): string {
   return createHash("sha256").update(data).digest("hex");
 }
 

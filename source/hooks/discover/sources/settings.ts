@@ -99,7 +99,7 @@ export function settingsHooksEventError(file: SettingsHookFile): string | undefi
  * name on tool events, the source/notification type on session_start and
  * notification, ignored elsewhere (as Claude Code does).
  */
-export function matcherForEvent(event: HookEventName, matcher: string | undefined): HookMatcher {
+function matcherForEvent(event: HookEventName, matcher: string | undefined): HookMatcher {
   const regex = claudeMatcherToRegex(matcher);
   if (regex === undefined) return {};
   if (isToolEvent(event)) return { tool: regex };

@@ -4,7 +4,8 @@
  * hooks' answers follow it), a problem it reports is a warning. A built-in
  * that throws is a warning naming it, never a crash.
  */
-import type { AgentEvent, Verdict } from "../../../agent/events.js";
+import type { AgentEvent } from "../../../agent/events.js";
+import type { Verdict } from "../../../agent/verdicts.js";
 import type { PatternNamespace, PatternReply } from "../../../patterns/namespaces.js";
 import { capText } from "../../contract/decision.js";
 import type { InterceptedEvent } from "../activity.js";

@@ -4,7 +4,8 @@
  * `chainOptions` is what every gate's chain in a run shares (also the
  * permission_request gate's, permission.ts).
  */
-import type { AgentEvent, Verdict } from "../../../agent/events.js";
+import type { AgentEvent } from "../../../agent/events.js";
+import type { Verdict } from "../../../agent/verdicts.js";
 import type { HookEventName } from "../../contract/definition.js";
 import { eventRow } from "../../contract/events/table.js";
 import type { InterceptedEvent } from "../activity.js";

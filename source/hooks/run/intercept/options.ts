@@ -1,4 +1,5 @@
-import type { AgentEvent, Verdict } from "../../../agent/events.js";
+import type { AgentEvent } from "../../../agent/events.js";
+import type { Verdict } from "../../../agent/verdicts.js";
 import type { PatternNamespaces } from "../../../patterns/namespaces.js";
 import type { ProcessStarter } from "../../../process/long-lived.js";
 import type { ProcessRunner } from "../../../process/types.js";

@@ -10,7 +10,8 @@
  * their allow and their changes to the input are ignored, `--yes` does not
  * answer it, and headless it is denied.
  */
-import type { AgentEvent, Verdict } from "../../../agent/events.js";
+import type { AgentEvent } from "../../../agent/events.js";
+import type { Verdict } from "../../../agent/verdicts.js";
 import { protectedDenial } from "../../../permissions/explain.js";
 import { type AskRequest, answerBecause, type InterceptedEvent } from "../activity.js";
 import { runChain } from "../chain.js";

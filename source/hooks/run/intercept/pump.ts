@@ -3,7 +3,8 @@
  * loop while the agent works or waits for a prompt (what it raised is yielded
  * then, not after the agent's next event).
  */
-import type { AgentEvent, Verdict } from "../../../agent/events.js";
+import type { AgentEvent } from "../../../agent/events.js";
+import type { Verdict } from "../../../agent/verdicts.js";
 import type { AgentRun } from "./options.js";
 
 export interface Pump {

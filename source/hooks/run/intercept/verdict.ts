@@ -4,7 +4,8 @@
  * step.ts) and the context; `retry` is bounded per model request by
  * `maxRetries` — past it the request goes ahead with a warning.
  */
-import type { AgentEvent, Verdict } from "../../../agent/events.js";
+import type { AgentEvent } from "../../../agent/events.js";
+import type { Verdict } from "../../../agent/verdicts.js";
 import type { HookEventName } from "../../contract/definition.js";
 import type { HookActivityEvent } from "../activity.js";
 import type { ChainResult } from "../chain.js";

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { afterEach, beforeEach } from "vitest";
-import type { AgentEvent, Verdict } from "../../../../source/agent/events.js";
+import type { AgentEvent } from "../../../../source/agent/events.js";
+import type { Verdict } from "../../../../source/agent/verdicts.js";
 import type { HookDefinition } from "../../../../source/hooks/contract/definition.js";
 import type { InterceptedEvent } from "../../../../source/hooks/run/activity.js";
 import type { AuditEntry, AuditSink } from "../../../../source/hooks/run/audit.js";
@@ -106,7 +107,7 @@ export async function bashHook(
   return scriptHook(path, { name, id: `user:executable:${path}`, ...overrides });
 }
 
-export const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
+const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
 
 export const ev = {
   sessionStart: (): AgentEvent => ({
