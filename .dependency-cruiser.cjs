@@ -36,7 +36,7 @@ const EXCUSED = [
   {
     layer: "tools",
     from: "^source/tools/(types|builtin/task-types)\\.ts$",
-    to: "^source/agent/events\\.ts$",
+    to: "^source/agent/(events|verdicts)\\.ts$",
     why: "a streaming tool (Task) yields the agent's own events and gets their verdicts",
   },
 ];

@@ -11,7 +11,7 @@ export const SERVER_NAME = /^[A-Za-z0-9_-]{1,48}$/;
 
 const StringMap = z.record(z.string(), z.string());
 
-export const StdioServerSchema = z.object({
+const StdioServerSchema = z.object({
   type: z.literal("stdio").optional(),
   command: z.string().min(1, { error: "the command must not be empty" }),
   args: z.array(z.string()).optional(),
@@ -20,7 +20,7 @@ export const StdioServerSchema = z.object({
   cwd: z.string().min(1).optional(),
 });
 
-export const HttpServerSchema = z.object({
+const HttpServerSchema = z.object({
   /** `http`: Streamable HTTP; `sse`: the older HTTP+SSE transport. */
   type: z.enum(["http", "sse"]),
   url: z.url({ protocol: /^https?$/, error: "expected an http(s) URL" }),

@@ -12,9 +12,9 @@ import { type McpServerConfig, McpServersSchema } from "../config/mcp-servers.js
 import { MAX_PROJECT_FILE_BYTES, readRegularFileSync } from "../config/read-regular-file.js";
 import { variablesOf } from "./expand.js";
 
-export const McpJsonSchema = z.object({ mcpServers: McpServersSchema.optional() });
+const McpJsonSchema = z.object({ mcpServers: McpServersSchema.optional() });
 
-export type McpScope = "user" | "project";
+type McpScope = "user" | "project";
 
 /** One configured server, with the file that configures it. */
 export interface McpServerEntry {
@@ -83,7 +83,7 @@ export function describeIssues(error: z.ZodError): string {
   return `field "${field}" is invalid: ${first.message}${more}. Fix or remove it.`;
 }
 
-export function entriesOf(
+function entriesOf(
   servers: Readonly<Record<string, McpServerConfig>>,
   scope: McpScope,
   file: string,

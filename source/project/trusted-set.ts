@@ -10,7 +10,7 @@ import { commandPaths } from "./command-paths.js";
 import { buildProjectManifest, type ProjectManifest } from "./manifest.js";
 import type { PinnedFile } from "./pins.js";
 
-export interface ProjectSettingsFile {
+interface ProjectSettingsFile {
   /** As the settings loader found it, relative to the project or absolute. */
   path: string;
   digest?: string;

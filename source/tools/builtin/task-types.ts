@@ -1,4 +1,5 @@
-import type { AgentEvent, Verdict } from "../../agent/events.js";
+import type { AgentEvent } from "../../agent/events.js";
+import type { Verdict } from "../../agent/verdicts.js";
 import type { ToolResult } from "../types.js";
 
 /**
@@ -31,7 +32,7 @@ export const GENERAL_PURPOSE: SubagentDefinition = {
 };
 
 /** A Task call, as the subagent runner gets it. */
-export interface SubagentRequest {
+interface SubagentRequest {
   description: string;
   prompt: string;
   subagentType: string;

@@ -16,11 +16,7 @@ import {
 } from "../../contract/schemas/metadata.js";
 import { isExecutableMode, type ScanReader } from "./files.js";
 
-export {
-  type FrontmatterResult,
-  MAX_FRONTMATTER_BYTES,
-  readFrontmatter,
-} from "../../../config/frontmatter.js";
+export { readFrontmatter } from "../../../config/frontmatter.js";
 
 export interface HookMdCandidate {
   scope: HookScope;
