@@ -22,7 +22,7 @@ export interface ResultInfo {
 }
 
 /** Claude Code's `subtype` of a result: `success`, or which error ended the run. */
-export type ResultSubtype = "success" | "error_max_turns" | "error_during_execution";
+type ResultSubtype = "success" | "error_max_turns" | "error_during_execution";
 
 /**
  * The `{type: "result"}` object of `json` and the last line of `stream-json`:
