@@ -96,6 +96,8 @@ function interceptorOptions(parts: SessionRunParts, run: ThisRun): InterceptorOp
     assumeYes: options.flags.assumeYes ?? false,
     // Read at each payload: the REPL's Shift-Tab changes the policy's mode mid-session.
     permissionMode: () => built.policy.mode,
+    // `--name`: every payload's `agent_name` (docs/hooks.md).
+    ...(options.flags.agentName === undefined ? {} : { agentName: options.flags.agentName }),
     contextCapChars: settings.contextCapChars,
     unlimitedInjection: settings.capabilities.unlimitedInjection === true,
     ...(settings.idleMs === undefined ? {} : { idleMs: settings.idleMs }),
