@@ -19,6 +19,12 @@ export const SettingsHookEntrySchema = z.looseObject({
       `hook type ${JSON.stringify(issue.input)} is not supported; only "command" hooks run in acai`,
   }),
   command: z.string().trim().min(1, { error: "command must not be empty" }),
+  args: z
+    .array(z.string(), { error: "expected an array of strings" })
+    .optional()
+    .describe(
+      "Exec form, as in Claude Code: run `command` (an absolute path, or one under $CLAUDE_PROJECT_DIR) with these arguments and no shell",
+    ),
   timeout: z
     .number({ error: "expected a number of seconds" })
     .positive({ error: "expected a positive number of seconds" })

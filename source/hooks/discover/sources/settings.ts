@@ -1,3 +1,4 @@
+import path from "node:path";
 import { nearestName } from "../../../shared/nearest.js";
 import type {
   BrokenHook,
@@ -231,6 +232,7 @@ export function loadSettingsHooks(
         matcher.tool ?? null,
         matcher.source ?? null,
         item.entry.command,
+        item.entry.args ?? null,
       ]);
       if (seen.has(key)) continue;
       seen.add(key);
@@ -251,20 +253,18 @@ export function loadSettingsHooks(
         sourceKind: "settings",
         file: item.file,
         dialect: "acai",
-        launch: { command: entry.command, args: [], viaShell: true },
+        launch: settingsLaunch(entry, projectDir),
       };
       if (entry.description !== undefined) hook.description = entry.description;
+      if (!hook.launch.viaShell && !path.isAbsolute(hook.launch.command)) {
+        broken.push({ ...brokenAt(item), reason: `${item.location}: ${EXEC_FORM_PATH}` });
+        continue;
+      }
       try {
         prepareHookMatcher(hook, projectDir);
       } catch (error) {
         if (!(error instanceof InvalidMatcherError)) throw error;
-        broken.push({
-          file: item.file,
-          scope: item.scope,
-          sourceKind: "settings",
-          name: item.location,
-          reason: `${item.location}: ${error.message}`,
-        });
+        broken.push({ ...brokenAt(item), reason: `${item.location}: ${error.message}` });
         continue;
       }
       hooks.push(hook);
@@ -276,4 +276,30 @@ export function loadSettingsHooks(
     }
   }
   return { hooks, broken, warnings };
+}
+
+const EXEC_FORM_PATH =
+  'with "args", "command" must be an absolute path to an executable (or start with $CLAUDE_PROJECT_DIR); it runs without a shell';
+
+/**
+ * How a settings hook starts: a shell command line, or with `args` (Claude
+ * Code's exec form) the executable itself with those arguments and no shell.
+ * The exec form's project-directory variable is expanded here, as no shell will.
+ */
+function settingsLaunch(entry: SettingsHookEntry, projectDir: string): HookDefinition["launch"] {
+  if (entry.args === undefined) return { command: entry.command, args: [], viaShell: true };
+  const command = entry.command.replace(
+    /^\$\{?(?:CLAUDE_PROJECT_DIR|ACAI_PROJECT_DIR)\}?(?=\/|$)/,
+    projectDir,
+  );
+  return { command, args: [...entry.args], viaShell: false };
+}
+
+function brokenAt(item: { file: string; scope: HookScope; location: string }) {
+  return {
+    file: item.file,
+    scope: item.scope,
+    sourceKind: "settings" as const,
+    name: item.location,
+  };
 }
