@@ -78,3 +78,23 @@ describe("a settings hook with args", () => {
     expect(await exists(path.join(d.cwd, "ran.txt"))).toBe(true);
   });
 });
+
+describe("onFailure: block (Claude Code's spelling of failure: closed)", () => {
+  it("a hook that fails (exit 1) blocks the tool call; without it the call goes on", async () => {
+    const d = await makeAcaiDirs("acai-hook-onfailure-");
+    dirs = d;
+    const failing = { type: "command", command: "cat > /dev/null; exit 1" };
+    await setUp(d, { ...failing, onFailure: "block" });
+    const run = await runAcai({
+      args: ["-p", "go", "--model", "replay:replay.json", "--yes"],
+      dirs: d,
+    });
+    expect(await exists(path.join(d.cwd, "ran.txt")), run.stderr).toBe(false);
+    await setUp(d, failing);
+    const open = await runAcai({
+      args: ["-p", "go", "--model", "replay:replay.json", "--yes"],
+      dirs: d,
+    });
+    expect(await exists(path.join(d.cwd, "ran.txt")), open.stderr).toBe(true);
+  });
+});

@@ -36,6 +36,10 @@ export const SettingsHookEntrySchema = z.looseObject({
   description: z.string().optional(),
   priority: z.int().min(0).max(1000).default(100),
   failure: z.enum(["open", "closed"]).default("open"),
+  onFailure: z
+    .enum(["block"], { error: 'expected "block" (or use acai\'s "failure": "open" | "closed")' })
+    .optional()
+    .describe('Claude Code\'s spelling of "failure": "closed"'),
   async: z.boolean().default(false),
   env: EnvListSchema.default([]).describe(
     "acai extra: secret-looking variables this hook may receive (otherwise scrubbed)",

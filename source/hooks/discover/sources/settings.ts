@@ -246,7 +246,7 @@ export function loadSettingsHooks(
         timeoutMs:
           entry.timeout === undefined ? fileDefault(item.scope) : Math.round(entry.timeout * 1000),
         async: entry.async,
-        failure: entry.failure,
+        failure: entry.onFailure === "block" ? "closed" : entry.failure,
         env: entry.env,
         ...(entry.sandbox === undefined ? {} : { sandbox: entry.sandbox }),
         scope: item.scope,
