@@ -103,7 +103,7 @@ function promptKey(options: AppKeysOptions, input: string, key: Key): void {
     case "none":
       return;
     default:
-      return result satisfies never;
+      result satisfies never;
   }
 }
 

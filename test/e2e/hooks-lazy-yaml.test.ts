@@ -18,7 +18,9 @@ afterEach(async () => {
   await dirs.cleanup();
 });
 
-const registry = pathToFileURL(path.join(REPO_ROOT, "dist", "hooks", "discover", "registry.js")).href;
+const registry = pathToFileURL(
+  path.join(REPO_ROOT, "dist", "hooks", "discover", "registry.js"),
+).href;
 
 /** Whether scanning `dirs.cwd` imported `yaml`, and how many HOOK.md hooks it found. */
 function scan(): { yaml: boolean; hookMds: number } {
