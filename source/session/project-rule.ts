@@ -10,11 +10,8 @@
  * file at `.acai/` or the settings file is refused: a cloned repository must
  * not turn this write into one elsewhere.
  */
-import { randomBytes } from "node:crypto";
-import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import path from "node:path";
 import { resolveProjectPaths } from "../config/paths.js";
-import { MAX_PROJECT_FILE_BYTES, readRegularFileSync } from "../config/read-regular-file.js";
+import { readSettingsObject, refusedTarget, writeSettingsObject } from "../config/settings-file.js";
 import { manifestEntryPath } from "../hooks/discover/fingerprint.js";
 import { getProjectTrust, recordConfirmedEnv } from "../hooks/discover/trust.js";
 import type { ManifestEntry } from "../project/manifest.js";
@@ -80,56 +77,21 @@ function onlyFileChanged(before: Assessed, after: Assessed, file: string): boole
 
 /** The settings file with the rule in `permissions.allow` (written only when it was not there). */
 function writeRule(file: string, rule: string): ProjectRuleOutcome {
-  const dir = path.dirname(file);
-  const dirKind = kindOf(dir);
-  if (dirKind === "missing") mkdirSync(dir, { recursive: true });
-  else if (dirKind !== "dir") return refuse(dir, "a link or not a folder");
-  const fileKind = kindOf(file);
-  if (fileKind !== "missing" && fileKind !== "file") return refuse(file, "a link or not a file");
-  const current = fileKind === "missing" ? {} : readSettings(file);
-  if (typeof current === "string") return { ok: false, error: current };
-  const permissions = current.permissions ?? {};
+  const refused = refusedTarget(file);
+  if (refused !== undefined)
+    return { ok: false, error: `${refused}, so the rule was not written there` };
+  const current = readSettingsObject(file);
+  if (!current.ok) return current;
+  const permissions = current.value.permissions ?? {};
   if (!isRecord(permissions))
     return { ok: false, error: `${file}: "permissions" is not an object` };
   const allow = permissions.allow ?? [];
   if (!Array.isArray(allow))
     return { ok: false, error: `${file}: "permissions.allow" is not a list` };
   if (allow.includes(rule)) return { ok: true, file };
-  const next = { ...current, permissions: { ...permissions, allow: [...allow, rule] } };
-  // A new file beside it, then renamed over it: never written through a link, never half written.
-  const temp = path.join(dir, `.settings.local.json.${randomBytes(6).toString("hex")}.tmp`);
-  try {
-    writeFileSync(temp, `${JSON.stringify(next, null, 2)}\n`, { flag: "wx", mode: 0o644 });
-    renameSync(temp, file);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    return { ok: false, error: `${file} could not be written: ${(error as Error).message}` };
-  }
-  return { ok: true, file };
-}
-
-function readSettings(file: string): Record<string, unknown> | string {
-  const read = readRegularFileSync(file, MAX_PROJECT_FILE_BYTES);
-  if (!read.ok) return `${file} could not be read (${read.problem}); fix or remove it`;
-  try {
-    const value: unknown = JSON.parse(read.data.toString("utf8"));
-    return isRecord(value) ? value : `${file} is not a JSON object; fix or remove it`;
-  } catch {
-    return `${file} is not valid JSON; fix or remove it`;
-  }
-}
-
-function refuse(file: string, what: string): ProjectRuleOutcome {
-  return { ok: false, error: `${file} is ${what}, so the rule was not written there` };
-}
-
-function kindOf(file: string): "missing" | "dir" | "file" | "other" {
-  try {
-    const stats = lstatSync(file);
-    return stats.isDirectory() ? "dir" : stats.isFile() ? "file" : "other";
-  } catch {
-    return "missing";
-  }
+  const next = { ...current.value, permissions: { ...permissions, allow: [...allow, rule] } };
+  const written = writeSettingsObject(file, next, { refuseLinks: true });
+  return written.ok ? { ok: true, file } : written;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -11,11 +11,11 @@
  * read it with, and the file is rewritten whole and atomically, keeping its
  * other fields. A project file that changes revokes the project's trust.
  */
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Command } from "commander";
 import { type McpServerConfig, McpServerSchema, SERVER_NAME } from "../../config/mcp-servers.js";
 import { resolveAcaiPaths, resolveProjectPaths } from "../../config/paths.js";
+import { readSettingsObject, writeSettingsObject } from "../../config/settings-file.js";
 import { describeIssues } from "../../mcp/config.js";
 import { findProjectRoot } from "../../project/root.js";
 import { inertText } from "../../terminal/inert-text.js";
@@ -103,26 +103,10 @@ function entryOf(
 }
 
 /** The file's JSON object, `{}` when it does not exist; anything else is an error naming the file. */
-async function readObject(file: string): Promise<Record<string, unknown>> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
-    throw new UsageError(`${file} cannot be read (${(error as Error).message})`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(
-      `${file} is not valid JSON (${(error as Error).message}): fix it first; nothing was changed.`,
-    );
-  }
-  if (typeof json !== "object" || json === null || Array.isArray(json)) {
-    throw new UsageError(`${file} is not a JSON object: fix it first; nothing was changed.`);
-  }
-  return json as Record<string, unknown>;
+function readObject(file: string): Record<string, unknown> {
+  const read = readSettingsObject(file);
+  if (!read.ok) throw new UsageError(`${read.error}; nothing was changed.`);
+  return read.value;
 }
 
 function serversOf(settings: Record<string, unknown>, file: string): Record<string, unknown> {
@@ -135,11 +119,10 @@ function serversOf(settings: Record<string, unknown>, file: string): Record<stri
   return servers as Record<string, unknown>;
 }
 
-async function writeObject(file: string, value: Record<string, unknown>): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify(value, null, 2)}\n`, "utf8");
-  await rename(temp, file);
+/** Written whole; a project's file (local, project scope) never through a link. */
+function writeObject(file: string, scope: Scope, value: Record<string, unknown>): void {
+  const written = writeSettingsObject(file, value, { refuseLinks: scope !== "user" });
+  if (!written.ok) throw new UsageError(`${written.error}; nothing was changed.`);
 }
 
 function trustNote(scope: Scope): string {
@@ -163,14 +146,14 @@ async function add(
   const scope = scopeOf(options.scope);
   const entry = entryOf(target, args, options);
   const file = fileOf(scope, ctx);
-  const settings = await readObject(file);
+  const settings = readObject(file);
   const servers = serversOf(settings, file);
   if (name in servers) {
     throw new UsageError(
       `${file} already has an MCP server ${inertText(name)}: remove it first (acai mcp remove ${inertText(name)} --scope ${scope}) or choose another name`,
     );
   }
-  await writeObject(file, { ...settings, mcpServers: { ...servers, [name]: entry } });
+  writeObject(file, scope, { ...settings, mcpServers: { ...servers, [name]: entry } });
   ctx.io.stdout.write(`Added MCP server ${name} (${scope}) to ${file}.${trustNote(scope)}\n`);
   return EXIT.ok;
 }
@@ -178,7 +161,7 @@ async function add(
 async function remove(ctx: CommandContext, name: string, scopeFlag: string) {
   const scope = scopeOf(scopeFlag);
   const file = fileOf(scope, ctx);
-  const settings = await readObject(file);
+  const settings = readObject(file);
   const servers = serversOf(settings, file);
   if (!(name in servers)) {
     throw new UsageError(
@@ -186,7 +169,7 @@ async function remove(ctx: CommandContext, name: string, scopeFlag: string) {
     );
   }
   const { [name]: _gone, ...rest } = servers;
-  await writeObject(file, { ...settings, mcpServers: rest });
+  writeObject(file, scope, { ...settings, mcpServers: rest });
   ctx.io.stdout.write(`Removed MCP server ${name} from ${file}.${trustNote(scope)}\n`);
   return EXIT.ok;
 }
