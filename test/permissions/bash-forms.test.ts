@@ -259,13 +259,15 @@ describe("command forms under Bash(npm test:*) allowed and Bash(touch:*) denied"
 describe("the table against real bash", () => {
   const root = mkdtempSync(path.join(tmpdir(), "acai-bash-forms-"));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
+  // The npm stub is written once: a form that leaves npm running in the
+  // background would make a rewrite fail with ETXTBSY.
+  const bin = path.join(root, "bin");
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(path.join(bin, "npm"), "#!/bin/sh\nexit 0\n");
+  chmodSync(path.join(bin, "npm"), 0o755);
 
   /** Whether bash, run on the line in a fresh folder (npm a stub), creates the marker M. */
   function bashRunsTouch(command: string, index: number): boolean {
-    const bin = path.join(root, "bin");
-    mkdirSync(bin, { recursive: true });
-    writeFileSync(path.join(bin, "npm"), "#!/bin/sh\nexit 0\n");
-    chmodSync(path.join(bin, "npm"), 0o755);
     const cwd = path.join(root, `run-${index}`);
     mkdirSync(path.join(cwd, "home"), { recursive: true });
     spawnSync("/bin/bash", ["-c", command], {
