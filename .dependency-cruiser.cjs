@@ -12,6 +12,7 @@ const LAYERS = [
   ["cli"],
   ["repl"],
   ["session"],
+  ["telemetry"],
   ["relay", "memory"],
   ["sdk"],
   ["hooks"],
@@ -118,6 +119,25 @@ module.exports = {
       severity: "error",
       from: { path: "^source/hooks/[^/]+$" },
       to: {},
+    },
+    {
+      name: "telemetry-loaded-only-when-on",
+      comment:
+        "the OpenTelemetry SDK loads only when telemetry is on: outside telemetry/, only config.ts may be imported as a value; the rest is import() or types",
+      severity: "error",
+      from: { path: "^source/", pathNot: "^source/telemetry/" },
+      to: {
+        path: "^source/telemetry/",
+        pathNot: "^source/telemetry/config\\.ts$",
+        dependencyTypesNot: ["type-only", "dynamic-import"],
+      },
+    },
+    {
+      name: "otel-only-in-telemetry",
+      comment: "only telemetry/ imports @opentelemetry packages (loaded when telemetry is on)",
+      severity: "error",
+      from: { path: "^source/", pathNot: "^source/telemetry/" },
+      to: { path: "@opentelemetry/" },
     },
     ...upwardRules("source/", LAYERS, "layer"),
     ...upwardRules("source/hooks/", HOOK_ROOMS, "hooks-room"),

@@ -1,22 +1,13 @@
-import { readFileSync } from "node:fs";
 import os from "node:os";
 import { dropBlankBaseUrls } from "../config/base-url.js";
 import { processContainment } from "../process/containment.js";
+import { packageVersion } from "../shared/package-version.js";
 import type { CommandContext } from "./command-context.js";
 import { formatUnexpected } from "./errors.js";
 import { EXIT } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
 import type { MainOptions } from "./main-options.js";
 import { runProgram } from "./program.js";
-
-function packageVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
-    return typeof pkg.version === "string" ? pkg.version : "0.0.0";
-  } catch {
-    return "0.0.0";
-  }
-}
 
 function processEnv(): Record<string, string> {
   const env: Record<string, string> = {};

@@ -6,6 +6,7 @@ import { permissionControls, projectRulesOff } from "./permission-controls.js";
 import { sessionRuns } from "./run.js";
 import { joinRelay, startServices } from "./services.js";
 import { sessionEnv } from "./settings-env.js";
+import { startSessionTelemetry } from "./telemetry.js";
 import type { PreparedSession, PrepareSessionOptions } from "./types.js";
 import { sessionWarnings } from "./warnings.js";
 
@@ -30,6 +31,13 @@ export async function prepareSession(given: PrepareSessionOptions): Promise<Prep
     acaiHome: project.paths.home,
     projectDir: ground.projectDir,
     settings: settings.memory,
+  });
+  // ACAI_ENABLE_TELEMETRY: spans, metrics and the audit lines as log records.
+  const telemetry = await startSessionTelemetry({
+    env: options.env,
+    modelId: services.model.modelId,
+    baseUrlFlag: options.flags.baseUrl,
+    settings,
   });
   return {
     sessionId: built.sessionId,
@@ -58,8 +66,20 @@ export async function prepareSession(given: PrepareSessionOptions): Promise<Prep
       projectSet: project.scan.projectFingerprint,
     },
     sandboxLine: ground.sandbox.startLine,
-    warnings: [...withEnv.warnings, ...sessionWarnings(ground, services, built, relayWarnings)],
+    warnings: [
+      ...withEnv.warnings,
+      ...telemetry.warnings,
+      ...sessionWarnings(ground, services, built, relayWarnings),
+    ],
     ...(relay ? { relay } : {}),
-    ...sessionRuns({ ground, services, built, relay, memory, options }),
+    ...sessionRuns({
+      ground,
+      services,
+      built,
+      relay,
+      memory,
+      options,
+      telemetry: telemetry.telemetry,
+    }),
   };
 }

@@ -9,6 +9,7 @@ import { RAISES } from "../agent/raises.js";
 import type { RunInput } from "../agent/types.js";
 import type { HookDefaults } from "../config/settings.js";
 import type { InterceptedEvent } from "../hooks/run/activity.js";
+import { type AuditSink, createFileAuditSink } from "../hooks/run/audit.js";
 import {
   createHookInterceptor,
   type HookInterceptor,
@@ -19,6 +20,7 @@ import type { SessionMemory } from "../memory/session.js";
 import { builtinNamespaces } from "../patterns/namespaces.js";
 import { sendingRelayLines } from "../relay/session-output.js";
 import type { SessionRelay } from "../relay/session-relay.js";
+import type { SessionTelemetry } from "../telemetry/session.js";
 import type { SessionAgent } from "./agent.js";
 import type { SessionGround } from "./ground.js";
 import type { SessionServices } from "./services.js";
@@ -31,12 +33,14 @@ export interface SessionRunParts {
   relay: SessionRelay | undefined;
   memory: SessionMemory;
   options: PrepareSessionOptions;
+  /** Spans, metrics and log records of this session, when telemetry is on. */
+  telemetry: SessionTelemetry | undefined;
 }
 
 type RunOf = Pick<PreparedSession, "run" | "notify">;
 
 export function sessionRuns(parts: SessionRunParts): RunOf {
-  const { built, relay, services, memory, ground } = parts;
+  const { built, relay, services, memory, ground, telemetry } = parts;
   /** The interceptor of the latest run, for `notify` (its notifier is idle once that run ends). */
   let running: HookInterceptor | undefined;
   return {
@@ -45,8 +49,9 @@ export function sessionRuns(parts: SessionRunParts): RunOf {
     run(input: RunInput): AsyncGenerator<InterceptedEvent, void, undefined> {
       // The agent knows nothing of hooks: the interceptor learns the running turn from its prompts.
       const turns = trackTurnSignals(input.prompts);
+      const audit = telemetry?.auditSink(createFileAuditSink(ground.project.paths.home));
       const intercept = createHookInterceptor(
-        interceptorOptions(parts, { input, turnSignal: turns.current, sent: announceSent }),
+        interceptorOptions(parts, { input, audit, turnSignal: turns.current, sent: announceSent }),
       );
       running = intercept;
       /** message_sent: in the transcript, and its hooks beside the loop. */
@@ -60,12 +65,14 @@ export function sessionRuns(parts: SessionRunParts): RunOf {
       const intercepted = intercept(
         built.agent.run({ ...input, source, prompts: turns.prompts, ...(inbox ? { inbox } : {}) }),
       );
-      const events = relay
+      const sent = relay
         ? sendingRelayLines(intercepted, { relay, sent: announceSent })
         : intercepted;
+      const events = telemetry ? telemetry.observe(sent) : sent;
       return closingAfter(events, async () => {
         memory.close();
-        await Promise.all([services.mcp?.close(), relay?.close()]);
+        audit?.close?.();
+        await Promise.all([services.mcp?.close(), relay?.close(), telemetry?.shutdown()]);
         ground.sandbox.sandbox.close();
       });
     },
@@ -74,6 +81,8 @@ export function sessionRuns(parts: SessionRunParts): RunOf {
 
 interface ThisRun {
   input: RunInput;
+  /** With telemetry on: the audit log's file and its lines as log records (closed when the run ends). */
+  audit: AuditSink | undefined;
   turnSignal: () => AbortSignal | undefined;
   sent: (message: SentMessage) => void;
 }
@@ -90,6 +99,7 @@ function interceptorOptions(parts: SessionRunParts, run: ThisRun): InterceptorOp
     projectDir: ground.projectDir,
     envFiles: built.envFiles,
     acaiHome: project.paths.home,
+    ...(run.audit ? { audit: run.audit } : {}),
     signal: run.input.signal,
     turnSignal: run.turnSignal,
     ...(options.askUser ? { askUser: options.askUser } : {}),

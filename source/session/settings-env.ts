@@ -3,15 +3,16 @@
  * settings files (acai's and Claude Code's), later files winning. A project's
  * `env` (applied only once the project is trusted) may not set what acai
  * itself reads to choose its model server, its credentials, its sandbox or
- * the programs it finds on PATH: a project could otherwise send the user's
- * API key elsewhere or put its own `bwrap` first. Those names are left out,
+ * the programs it finds on PATH, or where telemetry goes (`OTEL_*`): a project
+ * could otherwise send the user's API key elsewhere, put its own `bwrap` first
+ * or point the user's telemetry at its own collector. Those names are left out,
  * with a warning naming them.
  */
 import type { LoadedSettings } from "../config/settings.js";
 
 /** Names a project's `env` may not set (acai's own configuration, the loader, the PATH). */
 const ACAI_OWN =
-  /^(PATH|HOME|SHELL|ACAI_.*|OPENAI_.*|ANTHROPIC_.*|CLAUDE_.*|NODE_.*|LD_.*|DYLD_.*|BASH_ENV|ENV|TMPDIR|HTTPS?_PROXY|ALL_PROXY|NO_PROXY|https?_proxy|all_proxy|no_proxy|SSL_CERT_.*|.*_BASE_URL|.*_API_KEY)$/;
+  /^(PATH|HOME|SHELL|ACAI_.*|OPENAI_.*|ANTHROPIC_.*|CLAUDE_.*|NODE_.*|LD_.*|DYLD_.*|BASH_ENV|ENV|TMPDIR|HTTPS?_PROXY|ALL_PROXY|NO_PROXY|https?_proxy|all_proxy|no_proxy|SSL_CERT_.*|OTEL_.*|.*_BASE_URL|.*_API_KEY)$/;
 
 export interface SessionEnv {
   env: Readonly<Record<string, string>>;
