@@ -5,6 +5,7 @@
  */
 import { withoutSecrets } from "../../process/secrets.js";
 import type { HookDefinition, HookEventName } from "./definition.js";
+import { eventRow } from "./events/table.js";
 
 export { nameLooksSecret as looksSecret, withoutSecrets } from "../../process/secrets.js";
 
@@ -34,7 +35,7 @@ export function buildHookEnvironment(options: HookEnvironmentOptions): Record<st
   env.ACAI_HOOK_EVENT = options.event;
   env.HOOK_ACTION = "execute";
   // Only session_start hooks may set the shell's variables, as in Claude Code.
-  if (options.event === "session_start" && options.envFile !== undefined) {
+  if (eventRow(options.event).claudeEnvFile === true && options.envFile !== undefined) {
     env.CLAUDE_ENV_FILE = options.envFile;
   } else {
     delete env.CLAUDE_ENV_FILE;

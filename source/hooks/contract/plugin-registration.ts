@@ -11,7 +11,13 @@
 import path from "node:path";
 import { z } from "zod";
 import type { HookDefinition, HookEventName, HookMatcher, HookScope } from "./definition.js";
-import { isHookEventName, normalizeEventName } from "./events/names.js";
+import {
+  A3S_EVENTS,
+  A3S_SNAKE,
+  isHookEventName,
+  normalizeEventName,
+  OPENCLAW_EVENTS,
+} from "./events/names.js";
 import { InvalidMatcherError, prepareHookMatcher } from "./match.js";
 import {
   AskAheadSchema,
@@ -31,42 +37,6 @@ export const RawRegistrationSchema = z.object({
   options: z.unknown(),
 });
 export type RawRegistration = z.infer<typeof RawRegistrationSchema>;
-
-/** OpenClaw's hook names (either separator) → acai's events; the others have no acai event. */
-const OPENCLAW_EVENTS: Readonly<Record<string, HookEventName>> = {
-  "session-start": "session_start",
-  "session-end": "session_end",
-  "before-agent-start": "user_prompt",
-  "message-received": "user_prompt",
-  "before-tool-call": "before_tool",
-  "after-tool-call": "after_tool",
-  "message-sent": "after_agent",
-};
-
-/** A3S's event types (PascalCase or snake_case) → acai's events. */
-const A3S_EVENTS: Readonly<Record<string, HookEventName>> = {
-  PreToolUse: "before_tool",
-  PostToolUse: "after_tool",
-  GenerateStart: "before_model",
-  GenerateEnd: "after_model",
-  SessionStart: "session_start",
-  SessionEnd: "session_end",
-};
-
-const A3S_SNAKE: Readonly<Record<string, string>> = {
-  pre_tool_use: "PreToolUse",
-  post_tool_use: "PostToolUse",
-  generate_start: "GenerateStart",
-  generate_end: "GenerateEnd",
-  session_start: "SessionStart",
-  session_end: "SessionEnd",
-};
-
-/** A3S's name of an acai event (what an A3S handler sees as `event_type`). */
-export function a3sEventName(event: HookEventName): string | undefined {
-  for (const [name, ev] of Object.entries(A3S_EVENTS)) if (ev === event) return name;
-  return undefined;
-}
 
 const Priority = z.number().int().min(0).max(1000);
 const Timeout = z.int().min(100).max(600_000);

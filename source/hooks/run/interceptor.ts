@@ -24,9 +24,11 @@
  * running: `return()` waits for the current step to end.
  */
 import type { AgentEvent } from "../../agent/events.js";
+import { RAISES } from "../../agent/raises.js";
 import type { Verdict } from "../../agent/verdicts.js";
 import type { HookDefinition, HookEventName } from "../contract/definition.js";
 import { HOOK_EVENT_OF } from "../contract/events/names.js";
+import { eventRow } from "../contract/events/table.js";
 import type { InterceptedEvent } from "./activity.js";
 import { createAsyncHooks } from "./intercept/async-hooks.js";
 import { settleBackground } from "./intercept/background.js";
@@ -116,11 +118,11 @@ async function* intercept(
       idle?.activity();
       if (ctx.pendingActivity.length > 0) yield* ctx.pendingActivity.splice(0);
       yield step.value;
-      if (step.value.type === "session_start") await startContext(ctx);
+      if (step.value.type === RAISES.session_start) await startContext(ctx);
       const route = routeOf(ctx, step.value);
       const builtin = builtinFor(ctx, step.value);
       const builtinContext =
-        builtin && step.value.type === "pattern" && !ctx.stopAll.signal.aborted
+        builtin && step.value.type === RAISES.pattern && !ctx.stopAll.signal.aborted
           ? yield* runBuiltin(ctx, builtin, step.value)
           : undefined;
       if (route.kind === "answer") verdict = route.verdict;
@@ -129,7 +131,7 @@ async function* intercept(
           step.value,
           handleEvent(ctx, parts, step.value, route.plan, route.carried),
         );
-      else if (route.kind === "permission" && step.value.type === "permission_request")
+      else if (route.kind === "permission" && step.value.type === RAISES.permission_request)
         verdict = yield* markedLike(
           step.value,
           permissionRequest(ctx, parts, step.value, route.plan, route.carried),
@@ -172,21 +174,25 @@ const NOTHING_CARRIED: readonly string[] = Object.freeze([]);
 function routeOf(ctx: RunContext, agentEvent: AgentEvent): Route {
   const event = HOOK_EVENT_OF[agentEvent.type];
   if (event === undefined) return NO_HOOKS;
-  if (agentEvent.type === "session_start") noteSession(ctx, agentEvent);
-  if (event === "session_end") return { kind: "session_end" };
+  const row = eventRow(event);
+  if (agentEvent.type === RAISES.session_start) noteSession(ctx, agentEvent);
+  if (row.route === "session_end") return { kind: "session_end" };
   // After an abort only session_end hooks still start.
   if (ctx.stopAll.signal.aborted) return NO_HOOKS;
   const carried =
-    event === "before_model" && ctx.pendingContext.length > 0
+    row.carriesPendingContext === true && ctx.pendingContext.length > 0
       ? ctx.pendingContext.splice(0)
       : NOTHING_CARRIED;
   const planned = plan(ctx.index, event, agentEvent);
-  if (event === "permission_request") return { kind: "permission", plan: planned, carried };
+  if (row.route === "permission") return { kind: "permission", plan: planned, carried };
   if (planned !== undefined) return { kind: "hooks", plan: planned, carried };
   return carried.length === 0 ? NO_HOOKS : { kind: "answer", verdict: carriedVerdict(carried) };
 }
 
-function noteSession(ctx: RunContext, ev: Extract<AgentEvent, { type: "session_start" }>): void {
+function noteSession(
+  ctx: RunContext,
+  ev: Extract<AgentEvent, { type: typeof RAISES.session_start }>,
+): void {
   ctx.session.sessionId = ev.sessionId;
   ctx.session.transcriptPath = ev.transcriptPath;
   ctx.session.cwd = ev.cwd;

@@ -6,6 +6,7 @@
  * fold (step.ts) calls it for every answer.
  */
 import type { AgentEvent } from "../../agent/events.js";
+import { RAISES } from "../../agent/raises.js";
 import { ANSWER_TEXT_CAPS, capText, type Decision, failed } from "../contract/decision.js";
 import type { HookDefinition } from "../contract/definition.js";
 import { eventRow, type HookEventName } from "../contract/events/table.js";
@@ -72,7 +73,7 @@ export function applyModification(
   if (decision.input !== undefined || decision.inputPatch !== undefined) {
     if (
       changes.includes("input") &&
-      (ev.type === "tool_call_start" || ev.type === "permission_request")
+      (ev.type === RAISES.before_tool || ev.type === RAISES.permission_request)
     ) {
       let input = "toolInput" in replaced ? replaced.toolInput : ev.input;
       if (decision.input !== undefined) input = decision.input;

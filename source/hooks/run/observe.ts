@@ -8,6 +8,7 @@
 
 import type { Decision } from "../contract/decision.js";
 import type { HookDefinition, HookEventName } from "../contract/definition.js";
+import { eventRow } from "../contract/events/table.js";
 import {
   type HookActivityEvent,
   type HookRef,
@@ -63,7 +64,7 @@ export function settleObserved(
     const why =
       mode.kind === "async"
         ? "async hooks cannot block, stop or modify"
-        : `${event} is an observe-only event${event === "after_agent" ? " (only stop is honoured there)" : ""}`;
+        : `${event} is an observe-only event${eventRow(event).honours.includes("stop") ? " (only stop is honoured there)" : ""}`;
     notes.push(
       hookWarning(
         hook,

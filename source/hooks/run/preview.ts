@@ -102,13 +102,13 @@ function consequence(
     case "block":
       return row.onBlock;
     case "ask":
-      if (event === "permission_request") return "ask the user, as if no hook had answered";
-      return event === "before_tool"
+      if (row.permission === "decision") return "ask the user, as if no hook had answered";
+      return row.permission === "hint"
         ? "ask the user's permission for the call (even where a rule allows it; a deny rule still denies it): the REPL asks, a headless run (acai -p) denies it unless --yes"
         : "ask the user in the REPL; a headless run (acai -p) denies it unless --yes";
     case "allow":
-      if (event === "permission_request") return "allow the call without asking the user";
-      if (event === "before_tool")
+      if (row.permission === "decision") return "allow the call without asking the user";
+      if (row.permission === "hint")
         return hook.dialect === "agenthooks"
           ? "go on (a HOOK.md hook's allow is no permission)"
           : "go on without asking the user's permission (unless a deny or ask rule holds)";

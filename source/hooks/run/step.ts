@@ -183,8 +183,8 @@ function endOf(
       notes.push(`hook "${hook.name}" answered retry, which only before_model supports; ignored`);
       return { replaced: before };
     case "ask":
-      // before_tool: the permission check asks (permissionSay); permission_request: no decision.
-      if (gate.event === "before_tool" || gate.event === "permission_request") {
+      // A permission hint: the permission check asks (permissionSay); a permission decision: none.
+      if (eventRow(gate.event).permission !== undefined) {
         return { replaced: before };
       }
       return {
@@ -192,7 +192,7 @@ function endOf(
         replaced: before,
       };
     case "allow":
-      if (gate.event === "permission_request")
+      if (eventRow(gate.event).permission === "decision")
         return { end: { kind: "allow" }, replaced: modified };
       return { replaced: modified };
     default:
@@ -224,7 +224,7 @@ function permissionSay(
   effective: Decision,
   before: PermissionHintVerdict | undefined,
 ): PermissionHintVerdict | undefined {
-  if (gate.event !== "before_tool" || before?.behavior === "ask") return before;
+  if (eventRow(gate.event).permission !== "hint" || before?.behavior === "ask") return before;
   if (effective.action === "ask") {
     const reason = effective.reason ?? `hook "${hook.name}" asks for confirmation`;
     return { behavior: "ask", reason, by: hook.name };

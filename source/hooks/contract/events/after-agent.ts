@@ -28,6 +28,7 @@ export const afterAgent = defineEvent({
   plainStdoutIsContext: false,
   asyncHooks: "background",
   onBlock: OBSERVED,
+  plugins: { openclaw: ["message-sent"] },
   payload,
   fields: (ev) => ({
     turn: ev.turn,

@@ -29,6 +29,7 @@ export const afterModel = defineEvent({
   plainStdoutIsContext: false,
   asyncHooks: "background",
   onBlock: "end the turn and show the reason",
+  plugins: { a3s: { name: "GenerateEnd", snake: "generate_end" } },
   payload,
   fields: (ev) => ({
     model: ev.model,

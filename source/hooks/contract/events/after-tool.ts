@@ -27,6 +27,10 @@ export const afterTool = defineEvent({
   plainStdoutIsContext: false,
   asyncHooks: "background",
   onBlock: "give the reason to the model beside the tool result",
+  plugins: {
+    openclaw: ["after-tool-call"],
+    a3s: { name: "PostToolUse", snake: "post_tool_use" },
+  },
   payload,
   fields: (ev, state) => ({
     tool_name: ev.toolName,

@@ -26,6 +26,8 @@ export const beforeModel = defineEvent({
   plainStdoutIsContext: false,
   asyncHooks: "background",
   onBlock: "end the turn and show the reason",
+  carriesPendingContext: true,
+  plugins: { a3s: { name: "GenerateStart", snake: "generate_start" } },
   payload,
   fields: (ev) => ({
     model: ev.model,

@@ -19,6 +19,11 @@ export const beforeTool = defineEvent({
   plainStdoutIsContext: false,
   asyncHooks: "background",
   onBlock: "not run the tool; the reason goes to the model as the tool result",
+  permission: "hint",
+  plugins: {
+    openclaw: ["before-tool-call"],
+    a3s: { name: "PreToolUse", snake: "pre_tool_use" },
+  },
   payload: toolFields,
   fields: (ev, state) => ({
     tool_name: ev.toolName,

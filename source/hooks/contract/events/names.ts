@@ -83,3 +83,31 @@ export function hasNamespace(event: HookEventName): boolean {
 export function isObserveOnly(event: HookEventName): boolean {
   return HOOK_EVENT_TABLE[event].kind === "observe";
 }
+
+/** OpenClaw's hook names (kebab-case, as the rows give them) → acai's events; the others have no acai event. */
+export const OPENCLAW_EVENTS: Readonly<Record<string, HookEventName>> = Object.fromEntries(
+  HOOK_EVENTS.flatMap((event) =>
+    (HOOK_EVENT_TABLE[event].plugins?.openclaw ?? []).map((name) => [name, event]),
+  ),
+);
+
+/** A3S's event types (PascalCase) → acai's events. */
+export const A3S_EVENTS: Readonly<Record<string, HookEventName>> = Object.fromEntries(
+  HOOK_EVENTS.flatMap((event) => {
+    const a3s = HOOK_EVENT_TABLE[event].plugins?.a3s;
+    return a3s === undefined ? [] : [[a3s.name, event]];
+  }),
+);
+
+/** A3S's snake_case event types → its PascalCase ones. */
+export const A3S_SNAKE: Readonly<Record<string, string>> = Object.fromEntries(
+  HOOK_EVENTS.flatMap((event) => {
+    const a3s = HOOK_EVENT_TABLE[event].plugins?.a3s;
+    return a3s === undefined ? [] : [[a3s.snake, a3s.name]];
+  }),
+);
+
+/** A3S's name of an acai event (what an A3S handler sees as `event_type`). */
+export function a3sEventName(event: HookEventName): string | undefined {
+  return HOOK_EVENT_TABLE[event].plugins?.a3s?.name;
+}

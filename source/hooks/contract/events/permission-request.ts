@@ -43,6 +43,8 @@ export const permissionRequest = defineEvent({
   asyncHooks: "background",
   onBlock:
     "deny the tool call without asking the user; the reason goes to the model as the tool result",
+  permission: "decision",
+  route: "permission",
   payload,
   fields: (ev, state) => ({
     tool_name: ev.toolName,

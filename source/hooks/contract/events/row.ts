@@ -102,6 +102,31 @@ interface RowFacts<N extends string, T extends AgentEventType> {
    * Absent: the first block ends the chain.
    */
   blocks?: "all";
+  /**
+   * What `ask` and `allow` mean here. hint (before_tool): the chain's say on
+   * the permission check that follows (an ask asks even where a rule allows,
+   * an allow spares the question unless a deny or ask rule holds). decision
+   * (permission_request): allow permits the call for the user, ask is no
+   * decision (the user is asked, as when no hook answers). None: ask asks the
+   * user; allow goes on.
+   */
+  permission?: "hint" | "decision";
+  /**
+   * How the interceptor answers it. None: its plan's hooks (at once when none
+   * match). permission: always, the user asked when no hook decides.
+   * session_end: within the session-end budget, also after an abort.
+   */
+  route?: "permission" | "session_end";
+  /** Context that async hooks gave since the last model request reaches the model with this event. */
+  carriesPendingContext?: boolean;
+  /** Its hooks get `CLAUDE_ENV_FILE`: what they export there reaches the Bash tool (Claude Code's SessionStart). */
+  claudeEnvFile?: boolean;
+  /**
+   * Its names in plugin registrations (docs/plugins.md): OpenClaw's hook
+   * names (kebab-case; snake_case is accepted too), A3S's event type
+   * (PascalCase, also accepted in snake_case).
+   */
+  plugins?: { openclaw?: readonly string[]; a3s?: { name: string; snake: string } };
   help: EventHelp;
 }
 

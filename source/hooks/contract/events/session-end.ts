@@ -26,6 +26,11 @@ export const sessionEnd = defineEvent({
   plainStdoutIsContext: false,
   asyncHooks: "inline",
   onBlock: OBSERVED,
+  route: "session_end",
+  plugins: {
+    openclaw: ["session-end"],
+    a3s: { name: "SessionEnd", snake: "session_end" },
+  },
   payload,
   fields: (ev) => ({
     reason: ev.reason,

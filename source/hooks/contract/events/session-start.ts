@@ -33,6 +33,11 @@ export const sessionStart = defineEvent({
   plainStdoutIsContext: true,
   asyncHooks: "background",
   onBlock: "refuse to start the session",
+  claudeEnvFile: true,
+  plugins: {
+    openclaw: ["session-start"],
+    a3s: { name: "SessionStart", snake: "session_start" },
+  },
   payload,
   fields: (ev) => ({
     source: ev.source,

@@ -23,6 +23,7 @@ export const userPrompt = defineEvent({
   plainStdoutIsContext: true,
   asyncHooks: "background",
   onBlock: "drop the prompt and show the reason",
+  plugins: { openclaw: ["before-agent-start", "message-received"] },
   payload,
   fields: (ev, state) => ({
     prompt: state.prompt ?? ev.prompt,

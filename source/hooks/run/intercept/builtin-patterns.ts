@@ -5,6 +5,7 @@
  * that throws is a warning naming it, never a crash.
  */
 import type { AgentEvent } from "../../../agent/events.js";
+import { RAISES } from "../../../agent/raises.js";
 import type { Verdict } from "../../../agent/verdicts.js";
 import type { PatternNamespace, PatternReply } from "../../../patterns/namespaces.js";
 import { capText } from "../../contract/decision.js";
@@ -15,7 +16,7 @@ type PatternEvent = Extract<AgentEvent, { type: "pattern" }>;
 
 /** The built-in that handles this event's namespace, if any. */
 export function builtinFor(ctx: RunContext, ev: AgentEvent): PatternNamespace | undefined {
-  if (ev.type !== "pattern") return undefined;
+  if (ev.type !== RAISES.pattern) return undefined;
   return ctx.options.patternNamespaces?.get(ev.namespace);
 }
 

@@ -7,6 +7,7 @@
  */
 import type { AgentEvent } from "../../../agent/events.js";
 import type { HookDefinition, HookEventName } from "../../contract/definition.js";
+import { eventRow } from "../../contract/events/table.js";
 import type { GateState } from "../../contract/gate-state.js";
 import { buildPayload, type SessionInfo } from "../../contract/payload.js";
 import type { RunHook } from "../chain.js";
@@ -105,6 +106,7 @@ function envFileOf(
   event: HookEventName,
   hookId: string,
 ): { envFile?: string } {
-  const envFile = event === "session_start" ? options.envFiles?.get(hookId) : undefined;
+  const envFile =
+    eventRow(event).claudeEnvFile === true ? options.envFiles?.get(hookId) : undefined;
   return envFile === undefined ? {} : { envFile };
 }

@@ -5,6 +5,7 @@
  * `maxRetries` — past it the request goes ahead with a warning.
  */
 import type { AgentEvent } from "../../../agent/events.js";
+import { RAISES } from "../../../agent/raises.js";
 import type { Verdict } from "../../../agent/verdicts.js";
 import type { HookEventName } from "../../contract/definition.js";
 import type { HookActivityEvent } from "../activity.js";
@@ -41,7 +42,7 @@ export function verdictOf(
     case "block": {
       // Claude Code's wording for a settings hook's exit-2 block, which prompts and models may look for.
       const modelText =
-        end.exitCode2Command !== undefined && agentEvent.type === "tool_call_start"
+        end.exitCode2Command !== undefined && agentEvent.type === RAISES.before_tool
           ? `PreToolUse:${agentEvent.toolName} hook error: [${end.exitCode2Command}]: ${end.reason}`
           : undefined;
       return {
@@ -64,7 +65,7 @@ export function verdictOf(
     }
     case "retry": {
       const key =
-        agentEvent.type === "model_request" ? `${agentEvent.turn}:${agentEvent.step}` : "";
+        agentEvent.type === RAISES.before_model ? `${agentEvent.turn}:${agentEvent.step}` : "";
       if (retries.key === key) retries.count++;
       else {
         retries.key = key;

@@ -8,7 +8,8 @@
  * payload beside it as `acai`.
  */
 import type { HookEventName } from "../../contract/definition.js";
-import { a3sEventName, type RegistrationShape } from "../../contract/plugin-registration.js";
+import { a3sEventName } from "../../contract/events/names.js";
+import type { RegistrationShape } from "../../contract/plugin-registration.js";
 
 type Fields = Readonly<Record<string, unknown>>;
 
@@ -63,8 +64,9 @@ function a3sEvent(event: HookEventName, payload: unknown): Record<string, unknow
     args: p.tool_input,
     working_directory: p.cwd,
     recent_tools: p.tool_name === undefined ? undefined : [],
+    // The tool's result, on the event that has one (after_tool: A3S's PostToolUse).
     result:
-      event === "after_tool"
+      p.tool_response !== undefined
         ? defined({
             success: response.exit_code === undefined || response.exit_code === 0,
             output:

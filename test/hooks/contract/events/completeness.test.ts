@@ -11,9 +11,12 @@ import { describe, expect, it } from "vitest";
 import { RAISES } from "../../../../source/agent/raises.js";
 import { sampleAgentEvent } from "../../../../source/cli/hooks/samples.js";
 import {
+  A3S_EVENTS,
+  A3S_SNAKE,
   HOOK_EVENT_OF,
   normalizeAgentHooksEventName,
   normalizeEventName,
+  OPENCLAW_EVENTS,
 } from "../../../../source/hooks/contract/events/names.js";
 import {
   EVENT_MODULES,
@@ -104,6 +107,12 @@ describe("every hook event has every part", () => {
         expect(normalizeEventName(row.claude)).toBe(event);
         for (const name of [row.agentHooks?.name, ...(row.agentHooks?.aliases ?? [])]) {
           if (name !== undefined) expect(normalizeAgentHooksEventName(name)).toBe(event);
+        }
+        for (const name of row.plugins?.openclaw ?? []) expect(OPENCLAW_EVENTS[name]).toBe(event);
+        const a3s = row.plugins?.a3s;
+        if (a3s !== undefined) {
+          expect(A3S_EVENTS[a3s.name]).toBe(event);
+          expect(A3S_SNAKE[a3s.snake]).toBe(a3s.name);
         }
       });
 
