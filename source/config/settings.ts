@@ -64,6 +64,12 @@ export const SettingsSchema = z.object({
   /** Claude Code–shaped hook configuration; validated per hook by the hooks registry. */
   hooks: z.unknown().optional(),
   hookDefaults: HookDefaultsSchema.optional(),
+  /**
+   * Where http hooks may post (Claude Code's key): URL patterns, `*` any
+   * characters. The user's list binds every hook; a project's can only narrow
+   * it for its own hooks; unset, a project's http hooks post nowhere.
+   */
+  allowedHttpHookUrls: z.array(z.string().min(1)).max(1000).optional(),
   /** Prices by model id, over acai's built-in table: `{"my-model": {"input": 0.5, "output": 1.5}}`. */
   pricing: z
     .record(

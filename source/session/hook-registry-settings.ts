@@ -10,13 +10,29 @@ import type { LoadOptions } from "../hooks/discover/registry.js";
 
 type RegistrySettings = Pick<
   LoadOptions,
-  "defaultTimeoutMs" | "projectDefaultTimeoutMs" | "maxHooks"
+  "defaultTimeoutMs" | "projectDefaultTimeoutMs" | "maxHooks" | "httpHooks"
 >;
 
 export function hookRegistrySettings(
-  loaded: { user: MergedSettings; project: MergedSettings },
+  loaded: {
+    user: MergedSettings;
+    project: MergedSettings;
+    settingsFiles?: readonly { path: string; scope: string; dialect?: string }[];
+  },
   includeProject: boolean,
 ): RegistrySettings {
+  const userFile = loaded.settingsFiles?.find(
+    (file) => file.scope === "user" && file.dialect === undefined,
+  )?.path;
+  const httpHooks = {
+    ...(loaded.user.allowedHttpHookUrls === undefined
+      ? {}
+      : { userUrls: loaded.user.allowedHttpHookUrls }),
+    ...(loaded.project.allowedHttpHookUrls === undefined
+      ? {}
+      : { projectUrls: loaded.project.allowedHttpHookUrls }),
+    ...(userFile === undefined ? {} : { userSettingsFile: userFile }),
+  };
   const timeouts = hookTimeouts(loaded, includeProject);
   const maxHooks = loaded.user.hookDefaults?.maxHooks;
   return {
@@ -28,5 +44,7 @@ export function hookRegistrySettings(
       : { projectDefaultTimeoutMs: timeouts.projectHookTimeoutMs }),
     // acai's own resource limit: the user's settings only (a project's could leave out the user's guards).
     ...(maxHooks === undefined ? {} : { maxHooks }),
+    // Where http hooks post: the user's list binds (a project's can only narrow it).
+    httpHooks,
   };
 }

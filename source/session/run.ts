@@ -10,6 +10,7 @@ import type { RunInput } from "../agent/types.js";
 import type { HookDefaults } from "../config/settings.js";
 import type { InterceptedEvent } from "../hooks/run/activity.js";
 import { type AuditSink, createFileAuditSink } from "../hooks/run/audit.js";
+import type { HandlerServices } from "../hooks/run/handlers/services.js";
 import {
   createHookInterceptor,
   type HookInterceptor,
@@ -23,6 +24,7 @@ import type { SessionRelay } from "../relay/session-relay.js";
 import type { SessionTelemetry } from "../telemetry/session.js";
 import type { SessionAgent } from "./agent.js";
 import type { SessionGround } from "./ground.js";
+import { sessionHandlers } from "./hook-handlers.js";
 import type { SessionServices } from "./services.js";
 import type { PreparedSession, PrepareSessionOptions } from "./types.js";
 
@@ -50,8 +52,15 @@ export function sessionRuns(parts: SessionRunParts): RunOf {
       // The agent knows nothing of hooks: the interceptor learns the running turn from its prompts.
       const turns = trackTurnSignals(input.prompts);
       const audit = telemetry?.auditSink(createFileAuditSink(ground.project.paths.home));
+      const handlers = sessionHandlers(ground, services, built, parts.options.env);
       const intercept = createHookInterceptor(
-        interceptorOptions(parts, { input, audit, turnSignal: turns.current, sent: announceSent }),
+        interceptorOptions(parts, {
+          input,
+          audit,
+          turnSignal: turns.current,
+          sent: announceSent,
+          handlers: handlers.handlers,
+        }),
       );
       running = intercept;
       /** message_sent: in the transcript, and its hooks beside the loop. */
@@ -72,6 +81,7 @@ export function sessionRuns(parts: SessionRunParts): RunOf {
       return closingAfter(events, async () => {
         memory.close();
         audit?.close?.();
+        handlers.close();
         await Promise.all([services.mcp?.close(), relay?.close(), telemetry?.shutdown()]);
         ground.sandbox.sandbox.close();
       });
@@ -85,6 +95,7 @@ interface ThisRun {
   audit: AuditSink | undefined;
   turnSignal: () => AbortSignal | undefined;
   sent: (message: SentMessage) => void;
+  handlers: HandlerServices;
 }
 
 function interceptorOptions(parts: SessionRunParts, run: ThisRun): InterceptorOptions {
@@ -125,6 +136,7 @@ function interceptorOptions(parts: SessionRunParts, run: ThisRun): InterceptorOp
     // acai's own resource limits: the user's settings only (a project's could starve the user's hooks).
     ...asyncHookLimits(project.loaded.user.hookDefaults),
     ...(services.plugins === undefined ? {} : { plugins: services.plugins }),
+    handlers: run.handlers,
     onNotification: (event) => built.agent.record(event),
     validateToolInput: (toolName: string, toolInput: unknown) => {
       const tool = built.toolsByName.get(toolName);

@@ -34,7 +34,7 @@ describe("warnings for hooks that are not loaded", () => {
     const badTrigger = await hookMd("bad-trigger", "pre-everything");
     await mkdir(path.join(badTrigger, "scripts"));
     await writeFile(path.join(badTrigger, "scripts", "run.sh"), "cat >/dev/null\n");
-    const hooks = { Stop: [{ hooks: [{ type: "prompt", prompt: "Is the work done?" }] }] };
+    const hooks = { Stop: [{ hooks: [{ type: "webhook", prompt: "Is the work done?" }] }] };
     await writeFile(path.join(dirs.acaiHome, "settings.json"), JSON.stringify({ hooks }));
     server = await startFakeOpenAI([{ text: "ok" }]);
     const result = await runAcai({
@@ -62,7 +62,7 @@ describe("warnings for hooks that are not loaded", () => {
     }
 
     expect(line("hooks.Stop[0].hooks[0]")).toMatch(
-      /: hook type "prompt" is not supported; only "command" hooks run in acai$/,
+      /: hook type "webhook" is not one acai runs; expected one of "command", "http", "prompt", "agent", "mcp_tool"$/,
     );
   });
 });

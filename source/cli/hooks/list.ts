@@ -5,6 +5,7 @@ import {
   canAskAhead,
   type HookDefinition,
   type HookMatcher,
+  type HookRunMode,
   type HookSourceKind,
   runModeOf,
 } from "../../hooks/contract/definition.js";
@@ -27,8 +28,8 @@ interface ListedHook {
   priority?: number;
   timeout_ms?: number;
   async?: boolean;
-  /** How it runs when it is not spawned per event: a persistent process, or a plugin's handler. */
-  mode?: "persistent" | "plugin";
+  /** How it runs when it is not spawned per event: a persistent process, a plugin's handler, or a hook type that starts no process. */
+  mode?: Exclude<HookRunMode, "spawn">;
   /** Set as written (decision 0012); `ask_ahead_ignored` when the hook is spawned. */
   ask_ahead?: true;
   ask_ahead_ignored?: true;
@@ -182,7 +183,7 @@ function formatList(inventory: Inventory, homeDir: string): string {
     );
     out.push(`      file:    ${short(hook.file)}`);
     if (hook.source === "settings" && hook.command)
-      out.push(`      command: ${inertText(hook.command)}`);
+      out.push(`      ${typeLabel(hook.mode)}${inertText(hook.command)}`);
     if (hook.note) out.push(`      note:    ${inertText(hook.note)}`);
   }
   if (unknown.length > 0) {
@@ -246,4 +247,23 @@ export function registerHooksList(hooks: Command, ctx: CommandContext): void {
         return EXIT.ok;
       }),
     );
+}
+
+/** The label of a settings hook's target line: what it runs or reaches, by type. */
+function typeLabel(mode: ListedHook["mode"]): string {
+  switch (mode) {
+    case "http":
+      return "url:     ";
+    case "prompt":
+    case "agent":
+      return `${mode}:  `.padEnd(9);
+    case "mcp_tool":
+      return "mcp:     ";
+    case undefined:
+    case "persistent":
+    case "plugin":
+      return "command: ";
+    default:
+      return mode satisfies never;
+  }
 }

@@ -36,10 +36,93 @@ export interface HookMatcher {
  * (`persistent`, hooks.md §6.4; source/hooks/persistent/); or no process
  * at all: a handler a plugin registered (`plugin`, hooks.md §6.3; source/hooks/plugins/).
  */
-export type HookRunMode = "spawn" | "persistent" | "plugin";
+export type HookRunMode =
+  | "spawn"
+  | "persistent"
+  | "plugin"
+  | "http"
+  | "prompt"
+  | "agent"
+  | "mcp_tool";
 
 /** How a hook runs; `runHookOnce` (run.ts) switches on `mode`. */
-export type HookLaunch = ProcessLaunch | PluginLaunch;
+export type HookLaunch =
+  | ProcessLaunch
+  | PluginLaunch
+  | HttpLaunch
+  | PromptLaunch
+  | AgentLaunch
+  | McpToolLaunch;
+
+/**
+ * The fields every launch has, for what lists, the trust review and the audit
+ * show: a hook type that starts no process names what it reaches in `command`
+ * (the URL, `prompt`, `agent`, `mcp__server__tool`) and has no `args`.
+ */
+interface NoProcess {
+  command: string;
+  args: [];
+  viaShell: false;
+}
+
+/** `type: "http"` (Claude Code's settings shape): POST the payload to `url`; the body is the answer. */
+export interface HttpLaunch extends NoProcess {
+  mode: "http";
+  url: string;
+  /** Header values as written; `$VAR`/`${VAR}` are filled from `allowedEnvVars` only, at each request. */
+  headers: Readonly<Record<string, string>>;
+  allowedEnvVars: readonly string[];
+}
+
+/** `type: "prompt"`: one model request judges the event; `$ARGUMENTS` in `prompt` is the payload. */
+export interface PromptLaunch extends NoProcess {
+  mode: "prompt";
+  prompt: string;
+  /** A model spec (`--model`'s syntax); default: the session's model. */
+  model?: string;
+}
+
+/** `type: "agent"`: a read-only verifier subagent decides (bounded steps and time). */
+export interface AgentLaunch extends NoProcess {
+  mode: "agent";
+  prompt: string;
+  model?: string;
+}
+
+/** `type: "mcp_tool"`: a tool of a configured MCP server is called with the payload (or `input`). */
+export interface McpToolLaunch extends NoProcess {
+  mode: "mcp_tool";
+  server: string;
+  tool: string;
+  /** The tool's arguments; string values may name payload fields as `${tool_input.file_path}`. Default: the payload. */
+  input?: Readonly<Record<string, unknown>>;
+}
+
+/** The type a user wrote (`command` for executables, HOOK.md scripts and persistent hooks): audit lines and lists show it. */
+export type HookType = "command" | "plugin" | "http" | "prompt" | "agent" | "mcp_tool";
+
+export function hookTypeOf(hook: Pick<HookDefinition, "launch">): HookType {
+  const mode = runModeOf(hook);
+  switch (mode) {
+    case "spawn":
+    case "persistent":
+      return "command";
+    case "plugin":
+    case "http":
+    case "prompt":
+    case "agent":
+    case "mcp_tool":
+      return mode;
+    default:
+      return mode satisfies never;
+  }
+}
+
+/** Whether the hook starts a process of its own (and so has files the trust and fingerprint checks pin). */
+export function startsProcess(hook: Pick<HookDefinition, "launch">): boolean {
+  const mode = runModeOf(hook);
+  return mode === "spawn" || mode === "persistent";
+}
 
 interface ProcessLaunch {
   /** Absent: `spawn`. */

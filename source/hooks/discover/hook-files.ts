@@ -12,7 +12,7 @@
  * change.
  */
 import path from "node:path";
-import type { HookDefinition } from "../contract/definition.js";
+import { type HookDefinition, startsProcess } from "../contract/definition.js";
 
 export interface HookFileRoots {
   projectDir: string;
@@ -38,6 +38,8 @@ const INTERPRETERS = new Set([
 ]);
 
 export function hookFiles(hook: HookDefinition, roots: HookFileRoots): string[] {
+  // An http, prompt, agent or mcp_tool hook runs no file of its own (its settings file is pinned whole).
+  if (!startsProcess(hook) && hook.launch.mode !== "plugin") return [];
   if (!hook.launch.viaShell) return [hook.launch.command];
   return commandScripts(hook.launch.command, roots);
 }

@@ -22,6 +22,7 @@ import { type HookScan, hookFolderOrder } from "./scan.js";
 import { loadExecutables } from "./sources/executables.js";
 import { hookMdDefinition } from "./sources/hook-md.js";
 import { loadSettingsHooks } from "./sources/settings.js";
+import type { HttpHookPolicy } from "./sources/settings-launch.js";
 
 export { type HookScan, scanHookSources } from "./scan.js";
 export type { SettingsHookFile } from "./sources/settings.js";
@@ -66,6 +67,8 @@ export interface LoadOptions {
    * not confirmed exactly gets no secret and a warning.
    */
   confirmedEnv?: ConfirmedEnv;
+  /** Where http hooks may post: the user's `allowedHttpHookUrls` (and the project's, which only narrows). */
+  httpHooks?: HttpHookPolicy;
 }
 
 /**
@@ -116,6 +119,7 @@ export async function loadHookRegistry(
     scan.settingsFiles.filter((file) => included(file.scope)),
     projectDir,
     timeoutFor,
+    options.httpHooks,
   );
   broken.push(...settings.broken);
   // Numbered in place: the matchers prepared at load are cached per definition object.

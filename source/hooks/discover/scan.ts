@@ -119,7 +119,9 @@ export async function scanHookSources(options: ScanOptions): Promise<HookScan> {
     settingsFiles: projectSettings,
     commands: () =>
       projectSettings.flatMap((file) =>
-        parseSettingsHooks(file).items.map((item) => item.entry.command),
+        parseSettingsHooks(file).items.flatMap((item) =>
+          item.entry.type === "command" ? [item.entry.command] : [],
+        ),
       ),
     hasFiles:
       projectExecutables.length > 0 ||

@@ -14,6 +14,7 @@ import type { HookScan } from "./scan.js";
 import { CACHED_FAILURE_NOTE, executableDefinition } from "./sources/executables.js";
 import { hookMdDefinition } from "./sources/hook-md.js";
 import { parseSettingsHooks } from "./sources/settings.js";
+import { entryText } from "./sources/settings-launch.js";
 /** What the trust prompt shows about a project hook (or dynamic tool), found without running it. */
 export interface UntrustedHook {
   sourceKind: HookSourceKind | "tool";
@@ -107,10 +108,13 @@ export function describeUntrusted(scan: HookScan): UntrustedHook[] {
         file: item.file,
         name: item.entry.name ?? item.location,
         events: [item.event],
-        command: item.entry.command,
+        command: entryText(item.entry),
       };
-      const env = (item.entry as { env?: unknown }).env;
-      if (Array.isArray(env) && env.length > 0) hook.env = env.map(String);
+      const env = [
+        ...item.entry.env,
+        ...(item.entry.type === "http" ? item.entry.allowedEnvVars : []),
+      ];
+      if (env.length > 0) hook.env = env;
       const needs = needsText((item.entry as { sandbox?: { network?: unknown } }).sandbox);
       if (needs !== undefined) hook.sandbox = needs;
       if (item.matcher !== undefined && item.matcher.trim() !== "") hook.matcher = item.matcher;

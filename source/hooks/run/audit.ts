@@ -7,7 +7,12 @@ import { closeSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { openPrivateAppendSync } from "../../config/private-files.js";
 import { capText, type Decision } from "../contract/decision.js";
-import type { HookDefinition, HookEventName } from "../contract/definition.js";
+import {
+  type HookDefinition,
+  type HookEventName,
+  type HookType,
+  hookTypeOf,
+} from "../contract/definition.js";
 import { exitTwoCrashNote } from "./crash-note.js";
 import type { HookRunRecord } from "./run.js";
 
@@ -21,6 +26,8 @@ export interface AuditEntry {
   hook_id: string;
   scope: HookDefinition["scope"];
   source: HookDefinition["sourceKind"];
+  /** The hook's type: command, http, prompt, agent, mcp_tool (or plugin). */
+  type?: HookType;
   file: string;
   /** What the hook answered (`failed` when it failed). */
   decision: Decision["action"];
@@ -130,6 +137,7 @@ export function auditEntry(args: {
     hook_id: hook.id,
     scope: hook.scope,
     source: hook.sourceKind,
+    type: hookTypeOf(hook),
     file: hook.file,
     decision: record.decision.action,
     exit_code: record.exitCode,

@@ -3,16 +3,16 @@
  * did (exit code, stdout, stderr) into a Decision (hooks.md §3–§5).
  */
 
-import { meaningfulErrorLine } from "../../process/error-output.js";
 import { quietRunResult } from "../../process/result.js";
 import type { ProcessRunner, RunResult } from "../../process/types.js";
-import { capDecisionTexts, type Decision, failed } from "../contract/decision.js";
+import { failed } from "../contract/decision.js";
 import { type HookDefinition, type HookEventName, runModeOf } from "../contract/definition.js";
-import { decodeAnswerText } from "../contract/dialects/index.js";
 import { buildHookEnvironment } from "../contract/environment.js";
-import { eventRow } from "../contract/events/table.js";
 import { payloadText } from "../contract/payload-text.js";
 import { changedHookText, type HookFileCheck } from "../discover/fingerprint.js";
+import { decodeRunResult } from "./decode.js";
+import { runHandler } from "./handlers/run-handler.js";
+import type { HandlerServices } from "./handlers/services.js";
 import type { PersistentHooks } from "./persistent/types.js";
 import type { PluginHooks } from "./plugins/types.js";
 import type { HookRunRecord } from "./run-record.js";
@@ -43,6 +43,8 @@ export interface HookRunOptions {
   fingerprints?: HookFileCheck;
   /** Told (with the words) when a hook is not run because its file changed. */
   onChanged?: (hook: HookDefinition, text: string) => void;
+  /** What http, prompt, agent and mcp_tool hooks run through (handlers/services.ts). */
+  handlers?: HandlerServices;
 }
 
 export function launchOf(hook: Pick<HookDefinition, "launch">): {
@@ -92,6 +94,11 @@ export function runHookOnce(
       const signal = options.signal === undefined ? {} : { signal: options.signal };
       return options.plugins.call({ hook, launch: hook.launch, event, payload, ...signal });
     }
+    case "http":
+    case "prompt":
+    case "agent":
+    case "mcp_tool":
+      return runHandler(hook, event, payload, options);
     default:
       return mode satisfies never;
   }
@@ -189,81 +196,4 @@ export function notRunRecord(
     outputLimit: false,
     decision: failed(error),
   };
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
-  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
-  return `${bytes} bytes`;
-}
-
-function isJsonAnswer(stdout: string): boolean {
-  return stdout.trimStart().startsWith("{");
-}
-
-/** Errno codes that mean the system is out of something, not that the hook is wrong. */
-const RESOURCE_SHORTAGE = /\b(EMFILE|ENFILE|EAGAIN|ENOMEM)\b/;
-
-const SHORTAGE_MEANING: Readonly<Record<string, string>> = {
-  EMFILE: "too many open files in acai",
-  ENFILE: "too many open files in the system",
-  EAGAIN: "too many processes",
-  ENOMEM: "out of memory",
-};
-
-/** A spawn error, said plainly when the cause is a lack of resources (the hook itself may be fine). */
-export function describeSpawnFailure(spawnError: string): string {
-  const code = RESOURCE_SHORTAGE.exec(spawnError)?.[1];
-  if (code === undefined) return spawnError;
-  return `could not be started for lack of resources (${code}: ${SHORTAGE_MEANING[code]}): ${spawnError}`;
-}
-
-/**
- * Exit code + output → Decision, every text in it capped (ANSWER_TEXT_CAPS;
- * context is capped where it is collected). Pure; hooks.md §4.
- */
-export function decodeRunResult(
-  result: RunResult,
-  event: HookEventName,
-  limits: { timeoutMs: number; maxOutputBytes: number },
-): Decision {
-  return capDecisionTexts(decodeUncapped(result, event, limits));
-}
-
-function decodeUncapped(
-  result: RunResult,
-  event: HookEventName,
-  limits: { timeoutMs: number; maxOutputBytes: number },
-): Decision {
-  if (result.spawnError !== undefined) return failed(describeSpawnFailure(result.spawnError));
-  if (result.aborted) return failed("aborted");
-  if (result.timedOut) return failed(`timed out after ${limits.timeoutMs} ms`);
-  if (result.truncated.stdout || result.truncated.stderr) {
-    const which = result.truncated.stdout ? "output" : "error output";
-    return failed(`killed: ${which} passed ${formatBytes(limits.maxOutputBytes)}`);
-  }
-  if (result.exitCode === null) {
-    return failed(`was killed by ${result.signal ?? "a signal"}`);
-  }
-  const stderr = result.stderr.trim();
-  if (result.exitCode === 2) {
-    if (isJsonAnswer(result.stdout)) {
-      const answer = decodeAnswerText(result.stdout.trim());
-      if (answer.action !== "failed" && answer.reason !== undefined) {
-        return { action: "block", reason: answer.reason };
-      }
-    }
-    return stderr === ""
-      ? { action: "block", byExitCode: true }
-      : { action: "block", reason: stderr, byExitCode: true };
-  }
-  if (result.exitCode !== 0) {
-    const detail = stderr === "" ? " (no error output)" : `: ${meaningfulErrorLine(stderr)}`;
-    return failed(`exited with ${result.exitCode}${detail}`);
-  }
-  const stdout = result.stdout.trim();
-  if (stdout === "") return { action: "continue" };
-  if (isJsonAnswer(stdout)) return decodeAnswerText(stdout);
-  if (eventRow(event).plainStdoutIsContext) return { action: "continue", context: stdout };
-  return { action: "continue", log: stdout };
 }

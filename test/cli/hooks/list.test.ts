@@ -78,7 +78,7 @@ async function brokenProject(d: AcaiDirs): Promise<void> {
         PreToolUse: [
           { matcher: "Bash", hooks: [{ type: "command", command: "echo ok", timeout: 3 }] },
         ],
-        Stop: [{ hooks: [{ type: "prompt", prompt: "are you done?" }] }],
+        Stop: [{ hooks: [{ type: "webhook", prompt: "are you done?" }] }],
       },
     }),
   );
@@ -132,7 +132,7 @@ describe("acai hooks list", () => {
     expect(reasonFor("bad-regex")).toMatch(/invalid regular expression in matcher.tool "Ba\(sh"/);
     expect(reasonFor("not-executable")).toMatch(/chmod \+x/);
     expect(reasonFor("md-hook")).toMatch(/timeout/);
-    expect(reasonFor("hooks.Stop")).toMatch(/not supported|only "command"/);
+    expect(reasonFor("hooks.Stop")).toMatch(/hook type "webhook" is not one acai runs/);
     for (const h of broken) expect(path.isAbsolute(h.file)).toBe(true);
 
     const text = await acai(dirs, ["hooks", "list"]);

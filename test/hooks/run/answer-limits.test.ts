@@ -12,11 +12,8 @@ import {
   MAX_ANSWER_DEPTH,
 } from "../../../source/hooks/contract/dialects/index.js";
 import { applyMergePatch } from "../../../source/hooks/contract/merge-patch.js";
-import {
-  decodeRunResult,
-  describeSpawnFailure,
-  runHookOnce,
-} from "../../../source/hooks/run/run.js";
+import { decodeRunResult, describeSpawnFailure } from "../../../source/hooks/run/decode.js";
+import { runHookOnce } from "../../../source/hooks/run/run.js";
 import { quietRunResult } from "../../../source/process/result.js";
 import { makeHook } from "../support.js";
 

@@ -13,18 +13,8 @@ import {
  * `description` are acai extras; other unknown fields are ignored so Claude
  * Code settings load unchanged.
  */
-export const SettingsHookEntrySchema = z.looseObject({
-  type: z.literal("command", {
-    error: (issue) =>
-      `hook type ${JSON.stringify(issue.input)} is not supported; only "command" hooks run in acai`,
-  }),
-  command: z.string().trim().min(1, { error: "command must not be empty" }),
-  args: z
-    .array(z.string(), { error: "expected an array of strings" })
-    .optional()
-    .describe(
-      "Exec form, as in Claude Code: run `command` (an absolute path, or one under $CLAUDE_PROJECT_DIR) with these arguments and no shell",
-    ),
+/** The fields every type of settings hook has (handler fields: how it runs, not what it runs). */
+const HandlerFieldsSchema = z.looseObject({
   timeout: z
     .number({ error: "expected a number of seconds" })
     .positive({ error: "expected a positive number of seconds" })
@@ -46,6 +36,110 @@ export const SettingsHookEntrySchema = z.looseObject({
   ),
   sandbox: HookSandboxNeedsSchema.optional(),
 });
+
+const CommandFieldsSchema = HandlerFieldsSchema.extend({
+  type: z.literal("command"),
+  command: z.string().trim().min(1, { error: "command must not be empty" }),
+  args: z
+    .array(z.string(), { error: "expected an array of strings" })
+    .optional()
+    .describe(
+      "Exec form, as in Claude Code: run `command` (an absolute path, or one under $CLAUDE_PROJECT_DIR) with these arguments and no shell",
+    ),
+});
+
+/** A header's name and value as HTTP allows them (no line breaks: a header cannot smuggle another). */
+const HeaderNameSchema = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, {
+  error: "a header name is letters, digits and !#$%&'*+.^_`|~-",
+});
+const HeaderValueSchema = z
+  .string()
+  .max(8192)
+  .regex(/^[^\r\n\0]*$/, { error: "a header value must not hold a line break" });
+
+const HttpFieldsSchema = HandlerFieldsSchema.extend({
+  type: z.literal("http"),
+  url: z
+    .url({ protocol: /^https?$/, error: "expected an http:// or https:// URL" })
+    .describe("POSTed the payload as JSON; must match the user's allowedHttpHookUrls"),
+  headers: z
+    .record(HeaderNameSchema, HeaderValueSchema)
+    .default({})
+    .describe("Values may hold $VAR (or $VAR in braces) for variables listed in allowedEnvVars only"),
+  allowedEnvVars: z
+    .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "expected a variable name" }))
+    .default([])
+    .describe("Variables the headers may interpolate (no others are read)"),
+});
+
+const JudgeFieldsSchema = {
+  prompt: z
+    .string()
+    .trim()
+    .min(1, { error: "prompt must not be empty" })
+    .max(100_000)
+    .describe("What to judge; $ARGUMENTS is replaced by the payload JSON (appended when absent)"),
+  model: z
+    .string()
+    .trim()
+    .min(1)
+    .optional()
+    .describe("A model spec as --model takes it (a small one); default: the session's model"),
+};
+
+const PromptFieldsSchema = HandlerFieldsSchema.extend({
+  type: z.literal("prompt"),
+  ...JudgeFieldsSchema,
+});
+
+const AgentFieldsSchema = HandlerFieldsSchema.extend({
+  type: z.literal("agent"),
+  ...JudgeFieldsSchema,
+});
+
+const McpToolFieldsSchema = HandlerFieldsSchema.extend({
+  type: z.literal("mcp_tool"),
+  server: z.string().trim().min(1, { error: "server must name a configured MCP server" }),
+  tool: z.string().trim().min(1, { error: "tool must name a tool of that server" }),
+  input: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe(
+      "The tool's arguments; a string value may name payload fields as ${tool_input.file_path}. Default: the payload",
+    ),
+});
+
+const HOOK_TYPES = ["command", "http", "prompt", "agent", "mcp_tool"] as const;
+
+function typeError(type: unknown): string {
+  const expected = `expected one of ${HOOK_TYPES.map((t) => `"${t}"`).join(", ")}`;
+  if (type === undefined) return `"type" is missing: ${expected}`;
+  return `hook type ${JSON.stringify(type)} is not one acai runs; ${expected}`;
+}
+
+/**
+ * `hooks` in a settings file, in Claude Code's shape, one entry per `type`
+ * (command, http, prompt, agent, mcp_tool). Timeouts are in seconds, as in
+ * Claude Code. `priority`, `failure`, `async`, `env`, `name` and
+ * `description` are acai extras; other unknown fields are ignored so Claude
+ * Code settings load unchanged.
+ */
+export const SettingsHookEntrySchema = z.discriminatedUnion(
+  "type",
+  [
+    CommandFieldsSchema,
+    HttpFieldsSchema,
+    PromptFieldsSchema,
+    AgentFieldsSchema,
+    McpToolFieldsSchema,
+  ],
+  {
+    error: (issue) =>
+      issue.code === "invalid_union"
+        ? typeError((issue.input as { type?: unknown })?.type)
+        : undefined,
+  },
+);
 export type SettingsHookEntry = z.output<typeof SettingsHookEntrySchema>;
 
 /** acai's hook timeout limits (hooks contract §5), in seconds as settings write them. */

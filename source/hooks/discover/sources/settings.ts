@@ -1,4 +1,3 @@
-import path from "node:path";
 import { nearestName } from "../../../shared/nearest.js";
 import type {
   BrokenHook,
@@ -30,7 +29,12 @@ import {
   SettingsHookEntrySchema,
   SettingsHookGroupSchema,
 } from "../../contract/schemas/settings-hooks.js";
-import { settingsHookName } from "./settings-name.js";
+import {
+  type HttpHookPolicy,
+  launchIdentity,
+  type SettingsLaunch,
+  settingsLaunch,
+} from "./settings-launch.js";
 
 /** One settings file's raw `hooks` section, as the CLI's settings loader provides it. */
 export interface SettingsHookFile {
@@ -201,16 +205,18 @@ export function parseSettingsHooks(file: SettingsHookFile): {
 }
 
 /**
- * Definitions for every command entry of the given files, in file order. The
- * same command for the same event and matcher runs once, wherever it is
- * repeated (the first occurrence wins, so list user files first). `warnings`
- * says what was changed to run a loaded hook, once per hook.
+ * Definitions for every entry of the given files, in file order. The same
+ * hook for the same event and matcher runs once, wherever it is repeated
+ * (the first occurrence wins, so list user files first). `warnings` says
+ * what was changed to run a loaded hook, once per hook.
  */
 export function loadSettingsHooks(
   files: readonly SettingsHookFile[],
   projectDir: string,
   /** A number, or per scope (a project's hookDefaults reach only its own hooks). */
   defaultTimeoutMs: number | ((scope: HookScope) => number | undefined) = DEFAULT_HOOK_TIMEOUT_MS,
+  /** Where http hooks may post (the user's `allowedHttpHookUrls`). */
+  http: HttpHookPolicy = {},
 ): { hooks: HookDefinition[]; broken: BrokenHook[]; warnings: string[] } {
   const fallbackTimeout = (scope: HookScope): number =>
     typeof defaultTimeoutMs === "function"
@@ -226,40 +232,21 @@ export function loadSettingsHooks(
       file.dialect === "claude" ? CLAUDE_DEFAULT_TIMEOUT_MS : fallbackTimeout(scope);
     broken.push(...parsed.broken);
     for (const item of parsed.items) {
+      const launched = settingsLaunch(item.entry, { projectDir, scope: item.scope, http });
+      if (!launched.ok) {
+        broken.push({ ...brokenAt(item), reason: `${item.location}: ${launched.reason}` });
+        continue;
+      }
       const matcher = matcherForEvent(item.event, item.matcher);
       const key = JSON.stringify([
         item.event,
         matcher.tool ?? null,
         matcher.source ?? null,
-        item.entry.command,
-        item.entry.args ?? null,
+        launchIdentity(launched.launch),
       ]);
       if (seen.has(key)) continue;
       seen.add(key);
-      const { entry } = item;
-      const hook: HookDefinition = {
-        id: `${item.scope}:settings:${item.file}#${item.location}`,
-        name: entry.name ?? settingsHookName(entry.command),
-        events: [item.event],
-        matcher,
-        priority: entry.priority,
-        timeoutMs:
-          entry.timeout === undefined ? fileDefault(item.scope) : Math.round(entry.timeout * 1000),
-        async: entry.async,
-        failure: entry.onFailure === "block" ? "closed" : entry.failure,
-        env: entry.env,
-        ...(entry.sandbox === undefined ? {} : { sandbox: entry.sandbox }),
-        scope: item.scope,
-        sourceKind: "settings",
-        file: item.file,
-        dialect: "acai",
-        launch: settingsLaunch(entry, projectDir),
-      };
-      if (entry.description !== undefined) hook.description = entry.description;
-      if (!hook.launch.viaShell && !path.isAbsolute(hook.launch.command)) {
-        broken.push({ ...brokenAt(item), reason: `${item.location}: ${EXEC_FORM_PATH}` });
-        continue;
-      }
+      const hook = settingsDefinition(item, matcher, launched, fileDefault(item.scope));
       try {
         prepareHookMatcher(hook, projectDir);
       } catch (error) {
@@ -268,31 +255,40 @@ export function loadSettingsHooks(
         continue;
       }
       hooks.push(hook);
-      if (item.note !== undefined) {
-        warnings.push(
-          `Settings file ${item.file}: hook ${item.location} (${hook.name}): ${item.note}.`,
-        );
+      for (const note of [...(item.note === undefined ? [] : [item.note]), ...launched.warnings]) {
+        warnings.push(`Settings file ${item.file}: hook ${item.location} (${hook.name}): ${note}.`);
       }
     }
   }
   return { hooks, broken, warnings };
 }
 
-const EXEC_FORM_PATH =
-  'with "args", "command" must be an absolute path to an executable (or start with $CLAUDE_PROJECT_DIR); it runs without a shell';
-
-/**
- * How a settings hook starts: a shell command line, or with `args` (Claude
- * Code's exec form) the executable itself with those arguments and no shell.
- * The exec form's project-directory variable is expanded here, as no shell will.
- */
-function settingsLaunch(entry: SettingsHookEntry, projectDir: string): HookDefinition["launch"] {
-  if (entry.args === undefined) return { command: entry.command, args: [], viaShell: true };
-  const command = entry.command.replace(
-    /^\$\{?(?:CLAUDE_PROJECT_DIR|ACAI_PROJECT_DIR)\}?(?=\/|$)/,
-    projectDir,
-  );
-  return { command, args: [...entry.args], viaShell: false };
+function settingsDefinition(
+  item: SettingsHookItem,
+  matcher: HookMatcher,
+  launched: Extract<SettingsLaunch, { ok: true }>,
+  defaultTimeoutMs: number,
+): HookDefinition {
+  const { entry } = item;
+  const hook: HookDefinition = {
+    id: `${item.scope}:settings:${item.file}#${item.location}`,
+    name: entry.name ?? launched.name,
+    events: [item.event],
+    matcher,
+    priority: entry.priority,
+    timeoutMs: entry.timeout === undefined ? defaultTimeoutMs : Math.round(entry.timeout * 1000),
+    async: entry.async,
+    failure: entry.onFailure === "block" ? "closed" : entry.failure,
+    env: entry.env,
+    ...(entry.sandbox === undefined ? {} : { sandbox: entry.sandbox }),
+    scope: item.scope,
+    sourceKind: "settings",
+    file: item.file,
+    dialect: "acai",
+    launch: launched.launch,
+  };
+  if (entry.description !== undefined) hook.description = entry.description;
+  return hook;
 }
 
 function brokenAt(item: { file: string; scope: HookScope; location: string }) {

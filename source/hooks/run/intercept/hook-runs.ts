@@ -54,6 +54,7 @@ export function hookRuns(deps: HookRunsOptions): RunnerFor {
         signal,
         ...(options.maxOutputBytes === undefined ? {} : { maxOutputBytes: options.maxOutputBytes }),
         ...(options.plugins === undefined ? {} : { plugins: options.plugins }),
+        ...(options.handlers === undefined ? {} : { handlers: options.handlers }),
         ...(options.fingerprints === undefined
           ? {}
           : { fingerprints: options.fingerprints, onChanged: warnChanged }),

@@ -8,6 +8,7 @@ import type { HookFileCheck } from "../../discover/fingerprint.js";
 import type { AskUser, HookActivityEvent, InterceptedEvent } from "../activity.js";
 import type { AuditSink } from "../audit.js";
 import type { NotificationEvent } from "../chain.js";
+import type { HandlerServices } from "../handlers/services.js";
 import type { TimerFunctions } from "../idle-timer.js";
 import type { ValidateToolInput } from "../modify.js";
 import type { PluginHooks } from "../plugins/types.js";
@@ -60,6 +61,8 @@ export interface InterceptorOptions {
   maxRetries?: number;
   /** The session's plugins (hooks/plugins/host.ts): runs their handlers. */
   plugins?: PluginHooks;
+  /** What http, prompt, agent and mcp_tool hooks run through (handlers/services.ts). */
+  handlers?: HandlerServices;
   /** The hooks' files as the session loaded them (hooks/fingerprint.ts): a changed one is not run. */
   fingerprints?: HookFileCheck;
   /** Cap per output stream of a hook (default 1 MiB). */

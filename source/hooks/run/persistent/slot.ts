@@ -16,7 +16,7 @@ import { meaningfulErrorLine } from "../../../process/error-output.js";
 import type { LongLived, LongLivedExit, ProcessStarter } from "../../../process/long-lived.js";
 import { capDecisionTexts, type Decision, failed } from "../../contract/decision.js";
 import type { HookDefinition } from "../../contract/definition.js";
-import { describeSpawnFailure, formatBytes } from "../run.js";
+import { describeSpawnFailure, formatBytes } from "../decode.js";
 import { readAnswerLine } from "./protocol.js";
 
 /** Delay before the n-th restart in a row (n ≥ 1): 0, then 250 ms doubling up to 30 s. */

@@ -10,7 +10,7 @@ import { type Decision, failed } from "../../contract/decision.js";
 import type { HookDefinition, HookEventName } from "../../contract/definition.js";
 import { MAX_ANSWER_DEPTH } from "../../contract/dialects/index.js";
 import type { RegistrationShape } from "../../contract/plugin-registration.js";
-import { decodeRunResult, formatBytes } from "../run.js";
+import { decodeRunResult, formatBytes } from "../decode.js";
 import type { HookRunRecord } from "../run-record.js";
 import { translateOpenClawAnswer } from "./shapes.js";
 

@@ -197,7 +197,7 @@ describe("settings hooks", () => {
               matcher: "Bash",
               hooks: [
                 { type: "command", command: "ok" },
-                { type: "prompt", prompt: "judge" },
+                { type: "webhook", prompt: "judge" },
               ],
             },
             { matcher: "(Write", hooks: [{ type: "command", command: "never" }] },
@@ -217,7 +217,7 @@ describe("settings hooks", () => {
       ),
       expect.stringMatching(/^settings\.json hooks\.PostToolUse: must be an array/),
       expect.stringMatching(
-        /^settings\.json hooks\.PreToolUse\[0\]\.hooks\[1\]: .*hook type "prompt" is not supported/,
+        /^settings\.json hooks\.PreToolUse\[0\]\.hooks\[1\]: .*hook type "webhook" is not one acai runs; expected one of "command", "http", "prompt", "agent", "mcp_tool"/,
       ),
       expect.stringMatching(
         /^settings\.json hooks\.PreToolUse\[1\]\.matcher: invalid regular expression "\(Write"/,
