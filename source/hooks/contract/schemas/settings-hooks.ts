@@ -65,7 +65,9 @@ const HttpFieldsSchema = HandlerFieldsSchema.extend({
   headers: z
     .record(HeaderNameSchema, HeaderValueSchema)
     .default({})
-    .describe("Values may hold $VAR (or $VAR in braces) for variables listed in allowedEnvVars only"),
+    .describe(
+      "Values may hold $VAR (or $VAR in braces) for variables listed in allowedEnvVars only",
+    ),
   allowedEnvVars: z
     .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "expected a variable name" }))
     .default([])
