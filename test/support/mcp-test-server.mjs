@@ -4,7 +4,9 @@
  * `echo` ({text}) → "echo: <text>" and `add` ({a, b}) → structured {sum};
  * one resource `test://readme`. Every `tools/call` is appended to the file
  * named by MCP_TEST_LOG (when set), so a test can tell whether a call reached
- * the server. `MCP_TEST_MARK` (env) is echoed by the `env` tool.
+ * the server. `MCP_TEST_MARK` (env) is echoed by the `env` tool. `verdict`
+ * ({command}) answers as a hook would: a block (Claude Code's JSON) when the
+ * command holds "rm", else {} (for mcp_tool hooks).
  */
 import { appendFileSync } from "node:fs";
 import { createInterface } from "node:readline";
@@ -22,6 +24,15 @@ const tools = [
       type: "object",
       properties: { a: { type: "number" }, b: { type: "number" } },
       required: ["a", "b"],
+    },
+  },
+  {
+    name: "verdict",
+    description: "Answers a hook's decision for a shell command",
+    inputSchema: {
+      type: "object",
+      properties: { command: { type: "string" } },
+      required: ["command"],
     },
   },
   {
@@ -43,6 +54,19 @@ function call(name, args) {
       return { content: [{ type: "text", text: `echo: ${args.text}` }] };
     case "add":
       return { content: [], structuredContent: { sum: args.a + args.b } };
+    case "verdict":
+      return {
+        content: [
+          {
+            type: "text",
+            text: JSON.stringify(
+              /\brm\b/.test(String(args.command))
+                ? { decision: "block", reason: `verdict: no rm in ${args.command}` }
+                : {},
+            ),
+          },
+        ],
+      };
     case "env":
       return {
         content: [
