@@ -217,7 +217,7 @@ describe("MCP servers", () => {
       servers: { name: string; state: string; tools: unknown[] }[];
     };
     expect(listing.servers.map((s) => [s.name, s.state, s.tools.length])).toEqual([
-      ["test", "connected", 3],
+      ["test", "connected", 4],
       ["missing", "failed", 0],
     ]);
   });
