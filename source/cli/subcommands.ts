@@ -52,6 +52,11 @@ const SUBCOMMANDS: readonly Subcommand[] = [
     load: async () => (await import("./commands/doctor.js")).registerDoctorCommand,
   },
   {
+    name: "acp",
+    summary: "run as an Agent Client Protocol agent on stdio, for editors (docs/acp.md)",
+    load: async () => (await import("./commands/acp.js")).registerAcpCommand,
+  },
+  {
     name: "memory",
     summary: "list, search, forget, export saved memories (acai memory --help)",
     load: async () => (await import("./commands/memory.js")).registerMemoryCommand,
