@@ -7,7 +7,7 @@ import { prepareSession } from "../session/prepare.js";
 import type { PreparedSession } from "../session/types.js";
 import { stripControls } from "../terminal/inert-text.js";
 import { CliError, UsageError } from "./errors.js";
-import { EXIT, type ExitCode } from "./exit-codes.js";
+import { EXIT } from "./exit-codes.js";
 import { type CliIo, type CliSignal, readAll } from "./io.js";
 import { type ListenTurns, listenTurns } from "./listen.js";
 import type { MainOptions } from "./main-options.js";
