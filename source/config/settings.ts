@@ -70,6 +70,10 @@ export const SettingsSchema = z.object({
    * it for its own hooks; unset, a project's http hooks post nowhere.
    */
   allowedHttpHookUrls: z.array(z.string().min(1)).max(1000).optional(),
+  /** Claude Code's switch: no hook runs (a project's reaches only its own hooks). */
+  disableAllHooks: z.boolean().optional(),
+  /** Hooks kept from running, by name (`acai hooks disable NAME`; a project's: its own hooks only). */
+  disabledHooks: z.array(z.string().min(1).max(200)).max(1000).optional(),
   /** Prices by model id, over acai's built-in table: `{"my-model": {"input": 0.5, "output": 1.5}}`. */
   pricing: z
     .record(

@@ -264,8 +264,38 @@ function resolveWritten(written: string, policy: PermissionPolicy): string {
   return path.resolve(policy.cwd, written);
 }
 
+/**
+ * Whether `rule` would catch the call as a deny rule does: any command of a
+ * Bash line in any form, a redirection's file for an Edit rule, the path as
+ * given and where it lands — or cannot be checked against it (an opaque Bash
+ * line), which counts as caught. A hook's `if` (hooks.md §4) is this test:
+ * a guard meant for `git push` is not skipped by `cd x && git push`.
+ */
+export function ruleCatches(
+  rule: PermissionRule,
+  call: ToolCall,
+  policy: PermissionPolicy,
+): boolean {
+  if (!ruleMayConcern(rule, call.toolName)) return false;
+  const target = targetOf(call, policy);
+  return (
+    firstMatch([rule], call.toolName, target) !== undefined ||
+    uncheckable([rule], target) !== undefined
+  );
+}
+
+/** Whether a rule may concern a tool at all, by names only (a cheap test before `ruleCatches`). */
+export function ruleMayConcern(
+  rule: Pick<PermissionRule, "tool" | "content">,
+  toolName: string,
+): boolean {
+  if (ruleCovers(rule, toolName)) return true;
+  // An Edit/Write rule also judges a Bash line's redirections.
+  return toolName === "Bash" && rule.content !== undefined && ruleCovers(rule, "Write");
+}
+
 /** Which tools a rule of a tool name covers: Edit rules cover Write too, Read rules the searches. */
-function ruleCovers(rule: PermissionRule, toolName: string): boolean {
+function ruleCovers(rule: Pick<PermissionRule, "tool" | "content">, toolName: string): boolean {
   if (ruleNamesTool(rule.tool, toolName)) return true;
   if (rule.content === undefined) return false;
   if (rule.tool === "Edit") return toolName === "Write";

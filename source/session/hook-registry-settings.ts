@@ -10,7 +10,7 @@ import type { LoadOptions } from "../hooks/discover/registry.js";
 
 type RegistrySettings = Pick<
   LoadOptions,
-  "defaultTimeoutMs" | "projectDefaultTimeoutMs" | "maxHooks" | "httpHooks"
+  "defaultTimeoutMs" | "projectDefaultTimeoutMs" | "maxHooks" | "httpHooks" | "disable"
 >;
 
 export function hookRegistrySettings(
@@ -46,5 +46,18 @@ export function hookRegistrySettings(
     ...(maxHooks === undefined ? {} : { maxHooks }),
     // Where http hooks post: the user's list binds (a project's can only narrow it).
     httpHooks,
+    disable: disableSettings(loaded, includeProject),
+  };
+}
+
+/** disableAllHooks / disabledHooks per scope; a project's count once it is trusted, for its own hooks. */
+function disableSettings(
+  loaded: { user: MergedSettings; project: MergedSettings },
+  includeProject: boolean,
+): NonNullable<LoadOptions["disable"]> {
+  const project = includeProject ? loaded.project : {};
+  return {
+    all: { user: loaded.user.disableAllHooks === true, project: project.disableAllHooks === true },
+    names: { user: loaded.user.disabledHooks ?? [], project: project.disabledHooks ?? [] },
   };
 }

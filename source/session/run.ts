@@ -19,6 +19,7 @@ import {
 import { trackTurnSignals } from "../hooks/run/turn-signal.js";
 import type { SessionMemory } from "../memory/session.js";
 import { builtinNamespaces } from "../patterns/namespaces.js";
+import { ruleCatches } from "../permissions/decide.js";
 import { sendingRelayLines } from "../relay/session-output.js";
 import type { SessionRelay } from "../relay/session-relay.js";
 import type { SessionTelemetry } from "../telemetry/session.js";
@@ -117,6 +118,13 @@ function interceptorOptions(parts: SessionRunParts, run: ThisRun): InterceptorOp
     assumeYes: options.flags.assumeYes ?? false,
     // Read at each payload: the REPL's Shift-Tab changes the policy's mode mid-session.
     permissionMode: () => built.policy.mode,
+    // A hook's `if`: judged as a deny rule of the session's policy would judge the call.
+    ruleCatches: (rule, toolName, input) =>
+      ruleCatches(
+        { ...rule, list: "deny", source: { scope: "user", label: "a hook's if" } },
+        { toolName, input },
+        built.policy,
+      ),
     // `--name`: every payload's `agent_name` (docs/hooks.md).
     ...(options.flags.agentName === undefined ? {} : { agentName: options.flags.agentName }),
     contextCapChars: settings.contextCapChars,

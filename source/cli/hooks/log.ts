@@ -28,6 +28,14 @@ function isEntry(value: unknown): value is AuditEntry {
   );
 }
 
+function isConsideredLine(value: unknown): boolean {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as { kind?: unknown }).kind === "considered"
+  );
+}
+
 /** Entries of complete lines; a line that is not an audit entry is skipped (counted). */
 function parseAuditLines(text: string): { entries: AuditEntry[]; skipped: number } {
   const entries: AuditEntry[] = [];
@@ -37,7 +45,8 @@ function parseAuditLines(text: string): { entries: AuditEntry[]; skipped: number
     try {
       const value: unknown = JSON.parse(line);
       if (isEntry(value)) entries.push(value);
-      else skipped++;
+      // A `considered` line (which hooks did not run, and why) is for `acai hooks why`.
+      else if (!isConsideredLine(value)) skipped++;
     } catch {
       skipped++;
     }

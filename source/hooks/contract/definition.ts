@@ -28,6 +28,12 @@ export interface HookMatcher {
   session_id?: string;
   /** For pattern: a regular expression matching the whole namespace (`deploy`, `memory|notes`). */
   namespace?: string;
+  /**
+   * Claude Code's `if`: a permission rule (`Bash(git push:*)`, `Edit(src/**)`)
+   * the tool call must match, as a deny rule would catch it; tested in
+   * process before anything starts. Tool events only; ignored elsewhere.
+   */
+  if?: string;
 }
 
 /**
@@ -191,6 +197,20 @@ export interface HookDefinition {
    * `pre-tool-call`, …), sent back as `event_type` (the spec renamed its events).
    */
   trigger?: string;
+  /** Claude Code's `once`: run at most once per session. */
+  once?: boolean;
+  /** Claude Code's `statusMessage`: shown while the hook runs (the REPL's status line, `hook_start`). */
+  statusMessage?: string;
+  /**
+   * Claude Code's `asyncRewake` (implies `async`): an exit 2 of this
+   * background hook wakes the agent with its text as a new prompt turn.
+   */
+  asyncRewake?: boolean;
+  /**
+   * Configured but not to run, and why (`enabled: false` in its file,
+   * `disableAllHooks`, `acai hooks disable`): kept so the audit log can say so.
+   */
+  disabled?: string;
   /**
    * Place in configuration order (the registry numbers hooks: folders, files in a
    * folder by name, then settings in file order); ties of priority and scope run in it.

@@ -1,5 +1,7 @@
 import path from "node:path";
 import picomatch from "picomatch";
+import { ruleMayConcern } from "../../permissions/decide.js";
+import { parseRuleText } from "../../permissions/rules.js";
 import { toolNameSpellings } from "./aliases.js";
 import type { HookDefinition, HookEventName, HookMatcher } from "./definition.js";
 import { hasNamespace, hasSource, isToolEvent } from "./events/names.js";
@@ -16,20 +18,40 @@ export interface MatchSubject {
   /** The pattern event's namespace. */
   namespace?: string;
   /**
+   * Whether a permission rule (a hook's `if`) catches this tool call, with
+   * the session's shell parse and paths (`ruleCatches`, permissions/decide.ts).
+   * Absent: a rule with content is taken as matching (the hook runs: fail closed).
+   */
+  ruleCatches?: RuleCatches;
+  /**
    * Base for `path` globs. Defaults to the project dir the registry loaded the
    * hook for; relative tool paths are taken as relative to it already.
    */
   projectDir?: string;
 }
 
-/** A regular expression in a matcher that does not compile. */
+/** Whether a parsed permission rule catches a tool call (the session's judgement). */
+export type RuleCatches = (rule: IfRule, toolName: string, toolInput: unknown) => boolean;
+
+/** A hook's `if`, parsed: Claude Code's permission-rule syntax. */
+interface IfRule {
+  text: string;
+  tool: string;
+  content?: string;
+}
+
+/** A regular expression in a matcher that does not compile (or an `if` that is not a rule). */
 export class InvalidMatcherError extends Error {
   constructor(
     readonly field: keyof HookMatcher,
     readonly source: string,
     detail: string,
   ) {
-    super(`invalid regular expression in matcher.${field} ${JSON.stringify(source)}: ${detail}`);
+    super(
+      field === "if"
+        ? `"if" ${JSON.stringify(source)} is not a permission rule: ${detail} (write it as in permissions, e.g. "Bash(git push:*)" or "Edit(src/**)")`
+        : `invalid regular expression in matcher.${field} ${JSON.stringify(source)}: ${detail}`,
+    );
     this.name = "InvalidMatcherError";
   }
 }
@@ -48,6 +70,8 @@ interface CompiledMatcher {
   path?: { glob: string; test: (candidate: string) => boolean; absolute: boolean };
   source?: NameTest;
   namespace?: NameTest;
+  /** `if`: the rule, and per tool name whether it may concern the tool at all. */
+  if?: { rule: IfRule; concerns: Map<string, boolean> };
   projectDir?: string;
   /** No tool-side matcher at all: tool events always match. */
   anyTool: boolean;
@@ -106,8 +130,39 @@ function compileMatcher(matcher: HookMatcher, projectDir?: string): CompiledMatc
     const test = picomatch(glob, { dot: true, basename: !glob.includes("/") });
     compiled.path = { glob, test, absolute: path.isAbsolute(glob) };
   }
-  compiled.anyTool = !compiled.tool && !compiled.pattern && !compiled.command && !compiled.path;
+  if (matcher.if !== undefined) compiled.if = { rule: parseIf(matcher.if), concerns: new Map() };
+  compiled.anyTool =
+    !compiled.tool && !compiled.pattern && !compiled.command && !compiled.path && !compiled.if;
   return compiled;
+}
+
+function parseIf(text: string): IfRule {
+  const parsed = parseRuleText(text);
+  if (!parsed.ok) throw new InvalidMatcherError("if", text, parsed.error);
+  return {
+    text: text.trim(),
+    tool: parsed.tool,
+    ...(parsed.content === undefined ? {} : { content: parsed.content }),
+  };
+}
+
+/** Whether the `if` rule may concern this tool at all, by its name (memoized: names repeat). */
+function ifConcerns(test: NonNullable<CompiledMatcher["if"]>, toolName: string): boolean {
+  let known = test.concerns.get(toolName);
+  if (known === undefined) {
+    known = ruleMayConcern(test.rule, toolName);
+    if (test.concerns.size >= MEMO_LIMIT) test.concerns.clear();
+    test.concerns.set(toolName, known);
+  }
+  return known;
+}
+
+/** `if`: the tool named by the rule, and its content judged as a deny rule judges it. */
+function ifHolds(test: NonNullable<CompiledMatcher["if"]>, subject: MatchSubject): boolean {
+  const toolName = subject.toolName ?? "";
+  if (!ifConcerns(test, toolName)) return false;
+  if (test.rule.content === undefined) return true;
+  return subject.ruleCatches?.(test.rule, toolName, subject.toolInput) ?? true;
 }
 
 /**
@@ -201,7 +256,7 @@ function matchesPath(
   return relative !== "" && compiled.test(relative);
 }
 
-function matchesTool(compiled: CompiledMatcher, subject: MatchSubject): boolean {
+function matchesTool(compiled: CompiledMatcher, subject: MatchSubject, withIf = true): boolean {
   const toolName = subject.toolName ?? "";
   if (compiled.tool && !testName(compiled.tool, toolName)) return false;
   if (compiled.pattern && !matchesPattern(compiled.pattern, subject.toolInput)) return false;
@@ -215,7 +270,17 @@ function matchesTool(compiled: CompiledMatcher, subject: MatchSubject): boolean 
     if (!matchesPath(compiled.path, filePath, subject.projectDir ?? compiled.projectDir))
       return false;
   }
-  return true;
+  return !withIf || compiled.if === undefined || ifHolds(compiled.if, subject);
+}
+
+/**
+ * Why a hook of this event does not match it: its `if` alone (every other
+ * matcher holds), or its matchers. For the audit log's "not run" reasons.
+ */
+export function missedBy(hook: HookDefinition, subject: MatchSubject): "if" | "matcher" {
+  if (!isToolEvent(subject.event) || hook.matcher.if === undefined) return "matcher";
+  if (!hook.events.includes(subject.event) || !sessionMatches(hook, subject)) return "matcher";
+  return matchesTool(compiledFor(hook), subject, false) ? "if" : "matcher";
 }
 
 /**
@@ -258,6 +323,7 @@ export function mayMatchByName(hook: HookDefinition, subject: MatchSubject): boo
   if (isToolEvent(subject.event)) {
     const toolName = subject.toolName ?? "";
     if (compiled.tool && !testName(compiled.tool, toolName)) return false;
+    if (compiled.if && !ifConcerns(compiled.if, toolName)) return false;
     return !compiled.command || toolName === "Bash";
   }
   if (compiled.source && hasSource(subject.event)) {
@@ -269,10 +335,12 @@ export function mayMatchByName(hook: HookDefinition, subject: MatchSubject): boo
   return true;
 }
 
-/** Whether the hook's matchers look at the tool input (`pattern`, `command`, `path`). */
+/** Whether the hook's matchers look at the tool input (`pattern`, `command`, `path`, `if`). */
 export function looksAtInput(hook: HookDefinition): boolean {
   const m = hook.matcher;
-  return m.pattern !== undefined || m.command !== undefined || m.path !== undefined;
+  return (
+    m.pattern !== undefined || m.command !== undefined || m.path !== undefined || m.if !== undefined
+  );
 }
 
 /**

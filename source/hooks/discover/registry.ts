@@ -14,6 +14,7 @@ import type { BrokenHook, HookDefinition, HookScope } from "../contract/definiti
 import { askAheadIgnoredWarning } from "../contract/definition.js";
 import { compareHooks } from "../contract/match.js";
 import type { PluginLoader } from "../contract/plugin-registration.js";
+import { type DisableSettings, markDisabled } from "./disabled.js";
 import { HookFingerprints, manifestHashes } from "./fingerprint.js";
 import { boundHooksPerEvent, DEFAULT_MAX_HOOKS } from "./max-hooks.js";
 import { MetadataCache } from "./metadata-cache.js";
@@ -57,6 +58,8 @@ export interface LoadOptions {
   defaultTimeoutMs?: number;
   /** The same for project hooks (the project's own `hookDefaults`; default `defaultTimeoutMs`). */
   projectDefaultTimeoutMs?: number;
+  /** `disableAllHooks` and `disabledHooks` of the settings (disabled.ts). */
+  disable?: DisableSettings;
   /** Runs the plugins' `register(api)`; without it plugins are not loaded. */
   plugins?: PluginLoader;
   /** Hooks per event (user settings `hookDefaults.maxHooks`, default 100); past it a warning names the rest. */
@@ -132,6 +135,7 @@ export async function loadHookRegistry(
     hook.order = order;
   });
   configured.sort(compareHooks);
+  if (options.disable !== undefined) markDisabled(configured, options.disable);
   broken.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const bounded = boundHooksPerEvent(configured, options.maxHooks ?? DEFAULT_MAX_HOOKS);
   return {

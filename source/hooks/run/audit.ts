@@ -13,6 +13,7 @@ import {
   type HookType,
   hookTypeOf,
 } from "../contract/definition.js";
+import type { ConsideredHook } from "./considered.js";
 import { exitTwoCrashNote } from "./crash-note.js";
 import type { HookRunRecord } from "./run.js";
 
@@ -47,11 +48,27 @@ export interface AuditEntry {
   stderr?: string;
   /** Something the reader should know about this run (an exit 2 that looks like a shell crash). */
   note?: string;
+  /** The tool call the event is about (tool events), for `acai hooks why`. */
+  tool_call_id?: string;
+}
+
+/**
+ * One line per event that has hooks configured: every one of them, planned
+ * or not run and why (considered.ts). No `hook` field: readers of run lines
+ * (`acai hooks log`) tell the two apart by `kind`.
+ */
+export interface ConsideredLine {
+  kind: "considered";
+  time: string;
+  session: string;
+  event: HookEventName;
+  tool_call_id?: string;
+  hooks: ConsideredHook[];
 }
 
 export interface AuditSink {
   /** Must be cheap; may throw (the interceptor reports it once and goes on). */
-  write(entry: AuditEntry): void;
+  write(entry: AuditEntry | ConsideredLine): void;
   /** Called when the interceptor that opened the sink is done. */
   close?(): void;
 }
@@ -71,7 +88,7 @@ export function auditLogPath(acaiHome: string): string {
 export function createFileAuditSink(acaiHome: string): AuditSink {
   const path = auditLogPath(acaiHome);
   let fd: number | undefined;
-  let entries: AuditEntry[] = [];
+  let entries: (AuditEntry | ConsideredLine)[] = [];
   /** A write at the end of a turn that failed: the next write() reports it. */
   let broken: Error | undefined;
   const flush = (): void => {
@@ -110,7 +127,7 @@ export function createFileAuditSink(acaiHome: string): AuditSink {
 /** The hooks of one event are audited within the same millisecond: its text is made once. */
 let lastTime = Number.NaN;
 let lastIso = "";
-function isoTime(time: number): string {
+export function isoTime(time: number): string {
   if (time !== lastTime) {
     lastTime = time;
     lastIso = new Date(time).toISOString();
@@ -158,5 +175,6 @@ export function auditEntry(args: {
   if (record.stderr !== "") entry.stderr = capText(record.stderr, AUDIT_STDERR_CHARS, "stderr");
   const note = record.decision.action === "block" ? exitTwoCrashNote(record) : undefined;
   if (note !== undefined) entry.note = note;
+  if (record.toolCallId !== undefined) entry.tool_call_id = record.toolCallId;
   return entry;
 }

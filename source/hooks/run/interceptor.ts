@@ -36,6 +36,7 @@ import { type BesideEvent, raiseBeside } from "./intercept/beside.js";
 import { builtinFor, runBuiltin, withBuiltinContext } from "./intercept/builtin-patterns.js";
 import { type EventParts, handleEvent } from "./intercept/handle-event.js";
 import { createIdle } from "./intercept/idle.js";
+import { noteConsidered } from "./intercept/note-considered.js";
 import { createNotifications } from "./intercept/notifications.js";
 import type {
   AgentRun,
@@ -74,17 +75,25 @@ export interface HookInterceptor {
 }
 
 export function createHookInterceptor(options: InterceptorOptions): HookInterceptor {
-  const byEvent = indexHooks(options.hooks);
+  const configured = indexHooks(options.hooks);
+  const byEvent = options.hooks.some((hook) => hook.disabled !== undefined)
+    ? indexHooks(options.hooks.filter((hook) => hook.disabled === undefined))
+    : configured;
   let active: ActiveRun | undefined;
   const setActive = (run: ActiveRun | undefined): void => {
     active = run;
   };
-  return Object.assign((run: AgentRun) => intercept(run, options, byEvent, setActive), {
-    notify: (message: string, notificationType: string) =>
-      active ? active.notify(message, notificationType) : Promise.resolve([]),
-    raise: (event: BesideEvent) => (active ? active.raise(event) : Promise.resolve()),
-  });
+  return Object.assign(
+    (run: AgentRun) => intercept(run, options, [byEvent, configured], setActive),
+    {
+      notify: (message: string, notificationType: string) =>
+        active ? active.notify(message, notificationType) : Promise.resolve([]),
+      raise: (event: BesideEvent) => (active ? active.raise(event) : Promise.resolve()),
+    },
+  );
 }
+
+type HookIndexMap = ReadonlyMap<HookEventName, readonly HookDefinition[]>;
 
 /** What reaches the run going on from outside it. */
 interface ActiveRun {
@@ -95,10 +104,10 @@ interface ActiveRun {
 async function* intercept(
   run: AgentRun,
   options: InterceptorOptions,
-  byEvent: ReadonlyMap<HookEventName, readonly HookDefinition[]>,
+  [byEvent, configured]: readonly [HookIndexMap, HookIndexMap],
   setActive: (run: ActiveRun | undefined) => void,
 ): InterceptedRun {
-  const ctx = createRunContext(options, byEvent);
+  const ctx = createRunContext(options, byEvent, configured);
   const pump = createPump(run);
   const parts: EventParts = {
     startAsync: createAsyncHooks(ctx),
@@ -184,6 +193,7 @@ function routeOf(ctx: RunContext, agentEvent: AgentEvent): Route {
       ? ctx.pendingContext.splice(0)
       : NOTHING_CARRIED;
   const planned = plan(ctx.index, event, agentEvent);
+  noteConsidered(ctx, event, agentEvent, planned);
   if (row.route === "permission") return { kind: "permission", plan: planned, carried };
   if (planned !== undefined) return { kind: "hooks", plan: planned, carried };
   return carried.length === 0 ? NO_HOOKS : { kind: "answer", verdict: carriedVerdict(carried) };

@@ -12,7 +12,13 @@ import type { AgentEvent } from "../../agent/events.js";
 import type { HookDefinition, HookEventName } from "../contract/definition.js";
 import { eventRow } from "../contract/events/table.js";
 import type { GateState } from "../contract/gate-state.js";
-import { hookMatches, looksAtInput, type MatchSubject, mayMatchByName } from "../contract/match.js";
+import {
+  hookMatches,
+  looksAtInput,
+  type MatchSubject,
+  mayMatchByName,
+  type RuleCatches,
+} from "../contract/match.js";
 
 /** One ordering for everyone: the registry's and the interceptor's are the same function. */
 export { compareHooks, indexHooksByEvent as indexHooks } from "../contract/match.js";
@@ -24,13 +30,32 @@ export function matchSubject(
   state: GateState = {},
   projectDir?: string,
   sessionId?: string,
+  ruleCatches?: RuleCatches,
 ): MatchSubject {
   // matchOn returns a fresh object: completing it in place spares an allocation per event.
   const subject = eventRow(event).matchOn(agentEvent, state) as MatchSubject;
   subject.event = event;
   if (projectDir !== undefined) subject.projectDir = projectDir;
   if (sessionId !== undefined) subject.sessionId = sessionId;
+  if (ruleCatches !== undefined) subject.ruleCatches = ruleCatches;
   return subject;
+}
+
+/** The subject of an event as the index sees it (its project, session and `if` judge). */
+export function subjectFor(
+  index: HookIndex,
+  event: HookEventName,
+  agentEvent: AgentEvent,
+  state: GateState = {},
+): MatchSubject {
+  return matchSubject(
+    event,
+    agentEvent,
+    state,
+    index.projectDir,
+    index.sessionId?.(),
+    index.ruleCatches,
+  );
 }
 
 const MAX_KEYS_PER_EVENT = 256;
@@ -86,6 +111,8 @@ export interface HookIndex {
   projectDir?: string;
   /** The running session's id, for `session_id` matchers (constant once the session started). */
   sessionId?: () => string;
+  ruleCatches?: RuleCatches;
+  spent?: ReadonlySet<string>;
 }
 
 export interface HookIndexOptions {
@@ -95,6 +122,10 @@ export interface HookIndexOptions {
   onBadMatcher?: (hook: HookDefinition, error: Error) => void;
   /** The running session's id (`session_id` matchers). */
   sessionId?: () => string;
+  /** Judges a hook's `if` against a tool call (the session's permission matcher). */
+  ruleCatches?: RuleCatches;
+  /** Ids of `once` hooks that already ran this session: not planned again. */
+  spent?: ReadonlySet<string>;
 }
 
 /** Selection over hooks already indexed by event (`indexHooks`, once per interceptor). */
@@ -118,6 +149,8 @@ export function createHookIndex(
     matches: guarded(hookMatches),
     ...(options.projectDir === undefined ? {} : { projectDir: options.projectDir }),
     ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
+    ...(options.ruleCatches === undefined ? {} : { ruleCatches: options.ruleCatches }),
+    ...(options.spent === undefined ? {} : { spent: options.spent }),
   };
 }
 
@@ -147,7 +180,7 @@ export function plan(
   state: GateState = {},
 ): Plan | undefined {
   if (!index.byEvent.has(event)) return undefined;
-  const subject = matchSubject(event, agentEvent, state, index.projectDir, index.sessionId?.());
+  const subject = subjectFor(index, event, agentEvent, state);
   const candidates = index.candidates(subject);
   if (candidates.length === 0) return undefined;
   const row = eventRow(event);
@@ -158,6 +191,7 @@ export function plan(
   let sync: HookDefinition[] | undefined;
   let asyncHooks: HookDefinition[] | undefined;
   for (const hook of candidates) {
+    if (hook.once === true && index.spent?.has(hook.id) === true) continue;
     if (hook.async && !inline) {
       if (!matched(hook)) continue;
       if (asyncHooks === undefined) asyncHooks = [hook];
@@ -185,8 +219,5 @@ export function matchesNow(
   hook: HookDefinition,
   state: GateState,
 ): boolean {
-  return index.matches(
-    hook,
-    matchSubject(event, agentEvent, state, index.projectDir, index.sessionId?.()),
-  );
+  return index.matches(hook, subjectFor(index, event, agentEvent, state));
 }

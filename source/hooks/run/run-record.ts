@@ -21,6 +21,8 @@ export interface HookRunRecord {
   /** Killed because stdout or stderr (a persistent hook: an answer line) passed the cap. */
   outputLimit: boolean;
   spawnError?: string;
+  /** The tool call of a tool event (for the audit log). */
+  toolCallId?: string;
   /** The hook's answer, before the failure policy. */
   decision: Decision;
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseRuleText } from "../../../permissions/rules.js";
 import {
   EnvListSchema,
   EventNameSchema,
@@ -8,11 +9,41 @@ import {
 } from "./metadata.js";
 
 /**
- * `hooks` in a settings file, in Claude Code's shape. Timeouts are in seconds,
- * as in Claude Code. `priority`, `failure`, `async`, `env`, `name` and
- * `description` are acai extras; other unknown fields are ignored so Claude
- * Code settings load unchanged.
+ * Claude Code's handler fields, the same for every hook type: `if`, `once`,
+ * `statusMessage`, `asyncRewake`, and acai's `enabled`.
  */
+const HANDLER_FIELDS = {
+  if: z
+    .string({ error: 'expected a permission rule, e.g. "Bash(git push:*)"' })
+    .superRefine((text, ctx) => {
+      const parsed = parseRuleText(text);
+      if (!parsed.ok) ctx.addIssue({ code: "custom", message: `"if": ${parsed.error}` });
+    })
+    .optional()
+    .describe(
+      'Permission-rule syntax ("Bash(git push:*)", "Edit(src/**)"): the hook runs only for tool calls the rule catches, checked before anything starts. Tool events only',
+    ),
+  once: z
+    .boolean({ error: "expected true or false" })
+    .default(false)
+    .describe("Run at most once per session"),
+  statusMessage: z
+    .string({ error: "expected a short text" })
+    .max(200, { error: "at most 200 characters" })
+    .optional()
+    .describe("Shown while the hook runs (the REPL's status line)"),
+  asyncRewake: z
+    .boolean({ error: "expected true or false" })
+    .default(false)
+    .describe(
+      "Run in the background (implies async); an exit 2 wakes the agent with the hook's stderr",
+    ),
+  enabled: z
+    .boolean({ error: "expected true or false" })
+    .default(true)
+    .describe("acai extra: false keeps the hook configured but never runs it"),
+};
+
 /** The fields every type of settings hook has (handler fields: how it runs, not what it runs). */
 const HandlerFieldsSchema = z.looseObject({
   timeout: z
@@ -35,6 +66,7 @@ const HandlerFieldsSchema = z.looseObject({
     "acai extra: secret-looking variables this hook may receive (otherwise scrubbed)",
   ),
   sandbox: HookSandboxNeedsSchema.optional(),
+  ...HANDLER_FIELDS,
 });
 
 const CommandFieldsSchema = HandlerFieldsSchema.extend({

@@ -90,11 +90,38 @@ export function settingsHooksTypeError(file: { path: string; hooks: unknown }): 
  */
 export function settingsHooksEventError(file: SettingsHookFile): string | undefined {
   if (file.dialect === "claude" || !isPlainObject(file.hooks)) return undefined;
-  for (const key of Object.keys(file.hooks)) {
-    if (normalizeEventName(key) !== undefined) continue;
+  for (const [key, groups] of Object.entries(file.hooks)) {
+    if (normalizeEventName(key) !== undefined) {
+      const bad = groupKeyError(file.path, key, groups);
+      if (bad !== undefined) return bad;
+      continue;
+    }
     const near = nearestName(key, [...HOOK_EVENTS, ...claudeOnlyNames()]);
     const hint = near === undefined ? "" : `Did you mean "${near}"? `;
     return `Settings file ${file.path}: "hooks.${key}" is not an event acai knows. ${hint}Events: ${HOOK_EVENTS.join(", ")} (or Claude Code's names: ${claudeOnlyNames().join(", ")}).`;
+  }
+  return undefined;
+}
+
+/** The keys of a matcher group, `{"matcher": …, "hooks": […]}`. */
+const GROUP_KEYS = ["matcher", "hooks"] as const;
+
+/**
+ * A key of a matcher group acai does not know (`"macher": "Bash"`): the
+ * group would otherwise match every call, so the file is refused, naming the
+ * key and the nearest one.
+ */
+function groupKeyError(file: string, event: string, groups: unknown): string | undefined {
+  if (!Array.isArray(groups)) return undefined;
+  for (const [index, group] of groups.entries()) {
+    if (!isPlainObject(group)) continue;
+    const unknown = Object.keys(group).find(
+      (key) => !(GROUP_KEYS as readonly string[]).includes(key),
+    );
+    if (unknown === undefined) continue;
+    const near = nearestName(unknown, GROUP_KEYS);
+    const hint = near === undefined ? "" : `Did you mean "${near}"? `;
+    return `Settings file ${file}: "hooks.${event}[${index}].${unknown}" is not a key of a hook group. ${hint}A group is {"matcher": "Bash", "hooks": [...]}; an ignored key would make its hooks run on every event.`;
   }
   return undefined;
 }
@@ -104,8 +131,16 @@ export function settingsHooksEventError(file: SettingsHookFile): string | undefi
  * name on tool events, the source/notification type on session_start and
  * notification, ignored elsewhere (as Claude Code does).
  */
-function matcherForEvent(event: HookEventName, matcher: string | undefined): HookMatcher {
+function matcherForEvent(
+  event: HookEventName,
+  matcher: string | undefined,
+  ifRule?: string,
+): HookMatcher {
   const regex = claudeMatcherToRegex(matcher);
+  // `if` applies to tool events only, as in Claude Code.
+  if (isToolEvent(event) && ifRule !== undefined) {
+    return regex === undefined ? { if: ifRule } : { tool: regex, if: ifRule };
+  }
   if (regex === undefined) return {};
   if (isToolEvent(event)) return { tool: regex };
   if (hasSource(event)) return { source: regex };
@@ -237,11 +272,12 @@ export function loadSettingsHooks(
         broken.push({ ...brokenAt(item), reason: `${item.location}: ${launched.reason}` });
         continue;
       }
-      const matcher = matcherForEvent(item.event, item.matcher);
+      const matcher = matcherForEvent(item.event, item.matcher, item.entry.if);
       const key = JSON.stringify([
         item.event,
         matcher.tool ?? null,
         matcher.source ?? null,
+        matcher.if ?? null,
         launchIdentity(launched.launch),
       ]);
       if (seen.has(key)) continue;
@@ -277,8 +313,9 @@ function settingsDefinition(
     matcher,
     priority: entry.priority,
     timeoutMs: entry.timeout === undefined ? defaultTimeoutMs : Math.round(entry.timeout * 1000),
-    async: entry.async,
+    async: entry.async || entry.asyncRewake,
     failure: entry.onFailure === "block" ? "closed" : entry.failure,
+    ...handlerFields(entry, item),
     env: entry.env,
     ...(entry.sandbox === undefined ? {} : { sandbox: entry.sandbox }),
     scope: item.scope,
@@ -289,6 +326,19 @@ function settingsDefinition(
   };
   if (entry.description !== undefined) hook.description = entry.description;
   return hook;
+}
+
+/** `once`, `statusMessage`, `asyncRewake` and `enabled: false` as a definition's fields. */
+function handlerFields(
+  entry: SettingsHookEntry,
+  item: { file: string; location: string },
+): Pick<HookDefinition, "once" | "statusMessage" | "asyncRewake" | "disabled"> {
+  return {
+    ...(entry.once ? { once: true } : {}),
+    ...(entry.statusMessage === undefined ? {} : { statusMessage: entry.statusMessage }),
+    ...(entry.asyncRewake ? { asyncRewake: true } : {}),
+    ...(entry.enabled ? {} : { disabled: `"enabled": false at ${item.location} in ${item.file}` }),
+  };
 }
 
 function brokenAt(item: { file: string; scope: HookScope; location: string }) {

@@ -5,8 +5,16 @@
  */
 
 import type { Decision } from "../../contract/decision.js";
-import type { HookDefinition } from "../../contract/definition.js";
-import { type AuditEntry, type AuditSink, auditEntry, createFileAuditSink } from "../audit.js";
+import type { HookDefinition, HookEventName } from "../../contract/definition.js";
+import {
+  type AuditEntry,
+  type AuditSink,
+  auditEntry,
+  type ConsideredLine,
+  createFileAuditSink,
+  isoTime,
+} from "../audit.js";
+import type { ConsideredHook } from "../considered.js";
 import type { HookRunRecord } from "../run.js";
 
 export interface AuditRecorder {
@@ -19,6 +27,8 @@ export interface AuditRecorder {
   ): void;
   /** A hook asked ahead whose answer the chain did not use (chain.ts). */
   recordUnused(hook: HookDefinition, rec: HookRunRecord): void;
+  /** The hooks configured for an event, planned or not run and why (considered.ts). */
+  considered(event: HookEventName, toolCallId: string | undefined, hooks: ConsideredHook[]): void;
   close(): void;
 }
 
@@ -39,7 +49,7 @@ export function createAuditRecorder(options: AuditRecorderOptions): AuditRecorde
   let failed = false;
   /** After close(): a late answer asked ahead does not open the log again. */
   let closed = false;
-  const write = (entry: () => AuditEntry): void => {
+  const write = (entry: () => AuditEntry | ConsideredLine): void => {
     if (failed || closed) return;
     try {
       if (audit === undefined) {
@@ -79,6 +89,16 @@ export function createAuditRecorder(options: AuditRecorderOptions): AuditRecorde
           effective: rec.decision,
         }),
         note: UNUSED_NOTE,
+      }));
+    },
+    considered(event, toolCallId, hooks) {
+      write(() => ({
+        kind: "considered",
+        time: isoTime(options.now()),
+        session: options.sessionId(),
+        event,
+        ...(toolCallId === undefined ? {} : { tool_call_id: toolCallId }),
+        hooks,
       }));
     },
     close() {

@@ -24,6 +24,15 @@ export interface HookRunsOptions {
   now: () => number;
   /** Said once per hook whose file changed since the registry loaded it. */
   warnChanged: (hook: HookDefinition, text: string) => void;
+  /** `once` hooks that ran: marked as they start, so the plan leaves them out after. */
+  spent: Set<string>;
+}
+
+/** The tool call an event is about, if it is about one. */
+export function toolCallIdOf(agentEvent: AgentEvent): string | undefined {
+  return "toolCallId" in agentEvent && typeof agentEvent.toolCallId === "string"
+    ? agentEvent.toolCallId
+    : undefined;
 }
 
 export type RunnerFor = (event: HookEventName, agentEvent: AgentEvent) => RunHook;
@@ -43,7 +52,9 @@ export function hookRuns(deps: HookRunsOptions): RunnerFor {
         now: now(),
       }),
     );
+    const toolCallId = toolCallIdOf(agentEvent);
     return async (hook, state, signal) => {
+      if (hook.once === true) deps.spent.add(hook.id);
       const record = await runHookOnce(hook, event, payloadFor(state, hook), {
         runner: options.launchFor?.(hook).runner ?? options.runner,
         persistent,
@@ -59,6 +70,7 @@ export function hookRuns(deps: HookRunsOptions): RunnerFor {
           ? {}
           : { fingerprints: options.fingerprints, onChanged: warnChanged }),
       });
+      if (toolCallId !== undefined) record.toolCallId = toolCallId;
       return applyRelayEffects(relay, hook, event, record);
     };
   };

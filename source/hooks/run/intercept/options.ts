@@ -4,6 +4,7 @@ import type { PatternNamespaces } from "../../../patterns/namespaces.js";
 import type { ProcessStarter } from "../../../process/long-lived.js";
 import type { ProcessRunner } from "../../../process/types.js";
 import type { HookDefinition } from "../../contract/definition.js";
+import type { RuleCatches } from "../../contract/match.js";
 import type { HookFileCheck } from "../../discover/fingerprint.js";
 import type { AskUser, HookActivityEvent, InterceptedEvent } from "../activity.js";
 import type { AuditSink } from "../audit.js";
@@ -18,7 +19,14 @@ export const DEFAULT_SESSION_END_BUDGET_MS = 5000;
 export const DEFAULT_MAX_RETRIES = 3;
 
 export interface InterceptorOptions {
+  /** Every configured hook; those with `disabled` set are never run (the audit log says why). */
   hooks: readonly HookDefinition[];
+  /**
+   * Judges a hook's `if` (a permission rule) against a tool call with the
+   * session's shell parse and paths. Absent: a rule with content always
+   * matches (the hook runs).
+   */
+  ruleCatches?: RuleCatches;
   runner: ProcessRunner;
   /** Starts persistent hooks' processes (hooks.md §6.4); default: acai's own (long-lived.ts). */
   starter?: ProcessStarter;

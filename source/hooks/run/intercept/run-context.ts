@@ -46,6 +46,8 @@ export interface RunContext {
   /** Context of observers and async hooks, for the next before_model verdict. */
   pendingContext: string[];
   index: HookIndex;
+  /** Every hook configured per event, disabled ones too (the audit's `considered` lines). */
+  configured: ReadonlyMap<HookEventName, readonly HookDefinition[]>;
   audit: AuditRecorder;
   /** The persistent hooks' processes (hooks.md §6.4), started at their first request. */
   persistent: PersistentHost;
@@ -60,7 +62,9 @@ export interface RunContext {
 export function createRunContext(
   options: InterceptorOptions,
   byEvent: ReadonlyMap<HookEventName, readonly HookDefinition[]>,
+  configured: ReadonlyMap<HookEventName, readonly HookDefinition[]> = byEvent,
 ): RunContext {
+  const spent = new Set<string>();
   const now = options.now ?? Date.now;
   const session = sessionInfo(options);
   const pendingActivity: InterceptedEvent[] = [];
@@ -84,7 +88,8 @@ export function createRunContext(
     background: new Set(),
     pendingActivity,
     pendingContext: [],
-    index: hookIndex(options, session, byEvent, warn),
+    index: hookIndex(options, session, byEvent, warn, spent),
+    configured,
     audit: createAuditRecorder({
       ...(options.audit === undefined ? {} : { audit: options.audit }),
       acaiHome: options.acaiHome,
@@ -101,6 +106,7 @@ export function createRunContext(
       relay: relayEffects(options, warn),
       now,
       warnChanged: (hook, text) => warn(hookWarning(hook, text)),
+      spent,
     }),
     detach: () => options.signal?.removeEventListener("abort", onAbort),
   };
@@ -132,11 +138,14 @@ function hookIndex(
   session: SessionInfo,
   byEvent: ReadonlyMap<HookEventName, readonly HookDefinition[]>,
   warn: (event: InterceptedEvent) => void,
+  spent: ReadonlySet<string>,
 ): HookIndex {
   const warnedMatchers = new Set<string>();
   return createHookIndex(byEvent, {
     projectDir: options.projectDir,
     sessionId: () => session.sessionId,
+    spent,
+    ...(options.ruleCatches === undefined ? {} : { ruleCatches: options.ruleCatches }),
     onBadMatcher: (hook, error) => {
       if (warnedMatchers.has(hook.id)) return;
       warnedMatchers.add(hook.id);

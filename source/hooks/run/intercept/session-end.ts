@@ -8,6 +8,7 @@ import type { InterceptedEvent } from "../activity.js";
 import { runObservers } from "../observe.js";
 import { plan } from "../plan.js";
 import { SESSION_END } from "./async-hooks.js";
+import { noteConsidered } from "./note-considered.js";
 import type { RunContext } from "./run-context.js";
 
 export async function* sessionEnd(
@@ -20,6 +21,7 @@ export async function* sessionEnd(
   try {
     const signal = AbortSignal.any([ctx.closing.signal, budget.signal]);
     const planned = plan(ctx.index, "session_end", agentEvent);
+    noteConsidered(ctx, "session_end", agentEvent, planned);
     if (planned !== undefined) {
       yield* runObservers({
         event: "session_end",

@@ -558,7 +558,7 @@ exit 1`;
     expect(agent.verdicts[1]?.verdict).toEqual({ action: "block", reason: "spec says no" });
   });
 
-  it("writes one audit line per hook run under ACAI_HOME", async () => {
+  it("writes one audit line per hook run under ACAI_HOME, and one considered line per event", async () => {
     const acaiHome = join(dir.path, "home");
     const hooks = [
       await answerHook(dir.path, "ok", { action: "continue", log: "fine" }),
@@ -568,11 +568,15 @@ exit 1`;
     const opts = options(hooks, { acaiHome });
     delete opts.audit;
     await collect(createHookInterceptor(opts)(agent.run));
-    const lines = (await readFile(join(acaiHome, "logs", "hooks-audit.jsonl"), "utf8"))
+    const all = (await readFile(join(acaiHome, "logs", "hooks-audit.jsonl"), "utf8"))
       .trim()
-      .split("\n");
-    expect(lines).toHaveLength(2);
-    const entries = lines.map((line) => JSON.parse(line));
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    // The considered line (which hooks of the event were planned) comes first, then the runs.
+    expect(all[0]).toMatchObject({ kind: "considered", event: "before_tool" });
+    expect(all[0].hooks.map((h: { status: string }) => h.status)).toEqual(["planned", "planned"]);
+    const entries = all.filter((e) => e.kind === undefined);
+    expect(entries).toHaveLength(2);
     expect(entries.map((e) => e.hook).sort()).toEqual(["bad", "ok"]);
     const bad = entries.find((e) => e.hook === "bad");
     expect(bad).toMatchObject({

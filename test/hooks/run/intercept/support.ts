@@ -4,7 +4,7 @@ import type { AgentEvent } from "../../../../source/agent/events.js";
 import type { Verdict } from "../../../../source/agent/verdicts.js";
 import type { HookDefinition } from "../../../../source/hooks/contract/definition.js";
 import type { InterceptedEvent } from "../../../../source/hooks/run/activity.js";
-import type { AuditEntry, AuditSink } from "../../../../source/hooks/run/audit.js";
+import type { AuditEntry, AuditSink, ConsideredLine } from "../../../../source/hooks/run/audit.js";
 import type { InterceptorOptions } from "../../../../source/hooks/run/interceptor.js";
 import { runner, scriptHook, type TempDir, tempDir, writeScript } from "../../support.js";
 
@@ -80,9 +80,18 @@ export async function collect(gen: AsyncGenerator<InterceptedEvent, void, undefi
   return events;
 }
 
-export function memoryAudit(): AuditSink & { entries: AuditEntry[] } {
+/** An audit sink in memory: run lines in `entries`, the `considered` lines apart. */
+export function memoryAudit(): AuditSink & { entries: AuditEntry[]; considered: ConsideredLine[] } {
   const entries: AuditEntry[] = [];
-  return { entries, write: (entry) => entries.push(entry) };
+  const considered: ConsideredLine[] = [];
+  return {
+    entries,
+    considered,
+    write: (entry) => {
+      if ("kind" in entry) considered.push(entry);
+      else entries.push(entry);
+    },
+  };
 }
 
 /** A hook that ignores stdin and prints `answer` (JSON) on stdout. */
