@@ -20,6 +20,8 @@ export function teeAuditSink(options: {
   return {
     write(entry) {
       inner.write(entry);
+      // A considered line (which hooks did not run, and why) stays in the file, for `acai hooks why`.
+      if ("kind" in entry) return;
       onEntry(entry);
       logger.emit({
         severityNumber: failed(entry) ? SeverityNumber.WARN : SeverityNumber.INFO,
