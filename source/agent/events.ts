@@ -48,6 +48,8 @@ interface SessionStart {
   source: SessionSource;
   /** Who serves the model: `openai`, `anthropic`, `replay`, … (A3S `model_provider`). */
   modelProvider?: string;
+  /** The session's system prompt (A3S SessionStart `system_prompt`). */
+  systemPrompt?: string;
   /** The OS sandbox in force (AgentOptions.sandbox). */
   sandbox?: SessionSandboxInfo;
 }
@@ -71,6 +73,10 @@ interface StepStart extends StepRef {
 interface ModelRequest extends StepRef {
   type: "model_request";
   model: string;
+  /** Who serves the model (A3S GenerateStart `model_provider`). */
+  modelProvider?: string;
+  /** The turn's user prompt, as it stands in the conversation (A3S GenerateStart `prompt`). */
+  prompt?: string;
   /** The system prompt this request carries (A3S GenerateStart). */
   systemPrompt?: string;
   /** Names of the tools the model is offered. */
@@ -88,6 +94,8 @@ interface TextDelta extends StepRef {
 interface ModelResponse extends StepRef {
   type: "model_response";
   model: string;
+  /** The turn's user prompt the model answered (A3S GenerateEnd `prompt`). */
+  prompt?: string;
   text: string;
   toolCalls: ToolCallSummary[];
   usage: Usage;
@@ -100,6 +108,8 @@ interface ToolCallStart extends ToolCallRef {
   type: "tool_call_start";
   toolName: string;
   input: unknown;
+  /** Names of the session's latest tool calls before this one, oldest first (A3S `recent_tools`). */
+  recentTools?: string[];
 }
 
 /** Gate: allow (possibly with a new input) or block = deny; no verdict denies. */
@@ -144,6 +154,8 @@ interface ToolCallError extends ToolCallRef {
   blocked: boolean;
   /** Blocked by the permission check: a rule, the mode, the user, or a permission_request hook. */
   denied?: boolean;
+  /** A tool that ran and failed: its structured result (Bash: stdout, stderr, exit_code). */
+  response?: unknown;
   durationMs: number;
 }
 

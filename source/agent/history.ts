@@ -36,6 +36,19 @@ export class History {
     this.push({ role: "user", content: text });
   }
 
+  /**
+   * Replaces the text of the user message at `index` (a before_model hook's
+   * new prompt, A3S GenerateStart's `modified`); false when no user message is
+   * there any more (a compaction replaced the conversation). The transcript
+   * keeps the prompt as it was typed, and the verdict that replaced it.
+   */
+  rewriteUser(index: number, text: string): boolean {
+    const message = this.messages[index];
+    if (message?.role !== "user") return false;
+    this.messages[index] = { ...message, content: text };
+    return true;
+  }
+
   queueContext(context: readonly string[]): void {
     for (const text of context) if (text.trim()) this.pending.push(text);
   }

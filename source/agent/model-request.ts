@@ -8,6 +8,7 @@ import { gateFlow } from "./gate-flow.js";
 import { type StepOutcome, streamModelStep } from "./model-step.js";
 import { RAISES } from "./raises.js";
 import type { SessionContext } from "./session-context.js";
+import { providerOf } from "./session-totals.js";
 import type { TurnOutcome, TurnState } from "./turn-state.js";
 import type { Verdict } from "./verdicts.js";
 
@@ -26,6 +27,8 @@ export async function* requestGate(
       promptId: state.promptId,
       step,
       model: session.options.modelId,
+      modelProvider: providerOf(session.options.model),
+      prompt: state.prompt,
       systemPrompt: session.system,
       availableTools: [...session.tools.keys()],
       messageCount: history.messages.length + (history.pendingContext.length ? 1 : 0),
@@ -50,10 +53,25 @@ export async function* requestGate(
         await sleep(flow.verdict.afterMs, signal);
         if (signal.aborted) return { stopReason: "aborted" };
         break;
-      default:
+      case "continue":
+        replacePrompt(session, state, flow.verdict.prompt);
         return undefined;
+      case undefined:
+        return undefined;
+      default:
+        return flow.verdict satisfies never;
     }
   }
+}
+
+/** A before_model hook's new prompt replaces the turn's prompt in the conversation, for this request on. */
+function replacePrompt(
+  session: SessionContext,
+  state: TurnState,
+  prompt: string | undefined,
+): void {
+  if (prompt === undefined || state.promptAt === undefined) return;
+  if (session.history.rewriteUser(state.promptAt, prompt)) state.prompt = prompt;
 }
 
 /** Streams the request (model-step.ts): text as `text_delta` events, each provider warning once. */

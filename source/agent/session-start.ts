@@ -26,6 +26,7 @@ export async function* startSession(
     transcriptPath: options.transcriptPath,
     source,
     modelProvider: providerOf(options.model),
+    systemPrompt: session.system,
     ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
   });
   const flow = gateFlow(start, signal);

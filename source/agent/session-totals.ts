@@ -2,6 +2,9 @@ import type { SessionTotals, Usage } from "./event-data.js";
 import type { AgentEvent } from "./events.js";
 import { addUsage, ZERO_USAGE } from "./usage.js";
 
+/** How many tool names `recentTools` keeps (A3S `recent_tools`). */
+const RECENT_TOOLS = 10;
+
 /**
  * What a session did, counted from the events it emits: model requests, tool
  * calls, tokens (for `session_end`), and whether the last step's tool calls
@@ -15,6 +18,8 @@ export class SessionCounter {
   private stepCalls = 0;
   private stepRefused = 0;
   private previousStepAllRefused = false;
+  /** Names of the latest tool calls, oldest first (at most RECENT_TOOLS). */
+  private readonly recent: string[] = [];
 
   constructor(private readonly startedAt: number) {}
 
@@ -32,6 +37,8 @@ export class SessionCounter {
       case "tool_call_start":
         this.toolCalls++;
         this.stepCalls++;
+        this.recent.push(event.toolName);
+        if (this.recent.length > RECENT_TOOLS) this.recent.shift();
         break;
       case "tool_call_error":
         if (event.blocked) this.stepRefused++;
@@ -39,6 +46,11 @@ export class SessionCounter {
       default:
         break;
     }
+  }
+
+  /** The session's latest tool calls (names, oldest first): `tool_call_start`'s `recentTools`. */
+  recentTools(): string[] {
+    return [...this.recent];
   }
 
   /** The step that just answered came after a step whose tool calls were all refused. */

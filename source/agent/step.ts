@@ -123,6 +123,7 @@ async function* responseGate(
     promptId: state.promptId,
     step,
     model: session.options.modelId,
+    prompt: state.prompt,
     text: outcome.text,
     toolCalls: outcome.toolCalls.map(({ toolCallId, toolName, input }) => ({
       toolCallId,
@@ -162,6 +163,7 @@ async function* runTools(
       permissions: options.permissions,
       signal,
       now: session.now,
+      recentTools: () => session.counter.recentTools(),
       turn: state.turn,
       promptId: state.promptId,
       step,

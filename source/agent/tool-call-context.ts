@@ -26,6 +26,8 @@ export interface ToolStepContext {
   permissions: PermissionPolicy;
   signal: AbortSignal;
   now: () => number;
+  /** The session's latest tool calls, for `tool_call_start`'s `recentTools`. */
+  recentTools?: () => string[];
   turn: number;
   promptId?: string;
   step: number;
@@ -39,6 +41,8 @@ export interface Refusal {
   blocked?: boolean;
   denied?: boolean;
   durationMs?: number;
+  /** A tool that ran and failed: its structured result. */
+  response?: unknown;
   /** The model's tool result, when it is not `error`. */
   modelText?: string;
 }
@@ -69,6 +73,7 @@ export async function* refuse(
     interrupted: refusal.interrupted ?? false,
     blocked: refusal.blocked ?? false,
     ...(refusal.denied ? { denied: true } : {}),
+    ...(refusal.response === undefined ? {} : { response: refusal.response }),
     durationMs: refusal.durationMs ?? 0,
   });
   return result;

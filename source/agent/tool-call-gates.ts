@@ -45,6 +45,7 @@ export async function* prepare(
       ...callRef(ctx, call),
       toolName: tool.name,
       input: checked.value,
+      ...(ctx.recentTools === undefined ? {} : { recentTools: ctx.recentTools() }),
     }),
     ctx.signal,
   );

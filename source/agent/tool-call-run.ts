@@ -49,7 +49,11 @@ export async function* execute(
   const durationMs = Math.max(0, ctx.now() - started);
   if (result.ok) return { kind: "ran", input, result, durationMs };
   const interrupted = result.interrupted || ctx.signal.aborted;
-  return { kind: "failed", refusal: { input, error: result.error, interrupted, durationMs } };
+  const response = result.response === undefined ? {} : { response: result.response };
+  return {
+    kind: "failed",
+    refusal: { input, error: result.error, interrupted, durationMs, ...response },
+  };
 }
 
 /** A failure is reported; a result passes `tool_call_end`, which may replace, flag or stop. */

@@ -8,6 +8,10 @@ export interface TurnState {
   turn: number;
   /** The `promptId` of the turn's events. */
   promptId: string;
+  /** The turn's user prompt as it stands in the conversation (a hook may have replaced it). */
+  prompt: string;
+  /** Where that prompt's message is in the conversation, once it joined it. */
+  promptAt?: number;
   /** The text of the last step that answered. */
   text: string;
   usage: Usage;

@@ -30,6 +30,7 @@ export async function* runTurn(
   const state: TurnState = {
     turn,
     promptId: randomUUID(),
+    prompt,
     text: "",
     usage: ZERO_USAGE,
     steps: 0,
@@ -93,6 +94,8 @@ async function* submitPrompt(
     default:
       return flow.verdict satisfies never;
   }
+  state.prompt = prompt;
+  state.promptAt = session.history.messages.length;
   session.history.addUser(prompt);
   yield* session.emit({ type: "turn_start", turn: state.turn, prompt });
   if (signal.aborted) return { stopReason: "aborted" };

@@ -47,8 +47,11 @@ interface GateVerdicts {
   session_start: ContinueVerdict | BlockVerdict | StopVerdict;
   /** block: drop the prompt; `prompt` replaces it. */
   user_prompt: ContinueVerdict<{ prompt?: string }> | BlockVerdict | StopVerdict;
-  /** block: end the turn; retry: send it again after `afterMs` (bounded by `maxHookRetries`). */
-  model_request: ContinueVerdict | BlockVerdict | RetryVerdict | StopVerdict;
+  /**
+   * block: end the turn; retry: send it again after `afterMs` (bounded by
+   * `maxHookRetries`); `prompt` replaces the turn's prompt in the conversation.
+   */
+  model_request: ContinueVerdict<{ prompt?: string }> | BlockVerdict | RetryVerdict | StopVerdict;
   /** block: end the turn. */
   model_response: ContinueVerdict | BlockVerdict | StopVerdict;
   /**

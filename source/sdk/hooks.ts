@@ -29,7 +29,34 @@ import { ExecutableMetadataSchema, formatZodError } from "../hooks/contract/sche
 import { type HookPayload, PAYLOAD_SCHEMAS } from "./payload-schemas.js";
 import { serveRequests } from "./serve.js";
 
-export type { HookEventName, HookMatcher } from "../hooks/contract/definition.js";
+export type {
+  HookEventName,
+  /** acai's matcher (`tool`, `pattern`, `command`, `path`, …); `HookMatcher` is A3S's builder. */
+  HookMatcher as AcaiHookMatcher,
+} from "../hooks/contract/definition.js";
+/** A3S's engine and builders with A3S's names (docs/plugins.md "Coming from A3S"). */
+export {
+  type GenerateEndEvent,
+  type GenerateStartEvent,
+  Hook,
+  type HookAction,
+  type HookConfig,
+  HookEngine,
+  type HookEvent,
+  type HookEventPayload,
+  HookEventType,
+  type HookHandler as A3sHookHandler,
+  HookMatcher,
+  HookResponse,
+  type HookResult as A3sHookResult,
+  type HookShape,
+  type PostToolUseEvent,
+  type PreToolUseEvent,
+  type SessionEndEvent,
+  type SessionStartEvent,
+  type ToolArgs,
+  type ToolCallInfo,
+} from "./a3s/index.js";
 export type { HookPayload, HookPayloads } from "./payload-schemas.js";
 export { HookPayloadSchema, PAYLOAD_SCHEMAS } from "./payload-schemas.js";
 export {
@@ -107,7 +134,8 @@ export interface HookIO {
   stderr: (text: string) => Promise<void>;
 }
 
-export interface Hook<E extends HookEventName> {
+/** A hook made by `createHook` (A3S's `Hook` builder is the other `Hook` of this module). */
+export interface ExecutableHook<E extends HookEventName> {
   /** The metadata as printed for describe (validated, defaults not filled in). */
   metadata: HookMetadata<E>;
   /** Validates `payload` and calls the handler: for unit tests of a hook. */
@@ -119,7 +147,7 @@ export class HookInputError extends Error {}
 export function createHook<const E extends HookEventName>(
   metadata: HookMetadata<E>,
   handler: HookHandler<E>,
-): Hook<E> {
+): ExecutableHook<E> {
   const checked = ExecutableMetadataSchema.safeParse(metadata);
   if (!checked.success) {
     throw new HookInputError(
@@ -176,7 +204,10 @@ async function readAll(stdin: AsyncIterable<string | Uint8Array>): Promise<strin
 }
 
 /** Runs the protocol once against `io`; resolves to the exit code. */
-export async function runHook<E extends HookEventName>(hook: Hook<E>, io: HookIO): Promise<number> {
+export async function runHook<E extends HookEventName>(
+  hook: ExecutableHook<E>,
+  io: HookIO,
+): Promise<number> {
   const name = hook.metadata.name;
   if ((io.env.HOOK_ACTION ?? "execute") === "describe") {
     await io.stdout(`${JSON.stringify(hook.metadata)}\n`);
@@ -225,7 +256,7 @@ export function defineHook<const E extends HookEventName>(
     stdout: writer(process.stdout),
     stderr: writer(process.stderr),
   };
-  let hook: Hook<E>;
+  let hook: ExecutableHook<E>;
   try {
     hook = createHook(metadata, handler);
   } catch (error) {

@@ -10,14 +10,9 @@
  */
 import path from "node:path";
 import { z } from "zod";
+import { a3sEvents, parseA3sOptions } from "./a3s.js";
 import type { HookDefinition, HookEventName, HookMatcher, HookScope } from "./definition.js";
-import {
-  A3S_EVENTS,
-  A3S_SNAKE,
-  isHookEventName,
-  normalizeEventName,
-  OPENCLAW_EVENTS,
-} from "./events/names.js";
+import { isHookEventName, normalizeEventName, OPENCLAW_EVENTS } from "./events/names.js";
 import { InvalidMatcherError, prepareHookMatcher } from "./match.js";
 import {
   AskAheadSchema,
@@ -57,26 +52,6 @@ const OpenClawOptionsSchema = z.looseObject({
   event: z.unknown().optional(),
   name: z.string().optional(),
   priority: z.number().optional(),
-});
-
-const A3sMatcherSchema = z.strictObject({
-  tool: z.string().optional(),
-  path_pattern: z.string().optional(),
-  command_pattern: z.string().optional(),
-  session_id: z.string().optional(),
-});
-
-const A3sOptionsSchema = z.looseObject({
-  matcher: A3sMatcherSchema.nullish(),
-  config: z
-    .looseObject({
-      priority: z.number().optional(),
-      timeout_ms: Timeout.optional(),
-      async_execution: z.boolean().optional(),
-      max_retries: MaxRetriesSchema.optional(),
-      ask_ahead: AskAheadSchema.optional(),
-    })
-    .nullish(),
 });
 
 const PatternOptionsSchema = AcaiOptionsSchema.omit({ matcher: true }).extend({
@@ -119,7 +94,14 @@ interface Parsed {
   askAhead?: boolean;
 }
 
-function eventOf(shape: RegistrationShape, raw: unknown): HookEventName | string {
+/** The events a registration listens to (A3S's PostToolUse is two), or why it has none. */
+function eventsOf(shape: RegistrationShape, raw: unknown): readonly HookEventName[] | string {
+  if (shape === "a3s") return a3sEvents(raw);
+  const event = eventOf(shape, raw);
+  return isHookEventName(event) ? [event] : event;
+}
+
+function eventOf(shape: Exclude<RegistrationShape, "a3s">, raw: unknown): HookEventName | string {
   const name = typeof raw === "string" ? raw : String(raw);
   switch (shape) {
     case "acai":
@@ -128,11 +110,6 @@ function eventOf(shape: RegistrationShape, raw: unknown): HookEventName | string
       return (
         OPENCLAW_EVENTS[name.replaceAll("_", "-")] ??
         `OpenClaw hook ${JSON.stringify(raw)} has no acai event; acai takes ${Object.keys(OPENCLAW_EVENTS).join(", ")}`
-      );
-    case "a3s":
-      return (
-        A3S_EVENTS[A3S_SNAKE[name] ?? name] ??
-        `A3S event type ${JSON.stringify(raw)} is unknown; acai takes ${Object.keys(A3S_EVENTS).join(", ")}`
       );
     case "pattern":
       return "pattern";
@@ -191,24 +168,12 @@ function parse(shape: RegistrationShape, options: unknown): Omit<Parsed, "event"
 }
 
 function parseA3s(options: unknown): Omit<Parsed, "event"> | string {
-  const r = A3sOptionsSchema.safeParse(options ?? {});
-  if (!r.success) return formatZodError(r.error);
-  const m = r.data.matcher ?? {};
-  const c = r.data.config ?? {};
-  const matcher: HookMatcher = {};
-  // A3S's tool matcher is an exact name.
-  if (m.tool !== undefined) matcher.tool = escapeRegex(m.tool);
-  if (m.path_pattern !== undefined) matcher.path = m.path_pattern;
-  if (m.command_pattern !== undefined) matcher.command = m.command_pattern;
-  if (m.session_id !== undefined) matcher.session_id = m.session_id;
+  const o = parseA3sOptions(options);
+  if (typeof o === "string") return o;
   return {
-    priority: lowerFirstPriority(c.priority, LOWER_FIRST_DEFAULT.a3s),
-    matcher,
-    async: c.async_execution ?? false,
-    ...(c.timeout_ms === undefined ? {} : { timeoutMs: c.timeout_ms }),
+    ...o,
+    priority: lowerFirstPriority(o.priority, LOWER_FIRST_DEFAULT.a3s),
     failure: "open",
-    ...(c.max_retries === undefined ? {} : { maxRetries: c.max_retries }),
-    ...(c.ask_ahead === true ? { askAhead: true } : {}),
   };
 }
 
@@ -225,15 +190,15 @@ export function registrationHook(
   index: number,
   source: PluginSource,
 ): HookDefinition | string {
-  const event = eventOf(raw.shape, raw.events[0]);
-  if (!isHookEventName(event)) return event;
+  const events = eventsOf(raw.shape, raw.events[0]);
+  if (typeof events === "string") return events;
   const parsed = parse(raw.shape, raw.options);
   if (typeof parsed === "string") return `invalid options: ${parsed}`;
   const base = path.basename(source.file);
   const hook: HookDefinition = {
     id: `${source.scope}:plugin:${source.file}#${index}`,
     name: parsed.name ?? raw.name ?? `${base}#${index}`,
-    events: [event],
+    events: [...events],
     matcher: parsed.matcher,
     priority: parsed.priority,
     timeoutMs: parsed.timeoutMs ?? source.defaultTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,

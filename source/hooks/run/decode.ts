@@ -67,7 +67,7 @@ function decodeUncapped(
   const stderr = result.stderr.trim();
   if (result.exitCode === 2) {
     if (isJsonAnswer(result.stdout)) {
-      const answer = decodeAnswerText(result.stdout.trim());
+      const answer = decodeAnswerText(result.stdout.trim(), event);
       if (answer.action !== "failed" && answer.reason !== undefined) {
         return { action: "block", reason: answer.reason };
       }
@@ -82,7 +82,7 @@ function decodeUncapped(
   }
   const stdout = result.stdout.trim();
   if (stdout === "") return { action: "continue" };
-  if (isJsonAnswer(stdout)) return decodeAnswerText(stdout);
+  if (isJsonAnswer(stdout)) return decodeAnswerText(stdout, event);
   if (eventRow(event).plainStdoutIsContext) return { action: "continue", context: stdout };
   return { action: "continue", log: stdout };
 }

@@ -1,12 +1,15 @@
 /**
  * A3S's answers (`HookResponse`, hooks.md §4): `action` Continue / Block /
- * Retry / Skip in any letter case, `reason`, `modified` (Continue with a
- * replacement of the input) and `retry_delay_ms`. A lower-case `continue`,
- * `block`, `retry` or `skip` without A3S's fields means the same in acai's
- * own dialect, which reads it.
+ * Retry / Skip in any letter case, `reason`, `modified` and
+ * `retry_delay_ms`. `modified` is what A3S lets that event change: the tool's
+ * `args` (PreToolUse), the tool's `result` (PostToolUse: its `output`
+ * replaces what the model sees) or the generation's `prompt`
+ * (GenerateStart). A lower-case `continue`, `block`, `retry` or `skip`
+ * without A3S's fields means the same in acai's own dialect, which reads it.
  */
 import { z } from "zod";
-import type { Decision } from "../decision.js";
+import { type Decision, failed } from "../decision.js";
+import type { HookEventName } from "../events/table.js";
 import { DEFAULT_RETRY_AFTER_MS } from "./acai.js";
 import {
   type AnswerDialect,
@@ -45,13 +48,39 @@ const a3sAnswerSchema = z.object({
 
 type A3sAnswer = z.output<typeof a3sAnswerSchema>;
 
-function toDecision(answer: A3sAnswer): Decision {
+/**
+ * Continue with `modified`, on the event answered: PostToolUse's new result
+ * (its `output`), GenerateStart's new `prompt`, else the new tool input
+ * (PreToolUse's `args`; an event that cannot take an input ignores it, with a note).
+ */
+function modification(
+  base: ReturnType<typeof common>,
+  modified: Record<string, unknown>,
+  event: HookEventName | undefined,
+): Decision {
+  switch (event) {
+    case "after_tool":
+      return typeof modified.output === "string"
+        ? { ...base, action: "modify", output: modified.output }
+        : failed(
+            'answered A3S Continue with a modified PostToolUse result without an "output" string (the text the model sees)',
+          );
+    case "before_model":
+      return typeof modified.prompt === "string"
+        ? { ...base, action: "modify", prompt: modified.prompt }
+        : failed('answered A3S Continue with a modified GenerateStart without a "prompt" string');
+    default:
+      return { ...base, action: "modify", input: modified };
+  }
+}
+
+function toDecision(answer: A3sAnswer, event: HookEventName | undefined): Decision {
   const base = common(answer);
   switch (answer.action) {
     case "continue":
       return answer.modified === undefined
         ? { ...base, action: "continue" }
-        : { ...base, action: "modify", input: answer.modified };
+        : modification(base, answer.modified, event);
     case "block":
       return { ...base, action: "block" };
     case "retry":
@@ -74,5 +103,8 @@ export const a3sDialect: AnswerDialect = {
     if (action === undefined) return false;
     return answer.action !== action || hasAny(answer, ["modified", "retry_delay_ms"]);
   },
-  decode: (answer) => decodeWith("A3S", a3sAnswerSchema, withoutNulls({ ...answer }), toDecision),
+  decode: (answer, event) =>
+    decodeWith("A3S", a3sAnswerSchema, withoutNulls({ ...answer }), (parsed) =>
+      toDecision(parsed, event),
+    ),
 };

@@ -1,12 +1,14 @@
 import { z } from "zod";
 import { type Decision, failed } from "../decision.js";
+import type { HookEventName } from "../events/table.js";
 
 /** One answer dialect: how to recognize it and how to turn it into a Decision. */
 export interface AnswerDialect {
   name: string;
   /** True when the answer's fields say it is written in this dialect. */
   detect(answer: Readonly<Record<string, unknown>>): boolean;
-  decode(answer: Readonly<Record<string, unknown>>): Decision;
+  /** `event`, when known: the event answered (A3S's `modified` means what that event can change). */
+  decode(answer: Readonly<Record<string, unknown>>, event?: HookEventName): Decision;
 }
 
 export function hasAny(

@@ -6,6 +6,7 @@
  */
 import { jsonTextTooDeep, MAX_JSON_DEPTH, valueTooDeep } from "../../../config/json-depth.js";
 import { type Decision, failed } from "../decision.js";
+import type { HookEventName } from "../events/table.js";
 import { a3sDialect } from "./a3s.js";
 import { acaiDialect } from "./acai.js";
 import { agentHooksDialect } from "./agenthooks.js";
@@ -39,8 +40,11 @@ export function pickDialect(answer: Readonly<Record<string, unknown>>): AnswerDi
   return FALLBACK;
 }
 
-/** Decode a parsed JSON value into a Decision; anything but an object, or a value nested too deep, is a failure. */
-export function decodeAnswer(answer: unknown): Decision {
+/**
+ * Decode a parsed JSON value into a Decision; anything but an object, or a
+ * value nested too deep, is a failure. `event`: the event it answers, when known.
+ */
+export function decodeAnswer(answer: unknown, event?: HookEventName): Decision {
   if (typeof answer !== "object" || answer === null || Array.isArray(answer)) {
     return failed("answered JSON that is not an object");
   }
@@ -48,7 +52,7 @@ export function decodeAnswer(answer: unknown): Decision {
   // "Nothing to say", the answer most hooks give most of the time: no dialect to pick.
   if (isEmpty(record)) return { action: "continue" };
   if (valueTooDeep(answer, MAX_ANSWER_DEPTH)) return failed(TOO_DEEP);
-  return pickDialect(record).decode(record);
+  return pickDialect(record).decode(record, event);
 }
 
 function isEmpty(record: Record<string, unknown>): boolean {
@@ -61,7 +65,7 @@ function isEmpty(record: Record<string, unknown>): boolean {
  * than MAX_ANSWER_DEPTH (measured before parsing), is a failure. `JSON.parse`
  * makes every key an own data property, `__proto__` included: plain data.
  */
-export function decodeAnswerText(text: string): Decision {
+export function decodeAnswerText(text: string, event?: HookEventName): Decision {
   if (jsonTextTooDeep(text, MAX_ANSWER_DEPTH)) return failed(TOO_DEEP);
   let parsed: unknown;
   try {
@@ -69,5 +73,5 @@ export function decodeAnswerText(text: string): Decision {
   } catch (error) {
     return failed(`printed invalid JSON on stdout (${(error as Error).message})`);
   }
-  return decodeAnswer(parsed);
+  return decodeAnswer(parsed, event);
 }

@@ -10,6 +10,7 @@ const payload = {
   model: z.string(),
   step: z.number().int(),
   turn: z.number().int().optional(),
+  prompt: z.string().optional().describe("The turn's user prompt the model answered"),
   text: z.string(),
   tool_calls: z.array(ToolCallSchema),
   usage: UsageSchema,
@@ -35,6 +36,7 @@ export const afterModel = defineEvent({
     model: ev.model,
     step: ev.step,
     turn: ev.turn,
+    ...(ev.prompt === undefined ? {} : { prompt: ev.prompt }),
     text: ev.text,
     tool_calls: ev.toolCalls.map(toolCallFields),
     usage: usageFields(ev.usage),
@@ -48,6 +50,7 @@ export const afterModel = defineEvent({
     turn: 1,
     step: 1,
     model: s.model,
+    prompt: "Fix the failing test in src/parse.ts",
     text: "I'll run the tests first.",
     toolCalls: [{ toolCallId: "call_test_1", toolName: s.toolName, input: s.input }],
     usage: SAMPLE_USAGE,
@@ -56,7 +59,7 @@ export const afterModel = defineEvent({
   }),
   help: {
     fields:
-      "model, step, text, tool_calls, usage {input_tokens, output_tokens, total_tokens}, finish_reason, duration_ms",
+      "model, step, prompt, text, tool_calls, usage {input_tokens, output_tokens, total_tokens}, finish_reason, duration_ms",
     can: "observe; block = end the turn (e.g. a token budget)",
   },
 });

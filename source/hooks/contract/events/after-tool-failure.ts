@@ -11,6 +11,12 @@ const payload = {
   error: z.string(),
   is_interrupt: z.boolean(),
   is_blocked: z.boolean().optional().describe("True when a hook blocked the call"),
+  tool_response: z
+    .unknown()
+    .optional()
+    .describe(
+      "A tool that ran and failed: what it returned (Bash: {stdout, stderr, exit_code, interrupted})",
+    ),
   duration_ms: z.number().optional(),
 };
 
@@ -26,6 +32,8 @@ export const afterToolFailure = defineEvent({
   plainStdoutIsContext: false,
   asyncHooks: "background",
   onBlock: OBSERVED,
+  // A3S's PostToolUse is every call that ran; a3s.ts skips the calls that never ran (is_blocked).
+  plugins: { a3s: { name: "PostToolUse", snake: "post_tool_use" } },
   payload,
   fields: (ev) => ({
     tool_name: ev.toolName,
@@ -34,6 +42,7 @@ export const afterToolFailure = defineEvent({
     error: ev.error,
     is_interrupt: ev.interrupted,
     is_blocked: ev.blocked,
+    ...(ev.response === undefined ? {} : { tool_response: ev.response }),
     duration_ms: ev.durationMs,
     ...promptIdField(ev),
   }),

@@ -7,8 +7,15 @@ import { defineEvent, GATE, matchNothing } from "./row.js";
 
 const payload = {
   model: z.string(),
+  model_provider: z.string().optional().describe("openai, anthropic, replay, …"),
   step: z.number().int(),
   turn: z.number().int().optional(),
+  prompt: z
+    .string()
+    .optional()
+    .describe(
+      "The turn's user prompt, as it stands in the conversation (as replaced by earlier hooks)",
+    ),
   system_prompt: z.string().optional().describe("The system prompt the request carries"),
   available_tools: z.array(z.string()).optional().describe("Names of the tools offered"),
   message_count: z.number().int().optional().describe("Messages of the conversation sent"),
@@ -22,17 +29,19 @@ export const beforeModel = defineEvent({
   kind: "gate",
   subject: "none",
   honours: [...GATE, "retry"],
-  changes: [],
+  changes: ["prompt"],
   plainStdoutIsContext: false,
   asyncHooks: "background",
   onBlock: "end the turn and show the reason",
   carriesPendingContext: true,
   plugins: { a3s: { name: "GenerateStart", snake: "generate_start" } },
   payload,
-  fields: (ev) => ({
+  fields: (ev, state) => ({
     model: ev.model,
+    ...(ev.modelProvider === undefined ? {} : { model_provider: ev.modelProvider }),
     step: ev.step,
     turn: ev.turn,
+    ...(ev.prompt === undefined ? {} : { prompt: state.prompt ?? ev.prompt }),
     ...(ev.systemPrompt === undefined ? {} : { system_prompt: ev.systemPrompt }),
     ...(ev.availableTools === undefined ? {} : { available_tools: ev.availableTools }),
     ...(ev.messageCount === undefined ? {} : { message_count: ev.messageCount }),
@@ -44,13 +53,15 @@ export const beforeModel = defineEvent({
     turn: 1,
     step: 1,
     model: s.model,
+    modelProvider: "openai",
+    prompt: "Fix the failing test in src/parse.ts",
     systemPrompt: "You are acai, a coding agent working in a terminal on the user's project.",
     availableTools: ["Bash", "Read", "Write", "Edit", "Glob", "Grep"],
     messageCount: 1,
   }),
   help: {
-    fields: "model, step, turn",
-    can: 'block (turn ends); retry ({"action":"retry","retry_after_ms":2000}); add context',
+    fields: "model, model_provider, step, turn, prompt, system_prompt, available_tools",
+    can: 'block (turn ends); retry ({"action":"retry","retry_after_ms":2000}); replace the prompt ({"action":"modify","prompt":"..."}); add context',
     change: { label: "retry", answer: { action: "retry", retry_after_ms: 2000 } },
   },
 });

@@ -1,5 +1,5 @@
 /** before_tool (Claude Code's PreToolUse): a tool call is about to run, before the permission check. */
-
+import { z } from "zod";
 import { RAISES } from "../../../agent/raises.js";
 import { promptIdField, toolInputField } from "./fields.js";
 import { toolFields } from "./payload-parts.js";
@@ -24,17 +24,26 @@ export const beforeTool = defineEvent({
     openclaw: ["before-tool-call"],
     a3s: { name: "PreToolUse", snake: "pre_tool_use" },
   },
-  payload: toolFields,
+  payload: {
+    ...toolFields,
+    recent_tools: z
+      .array(z.string())
+      .optional()
+      .describe(
+        "Names of the session's latest tool calls before this one, oldest first (at most 10)",
+      ),
+  },
   fields: (ev, state) => ({
     tool_name: ev.toolName,
     tool_input: toolInputField("toolInput" in state ? state.toolInput : ev.input),
     tool_use_id: ev.toolCallId,
     ...promptIdField(ev),
+    ...(ev.recentTools === undefined ? {} : { recent_tools: ev.recentTools }),
   }),
   matchOn: toolAsReplaced,
-  sample: (s) => ({ type: "tool_call_start", ...sampleCall(s) }),
+  sample: (s) => ({ type: "tool_call_start", ...sampleCall(s), recentTools: ["Read", "Grep"] }),
   help: {
-    fields: "tool_name, tool_input, tool_use_id",
+    fields: "tool_name, tool_input, tool_use_id, recent_tools",
     can: 'block (reason goes to the model); modify ({"action":"modify","input_patch":{...}}); ask; add context',
     matcher: { tool: "Bash" },
     change: { label: "modify", answer: { action: "modify", input_patch: { timeout: 60000 } } },

@@ -91,13 +91,17 @@ export const OPENCLAW_EVENTS: Readonly<Record<string, HookEventName>> = Object.f
   ),
 );
 
-/** A3S's event types (PascalCase) → acai's events. */
-export const A3S_EVENTS: Readonly<Record<string, HookEventName>> = Object.fromEntries(
-  HOOK_EVENTS.flatMap((event) => {
-    const a3s = HOOK_EVENT_TABLE[event].plugins?.a3s;
-    return a3s === undefined ? [] : [[a3s.name, event]];
-  }),
-);
+/**
+ * A3S's event types (PascalCase) → acai's events: the rows that name it
+ * (PostToolUse is two, after_tool and after_tool_failure: every call that ran).
+ */
+export const A3S_EVENTS: Readonly<Record<string, readonly HookEventName[]>> = HOOK_EVENTS.reduce<
+  Record<string, HookEventName[]>
+>((map, event) => {
+  const a3s = HOOK_EVENT_TABLE[event].plugins?.a3s;
+  if (a3s !== undefined) (map[a3s.name] ??= []).push(event);
+  return map;
+}, {});
 
 /** A3S's snake_case event types → its PascalCase ones. */
 export const A3S_SNAKE: Readonly<Record<string, string>> = Object.fromEntries(

@@ -9,6 +9,7 @@ const payload = {
     .describe("startup: a new session; resume: --continue/--resume; compact: after a compaction"),
   model: z.string(),
   model_provider: z.string().optional().describe("openai, anthropic, replay, …"),
+  system_prompt: z.string().optional().describe("The session's system prompt"),
   sandbox: z
     .looseObject({
       enabled: z.boolean(),
@@ -43,6 +44,7 @@ export const sessionStart = defineEvent({
     source: ev.source,
     model: ev.model,
     ...(ev.modelProvider === undefined ? {} : { model_provider: ev.modelProvider }),
+    ...(ev.systemPrompt === undefined ? {} : { system_prompt: ev.systemPrompt }),
     // A copy: the schema's object is loose (an index signature the interface lacks).
     ...(ev.sandbox === undefined ? {} : { sandbox: { ...ev.sandbox } }),
   }),
@@ -57,7 +59,7 @@ export const sessionStart = defineEvent({
     modelProvider: "openai",
   }),
   help: {
-    fields: "source (startup|resume), model",
+    fields: "source (startup|resume), model, model_provider, system_prompt",
     can: 'add context ({"context": "..."} or plain stdout); block = refuse to start',
   },
 });

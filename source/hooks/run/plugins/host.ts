@@ -16,7 +16,7 @@ import type {
 import { notRunRecord } from "../run.js";
 import type { HookRunRecord } from "../run-record.js";
 import { type CallOutcome, pluginRecord } from "./record.js";
-import { handlerArgument } from "./shapes.js";
+import { handlerArgument, handlerSees } from "./shapes.js";
 import { OutCall, type PluginHostOptions, PluginThread } from "./thread.js";
 import type { PluginCall, PluginHooks } from "./types.js";
 
@@ -58,11 +58,20 @@ export class PluginHost implements PluginHooks, PluginLoader {
       return Promise.resolve(notRunRecord(hook, event, "was not run: its plugin is not loaded"));
     }
     const startedAt = this.now();
+    if (!handlerSees(shape, event, call.payload)) return Promise.resolve(this.unseen(call, shape));
     // The usual case: the worker is up; nothing to wait for before sending.
     if (thread.loaded && thread.worker !== undefined && call.signal?.aborted !== true) {
       return this.send(thread, call, shape, startedAt);
     }
     return this.callWhenRunning(thread, call, shape, startedAt);
+  }
+
+  /** A call its handler does not take (A3S's PostToolUse of a call that never ran): continue, uncalled. */
+  private unseen(call: PluginCall, shape: RegistrationShape): HookRunRecord {
+    const now = this.now();
+    const context = { hook: call.hook, event: call.event, shape, payload: call.payload };
+    const limits = { startedAt: now, now, maxOutputBytes: this.settings.maxOutputBytes };
+    return pluginRecord({ ...context, ...limits }, { kind: "answer" });
   }
 
   /** A call to a worker that is starting, stopped, or already aborted. */

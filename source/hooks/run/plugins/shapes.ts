@@ -4,11 +4,10 @@
  * payload a spawned hook reads on stdin. OpenClaw handlers get that payload
  * plus OpenClaw's context names (`sessionKey`, `runId`, `toolName`, `params`,
  * `result`, `workspaceDir`); A3S handlers get A3S's `{ event_type, payload }`
- * (`payload.tool`, `payload.args`, `payload.session_id`, …) with acai's
- * payload beside it as `acai`.
+ * (contract/a3s.ts) with acai's payload beside it as `acai`.
  */
+import { a3sHookEvent, a3sSees } from "../../contract/a3s.js";
 import type { HookEventName } from "../../contract/definition.js";
-import { a3sEventName } from "../../contract/events/names.js";
 import type { RegistrationShape } from "../../contract/plugin-registration.js";
 
 type Fields = Readonly<Record<string, unknown>>;
@@ -34,10 +33,19 @@ export function handlerArgument(
     case "openclaw":
       return openClawContext(payload);
     case "a3s":
-      return a3sEvent(event, payload);
+      return a3sHookEvent(event, payload);
     default:
       return shape satisfies never;
   }
+}
+
+/** Whether a handler of this shape is called for the event at all (A3S: not for a call that never ran). */
+export function handlerSees(
+  shape: RegistrationShape,
+  event: HookEventName,
+  payload: unknown,
+): boolean {
+  return shape !== "a3s" || a3sSees(event, payload);
 }
 
 function openClawContext(payload: unknown): Record<string, unknown> {
@@ -53,35 +61,6 @@ function openClawContext(payload: unknown): Record<string, unknown> {
     result: p.tool_response,
     prompt: p.prompt,
   });
-}
-
-function a3sEvent(event: HookEventName, payload: unknown): Record<string, unknown> {
-  const p = asFields(payload);
-  const response = asFields(p.tool_response);
-  const a3s = defined({
-    session_id: p.session_id,
-    tool: p.tool_name,
-    args: p.tool_input,
-    working_directory: p.cwd,
-    recent_tools: p.tool_name === undefined ? undefined : [],
-    // The tool's result, on the event that has one (after_tool: A3S's PostToolUse).
-    result:
-      p.tool_response !== undefined
-        ? defined({
-            success: response.exit_code === undefined || response.exit_code === 0,
-            output:
-              typeof response.stdout === "string"
-                ? response.stdout
-                : JSON.stringify(p.tool_response),
-            exit_code: response.exit_code,
-            duration_ms: response.duration_ms,
-          })
-        : undefined,
-    prompt: p.prompt,
-    model_name: p.model,
-    usage: p.usage,
-  });
-  return { event_type: a3sEventName(event) ?? event, payload: a3s, acai: payload };
 }
 
 /**

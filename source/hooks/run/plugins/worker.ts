@@ -108,7 +108,6 @@ if (port === null) throw new Error("acai's plugin worker must run in a worker th
 const file = String((workerData as { file: string }).file);
 
 const handlers: Handler[] = [];
-const registered: Registered[] = [];
 const problems: string[] = [];
 let open = true;
 
@@ -122,6 +121,10 @@ function plain(value: unknown): unknown {
   }
 }
 
+/** Registrations in the order they were made; an A3S hook's place is kept until its handler is known. */
+type Entry = { handler: Handler; registration: Registered } | { a3s: string };
+const entries: Entry[] = [];
+
 function add(shape: Shape, name: unknown, events: unknown[], handler: unknown, options: unknown) {
   if (!open) {
     problems.push("registered a hook after register() returned (ignored)");
@@ -131,16 +134,21 @@ function add(shape: Shape, name: unknown, events: unknown[], handler: unknown, o
     problems.push(`a ${shape} registration has no handler function (ignored)`);
     return;
   }
-  handlers.push(handler as Handler);
-  registered.push({
-    shape,
-    name: typeof name === "string" ? name : undefined,
-    events: plain(events) as unknown[],
-    options: plain(options),
+  entries.push({
+    handler: handler as Handler,
+    registration: {
+      shape,
+      name: typeof name === "string" ? name : undefined,
+      events: plain(events) as unknown[],
+      options: plain(options),
+    },
   });
 }
 
-/** A3S registers a hook and its handler apart, by id; they are paired when register() returns. */
+/**
+ * A3S registers a hook and its handler apart, by id; they are paired when
+ * register() returns, the hook keeping the place where it was registered.
+ */
 const a3sHooks = new Map<string, Record<string, unknown>>();
 const a3sHandlers = new Map<string, unknown>();
 
@@ -176,6 +184,13 @@ const api = {
       problems.push("an A3S hook without a string id (ignored)");
       return;
     }
+    if (!open) {
+      problems.push(`A3S hook "${h.id}" was registered after register() returned (ignored)`);
+      return;
+    }
+    if (a3sHooks.has(h.id))
+      problems.push(`A3S hook "${h.id}" was registered twice (the later one is used)`);
+    else entries.push({ a3s: h.id });
     a3sHooks.set(h.id, h);
   },
   /** A3S's `engine.register_handler(id, { handle })` (or a function). */
@@ -188,19 +203,52 @@ const api = {
   },
 };
 
-function pairA3s(): void {
-  for (const [id, hook] of a3sHooks) {
+/** An exported A3S `HookEngine` (acai-agent/hooks): its hooks and handlers, as if registered through the api. */
+interface EngineLike {
+  all_hooks(): unknown[];
+  get_handler(id: string): unknown;
+}
+
+function engineOf(value: unknown): EngineLike | undefined {
+  const v = record(value);
+  return typeof v.all_hooks === "function" && typeof v.get_handler === "function"
+    ? (value as EngineLike)
+    : undefined;
+}
+
+function registerEngine(engine: EngineLike): void {
+  for (const hook of engine.all_hooks()) {
+    api.register(hook);
+    const id = record(hook).id;
+    const handler = typeof id === "string" ? engine.get_handler(id) : undefined;
+    if (handler !== undefined) api.register_handler(id, handler);
+  }
+}
+
+/** The registrations in order, each A3S hook paired with its handler where it was registered. */
+function pairA3s(): Registered[] {
+  const out: Registered[] = [];
+  for (const entry of entries) {
+    if (!("a3s" in entry)) {
+      handlers.push(entry.handler);
+      out.push(entry.registration);
+      continue;
+    }
+    const id = entry.a3s;
+    const hook = a3sHooks.get(id) ?? {};
     const handler = a3sHandlerFunction(a3sHandlers.get(id));
     if (handler === undefined) {
       problems.push(`A3S hook "${id}" has no handler (register_handler) (ignored)`);
       continue;
     }
     const { id: _id, event_type, ...rest } = hook;
-    add("a3s", id, [event_type], handler, rest);
+    handlers.push(handler as Handler);
+    out.push({ shape: "a3s", name: id, events: [plain(event_type)], options: plain(rest) });
   }
   for (const id of a3sHandlers.keys()) {
     if (!a3sHooks.has(id)) problems.push(`A3S handler "${id}" has no hook (register) (ignored)`);
   }
+  return out;
 }
 
 function message(error: unknown): string {
@@ -212,16 +260,19 @@ async function load(): Promise<void> {
   try {
     const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
     const fallback = record(module.default);
-    const register = module.register ?? fallback.register ?? module.default;
-    if (typeof register !== "function") {
+    const engine = engineOf(module.default) ?? engineOf(module.engine);
+    const register = module.register ?? fallback.register ?? (engine ? undefined : module.default);
+    if (typeof register !== "function" && engine === undefined) {
       port?.postMessage({
         type: "broken",
-        reason: "exports no register(api) function (export function register(api) { … })",
+        reason:
+          "exports no register(api) function (export function register(api) { … }) and no A3S HookEngine (export default engine)",
       });
       return;
     }
-    await (register as (a: typeof api) => unknown)(api);
-    pairA3s();
+    if (typeof register === "function") await (register as (a: typeof api) => unknown)(api);
+    if (engine !== undefined) registerEngine(engine);
+    const registered = pairA3s();
     open = false;
     port?.postMessage({ type: "registered", registrations: registered, problems });
   } catch (error) {

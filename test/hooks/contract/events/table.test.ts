@@ -79,6 +79,8 @@ describe("the events table", () => {
     );
     expect(changes).toEqual({
       user_prompt: ["prompt"],
+      // The turn's prompt in the conversation (A3S GenerateStart's modified).
+      before_model: ["prompt"],
       before_tool: ["input"],
       permission_request: ["input"],
       after_tool: ["output"],
