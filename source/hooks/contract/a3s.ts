@@ -186,8 +186,9 @@ export function a3sHookEvent(event: HookEventName, acaiPayload: unknown): Record
   const p = asFields(acaiPayload);
   const name = a3sEventName(event);
   const type = isA3sEventType(name) ? name : undefined;
-  const payload =
-    type === undefined ? {} : defined({ session_id: p.session_id, ...payloadOf(type, event, p) });
+  // An event A3S has no type for never reaches an A3S handler; shown (`acai hooks test`) with the common fields.
+  const own = type === undefined ? { working_directory: p.cwd } : payloadOf(type, event, p);
+  const payload = defined({ session_id: p.session_id, ...own });
   return { event_type: type ?? event, payload, acai: acaiPayload };
 }
 

@@ -259,8 +259,9 @@ function message(error: unknown): string {
 async function load(): Promise<void> {
   try {
     const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-    const fallback = record(module.default);
     const engine = engineOf(module.default) ?? engineOf(module.engine);
+    // An engine's own `register(hook)` is not a plugin's `register(api)`.
+    const fallback = engine === undefined ? record(module.default) : {};
     const register = module.register ?? fallback.register ?? (engine ? undefined : module.default);
     if (typeof register !== "function" && engine === undefined) {
       port?.postMessage({

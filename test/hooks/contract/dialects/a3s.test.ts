@@ -67,4 +67,27 @@ describe("A3S answers", () => {
     expect(Object.getPrototypeOf(input)).toBe(Object.prototype);
     expect(Object.keys(input)).toEqual(["__proto__", "a"]);
   });
+
+  it("Continue's modified is what the answered event lets A3S change", () => {
+    const modified = { success: true, output: "[REDACTED]", duration_ms: 3 };
+    expect(decodeAnswer({ action: "Continue", modified }, "after_tool")).toEqual({
+      action: "modify",
+      output: "[REDACTED]",
+    });
+    expect(
+      decodeAnswer({ action: "Continue", modified: { prompt: "p2" } }, "before_model"),
+    ).toEqual({ action: "modify", prompt: "p2" });
+    expect(
+      decodeAnswer({ action: "Continue", modified: { command: "ls" } }, "before_tool"),
+    ).toEqual({ action: "modify", input: { command: "ls" } });
+  });
+
+  it("a modified result without its output, or a GenerateStart without a prompt, is a failure saying so", () => {
+    const result = decodeAnswer({ action: "Continue", modified: { success: false } }, "after_tool");
+    expect(result.action === "failed" && result.error).toMatch(
+      /PostToolUse result without an "output"/,
+    );
+    const prompt = decodeAnswer({ action: "Continue", modified: { prompt: 7 } }, "before_model");
+    expect(prompt.action === "failed" && prompt.error).toMatch(/GenerateStart without a "prompt"/);
+  });
 });

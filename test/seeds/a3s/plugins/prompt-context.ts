@@ -4,7 +4,10 @@ import { Hook, HookEngine, HookEventType, HookResponse } from "acai-agent/hooks"
 
 const engine = new HookEngine();
 
-engine.register(Hook.new("prompt-context", HookEventType.GenerateStart));
+// Early (priority 1): later hooks see the prompt as it is sent.
+engine.register(
+  Hook.new("prompt-context", HookEventType.GenerateStart).with_config({ priority: 1 }),
+);
 
 engine.register_handler("prompt-context", {
   handle: (event) => {

@@ -1,11 +1,11 @@
 // A3S "Cost Control: Token Budget", as its users write it. The changes: the
 // warning goes to the file A3S_BUDGET_LOG names (a plugin's console output is
-// dropped), and the test sets the budget low (A3S_TOKEN_BUDGET) to see it.
+// dropped), and the test sets the budget low (A3S_BUDGET) to see it.
 import { appendFileSync } from "node:fs";
 import { Hook, HookEngine, HookEventType } from "acai-agent/hooks";
 
 const engine = new HookEngine();
-const BUDGET = Number(process.env.A3S_TOKEN_BUDGET ?? 100000);
+const BUDGET = Number(process.env.A3S_BUDGET ?? 100000);
 const warn = (line: string) => appendFileSync(String(process.env.A3S_BUDGET_LOG), `${line}\n`);
 
 // Track and limit token usage
