@@ -95,13 +95,14 @@ export const OPENCLAW_EVENTS: Readonly<Record<string, HookEventName>> = Object.f
  * A3S's event types (PascalCase) → acai's events: the rows that name it
  * (PostToolUse is two, after_tool and after_tool_failure: every call that ran).
  */
-export const A3S_EVENTS: Readonly<Record<string, readonly HookEventName[]>> = HOOK_EVENTS.reduce<
-  Record<string, HookEventName[]>
->((map, event) => {
-  const a3s = HOOK_EVENT_TABLE[event].plugins?.a3s;
-  if (a3s !== undefined) (map[a3s.name] ??= []).push(event);
-  return map;
-}, {});
+export const A3S_EVENTS: Readonly<Record<string, readonly HookEventName[]>> = Object.fromEntries(
+  [...new Set(HOOK_EVENTS.map((event) => HOOK_EVENT_TABLE[event].plugins?.a3s?.name))]
+    .filter((name) => name !== undefined)
+    .map((name) => [
+      name,
+      HOOK_EVENTS.filter((event) => HOOK_EVENT_TABLE[event].plugins?.a3s?.name === name),
+    ]),
+);
 
 /** A3S's snake_case event types → its PascalCase ones. */
 export const A3S_SNAKE: Readonly<Record<string, string>> = Object.fromEntries(
