@@ -1,4 +1,8 @@
-/** `acai hooks init <name> [--lang bash|python|node|ts] [--event E] [--mode spawn|persistent] [--force]` */
+/**
+ * `acai hooks init <name> [--type command|http|prompt|agent|mcp_tool] [--lang bash|python|node|ts]
+ * [--event E] [--mode spawn|persistent] [--force]`: a command hook is an executable in
+ * .acai/hooks/; the other types are an entry in .acai/settings.json (init-settings.ts).
+ */
 
 import { constants as fsConstants } from "node:fs";
 import fs from "node:fs/promises";
@@ -14,6 +18,7 @@ import { runToolkitCommand } from "../commands/run-command.js";
 import { UsageError } from "../errors.js";
 import { EXIT } from "../exit-codes.js";
 import { renderPersistentSkeleton } from "./init-persistent.js";
+import { SETTINGS_HOOK_TYPES, type SettingsHookType } from "./init-settings.js";
 import { INIT_EXTENSIONS, INIT_LANGS, type InitLang, renderSkeleton } from "./init-templates.js";
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -110,14 +115,29 @@ export function registerHooksInit(hooks: Command, ctx: CommandContext): void {
         .choices(INIT_MODES)
         .default("spawn"),
     )
-    .option("--force", "overwrite an existing file", false)
+    .addOption(
+      new Option(
+        "--type <type>",
+        "command: an executable in .acai/hooks/; http, prompt, agent, mcp_tool: an entry in .acai/settings.json",
+      )
+        .choices(["command", ...SETTINGS_HOOK_TYPES])
+        .default("command"),
+    )
+    .option("--force", "overwrite an existing file (or settings entry of that name)", false)
     .action(
       (
         name: string,
-        raw: { lang: InitLang; event: HookEventName; mode: InitMode; force: boolean },
+        raw: {
+          lang: InitLang;
+          event: HookEventName;
+          mode: InitMode;
+          type: "command" | SettingsHookType;
+          force: boolean;
+        },
       ) =>
         runToolkitCommand(ctx, async () => {
           const { io } = ctx;
+          if (raw.type !== "command") return initSettingsHook(io, name, { ...raw, type: raw.type });
           const { file } = await initHook(io.cwd, name, raw);
           const rel = path.relative(io.cwd, file);
           if (raw.lang === "ts") {
@@ -136,4 +156,35 @@ export function registerHooksInit(hooks: Command, ctx: CommandContext): void {
           return EXIT.ok;
         }),
     );
+}
+
+/** A settings entry of a type that starts no process, added to the project's .acai/settings.json. */
+async function initSettingsHook(
+  io: CommandContext["io"],
+  name: string,
+  options: { type: SettingsHookType; event: HookEventName; force: boolean },
+): Promise<number> {
+  const [{ readSettingsObject, writeSettingsObject }, { settingsEntry, withEntry }] =
+    await Promise.all([import("../../config/settings-file.js"), import("./init-settings.js")]);
+  const file = resolveProjectPaths(io.cwd).settingsFile;
+  const rel = path.relative(io.cwd, file);
+  const read = readSettingsObject(file);
+  if (!read.ok) throw new UsageError(read.error);
+  const added = withEntry(
+    read.value,
+    options.event,
+    settingsEntry(options.type, name),
+    options.force,
+  );
+  if (!added.ok) throw new UsageError(`${rel}: ${added.error}; pick another name or pass --force.`);
+  const wrote = writeSettingsObject(file, added.value, { refuseLinks: true });
+  if (!wrote.ok) throw new UsageError(`cannot write ${rel}: ${wrote.error}`);
+  io.stdout.write(
+    `Added the ${options.type} hook "${name}" on ${options.event} to ${rel}; fill in its fields (docs/hooks.md, "Hook types").\n` +
+      (options.type === "http"
+        ? 'A project\'s http hook posts only to URLs your own settings allow: add its URL to "allowedHttpHookUrls" in ~/.acai/settings.json.\n'
+        : "") +
+      "Project hooks run only once trusted: after editing it, run `acai hooks trust`.\n",
+  );
+  return EXIT.ok;
 }
