@@ -1,6 +1,5 @@
 /** after_agent: a turn is over (the agent answered the prompt, or the turn ended otherwise). */
 import { z } from "zod";
-import { RAISES } from "../../../agent/raises.js";
 import { promptIdField, usageFields } from "./fields.js";
 import { promptId, UsageSchema } from "./payload-parts.js";
 import { defineEvent, matchNothing, OBSERVED } from "./row.js";
@@ -17,7 +16,8 @@ const payload = {
 
 export const afterAgent = defineEvent({
   name: "after_agent",
-  agentEvent: RAISES.after_agent,
+  agentEvent: "turn_end",
+  listedAfter: "before_stop",
   claude: "after_agent",
   agentHooks: { name: "post-agent-turn", aliases: ["post-agent-turn-stop"] },
   kind: "observe",

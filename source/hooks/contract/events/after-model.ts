@@ -1,6 +1,5 @@
 /** after_model: the model answered one step (text, tool calls, usage). */
 import { z } from "zod";
-import { RAISES } from "../../../agent/raises.js";
 import { promptIdField, toolCallFields, usageFields } from "./fields.js";
 import { promptId, ToolCallSchema, UsageSchema } from "./payload-parts.js";
 import { defineEvent, GATE, matchNothing } from "./row.js";
@@ -21,7 +20,8 @@ const payload = {
 
 export const afterModel = defineEvent({
   name: "after_model",
-  agentEvent: RAISES.after_model,
+  agentEvent: "model_response",
+  listedAfter: "before_model",
   claude: "after_model",
   kind: "gate",
   subject: "none",

@@ -1,6 +1,5 @@
 /** after_tool_failure (Claude Code's PostToolUseFailure): a tool call failed, was interrupted or was blocked. */
 import { z } from "zod";
-import { RAISES } from "../../../agent/raises.js";
 import { promptIdField, toolInputField } from "./fields.js";
 import { toolFields } from "./payload-parts.js";
 import { defineEvent, OBSERVED, toolOf } from "./row.js";
@@ -22,7 +21,8 @@ const payload = {
 
 export const afterToolFailure = defineEvent({
   name: "after_tool_failure",
-  agentEvent: RAISES.after_tool_failure,
+  agentEvent: "tool_call_error",
+  listedAfter: "after_tool",
   claude: "PostToolUseFailure",
   agentHooks: { name: "post-tool-call-failure" },
   kind: "observe",

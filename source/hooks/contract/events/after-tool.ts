@@ -1,6 +1,5 @@
 /** after_tool (Claude Code's PostToolUse): a tool call returned, before the model sees its result. */
 import { z } from "zod";
-import { RAISES } from "../../../agent/raises.js";
 import { promptIdField, toolInputField } from "./fields.js";
 import { toolFields } from "./payload-parts.js";
 import { defineEvent, GATE, toolOf } from "./row.js";
@@ -17,7 +16,8 @@ const payload = {
 
 export const afterTool = defineEvent({
   name: "after_tool",
-  agentEvent: RAISES.after_tool,
+  agentEvent: "tool_call_end",
+  listedAfter: "permission_request",
   claude: "PostToolUse",
   agentHooks: { name: "post-tool-call" },
   kind: "gate",

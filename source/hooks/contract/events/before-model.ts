@@ -1,6 +1,5 @@
 /** before_model: the model is about to be called (one step of a turn). */
 import { z } from "zod";
-import { RAISES } from "../../../agent/raises.js";
 import { promptIdField } from "./fields.js";
 import { promptId } from "./payload-parts.js";
 import { defineEvent, GATE, matchNothing } from "./row.js";
@@ -24,7 +23,8 @@ const payload = {
 
 export const beforeModel = defineEvent({
   name: "before_model",
-  agentEvent: RAISES.before_model,
+  agentEvent: "model_request",
+  listedAfter: "user_prompt",
   claude: "before_model",
   kind: "gate",
   subject: "none",

@@ -1,6 +1,5 @@
 /** before_stop (Claude Code's Stop): the model is done (or hit --max-steps) and the turn would end. */
 import { z } from "zod";
-import { RAISES } from "../../../agent/raises.js";
 import { promptIdField } from "./fields.js";
 import { promptId } from "./payload-parts.js";
 import { defineEvent, GATE, matchNothing } from "./row.js";
@@ -20,7 +19,8 @@ const payload = {
 
 export const beforeStop = defineEvent({
   name: "before_stop",
-  agentEvent: RAISES.before_stop,
+  agentEvent: "stop_request",
+  listedAfter: "after_tool_failure",
   claude: "Stop",
   agentHooks: { name: "pre-agent-turn-stop" },
   kind: "gate",

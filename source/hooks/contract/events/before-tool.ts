@@ -1,6 +1,5 @@
 /** before_tool (Claude Code's PreToolUse): a tool call is about to run, before the permission check. */
 import { z } from "zod";
-import { RAISES } from "../../../agent/raises.js";
 import { promptIdField, toolInputField } from "./fields.js";
 import { toolFields } from "./payload-parts.js";
 import { defineEvent, GATE, toolAsReplaced } from "./row.js";
@@ -8,7 +7,8 @@ import { sampleCall } from "./sample-parts.js";
 
 export const beforeTool = defineEvent({
   name: "before_tool",
-  agentEvent: RAISES.before_tool,
+  agentEvent: "tool_call_start",
+  listedAfter: "after_model",
   claude: "PreToolUse",
   agentHooks: { name: "pre-tool-call" },
   kind: "gate",

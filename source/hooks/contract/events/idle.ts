@@ -1,6 +1,5 @@
 /** idle: no agent output for `idle_ms` (default 30 s), once per idle period. */
 import { z } from "zod";
-import { RAISES } from "../../../agent/raises.js";
 import { defineEvent, matchNothing, OBSERVED } from "./row.js";
 
 const payload = {
@@ -12,7 +11,8 @@ const payload = {
 
 export const idle = defineEvent({
   name: "idle",
-  agentEvent: RAISES.idle,
+  agentEvent: "idle",
+  listedAfter: "pattern",
   claude: "idle",
   kind: "observe",
   subject: "none",

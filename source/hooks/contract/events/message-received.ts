@@ -1,6 +1,5 @@
 /** message_received: a message from another agent (the relay) arrives, before the model gets it. */
 import { z } from "zod";
-import { RAISES } from "../../../agent/raises.js";
 import { defineEvent, GATE } from "./row.js";
 
 const payload = {
@@ -17,7 +16,8 @@ const payload = {
 
 export const messageReceived = defineEvent({
   name: "message_received",
-  agentEvent: RAISES.message_received,
+  agentEvent: "message_received",
+  listedAfter: "notification",
   claude: "message_received",
   kind: "gate",
   // `source` matchers see the sender's name.

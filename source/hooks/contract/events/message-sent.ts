@@ -1,6 +1,5 @@
 /** message_sent: this agent sent a message to another (`@relay:NAME`, a hook's sendMessage). */
 import { z } from "zod";
-import { RAISES } from "../../../agent/raises.js";
 import { defineEvent, OBSERVED } from "./row.js";
 
 const payload = {
@@ -15,7 +14,8 @@ const payload = {
 
 export const messageSent = defineEvent({
   name: "message_sent",
-  agentEvent: RAISES.message_sent,
+  agentEvent: "message_sent",
+  listedAfter: "message_received",
   claude: "message_sent",
   kind: "observe",
   // `source` matchers see the recipient's name (`*` for a broadcast).

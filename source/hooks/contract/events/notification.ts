@@ -1,6 +1,5 @@
 /** notification (Claude Code's Notification): acai tells the user something (waiting for input, …). */
 import { z } from "zod";
-import { RAISES } from "../../../agent/raises.js";
 import { defineEvent, OBSERVED } from "./row.js";
 
 const payload = {
@@ -10,7 +9,8 @@ const payload = {
 
 export const notification = defineEvent({
   name: "notification",
-  agentEvent: RAISES.notification,
+  agentEvent: "notification",
+  listedAfter: "post_compact",
   claude: "Notification",
   kind: "observe",
   subject: "source",

@@ -1,6 +1,5 @@
 /** output: a complete assistant message of one model step. */
 import { z } from "zod";
-import { RAISES } from "../../../agent/raises.js";
 import { promptIdField } from "./fields.js";
 import { promptId } from "./payload-parts.js";
 import { defineEvent, matchNothing, OBSERVED } from "./row.js";
@@ -14,7 +13,8 @@ const payload = {
 
 export const output = defineEvent({
   name: "output",
-  agentEvent: RAISES.output,
+  agentEvent: "output",
+  listedAfter: "session_end",
   claude: "output",
   kind: "observe",
   subject: "none",

@@ -1,6 +1,5 @@
 /** pattern: a `@namespace:target message` line in assistant output (agent-relay patterns, docs/relay.md). */
 import { z } from "zod";
-import { RAISES } from "../../../agent/raises.js";
 import { promptIdField } from "./fields.js";
 import { promptId } from "./payload-parts.js";
 import { defineEvent } from "./row.js";
@@ -17,7 +16,8 @@ const payload = {
 
 export const pattern = defineEvent({
   name: "pattern",
-  agentEvent: RAISES.pattern,
+  agentEvent: "pattern",
+  listedAfter: "output",
   claude: "pattern",
   kind: "gate",
   subject: "namespace",

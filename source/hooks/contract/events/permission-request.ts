@@ -4,7 +4,6 @@
  * and a rule that would allow it (`permission_suggestions`, in Claude Code's shape).
  */
 import { z } from "zod";
-import { RAISES } from "../../../agent/raises.js";
 import { type Payload, promptIdField, toolInputField } from "./fields.js";
 import { toolFields } from "./payload-parts.js";
 import { defineEvent, toolAsReplaced } from "./row.js";
@@ -32,7 +31,8 @@ function ruleValue(rule: string): Payload {
 
 export const permissionRequest = defineEvent({
   name: "permission_request",
-  agentEvent: RAISES.permission_request,
+  agentEvent: "permission_request",
+  listedAfter: "before_tool",
   claude: "PermissionRequest",
   kind: "gate",
   subject: "tool",

@@ -1,6 +1,5 @@
 /** post_compact: a compaction replaced the older conversation with a summary. */
 import { z } from "zod";
-import { RAISES } from "../../../agent/raises.js";
 import { usageFields } from "./fields.js";
 import { UsageSchema } from "./payload-parts.js";
 import { defineEvent, OBSERVED } from "./row.js";
@@ -22,7 +21,8 @@ const payload = {
 
 export const postCompact = defineEvent({
   name: "post_compact",
-  agentEvent: RAISES.post_compact,
+  agentEvent: "compact_end",
+  listedAfter: "pre_compact",
   claude: "post_compact",
   kind: "observe",
   subject: "source",

@@ -1,6 +1,5 @@
 /** pre_compact (Claude Code's PreCompact): the conversation is about to be summarised (/compact or automatic). */
 import { z } from "zod";
-import { RAISES } from "../../../agent/raises.js";
 import { defineEvent, GATE } from "./row.js";
 
 const payload = {
@@ -14,7 +13,8 @@ const payload = {
 
 export const preCompact = defineEvent({
   name: "pre_compact",
-  agentEvent: RAISES.pre_compact,
+  agentEvent: "compact_start",
+  listedAfter: "subagent_stop",
   claude: "PreCompact",
   kind: "gate",
   subject: "source",

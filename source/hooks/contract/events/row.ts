@@ -10,7 +10,6 @@
  */
 import type { z } from "zod";
 import type { AgentEvent, AgentEventType } from "../../../agent/events.js";
-import type { RAISES, RaisedHookEvent } from "../../../agent/raises.js";
 import type { GateState } from "../gate-state.js";
 import type { AgentEventOf, ExtrasContext, Payload } from "./fields.js";
 import { type EventSchema, eventSchema, type PayloadShape } from "./payload-parts.js";
@@ -69,8 +68,19 @@ export interface SampleContext {
 interface RowFacts<N extends string, T extends AgentEventType> {
   /** acai's name of the event (`event` in every payload). */
   name: N;
-  /** The AgentEvent it comes from (the agent emits it; the interceptor maps it here). */
+  /**
+   * The AgentEvent it comes from, as a literal (the agent emits it as
+   * `type: RAISES.<name>`; agent/raises.ts is generated from these, and the
+   * interceptor maps the agent event back here). A new event's agent event
+   * takes the event's own name unless an existing one already says it.
+   */
   agentEvent: T;
+  /**
+   * The event this one follows where events are listed (docs, messages, the
+   * SDK's union); none for the first. scripts/generate-events.mjs orders the
+   * generated module list by it.
+   */
+  listedAfter?: string;
   /** Claude Code's `hook_event_name`; acai's own name where Claude Code has no such event. */
   claude: string;
   /**
@@ -160,12 +170,13 @@ export type DefinedEvent<
 
 /**
  * An event module; its whole stdin schema (common fields included) is added
- * here. Its agent event is the one the agent's emit sites name it by
- * (`RAISES`, agent/raises.ts), so the two cannot disagree.
+ * here. Its agent event is the one the agent's emit sites name it by:
+ * `RAISES` (agent/raises.ts) is generated from the modules, so the two cannot
+ * disagree.
  */
-export function defineEvent<N extends RaisedHookEvent, S extends PayloadShape>(
-  module: EventModule<N, (typeof RAISES)[N], S>,
-): DefinedEvent<N, (typeof RAISES)[N], S> {
+export function defineEvent<N extends string, T extends AgentEventType, S extends PayloadShape>(
+  module: EventModule<N, T, S>,
+): DefinedEvent<N, T, S> {
   return { ...module, schema: eventSchema(module.name, module.claude, module.payload) };
 }
 

@@ -1,6 +1,5 @@
 /** session_end (Claude Code's SessionEnd): the session ends; its hooks run within a short budget. */
 import { z } from "zod";
-import { RAISES } from "../../../agent/raises.js";
 import { usageFields } from "./fields.js";
 import { UsageSchema } from "./payload-parts.js";
 import { defineEvent, matchNothing, OBSERVED } from "./row.js";
@@ -16,7 +15,8 @@ const payload = {
 
 export const sessionEnd = defineEvent({
   name: "session_end",
-  agentEvent: RAISES.session_end,
+  agentEvent: "session_end",
+  listedAfter: "message_sent",
   claude: "SessionEnd",
   agentHooks: { name: "post-session" },
   kind: "observe",

@@ -1,6 +1,5 @@
 /** session_start (Claude Code's SessionStart): a session starts, resumes, or goes on after a compaction. */
 import { z } from "zod";
-import { RAISES } from "../../../agent/raises.js";
 import { defineEvent, GATE } from "./row.js";
 
 const payload = {
@@ -24,7 +23,7 @@ const payload = {
 
 export const sessionStart = defineEvent({
   name: "session_start",
-  agentEvent: RAISES.session_start,
+  agentEvent: "session_start",
   claude: "SessionStart",
   agentHooks: { name: "pre-session" },
   kind: "gate",

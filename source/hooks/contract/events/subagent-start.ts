@@ -1,6 +1,5 @@
 /** subagent_start (Claude Code's SubagentStart): a subagent (the Task tool) is about to start. */
 import { z } from "zod";
-import { RAISES } from "../../../agent/raises.js";
 import { subagentShape } from "./payload-parts.js";
 import { defineEvent, GATE } from "./row.js";
 import { SAMPLE_SUBAGENT } from "./sample-parts.js";
@@ -17,7 +16,8 @@ const payload = {
 
 export const subagentStart = defineEvent({
   name: "subagent_start",
-  agentEvent: RAISES.subagent_start,
+  agentEvent: "subagent_start",
+  listedAfter: "after_agent",
   claude: "SubagentStart",
   kind: "gate",
   subject: "source",

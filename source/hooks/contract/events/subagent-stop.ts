@@ -1,6 +1,5 @@
 /** subagent_stop (Claude Code's SubagentStop): a subagent wants to end; a gate like before_stop. */
 import { z } from "zod";
-import { RAISES } from "../../../agent/raises.js";
 import { subagentShape } from "./payload-parts.js";
 import { defineEvent, GATE } from "./row.js";
 import { SAMPLE_SUBAGENT } from "./sample-parts.js";
@@ -18,7 +17,8 @@ const payload = {
 
 export const subagentStop = defineEvent({
   name: "subagent_stop",
-  agentEvent: RAISES.subagent_stop,
+  agentEvent: "subagent_stop",
+  listedAfter: "subagent_start",
   claude: "SubagentStop",
   kind: "gate",
   subject: "source",

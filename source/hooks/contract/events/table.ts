@@ -2,62 +2,21 @@
  * The hook events: one module each (`before-tool.ts` …) states everything
  * acai knows about its event; this file assembles them, and every other module
  * reads the table (payload, matching, plan, fold, the dialects' names, the SDK's
- * schemas and types, `acai hooks test` and `acai hooks init`). Adding an event
- * is one module, its line here, and the place the agent emits its AgentEvent
+ * schemas and types, `acai hooks test` and `acai hooks init`). The module list
+ * (modules.generated.ts) and the agent's names (agent/raises.ts) are generated
+ * from the modules (scripts/generate-events.mjs, run by `npm run build`), so
+ * adding an event is one module and the place the agent emits its AgentEvent
  * (CONTRIBUTING.md, "Adding a hook event").
  *
  * Codex's HOOK_EVENT_NAMES and per-event modules and gemini-cli's per-event
  * types were the models.
  */
-import { afterAgent } from "./after-agent.js";
-import { afterModel } from "./after-model.js";
-import { afterTool } from "./after-tool.js";
-import { afterToolFailure } from "./after-tool-failure.js";
-import { beforeModel } from "./before-model.js";
-import { beforeStop } from "./before-stop.js";
-import { beforeTool } from "./before-tool.js";
-import { idle } from "./idle.js";
-import { messageReceived } from "./message-received.js";
-import { messageSent } from "./message-sent.js";
-import { notification } from "./notification.js";
-import { output } from "./output.js";
-import { pattern } from "./pattern.js";
-import { permissionRequest } from "./permission-request.js";
-import { postCompact } from "./post-compact.js";
-import { preCompact } from "./pre-compact.js";
+import { EVENT_MODULES } from "./modules.generated.js";
 import type { EventRow } from "./row.js";
-import { sessionEnd } from "./session-end.js";
-import { sessionStart } from "./session-start.js";
-import { subagentStart } from "./subagent-start.js";
-import { subagentStop } from "./subagent-stop.js";
-import { userPrompt } from "./user-prompt.js";
 
 export type { EventRow } from "./row.js";
 
-/** Every event's module, in the order documentation and messages list them. */
-export const EVENT_MODULES = [
-  sessionStart,
-  userPrompt,
-  beforeModel,
-  afterModel,
-  beforeTool,
-  permissionRequest,
-  afterTool,
-  afterToolFailure,
-  beforeStop,
-  afterAgent,
-  subagentStart,
-  subagentStop,
-  preCompact,
-  postCompact,
-  notification,
-  messageReceived,
-  messageSent,
-  sessionEnd,
-  output,
-  pattern,
-  idle,
-] as const;
+export { EVENT_MODULES };
 
 type EventModules = (typeof EVENT_MODULES)[number];
 

@@ -1,6 +1,5 @@
 /** user_prompt (Claude Code's UserPromptSubmit): the user sent a prompt, before the model sees it. */
 import { z } from "zod";
-import { RAISES } from "../../../agent/raises.js";
 import { promptIdField } from "./fields.js";
 import { promptId } from "./payload-parts.js";
 import { defineEvent, GATE, matchNothing } from "./row.js";
@@ -13,7 +12,8 @@ const payload = {
 
 export const userPrompt = defineEvent({
   name: "user_prompt",
-  agentEvent: RAISES.user_prompt,
+  agentEvent: "user_prompt",
+  listedAfter: "session_start",
   claude: "UserPromptSubmit",
   agentHooks: { name: "pre-agent-turn", aliases: ["before_agent"] },
   kind: "gate",

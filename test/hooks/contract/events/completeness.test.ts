@@ -27,6 +27,11 @@ import {
 import { buildPayload } from "../../../../source/hooks/contract/payload.js";
 import { PAYLOAD_SCHEMAS } from "../../../../source/sdk/payload-schemas.js";
 
+// @ts-expect-error: a plain .mjs script without types (its one export takes the repo root, returns path → text)
+const { generatedFiles } = (await import("../../../../scripts/generate-events.mjs")) as {
+  generatedFiles(root: string): Promise<Map<string, string>>;
+};
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
 const hooksDoc = readFileSync(path.join(root, "docs/hooks.md"), "utf8");
 
@@ -64,6 +69,14 @@ async function sample(event: HookEventName) {
 }
 
 describe("every hook event has every part", () => {
+  it("the module list and RAISES are generated from the modules as they are now (npm run build)", async () => {
+    for (const [file, text] of await generatedFiles(root)) {
+      expect(readFileSync(path.join(root, file), "utf8"), `${file} is stale: npm run build`).toBe(
+        text,
+      );
+    }
+  });
+
   it("one module per event, listed once, each its own name", () => {
     expect(EVENT_MODULES.map((module) => module.name)).toEqual(HOOK_EVENTS);
     expect(new Set(HOOK_EVENTS).size).toBe(HOOK_EVENTS.length);
