@@ -82,4 +82,14 @@ export interface SessionSandboxInfo {
   reason?: string;
 }
 
+/**
+ * How the session was started, as the Agent Hooks spec's session_start
+ * `args` gives it (seed 003 §5.4): the user interface (`shell`: the REPL,
+ * `print`: `acai -p`) and the agent (acai has one: `default`).
+ */
+export interface SessionArgs {
+  ui: "shell" | "print";
+  agent: string;
+}
+
 export type SessionEndReason = "completed" | "aborted" | "error" | "hook_stop" | "user_exit";

@@ -7,6 +7,7 @@ import type { ProtectedHit } from "../permissions/protected.js";
 import type {
   IncomingMessage,
   SentMessage,
+  SessionArgs,
   SessionEndReason,
   SessionSandboxInfo,
   SessionSource,
@@ -52,6 +53,8 @@ interface SessionStart {
   systemPrompt?: string;
   /** The OS sandbox in force (AgentOptions.sandbox). */
   sandbox?: SessionSandboxInfo;
+  /** How the session was started (AgentOptions.sessionArgs). */
+  args?: SessionArgs;
 }
 
 /** Gate: block, replace prompt, context. */

@@ -15,6 +15,8 @@ export interface Limits {
   /** Consecutive `retry` verdicts honoured on one `model_request`. */
   maxHookRetries: number;
   maxPatternFollowUps: number;
+  /** Pattern lines read per message (undefined: the scanner's default). */
+  maxPatterns: number | undefined;
 }
 
 export function limitsOf(options: AgentOptions): Limits {
@@ -24,5 +26,6 @@ export function limitsOf(options: AgentOptions): Limits {
     maxModelRetries: options.maxModelRetries ?? 2,
     maxHookRetries: Math.max(0, options.maxHookRetries ?? 3),
     maxPatternFollowUps: Math.max(0, options.maxPatternFollowUps ?? DEFAULT_MAX_PATTERN_FOLLOW_UPS),
+    maxPatterns: options.maxPatterns,
   };
 }

@@ -19,7 +19,8 @@ export async function* readOutput(
   if (text.trim() === "") return false;
   const at: StepRef = { turn: state.turn, promptId: state.promptId, step };
   yield* session.emit({ type: RAISES.output, ...at, text });
-  const scanned = scanPatterns(text);
+  const { maxPatterns } = session.limits;
+  const scanned = scanPatterns(text, maxPatterns === undefined ? {} : { maxPatterns });
   let answered = false;
   for (const found of scanned.patterns) {
     const verdict = yield* session.emit({ type: RAISES.pattern, ...at, ...found });

@@ -28,6 +28,7 @@ export async function* startSession(
     modelProvider: providerOf(options.model),
     systemPrompt: session.system,
     ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
+    ...(options.sessionArgs === undefined ? {} : { args: options.sessionArgs }),
   });
   const flow = gateFlow(start, signal);
   switch (flow.kind) {

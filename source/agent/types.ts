@@ -2,7 +2,12 @@ import type { LanguageModel, ModelMessage } from "ai";
 import type { PermissionPolicy } from "../permissions/decide.js";
 import type { ProcessRunner } from "../process/types.js";
 import type { Tool } from "../tools/types.js";
-import type { IncomingMessage, SessionEndReason, SessionSandboxInfo } from "./event-data.js";
+import type {
+  IncomingMessage,
+  SessionArgs,
+  SessionEndReason,
+  SessionSandboxInfo,
+} from "./event-data.js";
 
 export interface AgentOptions {
   model: LanguageModel;
@@ -10,6 +15,8 @@ export interface AgentOptions {
   modelId: string;
   /** What the OS sandbox of tools and hooks is in this session, for session_start (source/sandbox/report.ts). */
   sandbox?: SessionSandboxInfo;
+  /** How the session was started, for session_start's `args` (Agent Hooks). */
+  sessionArgs?: SessionArgs;
   tools: Tool[];
   cwd: string;
   /** Environment handed to tools' child processes. */
@@ -46,6 +53,8 @@ export interface AgentOptions {
    * answering itself with patterns cannot loop.
    */
   maxPatternFollowUps?: number;
+  /** `@namespace:` lines read per message (default 20; relay.config's `options.maxPatternsPerMessage`). */
+  maxPatterns?: number;
   /**
    * The conversation of the session being picked up again (`--continue`,
    * `--resume`): it is sent as it was, and the transcript goes on after it.

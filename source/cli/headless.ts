@@ -54,6 +54,7 @@ export async function runHeadless(io: CliIo, options: MainOptions): Promise<numb
       homeDir: io.homeDir,
       flags: sessionFlags(options),
       signal: controller.signal,
+      ui: "print",
     });
     state.session = prepared;
     announce(io, options, prepared, printer);

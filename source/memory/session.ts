@@ -25,8 +25,20 @@ export interface SessionMemory {
   namespace?: PatternNamespace;
   /** The start memories, as context (none when there are none). */
   startContext?: () => Promise<readonly string[]>;
+  /** agent-relay's `ctx.memory` for relay-shaped hooks (none when memory is off). */
+  forHooks?: HookMemory;
   close(): void;
 }
+
+/** The memory as agent-relay's hooks use it: plain data in and out. */
+export interface HookMemory {
+  search(query: string): Promise<Memory[]>;
+  list(): Promise<Memory[]>;
+  add(content: string): Promise<Memory>;
+  forget(id: number): Promise<boolean>;
+}
+
+const HOOK_RESULTS = 10;
 
 /** `<ACAI_HOME>/memory.db`: every project's memories, one file. */
 export function memoryFile(acaiHome: string): string {
@@ -47,7 +59,19 @@ export function sessionMemory(options: {
     return opened;
   };
   const injectOnStart = options.settings.injectOnStart ?? DEFAULT_INJECT_ON_START;
+  const view = viewOf(scope, options.projectDir);
+  const forHooks: HookMemory = {
+    search: async (query) => (await openStore()).search(query, view, HOOK_RESULTS),
+    list: async () => (await openStore()).list(view, HOOK_RESULTS * 2),
+    add: async (content) =>
+      (await openStore()).save({
+        content,
+        project: scope === "user" ? null : options.projectDir,
+      }),
+    forget: async (id) => (await openStore()).forget(id, view),
+  };
   return {
+    forHooks,
     namespace: memoryNamespace({ openStore, projectDir: options.projectDir, scope }),
     ...(injectOnStart > 0
       ? {

@@ -24,6 +24,7 @@ export function replOptionsFromCli(start: ReplStartOptions): ReplOptions {
           ...(chosen ? { resume: chosen } : {}),
         },
         askUser,
+        ui: "shell",
         ...(projectSetTaken === undefined ? {} : { projectSetTaken }),
       });
     },

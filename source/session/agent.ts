@@ -88,7 +88,7 @@ export async function buildSessionAgent(
 function sharedAgentOptions(
   ground: SessionGround,
   services: SessionServices,
-  { cwd, env, homeDir, flags }: PrepareSessionOptions,
+  { cwd, env, homeDir, flags, ui }: PrepareSessionOptions,
   ids: { sessionId: string; transcriptPath: string },
   envFiles: Map<string, string>,
 ): Omit<AgentOptions, "tools"> {
@@ -98,6 +98,7 @@ function sharedAgentOptions(
     model: services.model.model,
     modelId: services.model.modelId,
     sandbox: sandbox.info,
+    ...(ui === undefined ? {} : { sessionArgs: { ui, agent: "default" } }),
     cwd,
     env,
     ...(envFiles.size > 0 ? { shellEnv: createShellEnvReader([...envFiles.values()], env) } : {}),
@@ -115,6 +116,9 @@ function sharedAgentOptions(
     ...ids,
     ...(maxSteps ? { maxSteps } : {}),
     maxStopBlocks: settings.maxStopBlocks,
+    // agent-relay's relay.config `options` (hooks/discover/relay-config.ts).
+    ...defined("maxPatterns", services.registry.relay.maxPatterns),
+    ...defined("maxPatternFollowUps", services.registry.relay.maxPatternFollowUps),
   };
 }
 

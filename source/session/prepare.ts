@@ -22,16 +22,16 @@ export async function prepareSession(given: PrepareSessionOptions): Promise<Prep
   // The settings' `env` (acai's and Claude Code's files) joins the environment from here on.
   const withEnv = sessionEnv(given.env, ground.project.loaded, ground.includeProject);
   const options: PrepareSessionOptions = { ...given, env: withEnv.env };
-  const services = await startServices(ground, options);
-  const built = await buildSessionAgent(ground, services, options);
-  const { relay, warnings: relayWarnings } = await joinRelay(ground, options, built.sessionId);
   const { settings, project } = ground;
-  // Built-in pattern namespaces (`@memory:`); the store opens on first use.
+  // Built-in pattern namespaces (`@memory:`) and relay hooks' ctx.memory; the store opens on first use.
   const memory = sessionMemory({
     acaiHome: project.paths.home,
     projectDir: ground.projectDir,
     settings: settings.memory,
   });
+  const services = await startServices(ground, options, memory);
+  const built = await buildSessionAgent(ground, services, options);
+  const { relay, warnings: relayWarnings } = await joinRelay(ground, options, built.sessionId);
   // ACAI_ENABLE_TELEMETRY: spans, metrics and the audit lines as log records.
   const telemetry = await startSessionTelemetry({
     env: options.env,

@@ -4,6 +4,7 @@
  * `askUser`, `--yes`, the effective limits) around `agent.run()`, sends the
  * model's `@relay:` lines, and closes the session's services when the run ends.
  */
+
 import type { SentMessage } from "../agent/event-data.js";
 import { RAISES } from "../agent/raises.js";
 import type { RunInput } from "../agent/types.js";
@@ -16,12 +17,14 @@ import {
   type HookInterceptor,
   type InterceptorOptions,
 } from "../hooks/run/interceptor.js";
+import { tapEvents } from "../hooks/run/plugins/relay-context.js";
 import { trackTurnSignals } from "../hooks/run/turn-signal.js";
 import type { SessionMemory } from "../memory/session.js";
 import { builtinNamespaces } from "../patterns/namespaces.js";
 import { ruleCatches } from "../permissions/decide.js";
 import { sendingRelayLines } from "../relay/session-output.js";
 import type { SessionRelay } from "../relay/session-relay.js";
+import { defined } from "../shared/defined.js";
 import type { SessionTelemetry } from "../telemetry/session.js";
 import type { SessionAgent } from "./agent.js";
 import type { SessionGround } from "./ground.js";
@@ -68,13 +71,19 @@ export function sessionRuns(parts: SessionRunParts): RunOf {
       function announceSent(message: SentMessage): void {
         const event = { type: RAISES.message_sent, message } as const;
         built.agent.record(event);
+        services.relayContext.observe(event);
         void intercept.raise(event);
       }
       const source = input.source ?? (ground.resumed ? "resume" : "startup");
       const inbox = input.inbox ?? relay?.inbox;
-      const intercepted = intercept(
-        built.agent.run({ ...input, source, prompts: turns.prompts, ...(inbox ? { inbox } : {}) }),
-      );
+      const agentRun = built.agent.run({
+        ...input,
+        source,
+        prompts: turns.prompts,
+        ...(inbox ? { inbox } : {}),
+      });
+      // agent-relay's ctx (recent output and messages) sees each event before its hooks do.
+      const intercepted = intercept(tapEvents(agentRun, services.relayContext));
       const sent = relay
         ? sendingRelayLines(intercepted, { relay, sent: announceSent })
         : intercepted;
@@ -128,8 +137,11 @@ function interceptorOptions(parts: SessionRunParts, run: ThisRun): InterceptorOp
     // `--name`: every payload's `agent_name` (docs/hooks.md).
     ...(options.flags.agentName === undefined ? {} : { agentName: options.flags.agentName }),
     contextCapChars: settings.contextCapChars,
-    unlimitedInjection: settings.capabilities.unlimitedInjection === true,
-    ...(settings.idleMs === undefined ? {} : { idleMs: settings.idleMs }),
+    unlimitedInjection:
+      settings.capabilities.unlimitedInjection === true ||
+      services.registry.relay.unlimitedInjection === true,
+    // relay.config's options.idleThreshold over the idleMs setting.
+    ...defined("idleMs", services.registry.relay.idleMs ?? settings.idleMs),
     patternNamespaces: builtinNamespaces(memory.namespace ? [memory.namespace] : []),
     ...(memory.startContext ? { startContext: memory.startContext } : {}),
     // agent-relay's sendMessage answers go out through this session's relay.

@@ -7,9 +7,11 @@
 import type { HookRegistry } from "../hooks/discover/registry.js";
 import { loadHookRegistry } from "../hooks/discover/registry.js";
 import type { PluginHost } from "../hooks/run/plugins/host.js";
+import { RelayContextTracker } from "../hooks/run/plugins/relay-context.js";
 import { createSessionPlugins } from "../hooks/run/plugins/session.js";
 import { type CollectedServers, collectServers } from "../mcp/config.js";
 import type { McpSession } from "../mcp/connect.js";
+import type { SessionMemory } from "../memory/session.js";
 import { type ResolvedModel, resolveModel } from "../models/resolve.js";
 import type { ShellAnalyzer } from "../permissions/shell/analyze.js";
 import { loadShellAnalyzer } from "../permissions/shell/parser.js";
@@ -21,6 +23,7 @@ import { loadSubagentTypes } from "../subagents/session.js";
 import { type LoadedTools, loadTools } from "../tools/registry.js";
 import type { SessionGround } from "./ground.js";
 import { hookRegistrySettings } from "./hook-registry-settings.js";
+import { pluginRelay } from "./relay-hooks.js";
 import type { PrepareSessionOptions } from "./types.js";
 
 export interface SessionServices {
@@ -36,12 +39,15 @@ export interface SessionServices {
   mcp: McpSession | undefined;
   subagentTypes: LoadedAgents;
   shell: ShellAnalyzer;
+  /** agent-relay's HookContext state: recent output and messages (relay-shaped hooks read it). */
+  relayContext: RelayContextTracker;
 }
 
 /** The model first (a bad one stops here), then the rest; what can load concurrently does. */
 export async function startServices(
   ground: SessionGround,
   options: PrepareSessionOptions,
+  memory: SessionMemory,
 ): Promise<SessionServices> {
   const [model, resolveSubagentModel] = sessionModel(ground, options);
   const { loaded } = ground.project;
@@ -59,7 +65,9 @@ export async function startServices(
     projectDir: ground.projectDir,
     includeProject: ground.includeProject,
   });
+  const relayContext = new RelayContextTracker();
   const plugins = createSessionPlugins({
+    relay: pluginRelay(relayContext, memory.forHooks),
     plugins: ground.project.scan.plugins,
     included: (scope) => scope === "user" || ground.includeProject,
     env: options.env,
@@ -69,7 +77,15 @@ export async function startServices(
   // Interrupted while describing: the aborted steps were not cached, go no further.
   if (options.signal?.aborted) await loadedTogether.mcp?.close();
   options.signal?.throwIfAborted();
-  return { model, resolveSubagentModel, permissions, mcpServers, plugins, ...loadedTogether };
+  return {
+    model,
+    resolveSubagentModel,
+    permissions,
+    mcpServers,
+    plugins,
+    relayContext,
+    ...loadedTogether,
+  };
 }
 
 /**

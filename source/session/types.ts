@@ -103,6 +103,8 @@ export interface PrepareSessionOptions {
   flags: SessionFlags;
   /** The REPL asks the user; headless runs leave it out (deny unless assumeYes). */
   askUser?: AskUser;
+  /** The interface the session runs in, session_start's `args.ui` (Agent Hooks): `shell` (REPL) or `print` (`acai -p`). */
+  ui?: "shell" | "print";
   /** Interrupts preparing (the describe steps of hooks and dynamic tools): it then rejects. */
   signal?: AbortSignal;
   /**

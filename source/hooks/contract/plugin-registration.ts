@@ -3,7 +3,9 @@
  * definitions, validated with zod: acai's `api.on(event, handler, options)`,
  * OpenClaw's `api.registerHook({ event, handler, priority })`, A3S's
  * `register({ id, event_type, matcher, config })` + `register_handler`, and
- * `api.pattern(namespace, handler)`. OpenClaw and A3S priorities mean "lower
+ * `api.pattern(namespace, handler)`, and agent-relay's (a `relay.config.ts`'s
+ * `patterns` and `hooks`, `relay.on("sessionStart", …)`, a pattern handler
+ * `(target, message, ctx)`: shape `relay`). OpenClaw and A3S priorities mean "lower
  * runs first": a given one is placed at `1000 − p` (hooks.md §5). acai's
  * `askAhead` option and A3S's `config.ask_ahead` opt in to asking ahead
  * (decision 0012); OpenClaw's registration has no place for it.
@@ -22,11 +24,11 @@ import {
   MaxRetriesSchema,
 } from "./schemas/metadata.js";
 
-export type RegistrationShape = "acai" | "openclaw" | "a3s" | "pattern";
+export type RegistrationShape = "acai" | "openclaw" | "a3s" | "pattern" | "relay";
 
 /** One registration as the worker reports it. */
 export const RawRegistrationSchema = z.object({
-  shape: z.enum(["acai", "openclaw", "a3s", "pattern"]),
+  shape: z.enum(["acai", "openclaw", "a3s", "pattern", "relay"]),
   name: z.string().min(1).max(200).optional(),
   events: z.array(z.unknown()).length(1),
   options: z.unknown(),
@@ -56,6 +58,12 @@ const OpenClawOptionsSchema = z.looseObject({
 
 const PatternOptionsSchema = AcaiOptionsSchema.omit({ matcher: true }).extend({
   namespace: z.string().min(1).max(200),
+});
+
+/** agent-relay's: what its handler takes (`relay`: the hook's name, or `pattern`) and acai's options. */
+const RelayOptionsSchema = AcaiOptionsSchema.omit({ matcher: true }).extend({
+  relay: z.string().min(1).max(100),
+  namespace: z.string().min(1).max(200).optional(),
 });
 
 /**
@@ -113,6 +121,10 @@ function eventOf(shape: Exclude<RegistrationShape, "a3s">, raw: unknown): HookEv
       );
     case "pattern":
       return "pattern";
+    case "relay":
+      return (
+        normalizeEventName(name) ?? `agent-relay hook ${JSON.stringify(raw)} has no acai event`
+      );
     default:
       return shape satisfies never;
   }
@@ -147,6 +159,8 @@ function parse(shape: RegistrationShape, options: unknown): Omit<Parsed, "event"
     }
     case "a3s":
       return parseA3s(options);
+    case "relay":
+      return parseRelay(options);
     case "pattern": {
       const r = PatternOptionsSchema.safeParse(options ?? {});
       if (!r.success) return formatZodError(r.error);
@@ -165,6 +179,21 @@ function parse(shape: RegistrationShape, options: unknown): Omit<Parsed, "event"
     default:
       return shape satisfies never;
   }
+}
+
+function parseRelay(options: unknown): Omit<Parsed, "event"> | string {
+  const r = RelayOptionsSchema.safeParse(options ?? {});
+  if (!r.success) return formatZodError(r.error);
+  const o = r.data;
+  return {
+    ...(o.name === undefined ? {} : { name: o.name }),
+    priority: o.priority ?? 100,
+    matcher: o.namespace === undefined ? {} : { namespace: escapeRegex(o.namespace) },
+    async: o.async ?? false,
+    ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
+    failure: o.failure ?? "open",
+    ...(o.maxRetries === undefined ? {} : { maxRetries: o.maxRetries }),
+  };
 }
 
 function parseA3s(options: unknown): Omit<Parsed, "event"> | string {
@@ -230,10 +259,19 @@ export function registrationHook(
 
 /** What loading one plugin file gave: its registrations (and the problems with some), or why it is broken. */
 export type PluginLoad =
-  | { ok: true; registrations: RawRegistration[]; problems: string[] }
+  | {
+      ok: true;
+      registrations: RawRegistration[];
+      problems: string[];
+      /** A relay.config's `options`, `capabilities`, `memory` (plain data, not yet checked). */
+      relay?: unknown;
+    }
   | { ok: false; reason: string };
+
+/** A plugin file (`register(api)`), or agent-relay's `relay.config.ts` (a default export). */
+export type PluginKind = "plugin" | "relay-config";
 
 /** Runs a plugin file's `register(api)` (the session's plugin host, run/plugins/host.ts). */
 export interface PluginLoader {
-  load(file: string): Promise<PluginLoad>;
+  load(file: string, kind?: PluginKind): Promise<PluginLoad>;
 }

@@ -7,8 +7,9 @@
  */
 import path from "node:path";
 import type { BrokenHook, HookDefinition, HookScope } from "../contract/definition.js";
-import type { PluginLoader } from "../contract/plugin-registration.js";
+import type { PluginKind, PluginLoader } from "../contract/plugin-registration.js";
 import { registrationHook } from "../contract/plugin-registration.js";
+import { mergeRelayEffects, type RelayConfigEffect, relayConfigVerdict } from "./relay-config.js";
 import { listDir, statOrUndefined } from "./sources/files.js";
 
 const PLUGIN_EXTENSIONS = [".js", ".mjs", ".ts"] as const;
@@ -20,6 +21,8 @@ const MAX_REGISTRATIONS = 200;
 export interface PluginCandidate {
   file: string;
   scope: HookScope;
+  /** Default `plugin`; `relay-config`: agent-relay's relay.config.ts (relay-config.ts). */
+  kind?: PluginKind;
 }
 
 export function pluginDirs(where: { projectDir: string; acaiHome: string }): {
@@ -65,17 +68,32 @@ export interface LoadPluginsOptions {
   defaultTimeoutFor: (scope: HookScope) => number | undefined;
 }
 
+export interface LoadedPlugins {
+  hooks: HookDefinition[];
+  broken: BrokenHook[];
+  /** What the relay.configs' `options` and `capabilities` change (relay-config.ts). */
+  relay: RelayConfigEffect;
+}
+
 /** Runs each plugin's `register(api)` (in its worker) and turns its registrations into hooks. */
 export async function loadPlugins(
   candidates: readonly PluginCandidate[],
   options: LoadPluginsOptions,
-): Promise<{ hooks: HookDefinition[]; broken: BrokenHook[] }> {
+): Promise<LoadedPlugins> {
   const hooks: HookDefinition[] = [];
   const broken: BrokenHook[] = [];
-  const loads = await Promise.all(candidates.map((c) => options.host.load(c.file)));
+  const effects: RelayConfigEffect[] = [];
+  const loads = await Promise.all(candidates.map((c) => options.host.load(c.file, c.kind)));
   candidates.forEach((candidate, i) => {
-    const load = loads[i];
+    let load = loads[i];
     const base = { file: candidate.file, scope: candidate.scope, sourceKind: "plugin" as const };
+    if (load?.ok === true && candidate.kind === "relay-config") {
+      const verdict = relayConfigVerdict(load.relay, candidate.scope);
+      if (verdict.ok) {
+        effects.push(verdict.effect);
+        load = { ...load, problems: [...load.problems, ...verdict.problems] };
+      } else load = { ok: false, reason: `refused: ${verdict.reason}` };
+    }
     if (load === undefined || !load.ok) {
       broken.push({ ...base, reason: load?.reason ?? "not loaded" });
       return;
@@ -104,5 +122,5 @@ export async function loadPlugins(
       });
     }
   });
-  return { hooks, broken };
+  return { hooks, broken, relay: mergeRelayEffects(effects) };
 }

@@ -19,6 +19,7 @@ import { HookFingerprints, manifestHashes } from "./fingerprint.js";
 import { boundHooksPerEvent, DEFAULT_MAX_HOOKS } from "./max-hooks.js";
 import { MetadataCache } from "./metadata-cache.js";
 import { loadPlugins } from "./plugins.js";
+import type { RelayConfigEffect } from "./relay-config.js";
 import { type HookScan, hookFolderOrder } from "./scan.js";
 import { loadExecutables } from "./sources/executables.js";
 import { hookMdDefinition } from "./sources/hook-md.js";
@@ -41,6 +42,8 @@ export interface HookRegistry {
   fingerprints: HookFingerprints;
   /** What the project's executables asked for in describe (before confirmation), for `acai hooks trust`. */
   projectEnvRequests: EnvRequester[];
+  /** What the relay.configs loaded change: idle time, pattern limits, unlimited injection (relay-config.ts). */
+  relay: RelayConfigEffect;
 }
 
 export interface LoadOptions {
@@ -112,7 +115,7 @@ export async function loadHookRegistry(
   }
   const plugins =
     options.plugins === undefined
-      ? { hooks: [], broken: [] }
+      ? { hooks: [], broken: [], relay: {} }
       : await loadPlugins(
           scan.plugins.filter((p) => included(p.scope)),
           { host: options.plugins, projectDir, defaultTimeoutFor: timeoutFor },
@@ -143,6 +146,7 @@ export async function loadHookRegistry(
     fingerprints: fingerprintsOf(bounded.hooks, scan, options.acaiHome),
     broken,
     projectEnvRequests: projectExecutables.hooks.filter((hook) => hook.env.length > 0),
+    relay: plugins.relay,
     warnings: [
       ...projectEnv.warnings,
       ...settings.warnings,

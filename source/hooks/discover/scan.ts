@@ -12,6 +12,7 @@ import { trustedSetManifest } from "../../project/trusted-set.js";
 import type { BrokenHook } from "../contract/definition.js";
 import { MetadataCache } from "./metadata-cache.js";
 import { findPlugins, type PluginCandidate, pluginDirs } from "./plugins.js";
+import { findRelayConfig } from "./relay-config.js";
 import { type ExecutableCandidate, findExecutables } from "./sources/executables.js";
 import { realpathOrSelf, ScanReader } from "./sources/files.js";
 import { findHookMds, type HookMdCandidate } from "./sources/hook-md.js";
@@ -115,7 +116,8 @@ export async function scanHookSources(options: ScanOptions): Promise<HookScan> {
     pinned: await projectPins({ projectDir, projectSettings, agentFiles: content.agentFiles }),
     // Plugins are code: their whole folder (helpers beside them too) is trusted as one.
     trees: [...projectHookDirs, ...content.trees, ...(plugins.project ? [plugins.project] : [])],
-    wholeFiles: content.wholeFiles,
+    // A relay.config.ts is code: trusted as a whole file (what it imports is not covered, as for plugins).
+    wholeFiles: [...content.wholeFiles, ...(plugins.relayConfig ? [plugins.relayConfig] : [])],
     settingsFiles: projectSettings,
     commands: () =>
       projectSettings.flatMap((file) =>
@@ -159,16 +161,39 @@ async function projectsOwn(dirs: ReturnType<typeof hookDirs>): Promise<string[]>
   ].filter((d): d is string => d !== undefined);
 }
 
-/** User and project plugin files; the project's folder (for the manifest) unless it is the user's own. */
+/**
+ * User and project plugin files, each scope's relay.config after its plugins;
+ * the project's plugin folder and relay.config (for the manifest) unless they are the user's own.
+ */
 async function scanPlugins(
   options: Pick<ScanOptions, "acaiHome">,
   projectDir: string,
   broken: BrokenHook[],
-): Promise<{ found: PluginCandidate[]; project?: string }> {
+): Promise<{ found: PluginCandidate[]; project?: string; relayConfig?: string }> {
   const dirs = pluginDirs({ projectDir, acaiHome: options.acaiHome });
-  const [userReal, projectReal] = await Promise.all([dirs.user, dirs.project].map(realpathOrSelf));
-  const user = await findPlugins(dirs.user, "user", broken);
-  if (userReal === projectReal) return { found: user };
-  const project = await findPlugins(dirs.project, "project", broken);
-  return { found: [...user, ...project], ...(project.length > 0 ? { project: dirs.project } : {}) };
+  const [userReal, projectReal, homeReal, rootReal] = await Promise.all(
+    [dirs.user, dirs.project, options.acaiHome, projectDir].map(realpathOrSelf),
+  );
+  const user = [
+    ...(await findPlugins(dirs.user, "user", broken)),
+    ...(await relayConfigCandidate(options.acaiHome, "user", broken)),
+  ];
+  const projectPlugins =
+    userReal === projectReal ? [] : await findPlugins(dirs.project, "project", broken);
+  const projectRelay =
+    homeReal === rootReal ? [] : await relayConfigCandidate(projectDir, "project", broken);
+  return {
+    found: [...user, ...projectPlugins, ...projectRelay],
+    ...(projectPlugins.length > 0 ? { project: dirs.project } : {}),
+    ...(projectRelay[0] ? { relayConfig: projectRelay[0].file } : {}),
+  };
+}
+
+async function relayConfigCandidate(
+  dir: string,
+  scope: "user" | "project",
+  broken: BrokenHook[],
+): Promise<PluginCandidate[]> {
+  const file = await findRelayConfig(dir, scope, broken);
+  return file === undefined ? [] : [{ file, scope, kind: "relay-config" }];
 }

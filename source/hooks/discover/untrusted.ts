@@ -133,7 +133,10 @@ export function describeUntrusted(scan: HookScan): UntrustedHook[] {
       name: path.basename(plugin.file),
       events: [],
       command: plugin.file,
-      note: "a plugin: code acai imports and runs in a worker thread (its register(api) at start)",
+      note:
+        plugin.kind === "relay-config"
+          ? "agent-relay's relay.config: code acai imports and runs in a worker thread (its patterns and hooks)"
+          : "a plugin: code acai imports and runs in a worker thread (its register(api) at start)",
     });
   }
   for (const file of scan.projectTools) {

@@ -4,6 +4,7 @@
  * to the hook event it raises.
  */
 import type { AgentEventType } from "../../../agent/events.js";
+import { otherSystemEventName } from "./system-names.js";
 import { HOOK_EVENT_TABLE, HOOK_EVENTS, type HookEventName } from "./table.js";
 
 /** Claude Code spelling of each event, sent as `hook_event_name`. Events Claude Code lacks keep acai's name. */
@@ -44,10 +45,13 @@ export function isHookEventName(name: string): name is HookEventName {
   return CANONICAL.has(name);
 }
 
-/** Canonical snake_case or Claude Code spelling → canonical name; undefined when unknown. */
+/**
+ * Canonical snake_case, Claude Code, acai-ts or agent-relay spelling →
+ * canonical name (system-names.ts); undefined when unknown.
+ */
 export function normalizeEventName(name: string): HookEventName | undefined {
   if (isHookEventName(name)) return name;
-  return FROM_CLAUDE.get(name);
+  return FROM_CLAUDE.get(name) ?? otherSystemEventName(name);
 }
 
 /** Like `normalizeEventName`, also accepting the Agent Hooks spec names. */

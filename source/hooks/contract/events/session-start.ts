@@ -19,6 +19,12 @@ const payload = {
     })
     .optional()
     .describe("The OS sandbox of tools and hooks in this session (docs/security.md)"),
+  args: z
+    .object({ ui: z.enum(["shell", "print"]), agent: z.string() })
+    .optional()
+    .describe(
+      "How the session was started (Agent Hooks): ui shell (the REPL) or print (acai -p); agent default",
+    ),
 };
 
 export const sessionStart = defineEvent({
@@ -46,6 +52,7 @@ export const sessionStart = defineEvent({
     ...(ev.systemPrompt === undefined ? {} : { system_prompt: ev.systemPrompt }),
     // A copy: the schema's object is loose (an index signature the interface lacks).
     ...(ev.sandbox === undefined ? {} : { sandbox: { ...ev.sandbox } }),
+    ...(ev.args === undefined ? {} : { args: { ...ev.args } }),
   }),
   matchOn: (ev) => ({ source: ev.source }),
   sample: (s) => ({
@@ -56,6 +63,7 @@ export const sessionStart = defineEvent({
     transcriptPath: s.transcriptPath,
     source: "startup",
     modelProvider: "openai",
+    args: { ui: "print", agent: "default" },
   }),
   help: {
     fields: "source (startup|resume), model, model_provider, system_prompt",

@@ -9,6 +9,7 @@
  */
 import type { Worker } from "node:worker_threads";
 import type {
+  PluginKind,
   PluginLoad,
   PluginLoader,
   RegistrationShape,
@@ -37,12 +38,13 @@ export class PluginHost implements PluginHooks, PluginLoader {
       now: this.now,
       ...(options.resourceLimits === undefined ? {} : { resourceLimits: options.resourceLimits }),
       ...(options.children === undefined ? {} : { children: options.children }),
+      ...(options.relay === undefined ? {} : { relay: options.relay }),
     };
   }
 
-  /** Starts the plugin's worker and runs its `register(api)`. */
-  async load(file: string): Promise<PluginLoad> {
-    const thread = new PluginThread(file, this.settings);
+  /** Starts the plugin's worker and runs its `register(api)` (or reads its relay.config). */
+  async load(file: string, kind: PluginKind = "plugin"): Promise<PluginLoad> {
+    const thread = new PluginThread(file, this.settings, kind);
     this.threads.set(file, thread);
     const load = await thread.start();
     if (load.ok) thread.shapes = load.registrations.map((r) => r.shape);
@@ -157,7 +159,7 @@ export class PluginHost implements PluginHooks, PluginLoader {
         };
         call.signal.addEventListener("abort", out.onAbort, { once: true });
       }
-      const argument = handlerArgument(shape, call.event, call.payload);
+      const argument = handlerArgument(shape, call.event, call.payload, this.settings.relay);
       thread.post({ type: "call", id, registration: call.launch.registration, argument });
     });
   }

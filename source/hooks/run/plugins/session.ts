@@ -17,7 +17,7 @@ import type { SandboxLaunch } from "../../../process/types.js";
 import type { HookScope } from "../../contract/definition.js";
 import type { PluginCandidate } from "../../discover/plugins.js";
 import { PluginHost } from "./host.js";
-import type { PluginChildren } from "./thread.js";
+import type { PluginChildren, PluginRelay } from "./thread.js";
 
 export interface SessionPluginsOptions {
   plugins: readonly PluginCandidate[];
@@ -26,6 +26,8 @@ export interface SessionPluginsOptions {
   projectDir: string;
   /** The sandbox policy the plugins' children run under (default: containment only). */
   sandbox?: SandboxLaunch;
+  /** What relay-shaped handlers' `ctx` reaches of the session. */
+  relay?: PluginRelay;
 }
 
 /** How plugins' children start: bwrap with the policy (or none) and containment, when bwrap works here. */
@@ -47,5 +49,6 @@ export function createSessionPlugins(options: SessionPluginsOptions): PluginHost
   return new PluginHost({
     env: containment.envFor(env, containment.nextRunId()),
     ...(children === undefined ? {} : { children }),
+    ...(options.relay === undefined ? {} : { relay: options.relay }),
   });
 }

@@ -4,7 +4,9 @@
  * payload a spawned hook reads on stdin. OpenClaw handlers get that payload
  * plus OpenClaw's context names (`sessionKey`, `runId`, `toolName`, `params`,
  * `result`, `workspaceDir`); A3S handlers get A3S's `{ event_type, payload }`
- * (contract/a3s.ts) with acai's payload beside it as `acai`.
+ * (contract/a3s.ts) with acai's payload beside it as `acai`; agent-relay's get
+ * the payload and the session's relay context, from which the worker makes
+ * relay's arguments and `ctx` (relay-shape.ts).
  */
 import { a3sHookEvent, a3sSees } from "../../contract/a3s.js";
 import type { HookEventName } from "../../contract/definition.js";
@@ -25,11 +27,15 @@ export function handlerArgument(
   shape: RegistrationShape,
   event: HookEventName,
   payload: unknown,
+  relay?: { context(): Record<string, unknown> },
 ): unknown {
   switch (shape) {
     case "acai":
     case "pattern":
       return payload;
+    case "relay":
+      // relay-shape.ts (in the worker) makes relay's arguments and ctx from these.
+      return { payload, context: relay?.context() ?? {} };
     case "openclaw":
       return openClawContext(payload);
     case "a3s":

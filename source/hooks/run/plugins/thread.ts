@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { type ResourceLimits, Worker } from "node:worker_threads";
 import type { HookDefinition, HookEventName } from "../../contract/definition.js";
 import {
+  type PluginKind,
   type PluginLoad,
   RawRegistrationSchema,
   type RegistrationShape,
@@ -36,6 +37,19 @@ export interface PluginHostOptions {
   /** Longest answer read (default 1 MiB, like a hook's stdout). */
   maxOutputBytes?: number;
   now?: () => number;
+  /**
+   * What a relay handler's `ctx` asks of the session (`memory.search`, …;
+   * plugins/relay-services.ts) and its relay context (recent output and messages).
+   */
+  relay?: PluginRelay;
+}
+
+/** The session's side of agent-relay's HookContext (plugins/relay-context.ts, relay-services.ts). */
+export interface PluginRelay {
+  /** A `ctx.memory` call: its answer (plain data) or a rejection with what went wrong. */
+  request(op: string, args: readonly unknown[]): Promise<unknown>;
+  /** agentId, recentOutput, recentMessages, sessionStartTime, lastOutputTime, idleSeconds. */
+  context(): Record<string, unknown>;
 }
 
 export interface PluginChildren {
@@ -53,6 +67,9 @@ interface WorkerMessage {
   registrations?: unknown;
   problems?: unknown;
   answers?: unknown;
+  relay?: unknown;
+  op?: unknown;
+  args?: unknown;
 }
 
 function workerUrl(): URL {
@@ -103,8 +120,11 @@ export class PluginThread {
 
   constructor(
     readonly file: string,
-    private readonly options: Required<Omit<PluginHostOptions, "resourceLimits" | "children">> &
-      Pick<PluginHostOptions, "resourceLimits" | "children">,
+    private readonly options: Required<
+      Omit<PluginHostOptions, "resourceLimits" | "children" | "relay">
+    > &
+      Pick<PluginHostOptions, "resourceLimits" | "children" | "relay">,
+    readonly kind: PluginKind = "plugin",
   ) {}
 
   /** Ends a call once: its record, from what happened. */
@@ -117,7 +137,7 @@ export class PluginThread {
 
   start(): Promise<PluginLoad> {
     const worker = new Worker(workerUrl(), {
-      workerData: { file: this.file, children: this.options.children },
+      workerData: { file: this.file, children: this.options.children, kind: this.kind },
       env: { ...this.options.env },
       stdout: true,
       stderr: true,
@@ -172,13 +192,36 @@ export class PluginThread {
         const problems = Array.isArray(msg.problems) ? msg.problems.map(String).slice(0, 20) : [];
         if (!parsed.success)
           settle({ ok: false, reason: "reported registrations acai cannot read" });
-        else settle({ ok: true, registrations: parsed.data, problems });
+        else {
+          const relay = msg.relay === undefined ? {} : { relay: msg.relay };
+          settle({ ok: true, registrations: parsed.data, problems, ...relay });
+        }
         return;
       }
+      case "request":
+        this.answerRequest(msg);
+        return;
       case "broken":
         settle({ ok: false, reason: String(msg.reason ?? "failed to load") });
         return;
     }
+  }
+
+  /** A relay handler's `ctx.memory` call, answered by the session (or refused without one). */
+  private answerRequest(msg: WorkerMessage): void {
+    const worker = this.worker;
+    const reply = (answer: { value?: unknown; error?: string }): void => {
+      if (this.worker === worker) worker?.postMessage({ type: "reply", id: msg.id, ...answer });
+    };
+    const relay = this.options.relay;
+    if (relay === undefined || typeof msg.op !== "string" || !Array.isArray(msg.args)) {
+      reply({ error: "this session has no memory for hooks" });
+      return;
+    }
+    relay.request(msg.op, msg.args).then(
+      (value) => reply({ value }),
+      (error: unknown) => reply({ error: error instanceof Error ? error.message : String(error) }),
+    );
   }
 
   /** Starts checking deadlines (ref'd: acai stays up while a call is out). */

@@ -5,8 +5,13 @@
  * request. Self-contained on purpose (only `node:` imports and erasable
  * types), so it runs as TypeScript source too.
  *
- * Messages in: `call` (id, registration, argument), `abort` (id), `ping`.
- * Messages out: `registered` | `broken`, `answer` (id, json | text | error), `pong`.
+ * Messages in: `call` (id, registration, argument), `abort` (id), `ping`, `reply` (id, value | error).
+ * Messages out: `registered` | `broken`, `answer` (id, json | text | error), `pong`,
+ * `request` (id, op, args: a relay handler's `ctx.memory`, answered by the host).
+ *
+ * `workerData.kind` "relay-config": the file is agent-relay's `relay.config.ts`
+ * (a default export `{ patterns, hooks, … }`, no `register`), read by
+ * relay-shape.ts, which also calls every relay-shaped handler.
  *
  * Before the plugin is imported, the worker's `child_process` is wrapped
  * (containChildren): every child a plugin starts — spawn, exec, execFile,
@@ -20,6 +25,7 @@ import childProcess, { ChildProcess } from "node:child_process";
 import { syncBuiltinESMExports } from "node:module";
 import { pathToFileURL } from "node:url";
 import { parentPort, workerData } from "node:worker_threads";
+import type * as RelayShape from "./relay-shape.js";
 
 /** bwrap and the options before the command (policy + containment), or nothing (markers only). */
 interface Children {
@@ -88,7 +94,7 @@ function containChildren(children: Children | undefined): void {
 
 containChildren((workerData as { children?: Children }).children);
 
-type Shape = "acai" | "openclaw" | "a3s" | "pattern";
+type Shape = "acai" | "openclaw" | "a3s" | "pattern" | "relay";
 type Handler = (argument: unknown, signal: AbortSignal) => unknown;
 
 interface Registered {
@@ -106,6 +112,29 @@ process.stderr.write = () => true;
 const port = parentPort;
 if (port === null) throw new Error("acai's plugin worker must run in a worker thread");
 const file = String((workerData as { file: string }).file);
+const kind = (workerData as { kind?: string }).kind;
+
+/** relay-shape.ts beside this file (.ts when this runs as source); loaded before the plugin is. */
+let relay: typeof RelayShape | undefined;
+async function loadRelayShape(): Promise<typeof RelayShape> {
+  const own = import.meta.url.endsWith(".ts") ? "./relay-shape.ts" : "./relay-shape.js";
+  relay ??= (await import(new URL(own, import.meta.url).href)) as typeof RelayShape;
+  return relay;
+}
+
+/** agent-relay's names given to `api.on` / `relay.on`: their handlers take relay's arguments. */
+const RELAY_ON_NAMES = [
+  "onSessionStart",
+  "onSessionEnd",
+  "onOutput",
+  "onIdle",
+  "onMessageReceived",
+  "onToolCall",
+  "sessionStart",
+  "sessionEnd",
+  "messageReceived",
+  "toolCall",
+];
 
 const handlers: Handler[] = [];
 const problems: string[] = [];
@@ -124,6 +153,8 @@ function plain(value: unknown): unknown {
 /** Registrations in the order they were made; an A3S hook's place is kept until its handler is known. */
 type Entry = { handler: Handler; registration: Registered } | { a3s: string };
 const entries: Entry[] = [];
+/** What was registered, by index (set once register() returned): relay-shaped calls read it. */
+let registered: Registered[] = [];
 
 function add(shape: Shape, name: unknown, events: unknown[], handler: unknown, options: unknown) {
   if (!open) {
@@ -169,7 +200,9 @@ const api = {
   /** acai's own: any event name acai accepts, options as hooks.md §6.3. */
   on(event: unknown, handler: unknown, options?: unknown) {
     const opts = record(options);
-    add("acai", opts.name, [event], handler, options);
+    if (typeof event === "string" && RELAY_ON_NAMES.includes(event)) {
+      add("relay", opts.name, [event], handler, { ...opts, relay: event });
+    } else add("acai", opts.name, [event], handler, options);
   },
   /** OpenClaw's `api.registerHook({ event, handler, priority })`. */
   registerHook(registration: unknown) {
@@ -199,7 +232,11 @@ const api = {
   },
   /** agent-relay's `relay.pattern(namespace, handler)`: the `pattern` event, by namespace. */
   pattern(namespace: unknown, handler: unknown, options?: unknown) {
-    add("pattern", record(options).name, ["pattern"], handler, { ...record(options), namespace });
+    const opts: Record<string, unknown> = { ...record(options), namespace };
+    // agent-relay's `(target, message, ctx)`; acai's own is `(event, signal)`.
+    if (typeof handler === "function" && handler.length >= 3) {
+      add("relay", opts.name, ["pattern"], handler, { ...opts, relay: "pattern" });
+    } else add("pattern", opts.name, ["pattern"], handler, opts);
   },
 };
 
@@ -256,9 +293,26 @@ function message(error: unknown): string {
   return String(error);
 }
 
+/** A relay.config: its default export read into registrations; its settings go to the host. */
+async function loadRelayConfig(module: Record<string, unknown>): Promise<void> {
+  const read = (await loadRelayShape()).readRelayConfig(module.default, file);
+  for (const r of read.registrations) add("relay", r.name, [r.event], r.handler, r.options);
+  problems.push(...read.problems);
+  registered = pairA3s();
+  open = false;
+  port?.postMessage({
+    type: "registered",
+    registrations: registered,
+    problems,
+    relay: read.settings,
+  });
+}
+
 async function load(): Promise<void> {
   try {
+    await loadRelayShape();
     const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    if (kind === "relay-config") return await loadRelayConfig(module);
     const engine = engineOf(module.default) ?? engineOf(module.engine);
     // An engine's own `register(hook)` is not a plugin's `register(api)`.
     const fallback = engine === undefined ? record(module.default) : {};
@@ -273,7 +327,7 @@ async function load(): Promise<void> {
     }
     if (typeof register === "function") await (register as (a: typeof api) => unknown)(api);
     if (engine !== undefined) registerEngine(engine);
-    const registered = pairA3s();
+    registered = pairA3s();
     open = false;
     port?.postMessage({ type: "registered", registrations: registered, problems });
   } catch (error) {
@@ -318,7 +372,11 @@ async function call(request: CallMessage): Promise<void> {
   try {
     const handler = handlers[request.registration];
     if (handler === undefined) throw new Error(`no registration #${request.registration}`);
-    const result = await handler(request.argument, controller.signal);
+    const relayKind = relayKindOf(request.registration);
+    const result =
+      relayKind === undefined || relay === undefined
+        ? await handler(request.argument, controller.signal)
+        : await relay.callRelayHandler(handler as Fn, relayKind, request.argument, hostRequest);
     if (result === undefined || result === null) answer({ id: request.id });
     else if (typeof result === "string") answer({ id: request.id, text: result });
     else if (typeof result === "object") {
@@ -333,8 +391,35 @@ async function call(request: CallMessage): Promise<void> {
   }
 }
 
+function relayKindOf(index: number): string | undefined {
+  const r = registered[index];
+  if (r?.shape !== "relay") return undefined;
+  return String(record(r.options).relay);
+}
+
+/** A relay handler's `ctx.memory` calls: asked of the host, answered by `reply`. */
+let requests = 0;
+const replies = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+function hostRequest(op: string, args: unknown[]): Promise<unknown> {
+  const id = ++requests;
+  return new Promise((resolve, reject) => {
+    replies.set(id, { resolve, reject });
+    port?.postMessage({ type: "request", id, op, args });
+  });
+}
+
+function settleReply(msg: { id: number; value?: unknown; error?: string }): void {
+  const waiting = replies.get(msg.id);
+  replies.delete(msg.id);
+  if (msg.error === undefined) waiting?.resolve(msg.value);
+  else waiting?.reject(new Error(msg.error));
+}
+
 port.on("message", (msg: { type: string; id: number }) => {
   switch (msg.type) {
+    case "reply":
+      settleReply(msg);
+      break;
     case "call":
       void call(msg as CallMessage);
       break;
