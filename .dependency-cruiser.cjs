@@ -10,7 +10,7 @@
  */
 const LAYERS = [
   ["cli"],
-  ["repl"],
+  ["repl", "embed"],
   ["session"],
   ["telemetry"],
   ["relay", "memory"],

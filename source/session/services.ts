@@ -139,6 +139,8 @@ async function loadTogether(
     // Bash lines are judged from a parse: the grammar loads beside the rest.
     loadShellAnalyzer(),
   ]);
+  // A program's own callbacks (query()) join the hooks found in files.
+  if (options.inProcessHooks) registry.hooks.push(...options.inProcessHooks);
   return { tools, registry, mcp, subagentTypes, shell };
 }
 

@@ -105,6 +105,11 @@ export interface PrepareSessionOptions {
   askUser?: AskUser;
   /** The interface the session runs in, session_start's `args.ui` (Agent Hooks): `shell` (REPL) or `print` (`acai -p`). */
   ui?: "shell" | "print";
+  /**
+   * Hooks of the program that embeds acai (`query()`'s callbacks, docs/sdk.md):
+   * user scope, after the hooks found in files, in the same chains.
+   */
+  inProcessHooks?: readonly HookDefinition[];
   /** Interrupts preparing (the describe steps of hooks and dynamic tools): it then rejects. */
   signal?: AbortSignal;
   /**

@@ -139,6 +139,7 @@ const SOURCE_LABEL = {
   hook_md: "HOOK.md",
   plugin: "plugin",
   settings: "settings",
+  sdk: "sdk callback",
 } as const;
 
 function trustLine(inventory: Inventory): string {
@@ -259,6 +260,8 @@ function typeLabel(mode: ListedHook["mode"]): string {
       return `${mode}:  `.padEnd(9);
     case "mcp_tool":
       return "mcp:     ";
+    case "callback":
+      return "callback:";
     case undefined:
     case "persistent":
     case "plugin":

@@ -9,7 +9,7 @@ export { HOOK_EVENTS, type HookEventName } from "./events/table.js";
 import type { HookEventName } from "./events/table.js";
 
 export type HookScope = "user" | "project";
-export type HookSourceKind = "executable" | "hook_md" | "settings" | "plugin";
+export type HookSourceKind = "executable" | "hook_md" | "settings" | "plugin" | "sdk";
 /** Which field names the hook receives on stdin. Answers of every dialect are always understood. */
 export type HookDialect = "acai" | "agenthooks";
 
@@ -49,7 +49,8 @@ export type HookRunMode =
   | "http"
   | "prompt"
   | "agent"
-  | "mcp_tool";
+  | "mcp_tool"
+  | "callback";
 
 /** How a hook runs; `runHookOnce` (run.ts) switches on `mode`. */
 export type HookLaunch =
@@ -58,7 +59,8 @@ export type HookLaunch =
   | HttpLaunch
   | PromptLaunch
   | AgentLaunch
-  | McpToolLaunch;
+  | McpToolLaunch
+  | CallbackLaunch;
 
 /**
  * The fields every launch has, for what lists, the trust review and the audit
@@ -104,8 +106,26 @@ export interface McpToolLaunch extends NoProcess {
   input?: Readonly<Record<string, unknown>>;
 }
 
+/** What a callback hook answers: the JSON a command hook would print (any dialect), or nothing (go on). */
+export type CallbackAnswer = Record<string, unknown> | undefined | null;
+
+/**
+ * A function a program passed to `query()` (acai-agent, docs/sdk.md): called
+ * in process with the payload a command hook would read on stdin, the tool
+ * call's id (tool events) and an abort signal; its answer is decoded like a
+ * command hook's stdout. Never from a file: only the embedding program has one.
+ */
+export interface CallbackLaunch extends NoProcess {
+  mode: "callback";
+  callback: (
+    input: Record<string, unknown>,
+    toolUseId: string | undefined,
+    options: { signal: AbortSignal },
+  ) => CallbackAnswer | Promise<CallbackAnswer>;
+}
+
 /** The type a user wrote (`command` for executables, HOOK.md scripts and persistent hooks): audit lines and lists show it. */
-export type HookType = "command" | "plugin" | "http" | "prompt" | "agent" | "mcp_tool";
+export type HookType = "command" | "plugin" | "http" | "prompt" | "agent" | "mcp_tool" | "callback";
 
 export function hookTypeOf(hook: Pick<HookDefinition, "launch">): HookType {
   const mode = runModeOf(hook);
@@ -118,6 +138,7 @@ export function hookTypeOf(hook: Pick<HookDefinition, "launch">): HookType {
     case "prompt":
     case "agent":
     case "mcp_tool":
+    case "callback":
       return mode;
     default:
       return mode satisfies never;

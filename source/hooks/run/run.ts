@@ -11,6 +11,7 @@ import { buildHookEnvironment } from "../contract/environment.js";
 import { payloadText } from "../contract/payload-text.js";
 import { changedHookText, type HookFileCheck } from "../discover/fingerprint.js";
 import { decodeRunResult } from "./decode.js";
+import { runCallbackHook } from "./handlers/callback.js";
 import { runHandler } from "./handlers/run-handler.js";
 import type { HandlerServices } from "./handlers/services.js";
 import type { PersistentHooks } from "./persistent/types.js";
@@ -99,6 +100,13 @@ export function runHookOnce(
     case "agent":
     case "mcp_tool":
       return runHandler(hook, event, payload, options);
+    case "callback":
+      if (hook.launch.mode !== "callback")
+        return Promise.resolve(notRunRecord(hook, event, "is not a callback"));
+      return runCallbackHook(hook, hook.launch, event, payload, {
+        maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      });
     default:
       return mode satisfies never;
   }

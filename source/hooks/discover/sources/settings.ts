@@ -131,7 +131,7 @@ function groupKeyError(file: string, event: string, groups: unknown): string | u
  * name on tool events, the source/notification type on session_start and
  * notification, ignored elsewhere (as Claude Code does).
  */
-function matcherForEvent(
+export function matcherForEvent(
   event: HookEventName,
   matcher: string | undefined,
   ifRule?: string,
