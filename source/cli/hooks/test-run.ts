@@ -6,6 +6,7 @@
 import type { Decision } from "../../hooks/contract/decision.js";
 import type { HookDefinition, HookEventName } from "../../hooks/contract/definition.js";
 import { exitTwoCrashNote } from "../../hooks/run/crash-note.js";
+import { createHttpHookClient } from "../../hooks/run/handlers/http-client.js";
 import { type Preview, previewAnswer } from "../../hooks/run/preview.js";
 import { runHookOnce } from "../../hooks/run/run.js";
 import type { HookRunRecord } from "../../hooks/run/run-record.js";
@@ -36,7 +37,10 @@ export async function runTestHook(args: {
   const { hook, event, sample, inventory, env } = args;
   const { sessionId } = sample;
   const projectDir = inventory.projectDir;
+  // An http hook posts for real (its URL was allowed when it loaded); the model and MCP types need a session.
+  const http = hook.launch.mode === "http" ? createHttpHookClient() : undefined;
   const record = await runHookOnce(hook, event, sample.payload, {
+    ...(http === undefined ? {} : { handlers: { http } }),
     runner: args.runner,
     env,
     projectDir,
@@ -47,7 +51,7 @@ export async function runTestHook(args: {
       : {}),
     // A plugin's hook: its handler, in the worker the inventory loaded it in (stopped after).
     ...(inventory.plugins === undefined ? {} : { plugins: inventory.plugins }),
-  });
+  }).finally(() => http?.close());
   const tools = new Map(builtinTools().map((tool) => [tool.name, tool]));
   const preview = previewAnswer({
     event,
