@@ -53,7 +53,7 @@ export type StopReason =
   | "error";
 
 /** Why a session (re)starts: a new one, one picked up again (`--continue`), after a compaction. */
-export type SessionSource = "startup" | "resume" | "compact";
+export type SessionSource = "startup" | "resume" | "compact" | "clear";
 
 /**
  * Why the model's turn would end, on `stop_request`: it answered without tool
@@ -92,4 +92,11 @@ export interface SessionArgs {
   agent: string;
 }
 
-export type SessionEndReason = "completed" | "aborted" | "error" | "hook_stop" | "user_exit";
+/** `clear`: the user's /clear ended it, and a new session follows (Claude Code's reason). */
+export type SessionEndReason =
+  | "completed"
+  | "aborted"
+  | "error"
+  | "hook_stop"
+  | "user_exit"
+  | "clear";

@@ -106,7 +106,8 @@ export interface RunInput {
    * asked at that moment: the REPL says "user_exit" after Ctrl-D or /exit.
    */
   endReason?: () => SessionEndReason;
-  source?: "startup" | "resume";
+  /** `clear`: the session that follows a /clear (Claude Code's source). */
+  source?: "startup" | "resume" | "clear";
   /** Messages from other agents (the relay); see `Inbox`. */
   inbox?: Inbox;
 }

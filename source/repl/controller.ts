@@ -56,6 +56,8 @@ export class ReplController {
   #sessionAbort: AbortController | undefined;
   #lastCtrlC = Number.NEGATIVE_INFINITY;
   #restart: Restart | undefined;
+  /** The next session follows a /clear: its session_start source is `clear`. */
+  #afterClear = false;
   /** The session the next one picks up: undefined = the CLI's choice (first session), null = none. */
   #resume: ResumeRequest | null | undefined;
   /** The project set the first session took with trust-once (undefined until then). */
@@ -245,7 +247,8 @@ export class ReplController {
         signal: sessionAbort.signal,
         // Asked when the prompts run out: the user left (Ctrl-D, /exit, Ctrl-C twice) or
         // started another session (/clear, /model); otherwise the input simply ended.
-        endReason: () => (this.#exitRequested || this.#restart ? "user_exit" : "completed"),
+        endReason: () => endReasonOf(this.#exitRequested, this.#restart),
+        ...(this.#afterClear ? { source: "clear" as const } : {}),
         store: this.#store,
         now: this.#now,
         onEvent: (event) => {
@@ -271,6 +274,7 @@ export class ReplController {
   }
 
   #applyRestart(restart: Restart): void {
+    this.#afterClear = restart.clear;
     if (restart.clear) {
       this.#o.clearScreen?.();
       this.#store.dispatch({ type: "clear" });
@@ -421,4 +425,11 @@ export class ReplController {
 /** zod (for history lines) is not needed for the first frame: loaded on first use, then cached by Node. */
 function historyModule(): Promise<typeof import("./history.js")> {
   return import("./history.js");
+}
+
+/** Why a session whose prompts ran out ended: the user left, /clear, another session, or it completed. */
+function endReasonOf(exitRequested: boolean, restart: Restart | undefined): SessionEndReason {
+  if (exitRequested) return "user_exit";
+  if (restart?.clear === true) return "clear";
+  return restart === undefined ? "completed" : "user_exit";
 }

@@ -71,13 +71,13 @@ describe("REPL session_end reason", () => {
     expect(await b.exit).toBe(0);
   });
 
-  it("/clear ends the old session with user_exit; the new one goes on", async () => {
+  it("/clear ends the old session with clear (as Claude Code); the new one goes on", async () => {
     const first = fakeSession();
     const second = fakeSession({ sessionId: "sess-2" });
     const t = await start([first, second]);
     await waitFor(() => t.ui.lastFrame()?.includes("ask anything"), "prompt");
     await t.type("/clear\r");
-    expect(await first.finished).toEqual({ reason: "user_exit" });
+    expect(await first.finished).toEqual({ reason: "clear" });
     t.controller.requestExit();
     expect(await second.finished).toEqual({ reason: "user_exit" });
     expect(await t.exit).toBe(0);

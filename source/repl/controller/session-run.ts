@@ -11,6 +11,8 @@ export interface StreamSessionOptions {
   signal: AbortSignal;
   /** Asked when the prompts run out: why the session ends. */
   endReason: () => SessionEndReason;
+  /** `clear`: this session follows a /clear (session_start's source). */
+  source?: "clear";
   store: UiStore;
   now: () => number;
   /** Sees each event after the view took it. */
@@ -32,6 +34,7 @@ export async function streamSession(
       prompts: options.queue,
       signal: options.signal,
       endReason: options.endReason,
+      ...(options.source === undefined ? {} : { source: options.source }),
     });
     for await (const event of events) {
       store.dispatch({ type: "event", event, at: now() });
@@ -52,5 +55,5 @@ export function exitCodeAfter(
 ): number {
   if (exitRequested) return reason === "error" ? 1 : 0;
   // The session ended by itself: a hook stopped it or the loop failed.
-  return reason === "completed" || reason === "user_exit" ? 0 : 1;
+  return reason === "completed" || reason === "user_exit" || reason === "clear" ? 0 : 1;
 }

@@ -15,7 +15,8 @@ export function reduceSessionEnd(state: ViewState, event: EventOf<"session_end">
     subagents: [],
     turn: null,
   };
-  if (event.reason === "user_exit" || event.reason === "completed") return next;
+  if (event.reason === "user_exit" || event.reason === "completed" || event.reason === "clear")
+    return next;
   return push(next, {
     kind: "banner",
     text: `session ended: ${event.reason.replace("_", " ")}`,

@@ -2,11 +2,13 @@
 import { z } from "zod";
 import { usageFields } from "./fields.js";
 import { UsageSchema } from "./payload-parts.js";
-import { defineEvent, matchNothing, OBSERVED } from "./row.js";
+import { defineEvent, OBSERVED } from "./row.js";
 import { SAMPLE_USAGE } from "./sample-parts.js";
 
 const payload = {
-  reason: z.enum(["completed", "aborted", "error", "hook_stop", "user_exit"]),
+  reason: z
+    .enum(["completed", "aborted", "error", "hook_stop", "user_exit", "clear"])
+    .describe("clear: the REPL's /clear, a new session follows; what matchers see"),
   total_steps: z.number().int().optional().describe("Model requests of the session"),
   total_tool_calls: z.number().int().optional(),
   usage: UsageSchema.optional().describe("Tokens of the whole session"),
@@ -20,7 +22,7 @@ export const sessionEnd = defineEvent({
   claude: "SessionEnd",
   agentHooks: { name: "post-session" },
   kind: "observe",
-  subject: "none",
+  subject: "source",
   honours: [],
   changes: [],
   plainStdoutIsContext: false,
@@ -50,14 +52,16 @@ export const sessionEnd = defineEvent({
       ? {}
       : { duration_seconds: Math.round((at.now - at.startedAt) / 1000) }),
   }),
-  matchOn: matchNothing,
+  // Claude Code matches SessionEnd on its reason: a hook meant for /clear does not run on every exit.
+  matchOn: (ev) => ({ source: ev.reason }),
   sample: () => ({
     type: "session_end",
     reason: "completed",
     totals: { steps: 3, toolCalls: 2, usage: SAMPLE_USAGE, durationMs: 41_200 },
   }),
   help: {
-    fields: "reason",
+    fields: "reason (completed | user_exit | clear | aborted | error | hook_stop)",
     can: "observe (runs within a short budget)",
+    matcher: { source: "clear" },
   },
 });

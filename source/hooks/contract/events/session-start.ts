@@ -4,8 +4,10 @@ import { defineEvent, GATE } from "./row.js";
 
 const payload = {
   source: z
-    .enum(["startup", "resume", "compact"])
-    .describe("startup: a new session; resume: --continue/--resume; compact: after a compaction"),
+    .enum(["startup", "resume", "compact", "clear"])
+    .describe(
+      "startup: a new session; resume: --continue/--resume; compact: after a compaction; clear: after the REPL's /clear",
+    ),
   model: z.string(),
   model_provider: z.string().optional().describe("openai, anthropic, replay, …"),
   system_prompt: z.string().optional().describe("The session's system prompt"),
