@@ -10,24 +10,7 @@ import { keepableRule } from "../permissions/keep.js";
 import { type PermissionMode, type PermissionRule, toRules } from "../permissions/rules.js";
 import type { ProjectStatus } from "./assessment.js";
 import { addProjectAllowRule, type ProjectRuleOptions } from "./project-rule.js";
-import type { ProjectHooksMode } from "./types.js";
-
-type RuleOutcome = { ok: true; where: string } | { ok: false; error: string };
-
-export interface PermissionControls {
-  /** The modes Shift-Tab goes through, in order. */
-  readonly modes: readonly PermissionMode[];
-  mode(): PermissionMode;
-  setMode(mode: PermissionMode): void;
-  /** Whether a prompt may offer to keep this rule (`keepableRule`). */
-  keepable(rule: string): boolean;
-  /** Why a rule cannot be kept in the project (`--no-project`, untrusted); undefined: it can. */
-  readonly projectRulesOff: string | undefined;
-  /** An allow rule in force for the rest of this session. */
-  allowForSession(rule: string): RuleOutcome;
-  /** An allow rule written to the project's settings, and in force now. */
-  allowForProject(rule: string): Promise<RuleOutcome>;
-}
+import type { PermissionControls, ProjectHooksMode } from "./types.js";
 
 export interface PermissionControlsOptions extends ProjectRuleOptions {
   /** Set when rules cannot be kept in the project, saying why. */

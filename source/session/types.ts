@@ -6,7 +6,6 @@ import type { PermissionFlags } from "../permissions/sources.js";
 import type { ProjectChanges } from "../project/changes.js";
 import type { TrustedLink } from "../project/links.js";
 import type { SessionRelay } from "../relay/session-relay.js";
-import type { PermissionControls } from "./permission-controls.js";
 import type { ResumeRequest } from "./resume/find.js";
 
 /** `notification_type` values acai sends (Claude Code's). */
@@ -159,4 +158,22 @@ export interface PreparedSession {
    * recorded in the transcript. A hook's `ask` notifies by itself.
    */
   notify(message: string, notificationType: NotificationType): Promise<HookActivityEvent[]>;
+}
+
+type RuleOutcome = { ok: true; where: string } | { ok: false; error: string };
+
+/** The session's permission mode and kept rules, as the REPL changes them (made by permission-controls.ts). */
+export interface PermissionControls {
+  /** The modes Shift-Tab goes through, in order. */
+  readonly modes: readonly PermissionMode[];
+  mode(): PermissionMode;
+  setMode(mode: PermissionMode): void;
+  /** Whether a prompt may offer to keep this rule (`keepableRule`). */
+  keepable(rule: string): boolean;
+  /** Why a rule cannot be kept in the project (`--no-project`, untrusted); undefined: it can. */
+  readonly projectRulesOff: string | undefined;
+  /** An allow rule in force for the rest of this session. */
+  allowForSession(rule: string): RuleOutcome;
+  /** An allow rule written to the project's settings, and in force now. */
+  allowForProject(rule: string): Promise<RuleOutcome>;
 }
