@@ -8,12 +8,19 @@ import {
   normalizeAgentHooksEventName,
   normalizeEventName,
 } from "../events/names.js";
+import { ACAI_TS_EVENTS, RELAY_EVENTS } from "../events/system-names.js";
 import { HOOK_EVENTS, type HookEventName } from "../events/table.js";
 
 export { normalizeEventName };
 
+/** acai's, Claude Code's, and the acai-ts design's and agent-relay's names (system-names.ts). */
 const ACAI_EVENT_SPELLINGS = [
-  ...new Set<string>([...HOOK_EVENTS, ...HOOK_EVENTS.map((e) => CLAUDE_EVENT_NAMES[e])]),
+  ...new Set<string>([
+    ...HOOK_EVENTS,
+    ...HOOK_EVENTS.map((e) => CLAUDE_EVENT_NAMES[e]),
+    ...Object.keys(ACAI_TS_EVENTS),
+    ...Object.keys(RELAY_EVENTS),
+  ]),
 ] as [string, ...string[]];
 const AGENT_HOOKS_EVENT_SPELLINGS = [
   ...new Set<string>([...ACAI_EVENT_SPELLINGS, ...Object.keys(AGENT_HOOKS_TRIGGERS)]),
@@ -26,7 +33,7 @@ function unknownEventMessage(input: unknown, agentHooks = false): string {
         .filter((n) => !isHookEventName(n))
         .join(", ")}`
     : "";
-  return `unknown event ${JSON.stringify(input)}; use one of ${HOOK_EVENTS.join(", ")} (or the Claude Code names: ${claude.join(", ")}${spec})`;
+  return `unknown event ${JSON.stringify(input)}; use one of ${HOOK_EVENTS.join(", ")} (or the Claude Code names: ${claude.join(", ")}; acai-ts's: ${Object.keys(ACAI_TS_EVENTS).join(", ")}; agent-relay's: ${Object.keys(RELAY_EVENTS).join(", ")}${spec})`;
 }
 
 /** An event name in either spelling; parses to the canonical name. */
