@@ -132,7 +132,7 @@ async function* runSession(
         signal: turnSignal,
       });
       if (signal.aborted) return yield* endSession(session, "aborted");
-      if (stopped) return yield* endSession(session, "hook_stop");
+      if (stopped) return yield* endSession(session, stopped);
     }
   } finally {
     // Not awaited: an async generator's return() waits for a pending next() that may never settle.

@@ -9,6 +9,48 @@ export interface Usage {
   totalTokens: number;
 }
 
+/** Sampling settings a before_model hook may set for one request (Gemini's llm_request.config). */
+export interface SamplingParams {
+  temperature?: number;
+  maxOutputTokens?: number;
+  topP?: number;
+  topK?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  stopSequences?: string[];
+  seed?: number;
+}
+
+/** One message of a request as hooks see and write it: its text only (Gemini's LLMRequest). */
+export interface RequestMessage {
+  role: "user" | "assistant";
+  content: string;
+}
+
+/**
+ * What before_model hooks changed in one model request (Gemini's
+ * `llm_request`, `toolConfig`): only that request, never the conversation.
+ */
+export interface RequestChanges {
+  /** Sent instead of the conversation (text only). */
+  messages?: RequestMessage[];
+  /** Sent instead of the system prompt. */
+  system?: string;
+  params?: SamplingParams;
+  /** Only these tools are offered (a call to another is refused). */
+  tools?: string[];
+  /** auto: the model chooses; required: it must call a tool; none: no tool is offered. */
+  toolMode?: "auto" | "required" | "none";
+}
+
+/** A tool call a hook asks for after another (Gemini's `tailToolCallRequest`); it passes every gate. */
+export interface FollowUpCall {
+  toolName: string;
+  input: unknown;
+  /** The hook that asked. */
+  by: string;
+}
+
 export interface ToolCallSummary {
   toolCallId: string;
   toolName: string;
@@ -50,7 +92,8 @@ export type StopReason =
   | "stop_hook_limit" // before_stop blocked too many times in a row
   | "hook_stop" // a gate answered stop
   | "aborted"
-  | "error";
+  | "error"
+  | "deferred"; // a before_tool hook deferred a call (headless): --resume asks it again
 
 /** Why a session (re)starts: a new one, one picked up again (`--continue`), after a compaction. */
 export type SessionSource = "startup" | "resume" | "compact" | "clear";
@@ -99,4 +142,6 @@ export type SessionEndReason =
   | "error"
   | "hook_stop"
   | "user_exit"
-  | "clear";
+  | "clear"
+  /** A before_tool hook deferred a tool call (headless); `--resume` picks the call up. */
+  | "deferred";

@@ -3,6 +3,7 @@
  * the agent reads the verdict the consumer passes to `next(verdict)` and acts
  * on it (verdicts.ts). A consumer that passes nothing gets "continue".
  */
+import type { ModelMessage } from "ai";
 import type { ProtectedHit } from "../permissions/protected.js";
 import type {
   IncomingMessage,
@@ -86,6 +87,12 @@ interface ModelRequest extends StepRef {
   availableTools?: string[];
   /** Messages of the conversation sent (hook context queued for it included). */
   messageCount?: number;
+  /**
+   * The conversation as it stands (read only when a hook's payload needs it:
+   * a function, so the transcript and the JSON output do not repeat the
+   * whole conversation at every step).
+   */
+  messages?: () => readonly ModelMessage[];
 }
 
 interface TextDelta extends StepRef {
@@ -144,6 +151,14 @@ interface ToolCallEnd extends ToolCallRef {
   /** Structured result (hooks' `tool_response`). */
   response: unknown;
   durationMs: number;
+}
+
+/** Not a gate: a before_tool hook deferred this call (headless); it stays pending for `--resume`. */
+interface ToolCallDeferred extends ToolCallRef {
+  type: "tool_call_deferred";
+  toolName: string;
+  input: unknown;
+  reason: string;
 }
 
 interface ToolCallError extends ToolCallRef {
@@ -267,6 +282,7 @@ export type AgentEvent = (
   | PermissionRequest
   | ToolCallEnd
   | ToolCallError
+  | ToolCallDeferred
   | StopRequest
   | StepEnd
   | TurnEnd

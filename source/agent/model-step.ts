@@ -11,7 +11,7 @@ import {
   tool,
 } from "ai";
 import type { Tool } from "../tools/types.js";
-import type { Usage } from "./event-data.js";
+import type { SamplingParams, Usage } from "./event-data.js";
 import { ZERO_USAGE } from "./usage.js";
 
 export interface StepToolCall {
@@ -51,6 +51,10 @@ export interface StepRequest {
   system: string;
   messages: ModelMessage[];
   tools: ToolSet;
+  /** A before_model hook's tool mode for this request (the provider's default: auto). */
+  toolChoice?: "auto" | "required" | "none";
+  /** A before_model hook's sampling settings for this request. */
+  params?: SamplingParams;
   maxRetries: number;
   signal: AbortSignal;
 }
@@ -77,6 +81,8 @@ export async function* streamModelStep(
       instructions: request.system,
       messages: request.messages,
       tools: request.tools,
+      ...(request.toolChoice === undefined ? {} : { toolChoice: request.toolChoice }),
+      ...request.params,
       maxRetries: request.maxRetries,
       abortSignal: request.signal,
       stopWhen: isStepCount(1),

@@ -1,5 +1,6 @@
 import type { ToolSet } from "ai";
 import type { Tool } from "../tools/types.js";
+import type { ToolCallSummary } from "./event-data.js";
 import type { AgentEvent } from "./events.js";
 import { History } from "./history.js";
 import { type Limits, limitsOf } from "./limits.js";
@@ -40,6 +41,8 @@ export class SessionContext {
   measuredTokens: number | undefined;
   /** Messages from other agents, if the session takes them. */
   inbox: Inbox | undefined;
+  /** Calls deferred in the run this one resumes, run at the start of the first turn. */
+  private pending: ToolCallSummary[];
 
   constructor(parts: SessionParts) {
     const { options, transcript } = parts;
@@ -50,10 +53,22 @@ export class SessionContext {
     this.now = parts.now;
     this.history = new History((message) => transcript.message(message));
     if (options.resume) this.history.load(options.resume.messages);
+    this.pending = [...(options.resume?.pending ?? [])];
     this.system =
       options.systemPrompt ?? defaultSystemPrompt({ cwd: options.cwd, tools: options.tools });
     this.limits = limitsOf(options);
     this.counter = new SessionCounter(parts.now());
+  }
+
+  hasPending(): boolean {
+    return this.pending.length > 0;
+  }
+
+  /** The deferred calls still to run (once: the first turn takes them). */
+  takePending(): ToolCallSummary[] {
+    const calls = this.pending;
+    this.pending = [];
+    return calls;
   }
 
   /**
@@ -85,6 +100,11 @@ export function isBareContinue(verdict: Verdict): boolean {
     verdict.output === undefined &&
     verdict.suppress === undefined &&
     verdict.permission === undefined &&
+    verdict.request === undefined &&
+    verdict.response === undefined &&
+    verdict.text === undefined &&
+    verdict.dropToolCalls === undefined &&
+    verdict.followUp === undefined &&
     !verdict.context?.length
   );
 }

@@ -12,11 +12,12 @@ import type { AgentEvent } from "./events.js";
 import { gateFlow } from "./gate-flow.js";
 import { errorResult } from "./history.js";
 import { deliverInbox } from "./message-received.js";
-import { requestGate, streamModel } from "./model-request.js";
+import { type GateResult, requestGate, streamModel } from "./model-request.js";
 import type { StepOutcome, StepToolCall } from "./model-step.js";
 import { describeProviderError } from "./provider-error.js";
 import { RAISES } from "./raises.js";
 import { readOutput } from "./read-output.js";
+import { changedAnswer, offeredNames, refuseUnoffered } from "./request-changes.js";
 import type { SessionContext } from "./session-context.js";
 import { runToolCalls } from "./tool-calls.js";
 import type { TurnOutcome, TurnState } from "./turn-state.js";
@@ -49,18 +50,20 @@ export async function* runStep(
   input: StepInput,
 ): AsyncGenerator<AgentEvent, StepResult, Verdict | undefined> {
   const { state, step, signal } = input;
-  const refused = yield* beforeRequest(session, state, step, signal);
-  if (refused) return ended(refused);
+  const gate = yield* beforeRequest(session, state, step, signal);
+  if (gate.kind === "end") return ended(gate.outcome);
   session.history.flushContext();
   const started = session.now();
-  const outcome = yield* streamModel(session, state.turn, step, signal);
+  const outcome = yield* streamModel(session, { turn: state.turn, step, plan: gate.plan }, signal);
   if (outcome.kind === "aborted") return ended({ stopReason: "aborted" });
   if (outcome.kind === "error") return yield* requestFailed(session, input, outcome.error);
-  recordAnswer(session, state, outcome);
-  const calls = outcome.toolCalls;
   const responded = yield* responseGate(session, input, outcome, started);
-  if (responded) return endUnanswered(session, calls, responded);
-  const answered = yield* readOutput(session, state, step, outcome.text);
+  const answer = changedAnswer(outcome, responded.changes);
+  recordAnswer(session, state, answer);
+  const offered = offeredNames([...session.tools.keys()], gate.plan.changes);
+  const calls = refuseUnoffered(answer.toolCalls, offered);
+  if (responded.end) return endUnanswered(session, calls, responded.end);
+  const answered = yield* readOutput(session, state, step, answer.text);
   if (signal.aborted) return endUnanswered(session, calls, { stopReason: "aborted" });
   if (calls.length > 0) {
     const toolsEnded = yield* runTools(session, input, calls);
@@ -77,13 +80,13 @@ async function* beforeRequest(
   state: TurnState,
   step: number,
   signal: AbortSignal,
-): AsyncGenerator<AgentEvent, TurnOutcome | undefined, Verdict | undefined> {
+): AsyncGenerator<AgentEvent, GateResult, Verdict | undefined> {
   const delivered = yield* deliverInbox(session, state.turn, signal);
-  if (signal.aborted) return { stopReason: "aborted" };
-  if (delivered) return delivered;
+  if (signal.aborted) return { kind: "end", outcome: { stopReason: "aborted" } };
+  if (delivered) return { kind: "end", outcome: delivered };
   yield* session.emit({ type: "step_start", turn: state.turn, step });
   if (nearContextWindow(session)) yield* compactSession(session, "auto", "", signal);
-  if (signal.aborted) return { stopReason: "aborted" };
+  if (signal.aborted) return { kind: "end", outcome: { stopReason: "aborted" } };
   return yield* requestGate(session, state, step, signal);
 }
 
@@ -110,13 +113,19 @@ function recordAnswer(session: SessionContext, state: TurnState, outcome: Answer
   session.history.addAssistant(outcome.responseMessages);
 }
 
-/** The `model_response` gate. Returns an outcome when the turn must end. */
+/** What the `model_response` gate decided: the turn ends (`end`), and what hooks changed. */
+interface Responded {
+  end?: TurnOutcome;
+  changes: { text?: string; dropToolCalls?: string[] };
+}
+
+/** The `model_response` gate: an end, or the response's text replaced and calls dropped. */
 async function* responseGate(
   session: SessionContext,
   { state, step, signal }: StepInput,
   outcome: Answer,
   started: number,
-): AsyncGenerator<AgentEvent, TurnOutcome | undefined, Verdict | undefined> {
+): AsyncGenerator<AgentEvent, Responded, Verdict | undefined> {
   const verdict = yield* session.emit({
     type: RAISES.after_model,
     turn: state.turn,
@@ -135,18 +144,28 @@ async function* responseGate(
     durationMs: Math.max(0, session.now() - started),
   });
   const flow = gateFlow(verdict, signal);
-  if (flow.kind !== "go_on") return flow.end;
-  if (flow.verdict?.action === "block") {
-    return {
-      stopReason: "blocked",
-      message: `A hook ended the turn after the model's response: ${flow.verdict.reason}`,
-    };
+  if (flow.kind !== "go_on") return { end: flow.end, changes: {} };
+  switch (flow.verdict?.action) {
+    case "block": {
+      const message = `A hook ended the turn after the model's response: ${flow.verdict.reason}`;
+      return { end: { stopReason: "blocked", message }, changes: {} };
+    }
+    case "continue": {
+      const { text, dropToolCalls } = flow.verdict;
+      return {
+        changes: {
+          ...(text === undefined ? {} : { text }),
+          ...(dropToolCalls === undefined ? {} : { dropToolCalls }),
+        },
+      };
+    }
+    default:
+      return { changes: {} };
   }
-  return undefined;
 }
 
 /** The step's tool calls (tool-calls.ts); their results join the conversation. */
-async function* runTools(
+export async function* runTools(
   session: SessionContext,
   { state, step, signal }: StepInput,
   calls: readonly StepToolCall[],

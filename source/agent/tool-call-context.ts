@@ -31,6 +31,8 @@ export interface ToolStepContext {
   turn: number;
   promptId?: string;
   step: number;
+  /** false: an after_tool hook's follow-up call is ignored (a follow-up's own after_tool). */
+  followUps?: boolean;
 }
 
 /** Why a call did not run or failed: `tool_call_error`'s fields, and what the model reads. */

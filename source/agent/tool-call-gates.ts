@@ -16,7 +16,9 @@ import type { PermissionHintVerdict, Verdict } from "./verdicts.js";
 export type Prepared =
   | { kind: "go_on"; tool: Tool; input: unknown; hint?: PermissionHintVerdict }
   | { kind: "refused"; refusal: Refusal }
-  | { kind: "end"; end: GateEnd };
+  | { kind: "end"; end: GateEnd }
+  /** A before_tool hook deferred the call (headless): it stays pending, the run stops. */
+  | { kind: "deferred"; input: unknown; reason: string };
 
 export type Permitted =
   /** `landing`: where a Write/Edit was judged to land; the tool writes there or not at all. */
@@ -51,6 +53,9 @@ export async function* prepare(
   );
   if (flow.kind !== "go_on") return { kind: "end", end: flow.end };
   const { verdict } = flow;
+  if (verdict?.action === "defer") {
+    return { kind: "deferred", input: checked.value, reason: verdict.reason };
+  }
   if (verdict?.action === "block") {
     const modelText = verdict.modelText ?? `Blocked by a hook: ${verdict.reason}`;
     const refusal = { input: checked.value, error: verdict.reason, blocked: true, modelText };

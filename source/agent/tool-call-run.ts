@@ -6,6 +6,7 @@
 import type { ToolResultPart } from "ai";
 import { readBlockedBy } from "../permissions/decide.js";
 import type { Tool, ToolContext, ToolResult } from "../tools/types.js";
+import type { FollowUpCall } from "./event-data.js";
 import type { AgentEvent } from "./events.js";
 import { type GateEnd, gateFlow } from "./gate-flow.js";
 import { textResult } from "./history.js";
@@ -22,7 +23,8 @@ type Executed =
 
 /** How the call ended: the model's answer, and whether the turn ends with it. */
 export type Finished =
-  | { kind: "answered"; result: ToolResultPart }
+  /** `followUp`: a call an after_tool hook asked for, to run next (tool-calls.ts). */
+  | { kind: "answered"; result: ToolResultPart; followUp?: FollowUpCall }
   | { kind: "end"; end: GateEnd; result: ToolResultPart };
 
 export async function* execute(
@@ -90,9 +92,18 @@ export async function* finish(
   }
   const result = textResult(call.toolCallId, call.toolName, output);
   const flow = gateFlow(verdict, ctx.signal);
-  return flow.kind === "go_on"
-    ? { kind: "answered", result }
-    : { kind: "end", end: flow.end, result };
+  if (flow.kind !== "go_on") return { kind: "end", end: flow.end, result };
+  const followUp = verdict?.action === "continue" ? verdict.followUp : undefined;
+  if (followUp === undefined) return { kind: "answered", result };
+  if (ctx.followUps === false) {
+    yield* ctx.emit({
+      type: "warning",
+      message: `hook "${followUp.by}" asked for a follow-up call after a follow-up call; only one is run, this one is ignored`,
+      source: "after_tool",
+    });
+    return { kind: "answered", result };
+  }
+  return { kind: "answered", result, followUp };
 }
 
 function toolContext(

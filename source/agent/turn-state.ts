@@ -8,7 +8,11 @@ export interface TurnState {
   turn: number;
   /** The `promptId` of the turn's events. */
   promptId: string;
-  /** The turn's user prompt as it stands in the conversation (a hook may have replaced it). */
+  /**
+   * The turn's user prompt as it stands in the conversation (a hook may have
+   * replaced it); after deferred calls of a resumed run, it joins the
+   * conversation once they ran.
+   */
   prompt: string;
   /** Where that prompt's message is in the conversation, once it joined it. */
   promptAt?: number;

@@ -8,7 +8,7 @@ import type { AgentEvent } from "./events.js";
 import { gateFlow } from "./gate-flow.js";
 import { RAISES } from "./raises.js";
 import type { SessionContext } from "./session-context.js";
-import { runStep } from "./step.js";
+import { runStep, runTools } from "./step.js";
 import { askToStop, maxStepsReached } from "./stop-gate.js";
 import type { TurnOutcome, TurnState } from "./turn-state.js";
 import { ZERO_USAGE } from "./usage.js";
@@ -22,11 +22,14 @@ export interface TurnStart {
   signal: AbortSignal;
 }
 
-/** Runs a turn through `turn_end`; true when a hook stopped the session. */
+/** How a turn ends the session: a hook's stop, or a deferred tool call; none: it goes on. */
+export type SessionStop = "hook_stop" | "deferred" | undefined;
+
+/** Runs a turn through `turn_end`; says when it ends the session. */
 export async function* runTurn(
   session: SessionContext,
   { turn, prompt, signal }: TurnStart,
-): AsyncGenerator<AgentEvent, boolean, Verdict | undefined> {
+): AsyncGenerator<AgentEvent, SessionStop, Verdict | undefined> {
   const state: TurnState = {
     turn,
     promptId: randomUUID(),
@@ -48,9 +51,10 @@ export async function* runTurn(
     steps: state.steps,
   });
   // The turn is over: only a stop counts here, and it ends the session.
-  return (
-    outcome.stopReason === "hook_stop" || gateFlow(endVerdict, undefined).kind === "end_session"
-  );
+  if (outcome.stopReason === "deferred") return "deferred";
+  const stopped =
+    outcome.stopReason === "hook_stop" || gateFlow(endVerdict, undefined).kind === "end_session";
+  return stopped ? "hook_stop" : undefined;
 }
 
 async function* playTurn(
@@ -61,7 +65,32 @@ async function* playTurn(
 ): AsyncGenerator<AgentEvent, TurnOutcome, Verdict | undefined> {
   const refused = yield* submitPrompt(session, state, prompt, signal);
   if (refused) return refused;
+  const pending = yield* runPending(session, state, signal);
+  if (pending) return pending;
   return yield* runSteps(session, state, signal);
+}
+
+/**
+ * Calls a before_tool hook deferred in the run this one resumes: they run
+ * first (their results must follow the message that asked for them), through
+ * every gate again — the hooks are asked anew — as step 0 of the turn, then
+ * the prompt, if any, joins the conversation.
+ */
+async function* runPending(
+  session: SessionContext,
+  state: TurnState,
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent, TurnOutcome | undefined, Verdict | undefined> {
+  const calls = session.takePending();
+  if (calls.length === 0) return undefined;
+  const end = yield* runTools(session, { state, step: 0, signal, mayCompact: false }, calls);
+  if (end) return end;
+  // `acai -p --resume ID` without a prompt: the model hears the results alone.
+  if (state.prompt !== "") {
+    state.promptAt = session.history.messages.length;
+    session.history.addUser(state.prompt);
+  }
+  return undefined;
 }
 
 /** The `user_prompt` gate, then the prompt joins the conversation and `turn_start`. */
@@ -95,8 +124,11 @@ async function* submitPrompt(
       return flow.verdict satisfies never;
   }
   state.prompt = prompt;
-  state.promptAt = session.history.messages.length;
-  session.history.addUser(prompt);
+  // Deferred calls first: their results must follow the message that asked for them.
+  if (!session.hasPending()) {
+    state.promptAt = session.history.messages.length;
+    session.history.addUser(prompt);
+  }
   yield* session.emit({ type: "turn_start", turn: state.turn, prompt });
   if (signal.aborted) return { stopReason: "aborted" };
   return undefined;

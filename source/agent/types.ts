@@ -7,6 +7,7 @@ import type {
   SessionArgs,
   SessionEndReason,
   SessionSandboxInfo,
+  ToolCallSummary,
 } from "./event-data.js";
 
 export interface AgentOptions {
@@ -73,6 +74,11 @@ export interface AgentOptions {
 
 interface ResumedConversation {
   messages: readonly ModelMessage[];
+  /**
+   * Tool calls a before_tool hook deferred (their results are missing from
+   * `messages`): run first, with every gate asked again.
+   */
+  pending?: readonly ToolCallSummary[];
   /** The last conversation line's uuid (`parentUuid` of the next). */
   parentUuid: string | null;
 }

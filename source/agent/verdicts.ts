@@ -5,6 +5,8 @@
  * context only. A consumer that passes nothing gets "continue".
  */
 
+import type { FollowUpCall, RequestChanges } from "./event-data.js";
+
 interface WithContext {
   /** Extra text for the model, delivered with the next model request. */
   context?: string[];
@@ -19,7 +21,16 @@ type BlockVerdict = {
   /** tool_call_start: the tool result's text, when not "Blocked by a hook: <reason>". */
   modelText?: string;
 } & WithContext;
+/**
+ * before_tool in a headless run (Claude Code's `defer`): the call does not
+ * run now; the run stops "deferred" and `--resume` asks the hooks again.
+ */
+export type DeferVerdict = { action: "defer"; reason: string } & WithContext;
 type RetryVerdict = { action: "retry"; afterMs: number } & WithContext;
+/** An answer given in place of the model's (Gemini's synthetic `llm_response`). */
+export interface SyntheticResponse {
+  text: string;
+}
 export type StopVerdict = { action: "stop"; reason: string };
 /** permission_request: run the tool; `input` replaces its input (checked against its schema). */
 type AllowVerdict = { action: "allow"; input?: unknown } & WithContext;
@@ -49,11 +60,23 @@ interface GateVerdicts {
   user_prompt: ContinueVerdict<{ prompt?: string }> | BlockVerdict | StopVerdict;
   /**
    * block: end the turn; retry: send it again after `afterMs` (bounded by
-   * `maxHookRetries`); `prompt` replaces the turn's prompt in the conversation.
+   * `maxHookRetries`); `prompt` replaces the turn's prompt in the
+   * conversation; `request` changes this one request; `response` answers in
+   * place of the model (no request is sent).
    */
-  model_request: ContinueVerdict<{ prompt?: string }> | BlockVerdict | RetryVerdict | StopVerdict;
-  /** block: end the turn. */
-  model_response: ContinueVerdict | BlockVerdict | StopVerdict;
+  model_request:
+    | ContinueVerdict<{ prompt?: string; request?: RequestChanges; response?: SyntheticResponse }>
+    | BlockVerdict
+    | RetryVerdict
+    | StopVerdict;
+  /**
+   * block: end the turn; `text` replaces the response's text (what the
+   * conversation keeps); `dropToolCalls` (ids) are removed before they run.
+   */
+  model_response:
+    | ContinueVerdict<{ text?: string; dropToolCalls?: string[] }>
+    | BlockVerdict
+    | StopVerdict;
   /**
    * block: the tool does not run, the reason is its result; `input` replaces
    * the tool input (the agent checks it against the tool's schema; one the hooks
@@ -62,14 +85,22 @@ interface GateVerdicts {
   tool_call_start:
     | ContinueVerdict<{ input?: unknown; permission?: PermissionHintVerdict }>
     | BlockVerdict
+    | DeferVerdict
     | StopVerdict;
   /**
    * allow: the tool runs; block: it does not, the reason (or `modelText`) is
    * its result; anything else (no verdict, continue) is a denial: nobody allowed it.
    */
   permission_request: AllowVerdict | ContinueVerdict | BlockVerdict | StopVerdict;
-  /** block: the reason goes beside the result; `output` replaces the text the model sees. */
-  tool_call_end: ContinueVerdict<{ output?: string }> | BlockVerdict | StopVerdict;
+  /**
+   * block: the reason goes beside the result; `output` replaces the text the
+   * model sees; `followUp` runs one more call (every gate), whose result
+   * replaces this one's.
+   */
+  tool_call_end:
+    | ContinueVerdict<{ output?: string; followUp?: FollowUpCall }>
+    | BlockVerdict
+    | StopVerdict;
   /** block: the reason becomes a user message and the agent goes on. */
   stop_request: ContinueVerdict | BlockVerdict | StopVerdict;
   /** stop: end the session after this turn. */
@@ -104,8 +135,14 @@ export type Verdict =
       output?: string;
       suppress?: boolean;
       permission?: PermissionHintVerdict;
+      request?: RequestChanges;
+      response?: SyntheticResponse;
+      text?: string;
+      dropToolCalls?: string[];
+      followUp?: FollowUpCall;
     }>
   | AllowVerdict
   | BlockVerdict
+  | DeferVerdict
   | RetryVerdict
   | StopVerdict;

@@ -143,6 +143,8 @@ export function exitCodeFor(outcome: RunOutcome, signal: ReceivedSignal): ExitCo
       return EXIT.sigint;
     case "error":
       return EXIT.error;
+    case "deferred":
+      return EXIT.deferred;
     default:
       return reason satisfies never;
   }

@@ -191,6 +191,7 @@ function resultOf(outcome: RelayOutcome, info: { agentId: string; agentType: str
     case "blocked":
     case "hook_stop":
     case "error":
+    case "deferred": // not honoured inside a subagent (the interceptor makes it an ask)
       return {
         ok: false,
         error: `The subagent ended (${outcome.stopReason}):${said}`,

@@ -37,7 +37,10 @@ export function summarize(event: AgentEvent): string {
   }
 }
 
-/** Which parts of two verdicts differ: action, reason, input, prompt, output, context, retry delay. */
+/**
+ * Which parts of two verdicts differ: action, reason, input, prompt, output,
+ * the model request and response changes, the follow-up call, context, retry delay.
+ */
 export function verdictDiff(applied: Verdict, now: Verdict): string[] {
   const pick = (v: Verdict) => ({
     action: v.action,
@@ -45,6 +48,10 @@ export function verdictDiff(applied: Verdict, now: Verdict): string[] {
     input: v.action === "continue" || v.action === "allow" ? v.input : undefined,
     prompt: v.action === "continue" ? v.prompt : undefined,
     output: v.action === "continue" ? v.output : undefined,
+    request: v.action === "continue" ? v.request : undefined,
+    response: v.action === "continue" ? (v.response?.text ?? v.text) : undefined,
+    drop_tool_calls: v.action === "continue" ? v.dropToolCalls : undefined,
+    follow_up: v.action === "continue" ? v.followUp : undefined,
     context: "context" in v && v.context && v.context.length > 0 ? v.context : undefined,
     after_ms: v.action === "retry" ? v.afterMs : undefined,
   });
@@ -63,6 +70,7 @@ export function verdictText(v: Verdict): string {
       if (v.prompt !== undefined) parts.push(`prompt ${JSON.stringify(clip(v.prompt, 60))}`);
       if (v.output !== undefined) parts.push(`output ${JSON.stringify(clip(v.output, 60))}`);
       if (v.permission !== undefined) parts.push(`permission ${v.permission.behavior}`);
+      parts.push(...modelChanges(v));
       if (v.context?.length) parts.push(`+${v.context.length} context`);
       return parts.join(", ");
     }
@@ -74,9 +82,30 @@ export function verdictText(v: Verdict): string {
       return `retry after ${v.afterMs} ms`;
     case "stop":
       return `stop ${JSON.stringify(clip(v.reason, 100))}`;
+    case "defer":
+      return `defer ${JSON.stringify(clip(v.reason, 100))}`;
     default:
       return v satisfies never;
   }
+}
+
+/** What a continue changed around the model: the request, the response, dropped calls, a follow-up call. */
+function modelChanges(v: Extract<Verdict, { action: "continue" }>): string[] {
+  const parts: string[] = [];
+  const request = v.request;
+  if (request !== undefined) {
+    const what = Object.keys(request).map((key) =>
+      key === "tools" ? `tools [${(request.tools ?? []).join(", ")}]` : key,
+    );
+    parts.push(`request ${what.join(" ")}`);
+  }
+  if (v.response !== undefined) parts.push(`response ${JSON.stringify(clip(v.response.text, 60))}`);
+  if (v.text !== undefined) parts.push(`text ${JSON.stringify(clip(v.text, 60))}`);
+  if (v.dropToolCalls?.length) parts.push(`drop ${v.dropToolCalls.join(" ")}`);
+  if (v.followUp !== undefined) {
+    parts.push(`follow-up ${v.followUp.toolName} ${clip(JSON.stringify(v.followUp.input), 60)}`);
+  }
+  return parts;
 }
 
 export function runText(run: AuditEntry): string {

@@ -64,6 +64,7 @@ export function reduceEvent(state: ViewState, event: InterceptedEvent, at: numbe
     case "pattern":
     case "idle":
     case "compact_start":
+    case "tool_call_deferred": // headless only: the REPL's hooks never defer
       return state;
     default:
       return event satisfies never;

@@ -7,8 +7,10 @@ import { SAMPLE_USAGE } from "./sample-parts.js";
 
 const payload = {
   reason: z
-    .enum(["completed", "aborted", "error", "hook_stop", "user_exit", "clear"])
-    .describe("clear: the REPL's /clear, a new session follows; what matchers see"),
+    .enum(["completed", "aborted", "error", "hook_stop", "user_exit", "clear", "deferred"])
+    .describe(
+      "clear: the REPL's /clear, a new session follows; deferred: a before_tool hook deferred a call (acai -p); what matchers see",
+    ),
   total_steps: z.number().int().optional().describe("Model requests of the session"),
   total_tool_calls: z.number().int().optional(),
   usage: UsageSchema.optional().describe("Tokens of the whole session"),
