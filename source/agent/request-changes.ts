@@ -73,8 +73,9 @@ export function refuseUnoffered(
 ): StepToolCall[] {
   if (offered === undefined) return [...calls];
   const names = new Set(offered);
+  // The provider may have parsed it as an unknown tool already: the restriction is the reason.
   return calls.map((call) =>
-    names.has(call.toolName) || call.invalidReason !== undefined
+    names.has(call.toolName)
       ? call
       : {
           ...call,

@@ -19,7 +19,7 @@ import { execute, type Finished, finish } from "./tool-call-run.js";
 import type { Verdict } from "./verdicts.js";
 
 /** How a step's calls end the turn: a gate's end, or a deferred call. */
-export type CallsEnd = GateEnd | { stopReason: "deferred"; message: string };
+type CallsEnd = GateEnd | { stopReason: "deferred"; message: string };
 
 export interface ToolStepResult {
   /**

@@ -25,7 +25,7 @@ type BlockVerdict = {
  * before_tool in a headless run (Claude Code's `defer`): the call does not
  * run now; the run stops "deferred" and `--resume` asks the hooks again.
  */
-export type DeferVerdict = { action: "defer"; reason: string } & WithContext;
+type DeferVerdict = { action: "defer"; reason: string } & WithContext;
 type RetryVerdict = { action: "retry"; afterMs: number } & WithContext;
 /** An answer given in place of the model's (Gemini's synthetic `llm_response`). */
 export interface SyntheticResponse {

@@ -57,6 +57,11 @@ export async function runHeadless(io: CliIo, options: MainOptions): Promise<numb
       ui: "print",
     });
     state.session = prepared;
+    if (prompt === "" && !prepared.deferredCalls) {
+      throw new UsageError(
+        'the prompt is empty: give one with -p "your prompt", or pipe it on stdin (only a session stopped at a deferred tool call goes on without one).',
+      );
+    }
     announce(io, options, prepared, printer);
     if (state.received) return signalExit(state.received);
     listening = startListening(io, options, prepared, prompt);
@@ -202,6 +207,8 @@ async function resolvePrompt(
     prompt = await readAll(io.stdin, signal);
   }
   if (prompt.trim() === "") {
+    // `acai -p --resume ID` of a deferred run may go on without a prompt (checked once prepared).
+    if (options.resume !== undefined || options.continue) return "";
     throw new UsageError(
       'the prompt is empty: give one with -p "your prompt", or pipe it on stdin.',
     );

@@ -21,6 +21,8 @@ export interface RunOutcome {
   sessionEndReason: string | undefined;
   /** Tool calls the permission check denied (Claude Code's `permission_denials`). */
   permissionDenials: { toolName: string; toolUseId: string; toolInput: unknown }[];
+  /** The call a before_tool hook deferred (the run's last), as `deferred_tool_use` states it. */
+  deferred?: { id: string; name: string; input: unknown; reason: string };
 }
 
 /** The outcome of a run that never reached the loop. */
@@ -70,6 +72,14 @@ export class OutcomeTracker {
         return;
       case "error":
         s.errors.push(event.message);
+        return;
+      case "tool_call_deferred":
+        s.deferred = {
+          id: event.toolCallId,
+          name: event.toolName,
+          input: event.input,
+          reason: event.reason,
+        };
         return;
       case "tool_call_error":
         if (event.denied) {

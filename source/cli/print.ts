@@ -51,6 +51,8 @@ export interface ResultObject {
   total_cost_usd: number | null;
   /** Tool calls the permission check denied (only when there were some). */
   permission_denials?: { tool_name: string; tool_use_id: string; tool_input: unknown }[];
+  /** stop_reason "deferred": the call a before_tool hook deferred (Claude Code's name). */
+  deferred_tool_use?: { id: string; name: string; input: unknown; reason: string };
   error?: string;
 }
 
@@ -60,10 +62,12 @@ export function resultObject(outcome: RunOutcome, info: ResultInfo): ResultObjec
     signalError(info.exitCode) ??
     errorText(outcome) ??
     fallbackError(info.exitCode, outcome);
+  // A deferred call is no failure: the caller resumes the run (exit 5 says which it was).
+  const deferred = outcome.stopReason === "deferred" && info.exitCode === EXIT.deferred;
   return {
     type: "result",
-    subtype: resultSubtype(outcome, info.exitCode),
-    is_error: info.exitCode !== 0,
+    subtype: deferred ? "success" : resultSubtype(outcome, info.exitCode),
+    is_error: info.exitCode !== 0 && !deferred,
     exit_code: info.exitCode,
     text: outcome.text,
     result: outcome.text,
@@ -89,7 +93,8 @@ export function resultObject(outcome: RunOutcome, info: ResultInfo): ResultObjec
           })),
         }
       : {}),
-    ...(error && info.exitCode !== 0 ? { error } : {}),
+    ...(outcome.deferred === undefined ? {} : { deferred_tool_use: outcome.deferred }),
+    ...(error && info.exitCode !== 0 && !deferred ? { error } : {}),
   };
 }
 
@@ -297,6 +302,9 @@ function describeForHuman(
         return `stopped: ${event.message ?? "max steps reached"}`;
       if (event.stopReason === "stop_hook_limit" || event.stopReason === "hook_stop") {
         return event.message ? `stopped: ${event.message}` : `stopped (${event.stopReason})`;
+      }
+      if (event.stopReason === "deferred") {
+        return `deferred: ${event.message ?? "a hook deferred a tool call"}; acai -p --resume SESSION_ID asks the hooks again`;
       }
       return undefined;
     default:

@@ -77,7 +77,13 @@ export async function buildSessionAgent(
     ),
     // The conversation of the session picked up again (not the subagents').
     ...(ground.resumed
-      ? { resume: { messages: ground.resumed.messages, parentUuid: ground.resumed.lastUuid } }
+      ? {
+          resume: {
+            messages: ground.resumed.messages,
+            parentUuid: ground.resumed.lastUuid,
+            pending: ground.resumed.pending,
+          },
+        }
       : {}),
   });
   const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));

@@ -66,6 +66,7 @@ export async function prepareSession(given: PrepareSessionOptions): Promise<Prep
       projectSet: project.scan.projectFingerprint,
     },
     sandboxLine: ground.sandbox.startLine,
+    deferredCalls: ground.resumed?.pending.length ?? 0,
     warnings: [
       ...withEnv.warnings,
       ...telemetry.warnings,

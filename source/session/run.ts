@@ -125,6 +125,8 @@ function interceptorOptions(parts: SessionRunParts, run: ThisRun): InterceptorOp
     turnSignal: run.turnSignal,
     ...(options.askUser ? { askUser: options.askUser } : {}),
     assumeYes: options.flags.assumeYes ?? false,
+    // `defer` stops a headless run for `--resume`; the REPL and a listening agent ask instead.
+    deferrable: options.askUser === undefined && options.flags.listen !== true,
     // Read at each payload: the REPL's Shift-Tab changes the policy's mode mid-session.
     permissionMode: () => built.policy.mode,
     // A hook's `if`: judged as a deny rule of the session's policy would judge the call.

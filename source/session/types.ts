@@ -146,6 +146,8 @@ export interface PreparedSession {
   sandboxLine?: string;
   /** Warnings gathered while loading (broken hooks, broken dynamic tools, ...). */
   warnings: string[];
+  /** `--resume` of a run a before_tool hook deferred: the calls it stopped at (run first). */
+  deferredCalls?: number;
   /** This session's place among agents (its name, messages); absent when the relay is off. */
   relay?: SessionRelay;
   /** Drives Agent.run() through the hook interceptor: the one loop every mode uses. */

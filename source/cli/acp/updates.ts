@@ -81,6 +81,7 @@ export function acpStopReason(reason: StopReason, cancelled: boolean): acp.StopR
   switch (reason) {
     case "end_turn":
     case "error":
+    case "deferred": // a defer is an ask where a client answers (not headless)
       return "end_turn";
     case "max_steps":
     case "stop_hook_limit":

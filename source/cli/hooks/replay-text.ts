@@ -111,5 +111,6 @@ function modelChanges(v: Extract<Verdict, { action: "continue" }>): string[] {
 export function runText(run: AuditEntry): string {
   const effect = run.effect ? ` → ${run.effect}` : "";
   const detail = run.error ?? run.reason;
-  return `${run.hook} (${run.scope} ${run.source}${run.async ? ", async" : ""}): ${run.decision}${effect}${detail ? ` — ${clip(detail, 120)}` : ""} [${run.duration_ms} ms]`;
+  const changes = run.changes?.length ? ` (${clip(run.changes.join("; "), 120)})` : "";
+  return `${run.hook} (${run.scope} ${run.source}${run.async ? ", async" : ""}): ${run.decision}${changes}${effect}${detail ? ` — ${clip(detail, 120)}` : ""} [${run.duration_ms} ms]`;
 }

@@ -2,6 +2,19 @@
  * The one decision type every hook answer is normalized to, whatever the
  * dialect (acai JSON, Claude Code, Agent Hooks) or the exit code that carried it.
  */
+import type { RequestChanges } from "../../agent/event-data.js";
+
+/** What a modify may change around the model (before_model, after_model, after_tool). */
+export interface ModelControl {
+  /** before_model: this one request's messages, system prompt, settings, tools offered. */
+  request?: RequestChanges;
+  /** before_model: an answer in place of the model; after_model: the response's new text. */
+  response?: { text: string };
+  /** after_model: tool calls (ids; true: every one) removed before they run. */
+  dropToolCalls?: string[] | true;
+  /** after_tool: one more tool call, through every gate; its result replaces this one's. */
+  followUp?: { toolName: string; input: unknown };
+}
 
 export interface DecisionCommon {
   /** Extra text for the model. */
@@ -38,7 +51,7 @@ export type Decision = DecisionCommon &
         /** Said by exit code 2 with the reason on stderr, not by a JSON answer. */
         byExitCode?: true;
       }
-    | {
+    | ({
         action: "modify";
         /** Replaces the whole tool input. */
         input?: unknown;
@@ -48,7 +61,7 @@ export type Decision = DecisionCommon &
         prompt?: string;
         /** Replacement tool output. */
         output?: string;
-      }
+      } & ModelControl)
     | { action: "ask" }
     | {
         /**
@@ -61,6 +74,8 @@ export type Decision = DecisionCommon &
       }
     | { action: "retry"; retryAfterMs: number }
     | { action: "skip" }
+    /** before_tool, headless: the call waits for `--resume` (Claude Code's `defer`). */
+    | { action: "defer" }
     | { action: "stop" }
     | { action: "failed"; error: string }
   );
@@ -99,6 +114,7 @@ export function capDecisionTexts(decision: Decision): Decision {
   if (out.action === "modify") {
     if (out.prompt !== undefined) out.prompt = cut(out.prompt, "prompt");
     if (out.output !== undefined) out.output = cut(out.output, "output");
+    if (out.response !== undefined) out.response = { text: cut(out.response.text, "output") };
   }
   return out;
 }

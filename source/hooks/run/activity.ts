@@ -18,6 +18,7 @@ export type HookOutcome =
   | "allow"
   | "retry"
   | "skip"
+  | "defer"
   | "stop"
   | "failed"
   | "timeout"

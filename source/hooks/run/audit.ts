@@ -50,6 +50,12 @@ export interface AuditEntry {
   note?: string;
   /** The tool call the event is about (tool events), for `acai hooks why`. */
   tool_call_id?: string;
+  /**
+   * What a modify changed, named and briefly (`input`, `llm_request.messages`,
+   * `llm_request.tools [Read]`, `llm_response`, `drop_tool_calls [call_1]`,
+   * `follow_up Read`…); whether it took effect is `effect`.
+   */
+  changes?: string[];
 }
 
 /**
@@ -176,5 +182,34 @@ export function auditEntry(args: {
   const note = record.decision.action === "block" ? exitTwoCrashNote(record) : undefined;
   if (note !== undefined) entry.note = note;
   if (record.toolCallId !== undefined) entry.tool_call_id = record.toolCallId;
+  const changes = changesOf(answered);
+  if (changes.length > 0) entry.changes = changes;
   return entry;
+}
+
+/** What a modify answer changes, one short name per part (the audit line's `changes`). */
+function changesOf(decision: Decision): string[] {
+  if (decision.action !== "modify") return [];
+  const out: string[] = [];
+  if (decision.input !== undefined) out.push("input");
+  if (decision.inputPatch !== undefined) out.push("input_patch");
+  if (decision.prompt !== undefined) out.push("prompt");
+  if (decision.output !== undefined) out.push("output");
+  const request = decision.request;
+  if (request !== undefined) {
+    if (request.messages !== undefined)
+      out.push(`llm_request.messages (${request.messages.length})`);
+    if (request.system !== undefined) out.push("llm_request.system");
+    if (request.params !== undefined)
+      out.push(`llm_request.config ${Object.keys(request.params).join(",")}`);
+    if (request.tools !== undefined) out.push(`llm_request.tools [${request.tools.join(", ")}]`);
+    if (request.toolMode !== undefined) out.push(`llm_request.tool_mode ${request.toolMode}`);
+  }
+  if (decision.response !== undefined) out.push("llm_response");
+  if (decision.dropToolCalls !== undefined) {
+    const which = decision.dropToolCalls === true ? "all" : decision.dropToolCalls.join(", ");
+    out.push(`drop_tool_calls [${which}]`);
+  }
+  if (decision.followUp !== undefined) out.push(`follow_up ${decision.followUp.toolName}`);
+  return out.map((text) => capText(text, AUDIT_STDERR_CHARS, "changes"));
 }

@@ -75,6 +75,8 @@ export type NotificationEvent = Extract<AgentEvent, { type: "notification" }>;
 
 export interface ChainOptions extends FoldOptions {
   validateToolInput?: ValidateToolInput;
+  /** before_tool's `defer` is honoured (see `Gate.deferrable`). */
+  deferrable?: boolean;
   askUser?: AskUser;
   assumeYes?: boolean;
   /**
@@ -128,6 +130,7 @@ export async function* runChain(
     ...(options.validateToolInput === undefined
       ? {}
       : { validateToolInput: options.validateToolInput }),
+    ...(options.deferrable === true ? { deferrable: true } : {}),
   };
   let state = startChain(gate);
   const checklist = eventRow(options.event).blocks === "all" ? new BlockList() : undefined;

@@ -12,6 +12,7 @@ import type { HookDefinition } from "../contract/definition.js";
 import { eventRow, type HookEventName } from "../contract/events/table.js";
 import type { GateState } from "../contract/gate-state.js";
 import { applyMergePatch } from "../contract/merge-patch.js";
+import { mergeRequestChanges } from "../contract/model-control.js";
 
 type ToolInputValidation = { ok: true; value?: unknown } | { ok: false; error: string };
 export type ValidateToolInput = (toolName: string, input: unknown) => ToolInputValidation;
@@ -101,11 +102,51 @@ export function applyModification(
     if (changes.includes("output")) next.output = decision.output;
     else ignored.push("output");
   }
-  const notes =
-    ignored.length > 0
-      ? [
-          `hook "${hook.name}" answered modify with ${ignored.join(", ")}, which ${gate.event} cannot change; ignored`,
-        ]
-      : [];
+  const notes: string[] = [];
+  applyModelControl({ changes, ev, hook, decision, next, ignored, notes });
+  if (ignored.length > 0) {
+    notes.unshift(
+      `hook "${hook.name}" answered modify with ${ignored.join(", ")}, which ${gate.event} cannot change; ignored`,
+    );
+  }
   return { decision, replaced: next, notes };
+}
+
+/** The parts of a modify around the model (model-control.ts), where the event lets hooks change them. */
+function applyModelControl(at: {
+  changes: readonly string[];
+  ev: AgentEvent;
+  hook: HookDefinition;
+  decision: Extract<Decision, { action: "modify" }>;
+  next: GateState;
+  ignored: string[];
+  notes: string[];
+}): void {
+  const { changes, ev, hook, decision, next, ignored } = at;
+  if (decision.request !== undefined) {
+    if (changes.includes("request"))
+      next.request = mergeRequestChanges(next.request, decision.request);
+    else ignored.push("llm_request");
+  }
+  if (decision.response !== undefined) {
+    if (changes.includes("response")) next.response = decision.response;
+    else ignored.push("llm_response");
+  }
+  if (decision.dropToolCalls !== undefined) {
+    if (changes.includes("tool_calls") && ev.type === "model_response") {
+      const ids = ev.toolCalls.map((call) => call.toolCallId);
+      const drop = decision.dropToolCalls === true ? ids : decision.dropToolCalls;
+      next.dropToolCalls = [
+        ...new Set([...(next.dropToolCalls ?? []), ...drop.filter((id) => ids.includes(id))]),
+      ];
+    } else ignored.push("drop_tool_calls");
+  }
+  if (decision.followUp !== undefined) {
+    if (!changes.includes("follow_up")) ignored.push("follow_up");
+    else if (next.followUp !== undefined) {
+      at.notes.push(
+        `hook "${hook.name}" asked for a follow-up call after hook "${next.followUp.by}" did; only one is run, this one is ignored`,
+      );
+    } else next.followUp = { ...decision.followUp, by: hook.name };
+  }
 }

@@ -119,6 +119,10 @@ function consequence(
         : "ignore the retry (only before_model supports it)";
     case "stop":
       return "end the session after this event";
+    case "defer":
+      return row.honours.includes("defer")
+        ? 'defer the call: a headless run (acai -p) stops with stop_reason "deferred" (exit 5) and acai -p --resume asks the hooks again; elsewhere the user is asked'
+        : `ignore the defer (only before_tool supports it)`;
     case "failed":
       return "treat the hook as failed";
     default:

@@ -41,7 +41,9 @@ export type ChainEnd =
   | { kind: "retry"; afterMs: number; hook: HookRef; maxRetries?: number }
   | { kind: "stop"; reason: string }
   /** permission_request: a hook allowed the call on the user's behalf. */
-  | { kind: "allow" };
+  | { kind: "allow" }
+  /** before_tool in a headless run: the call waits for `--resume`. */
+  | { kind: "defer"; reason: string };
 
 /** What stays the same along one chain. */
 export interface Gate {
@@ -50,6 +52,11 @@ export interface Gate {
   contextCapChars: number;
   /** Checks a replaced tool input (the tool's own schema); none: taken as is. */
   validateToolInput?: ValidateToolInput;
+  /**
+   * before_tool's `defer` ends the chain (a headless run of the session's own
+   * agent); otherwise it is an `ask` of the permission, as when no hook decides.
+   */
+  deferrable?: boolean;
 }
 
 export interface ChainState {
@@ -195,9 +202,31 @@ function endOf(
       if (eventRow(gate.event).permission === "decision")
         return { end: { kind: "allow" }, replaced: modified };
       return { replaced: modified };
+    case "defer":
+      return { ...deferEnd(gate, hook, effective, notes), replaced: before };
     default:
       return effective satisfies never;
   }
+}
+
+/** A defer ends a deferrable before_tool chain; elsewhere a note says what became of it. */
+function deferEnd(
+  gate: Gate,
+  hook: HookDefinition,
+  decision: Decision,
+  notes: string[],
+): { end?: Stepped["end"] } {
+  if (!eventRow(gate.event).honours.includes("defer")) {
+    notes.push(`hook "${hook.name}" answered defer, which only before_tool supports; ignored`);
+    return {};
+  }
+  if (gate.deferrable === true) {
+    return { end: { kind: "defer", reason: decision.reason ?? `deferred by hook "${hook.name}"` } };
+  }
+  notes.push(
+    `hook "${hook.name}" answered defer, which only a headless run (acai -p) of the session's own agent can take; the permission is asked instead`,
+  );
+  return {};
 }
 
 /** Whether this answer suppresses the event's delivery; a note where the event cannot take it. */
@@ -225,7 +254,8 @@ function permissionSay(
   before: PermissionHintVerdict | undefined,
 ): PermissionHintVerdict | undefined {
   if (eventRow(gate.event).permission !== "hint" || before?.behavior === "ask") return before;
-  if (effective.action === "ask") {
+  // A defer that cannot be honoured here (deferEnd) is an ask of the permission.
+  if (effective.action === "ask" || (effective.action === "defer" && gate.deferrable !== true)) {
     const reason = effective.reason ?? `hook "${hook.name}" asks for confirmation`;
     return { behavior: "ask", reason, by: hook.name };
   }

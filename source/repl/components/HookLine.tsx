@@ -14,6 +14,7 @@ const OUTCOME: Record<HookOutcome, { verb: string; color: ColorName }> = {
   ask: { verb: "asked", color: "yellow" },
   allow: { verb: "allowed", color: "green" },
   retry: { verb: "asked to retry", color: "yellow" },
+  defer: { verb: "deferred", color: "yellow" },
   stop: { verb: "stopped the session", color: "red" },
   failed: { verb: "failed", color: "red" },
   timeout: { verb: "timed out", color: "red" },

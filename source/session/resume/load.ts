@@ -7,7 +7,12 @@
  */
 
 import type { ModelMessage } from "ai";
-import { answerInterruptedCalls, interruptedNote } from "../../agent/history-repair.js";
+import type { ToolCallSummary } from "../../agent/event-data.js";
+import {
+  answerInterruptedCalls,
+  deferredCalls,
+  interruptedNote,
+} from "../../agent/history-repair.js";
 import { ConversationLineSchema, messageOfLine } from "../../agent/transcript-messages.js";
 import { jsonTextTooDeep } from "../../config/json-depth.js";
 import { readRegularFileSync } from "../../config/read-regular-file.js";
@@ -34,6 +39,10 @@ export interface SessionRecord {
   /** uuid of the last conversation line, for the next line's parentUuid. */
   lastUuid: string | null;
   warnings: string[];
+  /** Ids of the calls a before_tool hook deferred (`tool_call_deferred` lines). */
+  deferredIds: Set<string>;
+  /** The calls the session stopped at with a deferred one: run first when it is resumed. */
+  pending: ToolCallSummary[];
 }
 
 export type TranscriptRead = { ok: true; record: SessionRecord } | { ok: false; reason: string };
@@ -49,7 +58,15 @@ export function readSessionTranscript(
 }
 
 export function parseSessionTranscript(text: string, file: string): SessionRecord {
-  const record: SessionRecord = { file, turns: 0, messages: [], lastUuid: null, warnings: [] };
+  const record: SessionRecord = {
+    file,
+    turns: 0,
+    messages: [],
+    lastUuid: null,
+    warnings: [],
+    deferredIds: new Set(),
+    pending: [],
+  };
   let skipped = 0;
   const skip = (line: number, why: string) => {
     skipped++;
@@ -66,8 +83,19 @@ export function parseSessionTranscript(text: string, file: string): SessionRecor
   if (skipped > record.warnings.length) {
     record.warnings.push(`${file}: ${skipped - record.warnings.length} more lines skipped.`);
   }
+  // A session stopped at a deferred call: those calls run when it is resumed, hooks asked again.
+  record.pending = deferredCalls(record.messages, record.deferredIds);
+  if (record.pending.length > 0) {
+    const names = record.pending.map((call) => call.toolName).join(", ");
+    record.warnings.push(
+      `${file}: the session stopped at a deferred tool call; resuming runs ${names} first, asking its hooks again.`,
+    );
+  }
   // A session killed during a tool call left the call without a result: it goes on "interrupted".
-  const repaired = answerInterruptedCalls(record.messages);
+  const repaired = answerInterruptedCalls(
+    record.messages,
+    new Set(record.pending.map((call) => call.toolCallId)),
+  );
   if (repaired.interrupted.length > 0) {
     record.messages = repaired.messages;
     record.warnings.push(interruptedNote(file, repaired.interrupted));
@@ -131,6 +159,8 @@ function noteEvent(record: SessionRecord, event: Record<string, unknown>): void 
     if (typeof event.sessionId === "string") record.sessionId ??= event.sessionId;
     if (typeof event.cwd === "string") record.cwd ??= event.cwd;
     if (typeof event.model === "string") record.model = event.model;
+  } else if (event.type === "tool_call_deferred" && typeof event.toolCallId === "string") {
+    if (event.agentId === undefined) record.deferredIds.add(event.toolCallId);
   } else if (event.type === "turn_start") {
     record.turns++;
     if (typeof event.prompt === "string") record.firstPrompt ??= event.prompt;

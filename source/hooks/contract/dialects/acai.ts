@@ -1,6 +1,14 @@
 /** acai's own JSON answer (hooks.md §4). All fields optional; unknown fields ignored. */
 import { z } from "zod";
-import type { Decision } from "../decision.js";
+import type { Decision, ModelControl } from "../decision.js";
+import {
+  dropToolCallsSchema,
+  followUpSchema,
+  llmRequestSchema,
+  llmResponseSchema,
+  requestChanges,
+  responseText,
+} from "../model-control.js";
 import { type AnswerDialect, common, decodeWith, withoutNulls } from "./common.js";
 
 const ACAI_ACTIONS = [
@@ -12,6 +20,7 @@ const ACAI_ACTIONS = [
   "retry",
   "skip",
   "stop",
+  "defer",
 ] as const;
 
 /** Used when `retry` gives no `retry_after_ms`. */
@@ -28,22 +37,42 @@ export const acaiAnswerSchema = z.object({
   message: z.string().optional(),
   retry_after_ms: z.number().int().min(0).max(600_000).optional(),
   log: z.string().optional(),
+  llm_request: llmRequestSchema.optional(),
+  llm_response: llmResponseSchema.optional(),
+  drop_tool_calls: dropToolCallsSchema.optional(),
+  follow_up: followUpSchema.optional(),
 });
 
 type AcaiAnswer = z.infer<typeof acaiAnswerSchema>;
 
+/** The answer's changes around the model (model-control.ts). */
+function modelControl(answer: AcaiAnswer): ModelControl {
+  const out: ModelControl = {};
+  const request = requestChanges(answer.llm_request);
+  if (request !== undefined) out.request = request;
+  const text = responseText(answer.llm_response);
+  if (text !== undefined) out.response = { text };
+  if (answer.drop_tool_calls !== undefined) out.dropToolCalls = answer.drop_tool_calls;
+  if (answer.follow_up !== undefined) {
+    out.followUp = { toolName: answer.follow_up.tool_name, input: answer.follow_up.tool_input };
+  }
+  return out;
+}
+
 function toDecision(answer: AcaiAnswer): Decision {
   const base = common(answer);
+  const control = modelControl(answer);
   const hasModification =
     answer.input !== undefined ||
     answer.input_patch !== undefined ||
     answer.prompt !== undefined ||
-    answer.output !== undefined;
+    answer.output !== undefined ||
+    Object.keys(control).length > 0;
   // Without `action`, a modification field means modify; otherwise continue.
   const action = answer.action ?? (hasModification ? "modify" : "continue");
   switch (action) {
     case "modify": {
-      const decision: Decision = { ...base, action: "modify" };
+      const decision: Decision = { ...base, action: "modify", ...control };
       if (answer.input !== undefined) decision.input = answer.input;
       if (answer.input_patch !== undefined) decision.inputPatch = answer.input_patch;
       if (answer.prompt !== undefined) decision.prompt = answer.prompt;
@@ -65,6 +94,7 @@ function toDecision(answer: AcaiAnswer): Decision {
     case "ask":
     case "skip":
     case "stop":
+    case "defer":
       return { ...base, action };
     default:
       return action satisfies never;

@@ -5,12 +5,24 @@
  * and PermissionRequest's `hookSpecificOutput.decision.{behavior, updatedInput,
  * message, interrupt}`.
  *
+ * Gemini CLI's answers share this shape: `decision: "allow" | "deny"`, and
+ * `hookSpecificOutput.{llm_request, llm_response, toolConfig,
+ * tailToolCallRequest}` (model-control.ts).
+ *
  * Precedence, as in Claude Code: `continue: false` (stop) over a
  * PermissionRequest decision, over block/deny, over ask, over allow, over
  * modifications, over continue.
  */
 import { z } from "zod";
-import type { Decision } from "../decision.js";
+import type { Decision, ModelControl } from "../decision.js";
+import {
+  llmRequestSchema,
+  llmResponseSchema,
+  requestChanges,
+  responseText,
+  tailCallSchema,
+  toolConfigSchema,
+} from "../model-control.js";
 import {
   type AnswerDialect,
   common,
@@ -33,17 +45,24 @@ const permissionRequestDecisionSchema = z.object({
 const hookSpecificOutputSchema = z.object({
   hookEventName: z.string().nullish(),
   decision: permissionRequestDecisionSchema.nullish(),
-  permissionDecision: z.enum(["allow", "deny", "ask"]).nullish(),
+  /** `defer`: a headless run stops at this call; `--resume` asks again. */
+  permissionDecision: z.enum(["allow", "deny", "ask", "defer"]).nullish(),
   permissionDecisionReason: z.string().nullish(),
   updatedInput: jsonObjectSchema.nullish(),
   additionalContext: z.string().nullish(),
   updatedToolOutput: z.unknown().optional(),
   /** Claude Code's PostToolUse name for the same thing (MCP tools). */
   updatedMCPToolOutput: z.unknown().optional(),
+  /** Gemini CLI's BeforeModel / AfterModel / BeforeToolSelection / AfterTool fields. */
+  llm_request: llmRequestSchema.nullish(),
+  llm_response: llmResponseSchema.nullish(),
+  toolConfig: toolConfigSchema.nullish(),
+  tailToolCallRequest: tailCallSchema.nullish(),
 });
 
 export const claudeAnswerSchema = z.object({
-  decision: z.enum(["block", "approve"]).optional(),
+  /** `allow` / `deny`: Gemini CLI's spelling (deny blocks; allow says nothing more). */
+  decision: z.enum(["block", "approve", "allow", "deny"]).optional(),
   reason: z.string().optional(),
   continue: z.boolean().optional(),
   stopReason: z.string().optional(),
@@ -65,6 +84,22 @@ const CLAUDE_ONLY_FIELDS = [
 function outputText(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+/** Gemini CLI's changes around the model, from `hookSpecificOutput`. */
+function modelControl(specific: ClaudeAnswer["hookSpecificOutput"]): ModelControl {
+  const out: ModelControl = {};
+  if (specific === undefined) return out;
+  const request = requestChanges(
+    specific.llm_request ?? undefined,
+    specific.toolConfig ?? undefined,
+  );
+  if (request !== undefined) out.request = request;
+  const text = responseText(specific.llm_response ?? undefined);
+  if (text !== undefined) out.response = { text };
+  const tail = specific.tailToolCallRequest ?? undefined;
+  if (tail !== undefined) out.followUp = { toolName: tail.name, input: tail.args ?? {} };
+  return out;
 }
 
 function toDecision(answer: ClaudeAnswer): Decision {
@@ -89,13 +124,17 @@ function toDecision(answer: ClaudeAnswer): Decision {
   }
   const permission = specific?.permissionDecision ?? undefined;
   const permissionReason = specific?.permissionDecisionReason ?? undefined;
-  if (answer.decision === "block" || permission === "deny") {
+  if (answer.decision === "block" || answer.decision === "deny" || permission === "deny") {
     return { ...base, action: "block", ...common({ reason: permissionReason ?? answer.reason }) };
   }
   if (permission === "ask") {
     return { ...base, action: "ask", ...common({ reason: permissionReason ?? answer.reason }) };
   }
+  if (permission === "defer") {
+    return { ...base, action: "defer", ...common({ reason: permissionReason ?? answer.reason }) };
+  }
   const reason = common({ reason: permissionReason ?? answer.reason });
+  const control = modelControl(specific);
   const input = specific?.updatedInput ?? undefined;
   const output = outputText(specific?.updatedToolOutput ?? specific?.updatedMCPToolOutput);
   // `permissionDecision: "allow"` (or the older `decision: "approve"`) spares the permission question.
@@ -104,8 +143,8 @@ function toDecision(answer: ClaudeAnswer): Decision {
       ? { ...base, ...reason, action: "allow" }
       : { ...base, ...reason, action: "allow", input };
   }
-  if (input !== undefined || output !== undefined) {
-    const decision: Decision = { ...base, ...reason, action: "modify" };
+  if (input !== undefined || output !== undefined || Object.keys(control).length > 0) {
+    const decision: Decision = { ...base, ...reason, action: "modify", ...control };
     if (input !== undefined) decision.input = input;
     if (output !== undefined) decision.output = output;
     return decision;

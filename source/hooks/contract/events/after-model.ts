@@ -1,6 +1,7 @@
 /** after_model: the model answered one step (text, tool calls, usage). */
 import { z } from "zod";
 import { promptIdField, toolCallFields, usageFields } from "./fields.js";
+import { LlmResponseSchema, llmResponseField } from "./model-parts.js";
 import { promptId, ToolCallSchema, UsageSchema } from "./payload-parts.js";
 import { defineEvent, GATE, matchNothing } from "./row.js";
 import { SAMPLE_USAGE } from "./sample-parts.js";
@@ -15,6 +16,7 @@ const payload = {
   usage: UsageSchema,
   finish_reason: z.string(),
   duration_ms: z.number(),
+  llm_response: LlmResponseSchema.optional(),
   ...promptId,
 };
 
@@ -26,24 +28,30 @@ export const afterModel = defineEvent({
   kind: "gate",
   subject: "none",
   honours: GATE,
-  changes: [],
+  // llm_response (the text the conversation keeps), drop_tool_calls (before they run).
+  changes: ["response", "tool_calls"],
   plainStdoutIsContext: false,
   asyncHooks: "background",
   onBlock: "end the turn and show the reason",
   plugins: { a3s: { name: "GenerateEnd", snake: "generate_end" } },
   payload,
-  fields: (ev) => ({
-    model: ev.model,
-    step: ev.step,
-    turn: ev.turn,
-    ...(ev.prompt === undefined ? {} : { prompt: ev.prompt }),
-    text: ev.text,
-    tool_calls: ev.toolCalls.map(toolCallFields),
-    usage: usageFields(ev.usage),
-    finish_reason: ev.finishReason,
-    duration_ms: ev.durationMs,
-    ...promptIdField(ev),
-  }),
+  fields: (ev, state) => {
+    const text = state.response?.text ?? ev.text;
+    const dropped = new Set(state.dropToolCalls ?? []);
+    return {
+      model: ev.model,
+      step: ev.step,
+      turn: ev.turn,
+      ...(ev.prompt === undefined ? {} : { prompt: ev.prompt }),
+      text,
+      tool_calls: ev.toolCalls.filter((c) => !dropped.has(c.toolCallId)).map(toolCallFields),
+      usage: usageFields(ev.usage),
+      finish_reason: ev.finishReason,
+      duration_ms: ev.durationMs,
+      llm_response: llmResponseField(text, ev.finishReason),
+      ...promptIdField(ev),
+    };
+  },
   matchOn: matchNothing,
   sample: (s) => ({
     type: "model_response",
@@ -60,6 +68,6 @@ export const afterModel = defineEvent({
   help: {
     fields:
       "model, step, prompt, text, tool_calls, usage {input_tokens, output_tokens, total_tokens}, finish_reason, duration_ms",
-    can: "observe; block = end the turn (e.g. a token budget)",
+    can: 'block = end the turn (e.g. a token budget); replace the text ({"llm_response":{"text":"..."}}); drop tool calls before they run ({"drop_tool_calls":["call_1"]}, or true for all)',
   },
 });

@@ -23,7 +23,8 @@ export const afterTool = defineEvent({
   kind: "gate",
   subject: "tool",
   honours: GATE,
-  changes: ["output"],
+  // follow_up (Gemini's tailToolCallRequest): one more call, through every gate.
+  changes: ["output", "follow_up"],
   plainStdoutIsContext: false,
   asyncHooks: "background",
   onBlock: "give the reason to the model beside the tool result",
@@ -51,7 +52,7 @@ export const afterTool = defineEvent({
   }),
   help: {
     fields: "tool_name, tool_input, tool_use_id, tool_response, tool_output, duration_ms",
-    can: 'replace the output ({"action":"modify","output":"..."}); add context; block (reason beside the result)',
+    can: 'replace the output ({"action":"modify","output":"..."}); ask for one follow-up call ({"follow_up":{"tool_name":"Read","tool_input":{"file_path":"..."}}}; it passes before_tool and the permission check, and its result replaces this one); add context; block (reason beside the result)',
     matcher: { tool: "Write|Edit" },
     change: { label: "replace", answer: { action: "modify", output: "the output the model sees" } },
   },

@@ -1,6 +1,7 @@
 /** before_model: the model is about to be called (one step of a turn). */
 import { z } from "zod";
 import { promptIdField } from "./fields.js";
+import { LlmRequestSchema, llmRequestField } from "./model-parts.js";
 import { promptId } from "./payload-parts.js";
 import { defineEvent, GATE, matchNothing } from "./row.js";
 
@@ -18,6 +19,7 @@ const payload = {
   system_prompt: z.string().optional().describe("The system prompt the request carries"),
   available_tools: z.array(z.string()).optional().describe("Names of the tools offered"),
   message_count: z.number().int().optional().describe("Messages of the conversation sent"),
+  llm_request: LlmRequestSchema.optional(),
   ...promptId,
 };
 
@@ -29,7 +31,9 @@ export const beforeModel = defineEvent({
   kind: "gate",
   subject: "none",
   honours: [...GATE, "retry"],
-  changes: ["prompt"],
+  // prompt (the turn's, in the conversation); llm_request (this request only);
+  // llm_response (an answer in place of the model's).
+  changes: ["prompt", "request", "response"],
   plainStdoutIsContext: false,
   asyncHooks: "background",
   onBlock: "end the turn and show the reason",
@@ -45,6 +49,7 @@ export const beforeModel = defineEvent({
     ...(ev.systemPrompt === undefined ? {} : { system_prompt: ev.systemPrompt }),
     ...(ev.availableTools === undefined ? {} : { available_tools: ev.availableTools }),
     ...(ev.messageCount === undefined ? {} : { message_count: ev.messageCount }),
+    llm_request: llmRequestField(ev, state.request),
     ...promptIdField(ev),
   }),
   matchOn: matchNothing,
@@ -58,10 +63,12 @@ export const beforeModel = defineEvent({
     systemPrompt: "You are acai, a coding agent working in a terminal on the user's project.",
     availableTools: ["Bash", "Read", "Write", "Edit", "Glob", "Grep"],
     messageCount: 1,
+    messages: () => [{ role: "user", content: "Run the tests and fix what fails." }],
   }),
   help: {
-    fields: "model, model_provider, step, turn, prompt, system_prompt, available_tools",
-    can: 'block (turn ends); retry ({"action":"retry","retry_after_ms":2000}); replace the prompt ({"action":"modify","prompt":"..."}); add context',
+    fields:
+      "model, model_provider, step, turn, prompt, system_prompt, available_tools, llm_request {model, messages, system, config, toolConfig}",
+    can: 'block (turn ends); retry ({"action":"retry","retry_after_ms":2000}); replace the prompt ({"action":"modify","prompt":"..."}); change this request ({"llm_request":{"config":{"temperature":0},"tools":["Read"]}}); answer in place of the model ({"llm_response":{"text":"..."}}); add context',
     change: { label: "retry", answer: { action: "retry", retry_after_ms: 2000 } },
   },
 });

@@ -14,7 +14,8 @@ export const beforeTool = defineEvent({
   kind: "gate",
   subject: "tool",
   // allow: no permission question unless a deny or ask rule holds (Claude Code's permissionDecision).
-  honours: [...GATE, "allow"],
+  // defer (Claude Code's): a headless run stops with the call pending; --resume asks again.
+  honours: [...GATE, "allow", "defer"],
   changes: ["input"],
   plainStdoutIsContext: false,
   asyncHooks: "background",
@@ -44,7 +45,7 @@ export const beforeTool = defineEvent({
   sample: (s) => ({ type: "tool_call_start", ...sampleCall(s), recentTools: ["Read", "Grep"] }),
   help: {
     fields: "tool_name, tool_input, tool_use_id, recent_tools",
-    can: 'block (reason goes to the model); modify ({"action":"modify","input_patch":{...}}); ask; add context',
+    can: 'block (reason goes to the model); modify ({"action":"modify","input_patch":{...}}); ask; defer (acai -p stops, exit 5; --resume asks again); add context',
     matcher: { tool: "Bash" },
     change: { label: "modify", answer: { action: "modify", input_patch: { timeout: 60000 } } },
   },

@@ -26,9 +26,21 @@ export type Honoured =
   | "skip"
   | "stop"
   | "retry"
-  | "suppress";
-/** What a `modify` may replace, by the answer's field name. */
-type Changeable = "input" | "prompt" | "output";
+  | "suppress"
+  | "defer";
+/**
+ * What a `modify` may replace, by the answer's field name: `request`
+ * (llm_request), `response` (llm_response), `tool_calls` (drop_tool_calls),
+ * `follow_up` (follow_up / tailToolCallRequest).
+ */
+type Changeable =
+  | "input"
+  | "prompt"
+  | "output"
+  | "request"
+  | "response"
+  | "tool_calls"
+  | "follow_up";
 
 /** What a matcher of the event is tested against (hooks.md §2). */
 export interface MatchFields {

@@ -4,7 +4,7 @@
  * `chainOptions` is what every gate's chain in a run shares (also the
  * permission_request gate's, permission.ts).
  */
-import type { AgentEvent } from "../../../agent/events.js";
+import { type AgentEvent, fromSubagent } from "../../../agent/events.js";
 import type { Verdict } from "../../../agent/verdicts.js";
 import type { HookEventName } from "../../contract/definition.js";
 import { eventRow } from "../../contract/events/table.js";
@@ -119,5 +119,7 @@ export function chainOptions(
     ...(options.validateToolInput === undefined
       ? {}
       : { validateToolInput: options.validateToolInput }),
+    // A subagent's call cannot wait for --resume (its conversation is not resumed).
+    ...(options.deferrable === true && !fromSubagent(agentEvent) ? { deferrable: true } : {}),
   };
 }

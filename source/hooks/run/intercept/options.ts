@@ -59,6 +59,11 @@ export interface InterceptorOptions {
   /** Answers `ask` and permission requests; without it they are denied unless `assumeYes`. */
   askUser?: AskUser;
   assumeYes?: boolean;
+  /**
+   * A headless run (acai -p): before_tool's `defer` stops the run with the
+   * call pending. Otherwise, and inside subagents, a defer asks the permission.
+   */
+  deferrable?: boolean;
   /** Checks a tool input a hook modified; an invalid one makes that hook fail. */
   validateToolInput?: ValidateToolInput;
   /** Per hook answer (default 10,000). */

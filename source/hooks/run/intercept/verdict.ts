@@ -8,6 +8,7 @@ import type { AgentEvent } from "../../../agent/events.js";
 import { RAISES } from "../../../agent/raises.js";
 import type { Verdict } from "../../../agent/verdicts.js";
 import type { HookEventName } from "../../contract/definition.js";
+import type { GateState } from "../../contract/gate-state.js";
 import type { HookActivityEvent } from "../activity.js";
 import type { ChainResult } from "../chain.js";
 
@@ -24,6 +25,21 @@ export function newRetryCount(): RetryCount {
 /** Context raised beside the loop, delivered with a plain continue. */
 export function carriedVerdict(carried: readonly string[]): Verdict | undefined {
   return carried.length > 0 ? { action: "continue", context: [...carried] } : undefined;
+}
+
+/** What hooks changed around the model, as the agent's verdict for this event reads it. */
+function modelVerdict(agentEvent: AgentEvent, state: GateState): Partial<Verdict> {
+  const out: Extract<Verdict, { action: "continue" }> = { action: "continue" };
+  if (state.request !== undefined) out.request = state.request;
+  if (state.response !== undefined) {
+    // before_model: an answer in place of the model; after_model: the response's new text.
+    if (agentEvent.type === "model_request") out.response = state.response;
+    else out.text = state.response.text;
+  }
+  if (state.dropToolCalls !== undefined) out.dropToolCalls = state.dropToolCalls;
+  if (state.followUp !== undefined) out.followUp = state.followUp;
+  const { action: _continue, ...changes } = out;
+  return changes;
 }
 
 export function verdictOf(
@@ -86,12 +102,15 @@ export function verdictOf(
         },
       };
     }
+    case "defer":
+      return { verdict: { action: "defer", reason: end.reason, ...withContext } };
     case "continue": {
       const verdict: Verdict = { action: "continue", ...withContext };
       const state = result.state;
       if ("toolInput" in state) verdict.input = state.checkedToolInput ?? state.toolInput;
       if (state.prompt !== undefined) verdict.prompt = state.prompt;
       if (state.output !== undefined) verdict.output = state.output;
+      Object.assign(verdict, modelVerdict(agentEvent, state));
       if (result.suppressed) verdict.suppress = true;
       if (result.permission !== undefined) verdict.permission = result.permission;
       return { verdict };

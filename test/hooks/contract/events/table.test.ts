@@ -71,6 +71,9 @@ describe("the events table", () => {
     expect(HOOK_EVENTS.filter((event) => eventRow(event).honours.includes("allow")).sort()).toEqual(
       ["before_tool", "permission_request"],
     );
+    expect(HOOK_EVENTS.filter((event) => eventRow(event).honours.includes("defer"))).toEqual([
+      "before_tool",
+    ]);
     const changes = Object.fromEntries(
       HOOK_EVENTS.filter((event) => eventRow(event).changes.length > 0).map((event) => [
         event,
@@ -79,11 +82,15 @@ describe("the events table", () => {
     );
     expect(changes).toEqual({
       user_prompt: ["prompt"],
-      // The turn's prompt in the conversation (A3S GenerateStart's modified).
-      before_model: ["prompt"],
+      // The turn's prompt in the conversation (A3S GenerateStart's modified); this one
+      // request (llm_request), or an answer in place of the model (llm_response).
+      before_model: ["prompt", "request", "response"],
+      // The text kept (llm_response), tool calls dropped before they run.
+      after_model: ["response", "tool_calls"],
       before_tool: ["input"],
       permission_request: ["input"],
-      after_tool: ["output"],
+      // One follow-up call (Gemini's tailToolCallRequest), through every gate.
+      after_tool: ["output", "follow_up"],
       // The text the model gets for the message.
       message_received: ["prompt"],
     });
