@@ -157,7 +157,9 @@ function interceptorOptions(parts: SessionRunParts, run: ThisRun): InterceptorOp
     sessionEndBudgetMs: settings.sessionEndBudgetMs,
     // acai's own resource limits: the user's settings only (a project's could starve the user's hooks).
     ...asyncHookLimits(project.loaded.user.hookDefaults),
-    ...(services.plugins === undefined ? {} : { plugins: services.plugins }),
+    ...(services.plugins === undefined
+      ? {}
+      : { plugins: services.plugins, lateHooks: services.registry.late }),
     handlers: run.handlers,
     onNotification: (event) => built.agent.record(event),
     validateToolInput: (toolName: string, toolInput: unknown) => {

@@ -72,6 +72,7 @@ export async function startServices(
     included: (scope) => scope === "user" || ground.includeProject,
     env: options.env,
     projectDir: ground.projectDir,
+    openclaw: { agentDir: ground.project.paths.home, model: model.modelId },
   });
   const loadedTogether = await loadTogether(ground, options, { mcpServers, plugins });
   // Interrupted while describing: the aborted steps were not cached, go no further.

@@ -14,8 +14,9 @@ import path from "node:path";
 import { z } from "zod";
 import { a3sEvents, parseA3sOptions } from "./a3s.js";
 import type { HookDefinition, HookEventName, HookMatcher, HookScope } from "./definition.js";
-import { isHookEventName, normalizeEventName, OPENCLAW_EVENTS } from "./events/names.js";
+import { isHookEventName, normalizeEventName } from "./events/names.js";
 import { InvalidMatcherError, prepareHookMatcher } from "./match.js";
+import { openClawHook } from "./openclaw.js";
 import {
   AskAheadSchema,
   DEFAULT_HOOK_TIMEOUT_MS,
@@ -105,20 +106,22 @@ interface Parsed {
 /** The events a registration listens to (A3S's PostToolUse is two), or why it has none. */
 function eventsOf(shape: RegistrationShape, raw: unknown): readonly HookEventName[] | string {
   if (shape === "a3s") return a3sEvents(raw);
+  if (shape === "openclaw") {
+    const claw = openClawHook(raw);
+    return typeof claw === "string" ? claw : claw.events;
+  }
   const event = eventOf(shape, raw);
   return isHookEventName(event) ? [event] : event;
 }
 
-function eventOf(shape: Exclude<RegistrationShape, "a3s">, raw: unknown): HookEventName | string {
+function eventOf(
+  shape: Exclude<RegistrationShape, "a3s" | "openclaw">,
+  raw: unknown,
+): HookEventName | string {
   const name = typeof raw === "string" ? raw : String(raw);
   switch (shape) {
     case "acai":
       return normalizeEventName(name) ?? `unknown event ${JSON.stringify(raw)}`;
-    case "openclaw":
-      return (
-        OPENCLAW_EVENTS[name.replaceAll("_", "-")] ??
-        `OpenClaw hook ${JSON.stringify(raw)} has no acai event; acai takes ${Object.keys(OPENCLAW_EVENTS).join(", ")}`
-      );
     case "pattern":
       return "pattern";
     case "relay":
@@ -130,7 +133,11 @@ function eventOf(shape: Exclude<RegistrationShape, "a3s">, raw: unknown): HookEv
   }
 }
 
-function parse(shape: RegistrationShape, options: unknown): Omit<Parsed, "event"> | string {
+function parse(
+  shape: RegistrationShape,
+  event: unknown,
+  options: unknown,
+): Omit<Parsed, "event"> | string {
   switch (shape) {
     case "acai": {
       const r = AcaiOptionsSchema.safeParse(options ?? {});
@@ -147,16 +154,8 @@ function parse(shape: RegistrationShape, options: unknown): Omit<Parsed, "event"
         ...(o.askAhead === true ? { askAhead: true } : {}),
       };
     }
-    case "openclaw": {
-      const r = OpenClawOptionsSchema.safeParse(options ?? {});
-      if (!r.success) return formatZodError(r.error);
-      return {
-        priority: lowerFirstPriority(r.data.priority, LOWER_FIRST_DEFAULT.openclaw),
-        matcher: {},
-        async: false,
-        failure: "open",
-      };
-    }
+    case "openclaw":
+      return parseOpenClaw(event, options);
     case "a3s":
       return parseA3s(options);
     case "relay":
@@ -196,6 +195,20 @@ function parseRelay(options: unknown): Omit<Parsed, "event"> | string {
   };
 }
 
+/** OpenClaw's void hooks are fire-and-forget: async (hooks.md §5), never waited for. */
+function parseOpenClaw(event: unknown, options: unknown): Omit<Parsed, "event"> | string {
+  const r = OpenClawOptionsSchema.safeParse(options ?? {});
+  if (!r.success) return formatZodError(r.error);
+  const claw = openClawHook(event);
+  if (typeof claw === "string") return claw;
+  return {
+    priority: lowerFirstPriority(r.data.priority, LOWER_FIRST_DEFAULT.openclaw),
+    matcher: { ...claw.matcher },
+    async: claw.void,
+    failure: "open",
+  };
+}
+
 function parseA3s(options: unknown): Omit<Parsed, "event"> | string {
   const o = parseA3sOptions(options);
   if (typeof o === "string") return o;
@@ -221,7 +234,7 @@ export function registrationHook(
 ): HookDefinition | string {
   const events = eventsOf(raw.shape, raw.events[0]);
   if (typeof events === "string") return events;
-  const parsed = parse(raw.shape, raw.options);
+  const parsed = parse(raw.shape, raw.events[0], raw.options);
   if (typeof parsed === "string") return `invalid options: ${parsed}`;
   const base = path.basename(source.file);
   const hook: HookDefinition = {
@@ -272,6 +285,16 @@ export type PluginLoad =
 export type PluginKind = "plugin" | "relay-config";
 
 /** Runs a plugin file's `register(api)` (the session's plugin host, run/plugins/host.ts). */
+/** A registration made after `register()` returned, as its worker reported it, or what was wrong with it. */
+export type LateRegistration =
+  | { kind: "registration"; index: number; raw: RawRegistration }
+  | { kind: "problem"; problem: string };
+
 export interface PluginLoader {
-  load(file: string, kind?: PluginKind): Promise<PluginLoad>;
+  /** `late` is told of each registration the plugin makes after `register(api)` returned. */
+  load(
+    file: string,
+    kind?: PluginKind,
+    late?: (late: LateRegistration) => void,
+  ): Promise<PluginLoad>;
 }

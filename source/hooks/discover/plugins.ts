@@ -7,8 +7,9 @@
  */
 import path from "node:path";
 import type { BrokenHook, HookDefinition, HookScope } from "../contract/definition.js";
+import type { LateHooks } from "../contract/late-hooks.js";
 import type { PluginKind, PluginLoader } from "../contract/plugin-registration.js";
-import { registrationHook } from "../contract/plugin-registration.js";
+import { type LateRegistration, registrationHook } from "../contract/plugin-registration.js";
 import { mergeRelayEffects, type RelayConfigEffect, relayConfigVerdict } from "./relay-config.js";
 import { listDir, statOrUndefined } from "./sources/files.js";
 
@@ -66,6 +67,8 @@ export interface LoadPluginsOptions {
   host: PluginLoader;
   projectDir: string;
   defaultTimeoutFor: (scope: HookScope) => number | undefined;
+  /** Where registrations made after `register(api)` returned go (late-hooks.ts). */
+  late?: LateHooks;
 }
 
 export interface LoadedPlugins {
@@ -83,7 +86,9 @@ export async function loadPlugins(
   const hooks: HookDefinition[] = [];
   const broken: BrokenHook[] = [];
   const effects: RelayConfigEffect[] = [];
-  const loads = await Promise.all(candidates.map((c) => options.host.load(c.file, c.kind)));
+  const loads = await Promise.all(
+    candidates.map((c) => options.host.load(c.file, c.kind, lateListener(c, options))),
+  );
   candidates.forEach((candidate, i) => {
     let load = loads[i];
     const base = { file: candidate.file, scope: candidate.scope, sourceKind: "plugin" as const };
@@ -123,4 +128,45 @@ export async function loadPlugins(
     }
   });
   return { hooks, broken, relay: mergeRelayEffects(effects) };
+}
+
+/**
+ * A plugin's registrations after `register(api)` returned, made hooks as the
+ * ones before were (same source, same limits) and handed to `options.late`;
+ * what cannot be loaded is a warning naming the plugin.
+ */
+function lateListener(
+  candidate: PluginCandidate,
+  options: LoadPluginsOptions,
+): ((late: LateRegistration) => void) | undefined {
+  const late = options.late;
+  if (late === undefined) return undefined;
+  const base = path.basename(candidate.file);
+  const defaultTimeoutMs = options.defaultTimeoutFor(candidate.scope);
+  return (registration) => {
+    const why = (reason: string) => `plugin ${candidate.file}: ${reason}`;
+    if (registration.kind === "problem") {
+      late.add({ kind: "broken", message: why(registration.problem) });
+      return;
+    }
+    const { raw, index } = registration;
+    if (index >= MAX_REGISTRATIONS) {
+      late.add({
+        kind: "broken",
+        message: why(`registered more than ${MAX_REGISTRATIONS} hooks; #${index} is not loaded`),
+      });
+      return;
+    }
+    const hook = registrationHook(raw, index, {
+      file: candidate.file,
+      scope: candidate.scope,
+      projectDir: options.projectDir,
+      ...(defaultTimeoutMs === undefined ? {} : { defaultTimeoutMs }),
+    });
+    late.add(
+      typeof hook === "string"
+        ? { kind: "broken", message: why(`${raw.name ?? `${base}#${index}`}: ${hook}`) }
+        : { kind: "hook", hook },
+    );
+  };
 }

@@ -12,6 +12,7 @@ import {
 import type { ProcessRunner } from "../../process/types.js";
 import type { BrokenHook, HookDefinition, HookScope } from "../contract/definition.js";
 import { askAheadIgnoredWarning } from "../contract/definition.js";
+import { LateHooks } from "../contract/late-hooks.js";
 import { compareHooks } from "../contract/match.js";
 import type { PluginLoader } from "../contract/plugin-registration.js";
 import { type DisableSettings, markDisabled } from "./disabled.js";
@@ -44,6 +45,8 @@ export interface HookRegistry {
   projectEnvRequests: EnvRequester[];
   /** What the relay.configs loaded change: idle time, pattern limits, unlimited injection (relay-config.ts). */
   relay: RelayConfigEffect;
+  /** Hooks plugins register after their `register(api)` returned (OpenClaw's dynamic addition). */
+  late: LateHooks;
 }
 
 export interface LoadOptions {
@@ -113,12 +116,13 @@ export async function loadHookRegistry(
     if ("launch" in result) hooks.push(result);
     else broken.push(result);
   }
+  const late = new LateHooks();
   const plugins =
     options.plugins === undefined
       ? { hooks: [], broken: [], relay: {} }
       : await loadPlugins(
           scan.plugins.filter((p) => included(p.scope)),
-          { host: options.plugins, projectDir, defaultTimeoutFor: timeoutFor },
+          { host: options.plugins, projectDir, defaultTimeoutFor: timeoutFor, late },
         );
   broken.push(...plugins.broken);
   const settings = loadSettingsHooks(
@@ -147,6 +151,7 @@ export async function loadHookRegistry(
     broken,
     projectEnvRequests: projectExecutables.hooks.filter((hook) => hook.env.length > 0),
     relay: plugins.relay,
+    late,
     warnings: [
       ...projectEnv.warnings,
       ...settings.warnings,

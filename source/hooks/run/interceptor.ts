@@ -50,6 +50,7 @@ import { createRunContext, type RunContext } from "./intercept/run-context.js";
 import { sessionEnd } from "./intercept/session-end.js";
 import { markedLike } from "./intercept/subagent-mark.js";
 import { carriedVerdict, newRetryCount } from "./intercept/verdict.js";
+import { followLateHooks, withLateHooks } from "./late.js";
 import { indexHooks, type Plan, plan } from "./plan.js";
 
 export {
@@ -76,9 +77,13 @@ export interface HookInterceptor {
 
 export function createHookInterceptor(options: InterceptorOptions): HookInterceptor {
   const configured = indexHooks(options.hooks);
-  const byEvent = options.hooks.some((hook) => hook.disabled !== undefined)
-    ? indexHooks(options.hooks.filter((hook) => hook.disabled === undefined))
-    : configured;
+  // Mutable: hooks a plugin registers later join it (late.ts).
+  const byEvent = withLateHooks(
+    options.hooks.some((hook) => hook.disabled !== undefined)
+      ? indexHooks(options.hooks.filter((hook) => hook.disabled === undefined))
+      : configured,
+    options.lateHooks,
+  );
   let active: ActiveRun | undefined;
   const setActive = (run: ActiveRun | undefined): void => {
     active = run;
@@ -104,11 +109,15 @@ interface ActiveRun {
 async function* intercept(
   run: AgentRun,
   options: InterceptorOptions,
-  [byEvent, configured]: readonly [HookIndexMap, HookIndexMap],
+  [byEvent, configured]: readonly [Map<HookEventName, readonly HookDefinition[]>, HookIndexMap],
   setActive: (run: ActiveRun | undefined) => void,
 ): InterceptedRun {
   const ctx = createRunContext(options, byEvent, configured);
   const pump = createPump(run);
+  const unfollow = followLateHooks(byEvent, options.lateHooks, (message) => {
+    ctx.pendingActivity.push({ type: "warning", source: "plugin", message });
+    pump.wake();
+  });
   const parts: EventParts = {
     startAsync: createAsyncHooks(ctx),
     notifications: createNotifications(ctx),
@@ -150,6 +159,7 @@ async function* intercept(
     }
     if (ctx.pendingActivity.length > 0) yield* ctx.pendingActivity.splice(0);
   } finally {
+    unfollow();
     idle?.stop();
     setActive(undefined);
     await closeRun(ctx, pump);

@@ -74,17 +74,22 @@ export function createCandidateFinder(
   index: ReadonlyMap<HookEventName, readonly HookDefinition[]>,
   byName: MatchesByName,
 ): (subject: MatchSubject) => readonly HookDefinition[] {
-  const caches = new Map<HookEventName, Map<string, readonly HookDefinition[]>>();
+  // Per event: the list the cache was made from (a hook added later, late.ts, replaces it) and the cache.
+  const caches = new Map<
+    HookEventName,
+    [readonly HookDefinition[], Map<string, readonly HookDefinition[]>]
+  >();
   const none: readonly HookDefinition[] = [];
   return (subject) => {
     const hooks = index.get(subject.event);
     if (hooks === undefined) return none;
     const key = subject.toolName ?? subject.source ?? subject.namespace ?? "";
-    let cache = caches.get(subject.event);
-    if (cache === undefined) {
-      cache = new Map();
-      caches.set(subject.event, cache);
+    let made = caches.get(subject.event);
+    if (made === undefined || made[0] !== hooks) {
+      made = [hooks, new Map()];
+      caches.set(subject.event, made);
     }
+    const cache = made[1];
     let candidates = cache.get(key);
     if (candidates === undefined) {
       candidates = hooks.filter((hook) => byName(hook, subject));

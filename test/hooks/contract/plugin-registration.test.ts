@@ -5,10 +5,8 @@ import {
   type RawRegistration,
   registrationHook,
 } from "../../../source/hooks/contract/plugin-registration.js";
-import {
-  handlerArgument,
-  translateOpenClawAnswer,
-} from "../../../source/hooks/run/plugins/shapes.js";
+import { translateOpenClawAnswer } from "../../../source/hooks/run/plugins/openclaw.js";
+import { handlerArgument } from "../../../source/hooks/run/plugins/shapes.js";
 
 const source = { file: "/p/.acai/plugins/x.mjs", scope: "project" as const, projectDir: "/p" };
 const reg = (r: Partial<RawRegistration>): RawRegistration => ({
@@ -68,10 +66,10 @@ describe("plugin registrations", () => {
     expect(hook).toMatchObject({ events: ["before_tool"], priority: 990 });
     expect(
       registrationHook(reg({ shape: "openclaw", events: ["after_tool_call"] }), 0, source),
-    ).toMatchObject({ events: ["after_tool"], priority: 1000 });
+    ).toMatchObject({ events: ["after_tool", "after_tool_failure"], priority: 1000, async: true });
     expect(
-      registrationHook(reg({ shape: "openclaw", events: ["gateway-start"] }), 0, source),
-    ).toMatch(/OpenClaw hook "gateway-start" has no acai event/);
+      registrationHook(reg({ shape: "openclaw", events: ["gateway-reload"] }), 0, source),
+    ).toMatch(/OpenClaw hook "gateway-reload" is unknown/);
   });
 
   it("A3S: event types, matchers (tool exact, path_pattern, command_pattern, session_id) and config", () => {

@@ -33,7 +33,10 @@ export const afterToolFailure = defineEvent({
   asyncHooks: "background",
   onBlock: OBSERVED,
   // A3S's PostToolUse is every call that ran; a3s.ts skips the calls that never ran (is_blocked).
-  plugins: { a3s: { name: "PostToolUse", snake: "post_tool_use" } },
+  plugins: {
+    openclaw: ["after-tool-call"],
+    a3s: { name: "PostToolUse", snake: "post_tool_use" },
+  },
   payload,
   fields: (ev) => ({
     tool_name: ev.toolName,

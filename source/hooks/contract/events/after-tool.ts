@@ -29,7 +29,7 @@ export const afterTool = defineEvent({
   asyncHooks: "background",
   onBlock: "give the reason to the model beside the tool result",
   plugins: {
-    openclaw: ["after-tool-call"],
+    openclaw: ["after-tool-call", "tool-result-persist"],
     a3s: { name: "PostToolUse", snake: "post_tool_use" },
   },
   payload,

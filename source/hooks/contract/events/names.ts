@@ -88,12 +88,20 @@ export function isObserveOnly(event: HookEventName): boolean {
   return HOOK_EVENT_TABLE[event].kind === "observe";
 }
 
-/** OpenClaw's hook names (kebab-case, as the rows give them) → acai's events; the others have no acai event. */
-export const OPENCLAW_EVENTS: Readonly<Record<string, HookEventName>> = Object.fromEntries(
-  HOOK_EVENTS.flatMap((event) =>
-    (HOOK_EVENT_TABLE[event].plugins?.openclaw ?? []).map((name) => [name, event]),
-  ),
-);
+/**
+ * OpenClaw's hook names (kebab-case, as the rows give them) → acai's events
+ * (after-tool-call: a tool that returned and one that failed).
+ */
+export const OPENCLAW_EVENTS: Readonly<Record<string, readonly HookEventName[]>> = (() => {
+  const out: Record<string, HookEventName[]> = {};
+  for (const event of HOOK_EVENTS) {
+    for (const name of HOOK_EVENT_TABLE[event].plugins?.openclaw ?? []) {
+      if (Object.hasOwn(out, name)) out[name]?.push(event);
+      else out[name] = [event];
+    }
+  }
+  return out;
+})();
 
 /**
  * A3S's event types (PascalCase) → acai's events: the rows that name it

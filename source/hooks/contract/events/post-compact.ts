@@ -31,6 +31,7 @@ export const postCompact = defineEvent({
   plainStdoutIsContext: false,
   asyncHooks: "background",
   onBlock: OBSERVED,
+  plugins: { openclaw: ["after-compaction"] },
   payload,
   fields: (ev) => ({
     trigger: ev.trigger,

@@ -23,6 +23,7 @@ export const preCompact = defineEvent({
   plainStdoutIsContext: false,
   asyncHooks: "background",
   onBlock: "not compact now (an automatic compaction is tried again before a later request)",
+  plugins: { openclaw: ["before-compaction"] },
   payload,
   fields: (ev) => ({
     trigger: ev.trigger,

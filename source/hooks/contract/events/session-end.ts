@@ -32,7 +32,7 @@ export const sessionEnd = defineEvent({
   onBlock: OBSERVED,
   route: "session_end",
   plugins: {
-    openclaw: ["session-end"],
+    openclaw: ["session-end", "gateway-stop"],
     a3s: { name: "SessionEnd", snake: "session_end" },
   },
   payload,

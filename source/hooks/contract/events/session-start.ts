@@ -43,7 +43,7 @@ export const sessionStart = defineEvent({
   onBlock: "refuse to start the session",
   claudeEnvFile: true,
   plugins: {
-    openclaw: ["session-start"],
+    openclaw: ["session-start", "gateway-start"],
     a3s: { name: "SessionStart", snake: "session_start" },
   },
   payload,

@@ -4,6 +4,7 @@ import type { PatternNamespaces } from "../../../patterns/namespaces.js";
 import type { ProcessStarter } from "../../../process/long-lived.js";
 import type { ProcessRunner } from "../../../process/types.js";
 import type { HookDefinition } from "../../contract/definition.js";
+import type { LateHooks } from "../../contract/late-hooks.js";
 import type { RuleCatches } from "../../contract/match.js";
 import type { HookFileCheck } from "../../discover/fingerprint.js";
 import type { AskUser, HookActivityEvent, InterceptedEvent } from "../activity.js";
@@ -76,6 +77,8 @@ export interface InterceptorOptions {
   plugins?: PluginHooks;
   /** What http, prompt, agent and mcp_tool hooks run through (handlers/services.ts). */
   handlers?: HandlerServices;
+  /** Hooks plugins register after their `register(api)` returned: they join the run (late.ts). */
+  lateHooks?: LateHooks;
   /** The hooks' files as the session loaded them (hooks/fingerprint.ts): a changed one is not run. */
   fingerprints?: HookFileCheck;
   /** Cap per output stream of a hook (default 1 MiB). */

@@ -8,10 +8,13 @@
  * next call — at most `maxRestarts` times a session.
  */
 import type { Worker } from "node:worker_threads";
+import { openClawName } from "../../contract/openclaw.js";
 import type {
+  LateRegistration,
   PluginKind,
   PluginLoad,
   PluginLoader,
+  RawRegistration,
   RegistrationShape,
 } from "../../contract/plugin-registration.js";
 import { notRunRecord } from "../run.js";
@@ -39,17 +42,53 @@ export class PluginHost implements PluginHooks, PluginLoader {
       ...(options.resourceLimits === undefined ? {} : { resourceLimits: options.resourceLimits }),
       ...(options.children === undefined ? {} : { children: options.children }),
       ...(options.relay === undefined ? {} : { relay: options.relay }),
+
+      ...(options.openclaw === undefined ? {} : { openclaw: options.openclaw }),
     };
   }
 
-  /** Starts the plugin's worker and runs its `register(api)` (or reads its relay.config). */
-  async load(file: string, kind: PluginKind = "plugin"): Promise<PluginLoad> {
+  /**
+   * Starts the plugin's worker and runs its `register(api)` (or reads its
+   * relay.config); `late` is told of each registration it makes afterwards
+   * (its index is the one to call).
+   */
+  async load(
+    file: string,
+    kind: PluginKind = "plugin",
+    late?: (late: LateRegistration) => void,
+  ): Promise<PluginLoad> {
     const thread = new PluginThread(file, this.settings, kind);
     this.threads.set(file, thread);
+    thread.onLate = (registration) => this.lateOne(thread, registration, late);
     const load = await thread.start();
-    if (load.ok) thread.shapes = load.registrations.map((r) => r.shape);
-    else thread.stop("it failed to load");
+    if (load.ok) {
+      thread.shapes = load.registrations.map((r) => r.shape);
+      thread.clawNames = load.registrations.map(clawName);
+    } else thread.stop("it failed to load");
     return load;
+  }
+
+  /**
+   * A late registration: known from now on (its shape, for calls). One the
+   * plugin makes again after a restart, at an index already known, is the same
+   * hook and is not added twice.
+   */
+  private lateOne(
+    thread: PluginThread,
+    registration: LateRegistration,
+    late: ((late: LateRegistration) => void) | undefined,
+  ): void {
+    if (registration.kind === "registration") {
+      const { index, raw } = registration;
+      if (index < thread.shapes.length) return;
+      if (index !== thread.shapes.length) {
+        late?.({ kind: "problem", problem: "registered a hook out of order (ignored)" });
+        return;
+      }
+      thread.shapes.push(raw.shape);
+      thread.clawNames.push(clawName(raw));
+    }
+    late?.(registration);
   }
 
   call(call: PluginCall): Promise<HookRunRecord> {
@@ -112,7 +151,8 @@ export class PluginHost implements PluginHooks, PluginLoader {
       const load = await thread.start();
       if (!load.ok) return `its plugin failed to start again: ${load.reason}`;
       const shapes = load.registrations.map((r) => r.shape);
-      if (shapes.join() !== thread.shapes.join()) {
+      // Late registrations come after these; the plugin makes them again when its code runs again.
+      if (shapes.join() !== thread.shapes.slice(0, shapes.length).join()) {
         thread.stop("it registered differently");
         return "its plugin registered different hooks when started again";
       }
@@ -159,7 +199,15 @@ export class PluginHost implements PluginHooks, PluginLoader {
         };
         call.signal.addEventListener("abort", out.onAbort, { once: true });
       }
-      const argument = handlerArgument(shape, call.event, call.payload, this.settings.relay);
+      const argument = handlerArgument(
+        shape,
+        call.event,
+        call.payload,
+        this.settings.relay,
+        shape === "openclaw"
+          ? { name: thread.clawNames[call.launch.registration], session: this.settings.openclaw }
+          : undefined,
+      );
       thread.post({ type: "call", id, registration: call.launch.registration, argument });
     });
   }
@@ -176,4 +224,9 @@ export class PluginHost implements PluginHooks, PluginLoader {
       }),
     );
   }
+}
+
+/** The OpenClaw hook a registration is for (its context's `direction` depends on it). */
+function clawName(raw: RawRegistration): string | undefined {
+  return raw.shape === "openclaw" ? openClawName(raw.events[0]) : undefined;
 }

@@ -12,7 +12,7 @@ import { MAX_ANSWER_DEPTH } from "../../contract/dialects/index.js";
 import type { RegistrationShape } from "../../contract/plugin-registration.js";
 import { decodeRunResult, formatBytes } from "../decode.js";
 import type { HookRunRecord } from "../run-record.js";
-import { translateOpenClawAnswer } from "./shapes.js";
+import { translateOpenClawAnswer } from "./openclaw.js";
 
 /** What the worker said, or why nothing usable came back. */
 export type CallOutcome =
@@ -106,10 +106,12 @@ function decisionOf(ctx: RecordContext, outcome: CallOutcome): Decision {
 
 function answerDecision(ctx: RecordContext, answer: string | undefined): Decision {
   if (answer === undefined) return { action: "continue" };
+  // OpenClaw's void hooks are not waited for, and what they return is not read (as in OpenClaw).
+  if (ctx.shape === "openclaw" && ctx.hook.async) return { action: "continue" };
   if (answer.length > ctx.maxOutputBytes) {
     return failed(`answered more than ${formatBytes(ctx.maxOutputBytes)}; the answer is not read`);
   }
-  const stdout = ctx.shape === "openclaw" ? openClawText(answer) : answer;
+  const stdout = ctx.shape === "openclaw" ? openClawText(answer, ctx.event) : answer;
   // Decoding is pure: a handler's usual answers are decoded once per event.
   const cacheable = stdout.length <= CACHED_ANSWER_CHARS;
   const key = cacheable ? `${ctx.event}\u0000${stdout}` : "";
@@ -132,13 +134,13 @@ const CACHED_ANSWERS = 256;
 const CACHED_ANSWER_CHARS = 1024;
 const decoded = new Map<string, Decision>();
 
-/** OpenClaw's `{ block, blockReason, params }` rewritten in acai's dialect (within the depth limit). */
-function openClawText(answer: string): string {
+/** An OpenClaw answer (`{ block, blockReason, params }`, …) rewritten in acai's dialect (within the depth limit). */
+function openClawText(answer: string, event: HookEventName): string {
   if (!answer.trimStart().startsWith("{") || jsonTextTooDeep(answer, MAX_ANSWER_DEPTH)) {
     return answer;
   }
   try {
-    return JSON.stringify(translateOpenClawAnswer(JSON.parse(answer)));
+    return JSON.stringify(translateOpenClawAnswer(JSON.parse(answer), event));
   } catch {
     return answer;
   }

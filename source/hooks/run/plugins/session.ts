@@ -17,6 +17,7 @@ import type { SandboxLaunch } from "../../../process/types.js";
 import type { HookScope } from "../../contract/definition.js";
 import type { PluginCandidate } from "../../discover/plugins.js";
 import { PluginHost } from "./host.js";
+import type { OpenClawSession } from "./openclaw.js";
 import type { PluginChildren, PluginRelay } from "./thread.js";
 
 export interface SessionPluginsOptions {
@@ -28,6 +29,8 @@ export interface SessionPluginsOptions {
   sandbox?: SandboxLaunch;
   /** What relay-shaped handlers' `ctx` reaches of the session. */
   relay?: PluginRelay;
+  /** OpenClaw handlers' `agentDir` and `config.model`. */
+  openclaw?: OpenClawSession;
 }
 
 /** How plugins' children start: bwrap with the policy (or none) and containment, when bwrap works here. */
@@ -50,5 +53,6 @@ export function createSessionPlugins(options: SessionPluginsOptions): PluginHost
     env: containment.envFor(env, containment.nextRunId()),
     ...(children === undefined ? {} : { children }),
     ...(options.relay === undefined ? {} : { relay: options.relay }),
+    ...(options.openclaw === undefined ? {} : { openclaw: options.openclaw }),
   });
 }

@@ -9,12 +9,14 @@ import { fileURLToPath } from "node:url";
 import { type ResourceLimits, Worker } from "node:worker_threads";
 import type { HookDefinition, HookEventName } from "../../contract/definition.js";
 import {
+  type LateRegistration,
   type PluginKind,
   type PluginLoad,
   RawRegistrationSchema,
   type RegistrationShape,
 } from "../../contract/plugin-registration.js";
 import type { HookRunRecord } from "../run-record.js";
+import type { OpenClawSession } from "./openclaw.js";
 import { type CallOutcome, pluginRecord, type RecordContext } from "./record.js";
 
 export interface PluginHostOptions {
@@ -36,6 +38,8 @@ export interface PluginHostOptions {
   resourceLimits?: ResourceLimits;
   /** Longest answer read (default 1 MiB, like a hook's stdout). */
   maxOutputBytes?: number;
+  /** What OpenClaw handlers' context carries that no payload does (`agentDir`, `config.model`). */
+  openclaw?: OpenClawSession;
   now?: () => number;
   /**
    * What a relay handler's `ctx` asks of the session (`memory.search`, …;
@@ -70,6 +74,9 @@ interface WorkerMessage {
   relay?: unknown;
   op?: unknown;
   args?: unknown;
+  index?: unknown;
+  registration?: unknown;
+  problem?: unknown;
 }
 
 function workerUrl(): URL {
@@ -112,18 +119,22 @@ export class PluginThread {
   /** Call id → the call: one sweeping timer per thread checks their deadlines, not one timer per call. */
   readonly pending = new Map<number, OutCall>();
   shapes: RegistrationShape[] = [];
+  /** Per registration, the OpenClaw hook it is for (`message-received`, …), if it is OpenClaw's. */
+  clawNames: (string | undefined)[] = [];
   restarts = 0;
   private sweeper: NodeJS.Timeout | undefined;
   /** Calls not yet posted: those made in the same tick share one message. */
   private outbox: unknown[] = [];
   private pinging = false;
+  /** Told of each registration the plugin makes after its `register(api)` returned. */
+  onLate: ((late: LateRegistration) => void) | undefined;
 
   constructor(
     readonly file: string,
     private readonly options: Required<
-      Omit<PluginHostOptions, "resourceLimits" | "children" | "relay">
+      Omit<PluginHostOptions, "resourceLimits" | "children" | "relay" | "openclaw">
     > &
-      Pick<PluginHostOptions, "resourceLimits" | "children" | "relay">,
+      Pick<PluginHostOptions, "resourceLimits" | "children" | "relay" | "openclaw">,
     readonly kind: PluginKind = "plugin",
   ) {}
 
@@ -203,6 +214,10 @@ export class PluginThread {
         return;
       case "broken":
         settle({ ok: false, reason: String(msg.reason ?? "failed to load") });
+        return;
+      case "late":
+      case "late-problem":
+        this.onLate?.(lateRegistration(msg));
         return;
     }
   }
@@ -299,6 +314,15 @@ export class PluginThread {
   private lost(error: string): void {
     for (const out of [...this.pending.values()]) this.settle(out, { kind: "lost", error });
   }
+}
+
+function lateRegistration(msg: WorkerMessage): LateRegistration {
+  if (msg.type === "late-problem") return { kind: "problem", problem: String(msg.problem) };
+  const raw = RawRegistrationSchema.safeParse(msg.registration);
+  if (!raw.success || typeof msg.index !== "number" || !Number.isSafeInteger(msg.index)) {
+    return { kind: "problem", problem: "reported a registration acai cannot read (ignored)" };
+  }
+  return { kind: "registration", index: msg.index, raw: raw.data };
 }
 
 function answerOutcome(msg: WorkerMessage): CallOutcome {

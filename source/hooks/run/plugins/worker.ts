@@ -7,7 +7,9 @@
  *
  * Messages in: `call` (id, registration, argument), `abort` (id), `ping`, `reply` (id, value | error).
  * Messages out: `registered` | `broken`, `answer` (id, json | text | error), `pong`,
- * `request` (id, op, args: a relay handler's `ctx.memory`, answered by the host).
+ * `request` (id, op, args: a relay handler's `ctx.memory`, answered by the host),
+ * `late` (a registration made after `register()` returned: its index and
+ * what it registered) and `late-problem`.
  *
  * `workerData.kind` "relay-config": the file is agent-relay's `relay.config.ts`
  * (a default export `{ patterns, hooks, … }`, no `register`), read by
@@ -156,24 +158,30 @@ const entries: Entry[] = [];
 /** What was registered, by index (set once register() returned): relay-shaped calls read it. */
 let registered: Registered[] = [];
 
+/** A problem with a registration: reported with the load, or — after register() returned — at once. */
+function problem(text: string): void {
+  if (open) problems.push(text);
+  else port?.postMessage({ type: "late-problem", problem: text });
+}
+
 function add(shape: Shape, name: unknown, events: unknown[], handler: unknown, options: unknown) {
-  if (!open) {
-    problems.push("registered a hook after register() returned (ignored)");
-    return;
-  }
   if (typeof handler !== "function") {
-    problems.push(`a ${shape} registration has no handler function (ignored)`);
+    problem(`a ${shape} registration has no handler function (ignored)`);
     return;
   }
-  entries.push({
-    handler: handler as Handler,
-    registration: {
-      shape,
-      name: typeof name === "string" ? name : undefined,
-      events: plain(events) as unknown[],
-      options: plain(options),
-    },
-  });
+  const registration: Registered = {
+    shape,
+    name: typeof name === "string" ? name : undefined,
+    events: plain(events) as unknown[],
+    options: plain(options),
+  };
+  if (open) {
+    entries.push({ handler: handler as Handler, registration });
+    return;
+  }
+  // After register() returned (OpenClaw's dynamic addition): acai adds it to the running session.
+  handlers.push(handler as Handler);
+  port?.postMessage({ type: "late", index: handlers.length - 1, registration });
 }
 
 /**
@@ -214,11 +222,11 @@ const api = {
   register(hook: unknown) {
     const h = record(hook);
     if (typeof h.id !== "string") {
-      problems.push("an A3S hook without a string id (ignored)");
+      problem("an A3S hook without a string id (ignored)");
       return;
     }
     if (!open) {
-      problems.push(`A3S hook "${h.id}" was registered after register() returned (ignored)`);
+      problem(`A3S hook "${h.id}" was registered after register() returned (ignored)`);
       return;
     }
     if (a3sHooks.has(h.id))
