@@ -93,3 +93,75 @@ describe("priorities across the systems' conventions through acai -p", () => {
     ]);
   });
 });
+
+describe("OpenClaw's own order through acai -p", () => {
+  it("modifying hooks run lower first (unset = 0), each seeing the arguments as the ones before changed them; equal priorities in registration order", async () => {
+    const log = path.join(dirs.root, "order.log");
+    await mkdir(path.join(dirs.acaiHome, "plugins"), { recursive: true });
+    const append = (label: string, priority?: number) => `
+  api.registerHook({
+    event: "before-tool-call",${priority === undefined ? "" : `\n    priority: ${priority},`}
+    handler: async (ctx) => {
+      ran("${label} " + ctx.args.command);
+      return { params: { ...ctx.args, command: ctx.args.command + " ${label}" } };
+    },
+  });`;
+    await writeFile(
+      path.join(dirs.acaiHome, "plugins", "claw-order.mjs"),
+      `${LOG}
+export function register(api) {${append("p100", 100)}${append("p10", 10)}${append("unset")}${append("p50", 50)}${append("p10b", 10)}
+}`,
+    );
+    const model = await replayModel(dirs, [{ name: "Bash", input: { command: "echo x" } }]);
+    const result = await runAcai({
+      args: ["-p", "go", "--model", model, "--allowedTools", "Bash"],
+      dirs,
+      env: { SEEDS_LOG: log },
+      timeoutMs: 30_000,
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect((await readFile(log, "utf8")).trim().split("\n")).toEqual([
+      "unset echo x",
+      "p10 echo x unset",
+      "p10b echo x unset p10",
+      "p50 echo x unset p10 p10b",
+      "p100 echo x unset p10 p10b p50",
+    ]);
+  });
+
+  it("void hooks start in the same order, and none waits for another", async () => {
+    const log = path.join(dirs.root, "order.log");
+    await mkdir(path.join(dirs.acaiHome, "plugins"), { recursive: true });
+    // The first to start (priority 1) finishes only once the last (priority 100) has started.
+    await writeFile(
+      path.join(dirs.acaiHome, "plugins", "claw-void.mjs"),
+      `${LOG}
+import { existsSync } from "node:fs";
+const flag = process.env.SEEDS_LOG + ".last";
+export function register(api) {
+  api.registerHook({ event: "after-tool-call", priority: 1, handler: async () => {
+    ran("first started");
+    for (let i = 0; i < 200 && !existsSync(flag); i++) await new Promise((r) => setTimeout(r, 50));
+    ran("first done, last seen: " + existsSync(flag));
+  } });
+  api.registerHook({ event: "after-tool-call", priority: 100, handler: async () => {
+    ran("last started");
+    appendFileSync(flag, "");
+  } });
+}`,
+    );
+    const model = await replayModel(dirs, [{ name: "Bash", input: { command: "echo x" } }]);
+    const result = await runAcai({
+      args: ["-p", "go", "--model", model, "--allowedTools", "Bash"],
+      dirs,
+      env: { SEEDS_LOG: log },
+      timeoutMs: 30_000,
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect((await readFile(log, "utf8")).trim().split("\n")).toEqual([
+      "first started",
+      "last started",
+      "first done, last seen: true",
+    ]);
+  });
+});
