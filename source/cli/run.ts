@@ -1,6 +1,7 @@
 import os from "node:os";
 import { dropBlankBaseUrls } from "../config/base-url.js";
 import { processContainment } from "../process/containment.js";
+import { definedEnv } from "../shared/defined-env.js";
 import { packageVersion } from "../shared/package-version.js";
 import type { CommandContext } from "./command-context.js";
 import { formatUnexpected } from "./errors.js";
@@ -8,12 +9,6 @@ import { EXIT } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
 import type { MainOptions } from "./main-options.js";
 import { runProgram } from "./program.js";
-
-function processEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
-  return env;
-}
 
 async function main(options: MainOptions, ctx: CommandContext): Promise<number> {
   const { io } = ctx;
@@ -36,7 +31,7 @@ export async function runFromProcess(): Promise<void> {
   const io: CliIo = {
     argv: process.argv,
     cwd: process.cwd(),
-    env: processEnv(),
+    env: definedEnv(process.env),
     homeDir: os.homedir(),
     stdout: process.stdout,
     stderr: process.stderr,

@@ -11,6 +11,7 @@ import type { AskRequest, InterceptedEvent, UserAnswer } from "../hooks/run/acti
 import type { PermissionMode } from "../permissions/rules.js";
 import { prepareSession } from "../session/prepare.js";
 import type { PreparedSession, SessionFlags } from "../session/types.js";
+import { definedEnv } from "../shared/defined-env.js";
 import { type CallbackHooks, callbackDefinitions } from "./callback-hooks.js";
 
 export interface QueryOptions {
@@ -92,10 +93,4 @@ async function* turns(prompt: QueryInput["prompt"]): AsyncGenerator<{ prompt: st
     return;
   }
   for await (const text of prompt) yield { prompt: text };
-}
-
-function definedEnv(env: Record<string, string | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
-  return out;
 }
