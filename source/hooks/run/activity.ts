@@ -26,7 +26,14 @@ export type HookOutcome =
 
 /** Hook activity of an event raised inside a subagent carries the subagent's mark (`SubagentMark`). */
 export type HookActivityEvent = (
-  | { type: "hook_start"; hook: HookRef; event: HookEventName; startedAt: number }
+  | {
+      type: "hook_start";
+      hook: HookRef;
+      event: HookEventName;
+      startedAt: number;
+      /** The hook's `statusMessage` (Claude Code's field): what the REPL shows while it runs. */
+      statusMessage?: string;
+    }
   | {
       type: "hook_end";
       hook: HookRef;
@@ -85,6 +92,21 @@ export function hookRef(hook: {
   sourceKind: HookSourceKind;
 }): HookRef {
   return { id: hook.id, name: hook.name, scope: hook.scope, sourceKind: hook.sourceKind };
+}
+
+/** A hook's `hook_start`, with its `statusMessage` when it has one. */
+export function hookStart(
+  hook: Parameters<typeof hookRef>[0] & { statusMessage?: string },
+  event: HookEventName,
+  startedAt: number,
+): HookActivityEvent {
+  return {
+    type: "hook_start",
+    hook: hookRef(hook),
+    event,
+    startedAt,
+    ...(hook.statusMessage === undefined ? {} : { statusMessage: hook.statusMessage }),
+  };
 }
 
 /** A warning about one hook. */

@@ -21,6 +21,7 @@ import {
   type HookActivityEvent,
   hookEnd,
   hookRef,
+  hookStart,
   hookWarning,
   outcomeOf,
 } from "./activity.js";
@@ -144,7 +145,7 @@ export async function* runChain(
     const asked = askWindow(options, next, state.replaced);
     for (let k = 0; k < asked.length; k++) {
       const { hook, index, startedAt } = asked[k] as Asked;
-      yield { type: "hook_start", hook: hookRef(hook), event: gate.event, startedAt };
+      yield hookStart(hook, gate.event, startedAt);
       const folded = yield* foldOne(options, gate, state, hook, await (asked[k] as Asked).record);
       next = index + 1;
       if (checklist?.takes(hook, folded.end)) {

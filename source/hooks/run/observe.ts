@@ -14,6 +14,7 @@ import {
   type HookRef,
   hookEnd,
   hookRef,
+  hookStart,
   hookWarning,
   outcomeOf,
 } from "./activity.js";
@@ -111,12 +112,7 @@ export async function* runObservers(
   const pending = new Map<number, Promise<{ index: number; record: HookRunRecord }>>();
   for (const [index, hook] of hooks.entries()) {
     if (options.signal.aborted) break;
-    yield {
-      type: "hook_start",
-      hook: hookRef(hook),
-      event: options.event,
-      startedAt: options.now(),
-    };
+    yield hookStart(hook, options.event, options.now());
     pending.set(
       index,
       options.run(hook, {}, options.signal).then((record) => ({ index, record })),

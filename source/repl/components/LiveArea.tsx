@@ -40,8 +40,17 @@ export function LiveArea({
       ))}
       {view.hooks.map((running) => (
         <Text key={running.key} wrap="truncate-end">
-          <Spinner /> hook <Text bold>{running.hook.name}</Text>{" "}
-          <Text dimColor>{running.event}</Text> <Elapsed since={running.startedAt} />
+          <Spinner />{" "}
+          {running.statusMessage === undefined ? (
+            <>
+              hook <Text bold>{running.hook.name}</Text> <Text dimColor>{running.event}</Text>
+            </>
+          ) : (
+            <>
+              {running.statusMessage} <Text dimColor>(hook {running.hook.name})</Text>
+            </>
+          )}{" "}
+          <Elapsed since={running.startedAt} />
         </Text>
       ))}
     </Box>

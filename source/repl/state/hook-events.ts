@@ -4,6 +4,7 @@
  * the user's answer to its question after it.
  */
 import type { HookOutcome } from "../../hooks/run/activity.js";
+import { inertText } from "../../terminal/inert-text.js";
 import { flushAnswers, flushStream, push } from "./items.js";
 import type { EventOf, HookLast, ViewState } from "./view.js";
 
@@ -25,8 +26,26 @@ export function reduceHookStart(state: ViewState, event: EventOf<"hook_start">):
   const hooks = state.hooks.filter((h) => h.key !== key);
   return {
     ...state,
-    hooks: [...hooks, { key, hook: event.hook, event: event.event, startedAt: event.startedAt }],
+    hooks: [
+      ...hooks,
+      {
+        key,
+        hook: event.hook,
+        event: event.event,
+        startedAt: event.startedAt,
+        ...statusLine(event.statusMessage),
+      },
+    ],
   };
+}
+
+/**
+ * A hook's `statusMessage` as the live area shows it: settings text, so made
+ * inert (one line; a control character shows as its escape, `\x1b`).
+ */
+function statusLine(message: string | undefined): { statusMessage?: string } {
+  const line = inertText(message ?? "").trim();
+  return line === "" ? {} : { statusMessage: line };
 }
 
 export function reduceHookEnd(state: ViewState, event: EventOf<"hook_end">, at: number): ViewState {

@@ -34,6 +34,8 @@ interface RunningHook {
   hook: HookRef;
   event: HookEventName;
   startedAt: number;
+  /** The hook's `statusMessage`, one line without control characters: shown in place of its name. */
+  statusMessage?: string;
 }
 
 export interface HookLast {

@@ -6,7 +6,7 @@
  */
 import type { AgentEvent } from "../../../agent/events.js";
 import type { HookDefinition, HookEventName } from "../../contract/definition.js";
-import { type HookActivityEvent, hookRef, hookWarning } from "../activity.js";
+import { type HookActivityEvent, hookRef, hookStart, hookWarning } from "../activity.js";
 import {
   createAsyncPool,
   DEFAULT_ASYNC_QUEUE_LIMIT,
@@ -60,7 +60,7 @@ export function createAsyncHooks(ctx: RunContext): StartAsyncHooks {
       return undefined;
     }
     void track(ctx, tracked, submitted.done);
-    return { type: "hook_start", hook: hookRef(hook), event, startedAt: ctx.now() };
+    return hookStart(hook, event, ctx.now());
   };
 
   return function* startAll(hooks, event, agentEvent) {
