@@ -73,6 +73,14 @@ export interface IncomingMessage {
   text: string;
 }
 
+/** A message this agent is about to send (before_message_send may rewrite or cancel it). */
+export interface OutgoingMessage {
+  from: string;
+  /** A name, or `*` for every running agent. */
+  to: string;
+  content: string;
+}
+
 /** A message this agent sent (`@relay:NAME`, a hook's sendMessage), and where it went. */
 export interface SentMessage {
   from: string;

@@ -7,6 +7,7 @@ import type { ModelMessage } from "ai";
 import type { ProtectedHit } from "../permissions/protected.js";
 import type {
   IncomingMessage,
+  OutgoingMessage,
   SentMessage,
   SessionArgs,
   SessionEndReason,
@@ -292,6 +293,7 @@ export type AgentEvent = (
   | CompactStart
   | CompactEnd
   | MessageReceived
+  | { type: "before_message_send"; message: OutgoingMessage } /* the session's gate before a send */
   | { type: "message_sent"; message: SentMessage } /* raised beside the loop by the session */
   | { type: "notification"; message: string; notificationType: string }
   | { type: "warning"; message: string; source?: string }

@@ -23,6 +23,7 @@ export const RAISES = {
   post_compact: "compact_end",
   notification: "notification",
   message_received: "message_received",
+  before_message_send: "before_message_send",
   message_sent: "message_sent",
   session_end: "session_end",
   output: "output",

@@ -27,6 +27,7 @@ import type { SessionRelay } from "../relay/session-relay.js";
 import { defined } from "../shared/defined.js";
 import type { SessionTelemetry } from "../telemetry/session.js";
 import type { SessionAgent } from "./agent.js";
+import { gatedRelay } from "./gated-relay.js";
 import type { SessionGround } from "./ground.js";
 import { sessionHandlers } from "./hook-handlers.js";
 import type { SessionServices } from "./services.js";
@@ -57,8 +58,11 @@ export function sessionRuns(parts: SessionRunParts): RunOf {
       const turns = trackTurnSignals(input.prompts);
       const audit = telemetry?.auditSink(createFileAuditSink(ground.project.paths.home));
       const handlers = sessionHandlers(ground, services, built, parts.options.env);
+      // Every message to another agent passes the run's before_message_send gate first.
+      const gated = relay ? gatedRelay(relay, (event) => intercept.gate(event)) : undefined;
       const intercept = createHookInterceptor(
         interceptorOptions(parts, {
+          relay: gated,
           input,
           audit,
           turnSignal: turns.current,
@@ -84,8 +88,8 @@ export function sessionRuns(parts: SessionRunParts): RunOf {
       });
       // agent-relay's ctx (recent output and messages) sees each event before its hooks do.
       const intercepted = intercept(tapEvents(agentRun, services.relayContext));
-      const sent = relay
-        ? sendingRelayLines(intercepted, { relay, sent: announceSent })
+      const sent = gated
+        ? sendingRelayLines(intercepted, { relay: gated, sent: announceSent })
         : intercepted;
       const events = telemetry ? telemetry.observe(sent) : sent;
       return closingAfter(events, async () => {
@@ -106,10 +110,13 @@ interface ThisRun {
   turnSignal: () => AbortSignal | undefined;
   sent: (message: SentMessage) => void;
   handlers: HandlerServices;
+  /** The session's relay, its sends gated (none: this session sends no messages). */
+  relay: SessionRelay | undefined;
 }
 
 function interceptorOptions(parts: SessionRunParts, run: ThisRun): InterceptorOptions {
-  const { ground, services, built, relay, memory, options } = parts;
+  const { ground, services, built, memory, options } = parts;
+  const relay = run.relay;
   const { settings, sandbox, project } = ground;
   return {
     hooks: services.registry.hooks,

@@ -12,6 +12,9 @@
  * acai has one session per process, so OpenClaw's gateway (its long-running
  * host process) starts and stops with it: `gateway-start` is the session's
  * start (not the restart after a compaction), `gateway-stop` its end.
+ * acai's reply to its user is streamed, never a finished message to hold
+ * back; the messages acai really sends are those to other agents, so
+ * `message-sending` is the gate before one of those goes out.
  */
 import type { HookEventName, HookMatcher } from "./definition.js";
 import { OPENCLAW_EVENTS } from "./events/names.js";
@@ -42,6 +45,7 @@ export const OPENCLAW_HOOKS: Readonly<Record<string, OpenClawKind>> = {
   "session-end": { void: true },
   "before-agent-start": { void: false },
   "message-received": { void: false, direction: "received" },
+  "message-sending": { void: false, direction: "sending" },
   "message-sent": { void: true, direction: "sent" },
   "before-tool-call": { void: false },
   "after-tool-call": { void: true },

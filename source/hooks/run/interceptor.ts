@@ -52,6 +52,7 @@ import { markedLike } from "./intercept/subagent-mark.js";
 import { carriedVerdict, newRetryCount } from "./intercept/verdict.js";
 import { followLateHooks, withLateHooks } from "./late.js";
 import { indexHooks, type Plan, plan } from "./plan.js";
+import { gateSend, type SendGateEvent, type SendVerdict } from "./send-gate.js";
 
 export {
   DEFAULT_SESSION_END_BUDGET_MS,
@@ -73,6 +74,12 @@ export interface HookInterceptor {
    * going on, nothing happens.
    */
   raise(event: BesideEvent): Promise<void>;
+  /**
+   * The gate before a message to another agent is sent (before_message_send):
+   * its hooks run beside the loop and decide. With no run going on, the
+   * message goes as it is only when no hook is there to judge it.
+   */
+  gate(event: SendGateEvent): Promise<SendVerdict>;
 }
 
 export function createHookInterceptor(options: InterceptorOptions): HookInterceptor {
@@ -94,8 +101,24 @@ export function createHookInterceptor(options: InterceptorOptions): HookIntercep
       notify: (message: string, notificationType: string) =>
         active ? active.notify(message, notificationType) : Promise.resolve([]),
       raise: (event: BesideEvent) => (active ? active.raise(event) : Promise.resolve()),
+      gate: (event: SendGateEvent): Promise<SendVerdict> =>
+        active ? active.gate(event) : Promise.resolve(noRunVerdict(byEvent, event)),
     },
   );
+}
+
+/** No run going on: the message goes as it is, unless a hook was there to judge it (fail closed). */
+function noRunVerdict(
+  byEvent: ReadonlyMap<HookEventName, readonly HookDefinition[]>,
+  event: SendGateEvent,
+): SendVerdict {
+  const hooks = byEvent.get("before_message_send") ?? [];
+  return hooks.length === 0
+    ? { send: true, content: event.message.content }
+    : {
+        send: false,
+        reason: "its before_message_send hooks cannot run once the session's run is over",
+      };
 }
 
 type HookIndexMap = ReadonlyMap<HookEventName, readonly HookDefinition[]>;
@@ -104,6 +127,7 @@ type HookIndexMap = ReadonlyMap<HookEventName, readonly HookDefinition[]>;
 interface ActiveRun {
   notify: NotifyHooks;
   raise(event: BesideEvent): Promise<void>;
+  gate(event: SendGateEvent): Promise<SendVerdict>;
 }
 
 async function* intercept(
@@ -127,6 +151,7 @@ async function* intercept(
   setActive({
     notify: (message, type) => parts.notifications.notify(message, type, pump.wake),
     raise: (event) => raiseBeside(ctx, event, pump.wake),
+    gate: (event) => gateSend(ctx, event, pump.wake),
   });
   try {
     let verdict: Verdict | undefined;

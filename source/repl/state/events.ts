@@ -65,6 +65,7 @@ export function reduceEvent(state: ViewState, event: InterceptedEvent, at: numbe
     case "idle":
     case "compact_start":
     case "tool_call_deferred": // headless only: the REPL's hooks never defer
+    case "before_message_send": // the session's gate; never yielded
       return state;
     default:
       return event satisfies never;

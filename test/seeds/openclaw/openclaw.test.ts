@@ -126,6 +126,54 @@ describe("OpenClaw's plugin hooks through acai -p", { timeout: 60_000 }, () => {
     expect(cancelled.stderr + rewritten.stderr).not.toMatch(STACK_TRACE);
   });
 
+  it("message-sending (either spelling) rewrites or cancels a message to another agent before it is sent", async () => {
+    await install("message-sending.ts");
+    const reply = [
+      "Reporting to the team.",
+      "@relay:bob Deployed; rotate the key sk-abc123XYZ today",
+      "@relay:carol CONFIDENTIAL: the launch date",
+    ].join("\n");
+    const script = [
+      { text: "hi" },
+      { text: "hi" },
+      { text: reply },
+      { text: "ok" },
+      { text: "ok" },
+    ];
+    // bob and carol have run here before, so messages are kept for them.
+    for (const name of ["bob", "carol"]) {
+      expect((await acai(script, "hello", ["--name", name])).exitCode).toBe(0);
+    }
+    const alice = await acai(script, "tell the others", ["--name", "alice"]);
+    expect(alice.exitCode, alice.stderr).toBe(0);
+    expect(alice.stderr).toMatch(/message to carol not sent: .*before_message_send.*cancelled/);
+    expect(alice.stderr).not.toMatch(/message to bob not sent/);
+    expect(alice.stderr).not.toMatch(STACK_TRACE);
+    // The first handler saw each message as it was about to go: to whom, from whom, which way.
+    expect(await lines()).toEqual([
+      {
+        to: "bob",
+        senderId: "alice",
+        direction: "sending",
+        content: "Deployed; rotate the key sk-abc123XYZ today",
+      },
+      {
+        to: "carol",
+        senderId: "alice",
+        direction: "sending",
+        content: "CONFIDENTIAL: the launch date",
+      },
+    ]);
+    // What bob and carol find waiting for them is what the hooks let out.
+    expect((await acai(script, "any messages?", ["--name", "bob"])).exitCode).toBe(0);
+    expect(sent(3)).toContain("Deployed; rotate the key [key] today -- sent by alice");
+    expect(sent(3)).not.toContain("sk-abc123XYZ");
+    expect((await acai(script, "any messages?", ["--name", "carol"])).exitCode).toBe(0);
+    expect(sent(4)).toContain("any messages?");
+    expect(sent(4)).not.toContain("CONFIDENTIAL");
+    expect(sent(4)).not.toContain("Message from agent alice");
+  });
+
   it("before-tool-call checks and modifies arguments: a blocked call's reason and a changed command reach the model", async () => {
     await install("tool-guard.ts");
     const result = await acai(

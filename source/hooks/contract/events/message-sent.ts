@@ -15,7 +15,7 @@ const payload = {
 export const messageSent = defineEvent({
   name: "message_sent",
   agentEvent: "message_sent",
-  listedAfter: "message_received",
+  listedAfter: "before_message_send",
   claude: "message_sent",
   kind: "observe",
   // `source` matchers see the recipient's name (`*` for a broadcast).

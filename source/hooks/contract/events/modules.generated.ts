@@ -3,6 +3,7 @@ import { afterAgent } from "./after-agent.js";
 import { afterModel } from "./after-model.js";
 import { afterTool } from "./after-tool.js";
 import { afterToolFailure } from "./after-tool-failure.js";
+import { beforeMessageSend } from "./before-message-send.js";
 import { beforeModel } from "./before-model.js";
 import { beforeStop } from "./before-stop.js";
 import { beforeTool } from "./before-tool.js";
@@ -39,6 +40,7 @@ export const EVENT_MODULES = [
   postCompact,
   notification,
   messageReceived,
+  beforeMessageSend,
   messageSent,
   sessionEnd,
   output,

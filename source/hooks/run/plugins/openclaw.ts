@@ -39,6 +39,8 @@ function messageFields(name: string | undefined, p: Fields): Record<string, unkn
     case "received":
       return { direction, senderId: "user", content: text(p.prompt) };
     case "sending":
+      // before_message_send: a message to another agent, as it will go out.
+      return { direction, senderId: text(p.from), to: text(p.to), content: text(p.content) };
     case "sent":
       return {
         direction,
@@ -106,7 +108,11 @@ function blockOrParams(a: Answer): Answer | undefined {
   return undefined;
 }
 
-/** A prompt hook's `{ cancel }`, `{ content }` (message-received) and `{ prependContext, systemPrompt }` (before-agent-start). */
+/**
+ * A prompt hook's `{ cancel }`, `{ content }` (message-received, and
+ * message-sending: the message that goes out) and `{ prependContext,
+ * systemPrompt }` (before-agent-start).
+ */
 function promptAnswer(a: Answer): Answer | undefined {
   if (a.cancel === true) {
     return { action: "block", reason: text(a.cancelReason) ?? text(a.reason) ?? "cancelled" };
@@ -143,7 +149,7 @@ export function translateOpenClawAnswer(answer: unknown, event?: HookEventName):
   const a = answer as Answer;
   if (a.action !== undefined || a.decision !== undefined) return answer;
   const own =
-    event === "user_prompt"
+    event === "user_prompt" || event === "before_message_send"
       ? promptAnswer(a)
       : event === "after_tool"
         ? persistAnswer(a)

@@ -93,6 +93,8 @@ describe("the events table", () => {
       after_tool: ["output", "follow_up"],
       // The text the model gets for the message.
       message_received: ["prompt"],
+      // The text of a message to another agent, before it goes out (OpenClaw's message-sending).
+      before_message_send: ["prompt"],
     });
   });
 

@@ -70,6 +70,10 @@ const fullSession = (): AgentEvent[] => [
     },
   },
   {
+    type: "before_message_send",
+    message: { from: "bob", to: "alice", content: "hello" },
+  },
+  {
     type: "message_sent",
     message: { from: "bob", to: "alice", content: "hello", delivered: ["alice"], kept: [] },
   },
@@ -119,6 +123,7 @@ describe("hook interceptor", () => {
       "post_compact",
       "idle",
       "message_received",
+      "before_message_send",
       "message_sent",
       "session_end",
     ]);

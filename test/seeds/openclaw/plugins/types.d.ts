@@ -2,7 +2,12 @@
  * OpenClaw's plugin hook types as its documentation gives them (src/plugins/hooks.ts,
  * simplified), for the examples beside this file. A `.d.ts` file is not a plugin.
  */
-export type PluginHookName =
+/** OpenClaw's hook names; its code spells them with `_` (`message_sending`), acai takes either. */
+export type PluginHookName = KebabHookName | SnakeCase<KebabHookName>;
+
+type SnakeCase<S extends string> = S extends `${infer A}-${infer B}` ? `${A}_${SnakeCase<B>}` : S;
+
+type KebabHookName =
   | "gateway-start"
   | "gateway-stop"
   | "session-start"
@@ -37,6 +42,7 @@ export interface PluginHookMessageContext {
   senderId: string; // Sender identifier
   direction: "received" | "sending" | "sent"; // Message direction
   content?: string;
+  to?: string; // sending: the agent the message goes to
 }
 
 export interface PluginHookToolContext {
