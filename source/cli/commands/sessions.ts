@@ -1,7 +1,8 @@
 /**
  * `acai sessions [--json]`: this project's earlier sessions, newest first —
  * id, when it was last used, turns, model, first prompt — to pick one for
- * `acai --resume ID` (a unique prefix of the id is enough).
+ * `acai --resume ID` (a unique prefix of the id is enough); `acai sessions
+ * show ID` is one session's summary (session-show.ts).
  */
 import type { Command } from "commander";
 import { inertText, jsonForTerminal } from "../../terminal/inert-text.js";
@@ -62,7 +63,7 @@ export function formatSessions(listing: { project: string; sessions: ListedSessi
 }
 
 export function registerSessionsCommand(program: Command, ctx: CommandContext): Command {
-  return program
+  const sessions = program
     .command("sessions")
     .description("list this project's earlier sessions: id, time, turns, model, first prompt")
     .option("--json", "print JSON for scripts", false)
@@ -75,4 +76,20 @@ export function registerSessionsCommand(program: Command, ctx: CommandContext): 
         return EXIT.ok;
       }),
     );
+  sessions
+    .command("show")
+    .description(
+      "one session's summary: prompts, tool calls and their outcomes, every hook considered for each call and what it answered, tokens and cost, how it ended",
+    )
+    .argument("<id>", "the session id (as acai sessions lists it; a unique start is enough)")
+    .option("--json", "print JSON for scripts", false)
+    .action((id: string, raw: { json: boolean }) =>
+      runToolkitCommand(ctx, async () => {
+        const { showSession } = await import("./session-show.js");
+        // `--json` after the id is the parent's option to commander: either counts.
+        const json = raw.json || sessions.opts<{ json: boolean }>().json;
+        return showSession(ctx, id, { json });
+      }),
+    );
+  return sessions;
 }

@@ -4,8 +4,6 @@
  * each other hook did not run — read from the audit log's run lines and its
  * `considered` lines (hooks/run/considered.ts).
  */
-import { createReadStream } from "node:fs";
-import { createInterface } from "node:readline";
 import type { Command } from "commander";
 import type { CommandContext } from "../command-context.js";
 import { runToolkitCommand } from "../commands/run-command.js";
@@ -34,14 +32,19 @@ export function registerHooksWhy(hooks: Command, ctx: CommandContext): void {
     );
 }
 
-/** Lines longer than this are not audit lines acai wrote about one call: skipped unread. */
-const MAX_LINE_CHARS = 1_000_000;
-
 async function explain(ctx: CommandContext, toolCallId: string, raw: WhyOptions): Promise<number> {
   const { io } = ctx;
-  const [{ resolveAcaiPaths }, { auditLogPath }, { whyLineOf, whyText }] = await Promise.all([
+  const [
+    { resolveAcaiPaths },
+    { auditLogPath },
+    { auditLines, parseJson },
+    { whyLineOf },
+    { whyText },
+  ] = await Promise.all([
     import("../../config/paths.js"),
     import("../../hooks/run/audit.js"),
+    import("./audit-lines.js"),
+    import("./why-explain.js"),
     import("./why-text.js"),
   ]);
   const file = auditLogPath(
@@ -51,7 +54,7 @@ async function explain(ctx: CommandContext, toolCallId: string, raw: WhyOptions)
   const needle = JSON.stringify(toolCallId);
   for await (const text of auditLines(file)) {
     // Cheap first: only lines naming the id are parsed.
-    if (text.length > MAX_LINE_CHARS || !text.includes(needle)) continue;
+    if (!text.includes(needle)) continue;
     const line = whyLineOf(parseJson(text), toolCallId);
     if (line === undefined) continue;
     const session = line.line.session;
@@ -78,29 +81,4 @@ async function explain(ctx: CommandContext, toolCallId: string, raw: WhyOptions)
     )}\n`,
   );
   return EXIT.ok;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The log's lines, streamed (it holds every session's); none when it does not exist. */
-async function* auditLines(file: string): AsyncGenerator<string> {
-  const stream = createReadStream(file, { encoding: "utf8" });
-  const opened = await new Promise<boolean>((resolve) => {
-    stream.once("open", () => resolve(true));
-    stream.once("error", () => resolve(false));
-  });
-  if (!opened) return;
-  const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
-  try {
-    for await (const line of lines) yield line;
-  } finally {
-    lines.close();
-    stream.destroy();
-  }
 }

@@ -86,26 +86,42 @@ export function findSessionToResume(
     return latest;
   }
   const id = request.id.trim();
-  const matches = transcriptFiles(where.transcriptsDir).filter(
-    (f) => id !== "" && f.id.startsWith(id),
-  );
-  const ids = [...new Set(matches.map((m) => m.id))];
-  if (ids.length === 0) {
+  const found = findSessionFile(id, where.transcriptsDir);
+  if (found.kind === "none") {
     throw new ResumeError(
       `--resume ${inertText(id)}: no session with that id in ${inertText(where.transcriptsDir)}; acai sessions lists them.`,
     );
   }
-  if (ids.length > 1) {
+  if (found.kind === "ambiguous") {
     throw new ResumeError(
-      `--resume ${inertText(id)} is ambiguous: ${ids.slice(0, 5).map(inertText).join(", ")}${ids.length > 5 ? ", …" : ""}; give more of the id.`,
+      `--resume ${inertText(id)} is ambiguous: ${ambiguousIds(found.ids)}; give more of the id.`,
     );
   }
-  const [match] = matches;
-  const read = readSessionTranscript((match as TranscriptFile).file);
+  const read = readSessionTranscript(found.file);
   if (!read.ok) {
     throw new ResumeError(
-      `--resume ${inertText(id)}: cannot read ${inertText((match as TranscriptFile).file)}: ${read.reason}.`,
+      `--resume ${inertText(id)}: cannot read ${inertText(found.file)}: ${read.reason}.`,
     );
   }
   return read.record;
+}
+
+/** The session ids of an ambiguous prefix, a few of them, for a message. */
+export function ambiguousIds(ids: readonly string[]): string {
+  return `${ids.slice(0, 5).map(inertText).join(", ")}${ids.length > 5 ? ", …" : ""}`;
+}
+
+export type SessionFile =
+  | { kind: "found"; id: string; file: string }
+  | { kind: "none" }
+  | { kind: "ambiguous"; ids: string[] };
+
+/** The transcript of the session whose id is `id` or starts with it (any project's). */
+export function findSessionFile(id: string, transcriptsDir: string): SessionFile {
+  const matches = transcriptFiles(transcriptsDir).filter((f) => id !== "" && f.id.startsWith(id));
+  const ids = [...new Set(matches.map((m) => m.id))];
+  const [match] = matches;
+  if (match === undefined) return { kind: "none" };
+  if (ids.length > 1) return { kind: "ambiguous", ids };
+  return { kind: "found", id: match.id, file: match.file };
 }
