@@ -40,6 +40,8 @@ interface ListedHook {
   command?: string;
   /** Broken: why it is not run. */
   reason?: string;
+  /** Configured but kept from running (`enabled: false`, `disableAllHooks`, `disabledHooks`): why. */
+  disabled?: string;
   note?: string;
 }
 
@@ -74,6 +76,7 @@ function toListed(entry: HookEntry): ListedHook {
         env: hook.env,
         ...(hook.description === undefined ? {} : { description: hook.description }),
         command: commandOf(hook),
+        ...(hook.disabled === undefined ? {} : { disabled: hook.disabled }),
         ...(entry.fromCache
           ? { note: "metadata from the describe cache (untrusted: the file was not run)" }
           : {}),
@@ -175,7 +178,11 @@ function formatList(inventory: Inventory, homeDir: string): string {
   if (ok.length > 0) section(`In run order (${ok.length}):`);
   for (const hook of ok) {
     const trust = hook.trust === "untrusted" ? "  [untrusted]" : "";
-    out.push(`  ${inertText(hook.name)}  (${hook.scope} ${SOURCE_LABEL[hook.source]})${trust}`);
+    const off = hook.disabled === undefined ? "" : "  [disabled]";
+    out.push(
+      `  ${inertText(hook.name)}  (${hook.scope} ${SOURCE_LABEL[hook.source]})${trust}${off}`,
+    );
+    if (hook.disabled !== undefined) out.push(`      disabled: ${inertText(hook.disabled)}`);
     if (hook.description) out.push(`      ${inertText(hook.description)}`);
     out.push(`      events:  ${inertText((hook.events ?? []).join(", "))}`);
     out.push(`      matcher: ${inertText(matcherText(hook.matcher))}`);

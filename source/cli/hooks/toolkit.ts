@@ -1,10 +1,11 @@
 /**
  * The hook author toolkit's subcommands of `acai hooks` (init, list, test,
- * replay, log, why, import), one module each. Registration is cheap: every module
+ * replay, log, why, import, disable/enable), one module each. Registration is cheap: every module
  * imports its heavy parts (registry, runner) only when its command runs.
  */
 import type { Command } from "commander";
 import type { CommandContext } from "../command-context.js";
+import { registerHooksDisable } from "./disable.js";
 import { registerHooksImport } from "./import.js";
 import { registerHooksInit } from "./init.js";
 import { registerHooksList } from "./list.js";
@@ -21,4 +22,5 @@ export function registerHookToolkit(hooks: Command, ctx: CommandContext): void {
   registerHooksWhy(hooks, ctx);
   registerHooksImport(hooks, ctx);
   registerHooksInit(hooks, ctx);
+  registerHooksDisable(hooks, ctx);
 }

@@ -25,7 +25,9 @@ function disabledBy(hook: HookDefinition, settings: DisableSettings): string | u
     if (scope === "project" && hook.scope !== "project") continue;
     if (settings.all?.[scope] === true) return `disableAllHooks is set in ${WHERE[scope]}`;
     if (settings.names?.[scope]?.includes(hook.name) === true) {
-      return `disabledHooks in ${WHERE[scope]} names it (acai hooks enable ${hook.name}${scope === "project" ? " --project" : ""})`;
+      return scope === "user"
+        ? `disabledHooks in ${WHERE.user} names it (acai hooks enable ${hook.name})`
+        : `disabledHooks in ${WHERE.project} names it (the project's own choice; edit that file to run it)`;
     }
   }
   return undefined;
