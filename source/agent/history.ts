@@ -13,8 +13,15 @@ export class History {
   readonly messages: ModelMessage[] = [];
   private readonly pending: string[] = [];
 
-  /** `onAdd` hears every message added (the transcript records the conversation). */
-  constructor(private readonly onAdd: (message: ModelMessage) => void = () => {}) {}
+  /**
+   * `onAdd` hears every message added (the transcript records the
+   * conversation); `onRewrite` every user message's text replaced (the
+   * transcript records that too, so a resumed session sends the new text).
+   */
+  constructor(
+    private readonly onAdd: (message: ModelMessage) => void = () => {},
+    private readonly onRewrite: (was: string, text: string) => void = () => {},
+  ) {}
 
   private push(message: ModelMessage): void {
     this.messages.push(message);
@@ -40,12 +47,15 @@ export class History {
    * Replaces the text of the user message at `index` (a before_model hook's
    * new prompt, A3S GenerateStart's `modified`); false when no user message is
    * there any more (a compaction replaced the conversation). The transcript
-   * keeps the prompt as it was typed, and the verdict that replaced it.
+   * keeps the prompt as it was typed, then the rewrite (`onRewrite`).
    */
   rewriteUser(index: number, text: string): boolean {
     const message = this.messages[index];
     if (message?.role !== "user") return false;
     this.messages[index] = { ...message, content: text };
+    if (typeof message.content === "string" && message.content !== text) {
+      this.onRewrite(message.content, text);
+    }
     return true;
   }
 

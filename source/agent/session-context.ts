@@ -51,7 +51,10 @@ export class SessionContext {
     this.tools = parts.tools;
     this.transcript = transcript;
     this.now = parts.now;
-    this.history = new History((message) => transcript.message(message));
+    this.history = new History(
+      (message) => transcript.message(message),
+      (was, text) => transcript.promptRewrite(was, text),
+    );
     if (options.resume) this.history.load(options.resume.messages);
     this.pending = [...(options.resume?.pending ?? [])];
     this.system =

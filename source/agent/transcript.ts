@@ -9,13 +9,20 @@ import type { Verdict } from "./verdicts.js";
 /**
  * The lines of a transcript: the conversation in Claude Code's shape (`user`,
  * `assistant`, see transcript-messages.ts), acai's events and applied
- * verdicts beside it, and a `compact_boundary` where a compaction replaced the
- * history (the conversation to reload is what follows the last one).
+ * verdicts beside it, a `prompt_rewrite` where a hook replaced a prompt's
+ * text, and a `compact_boundary` where a compaction replaced the history (the
+ * conversation to reload is what follows the last one).
  */
 export type TranscriptLine =
   | ConversationLine
   | { type: "event"; time: string; event: AgentEvent }
   | { type: "verdict"; time: string; verdict: Verdict; for: AgentEventType }
+  /**
+   * A hook replaced the text of the user message `was` (a before_model
+   * hook's prompt, A3S GenerateStart's `modified`): a resumed session sends
+   * `text` in its place (the last user message whose text is `was`).
+   */
+  | { type: "prompt_rewrite"; time: string; was: string; text: string }
   | {
       type: "compact_boundary";
       time: string;
@@ -89,6 +96,11 @@ export class TranscriptWriter {
       cwd: this.session.cwd,
     });
     this.parentUuid = uuid;
+  }
+
+  /** A hook replaced the text of the user message `was` with `text` (see `TranscriptLine`). */
+  promptRewrite(was: string, text: string): void {
+    this.write({ type: "prompt_rewrite", time: this.timestamp(), was, text });
   }
 
   /** A compaction replaced the history: the messages written after this line are the conversation. */

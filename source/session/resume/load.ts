@@ -7,6 +7,7 @@
  */
 
 import type { ModelMessage } from "ai";
+import { z } from "zod";
 import type { ToolCallSummary } from "../../agent/event-data.js";
 import {
   answerInterruptedCalls,
@@ -120,6 +121,8 @@ function readLine(record: SessionRecord, raw: string, last: boolean): string | u
     case "user":
     case "assistant":
       return addMessage(record, value);
+    case "prompt_rewrite":
+      return rewritePrompt(record, value);
     case "compact_boundary":
       record.messages = [];
       record.lastUuid = null;
@@ -139,6 +142,24 @@ function addMessage(record: SessionRecord, value: Record<string, unknown>): stri
   if (!parsed.success || message === undefined) return "not a conversation line acai can read";
   record.messages.push(message);
   if (parsed.data.uuid !== undefined) record.lastUuid = parsed.data.uuid;
+  return undefined;
+}
+
+const PromptRewrite = z.object({ was: z.string(), text: z.string() });
+
+/** A hook's rewrite of a prompt: the last user message with that text gets the new one. */
+function rewritePrompt(record: SessionRecord, value: Record<string, unknown>): string | undefined {
+  const parsed = PromptRewrite.safeParse(value);
+  if (!parsed.success) return "not a prompt rewrite acai can read";
+  const { was, text } = parsed.data;
+  for (let index = record.messages.length - 1; index >= 0; index--) {
+    const message = record.messages[index];
+    if (message?.role === "user" && message.content === was) {
+      record.messages[index] = { ...message, content: text };
+      return undefined;
+    }
+  }
+  // Its prompt is not in the conversation any more (a compaction replaced it): nothing to do.
   return undefined;
 }
 

@@ -5,7 +5,7 @@
  * effect the seed describes (issue 20, items 1 and 4).
  */
 import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { modelArgs, STACK_TRACE, toolResultsSent } from "../../e2e/helpers.js";
@@ -283,6 +283,38 @@ describe("A3S's Continue with modified, where the seed allows it", () => {
       "GenerateStart [ticket ACAI-7] go",
       "GenerateEnd [ticket ACAI-7] go",
     ]);
+  });
+
+  it("GenerateStart's modified prompt is the one the transcript keeps: --resume sends it, not the typed one", async () => {
+    await installA3s(dirs, "prompt-context.ts");
+    server = await startFakeOpenAI([{ text: "first answer" }, { text: "second answer" }]);
+    const args = ["--allowedTools", "Bash", ...modelArgs("chat", server)];
+    const first = await runAcai({
+      args: ["-p", "go", ...args],
+      dirs,
+      baseUrl: server.url,
+      timeoutMs: 30_000,
+    });
+    expect(first.exitCode, first.stderr).toBe(0);
+    const [transcript] = await readdir(path.join(dirs.acaiHome, "transcripts"));
+    // transcripts/<date>-<session id>.jsonl
+    const sessionId = String(transcript).match(/[0-9a-f]{8}-[0-9a-f-]{27}/)?.[0] ?? "";
+    const second = await runAcai({
+      args: ["-p", "again", "--resume", sessionId, ...args],
+      dirs,
+      baseUrl: server.url,
+      timeoutMs: 30_000,
+    });
+    expect(second.exitCode, second.stderr).toBe(0);
+    expect(second.stderr).not.toMatch(STACK_TRACE);
+    expect(server.requests).toHaveLength(2);
+    const users = (
+      (server.requests[1]?.body?.messages ?? []) as Array<{ role: string; content: unknown }>
+    )
+      .filter((m) => m.role === "user")
+      .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
+    // The first turn's prompt as the hook rewrote it, then this turn's, rewritten in its turn.
+    expect(users).toEqual(["[ticket ACAI-7] go", "[ticket ACAI-7] again"]);
   });
 });
 

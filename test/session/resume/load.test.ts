@@ -92,3 +92,23 @@ test("a transcript ending in a tool call without its result reloads with an inte
   expect(record.warnings[0]).toContain("/t.jsonl");
   expect(record.warnings[0]).toContain("Bash");
 });
+
+test("a hook's prompt rewrite replaces the last user message with that text; a malformed one is skipped", () => {
+  const rewrite = (was: unknown, text: unknown) =>
+    JSON.stringify({ type: "prompt_rewrite", time: "t", was, text });
+  const lines = [
+    user("go", "u1"),
+    user("go", "u2"),
+    rewrite("go", "[ticket] go"),
+    rewrite("not in the conversation", "ignored"),
+    rewrite(7, "bad"),
+  ].join("\n");
+  const record = parseSessionTranscript(lines, "/t.jsonl");
+  expect(record.messages).toEqual([
+    { role: "user", content: "go" },
+    { role: "user", content: "[ticket] go" },
+  ]);
+  expect(record.warnings).toEqual([
+    "/t.jsonl:5: not a prompt rewrite acai can read; the line is skipped.",
+  ]);
+});
