@@ -144,6 +144,19 @@ export interface SessionArgs {
 }
 
 /** `clear`: the user's /clear ended it, and a new session follows (Claude Code's reason). */
+/**
+ * What kind of failure ended a turn's model request (Claude Code's StopFailure
+ * `error`): rate_limit 429; authentication_failed 401/403; billing_error 402;
+ * invalid_request other 4xx; server_error 5xx or no answer; unknown otherwise.
+ */
+export type ProviderErrorKind =
+  | "rate_limit"
+  | "authentication_failed"
+  | "billing_error"
+  | "invalid_request"
+  | "server_error"
+  | "unknown";
+
 export type SessionEndReason =
   | "completed"
   | "aborted"

@@ -8,6 +8,7 @@ import type { ProtectedHit } from "../permissions/protected.js";
 import type {
   IncomingMessage,
   OutgoingMessage,
+  ProviderErrorKind,
   SentMessage,
   SessionArgs,
   SessionEndReason,
@@ -154,6 +155,47 @@ interface ToolCallEnd extends ToolCallRef {
   durationMs: number;
 }
 
+/**
+ * Gate: the permission check denied this call (a deny rule, the mode, a
+ * permission_request hook, or nobody to answer); retry = the model is told it
+ * may try the call again (Claude Code's PermissionDenied `retry`).
+ */
+interface PermissionDenied extends ToolCallRef {
+  type: "permission_denied";
+  toolName: string;
+  input: unknown;
+  /** Why it was denied, as the user reads it. */
+  reason: string;
+}
+
+/** One call of a step that is done, as `tool_batch_end` reports it. */
+export interface BatchCall {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  /** The text the model gets for the call (its output, or why it failed or did not run). */
+  result: string;
+  /** The call failed, was refused or did not run. */
+  isError: boolean;
+}
+
+/** Gate: every tool call of a step is done, before the next model request; block = end the turn. */
+interface ToolBatchEnd extends StepRef {
+  type: "tool_batch_end";
+  calls: BatchCall[];
+}
+
+/** Not a gate: the turn ended because the model request failed (Claude Code's StopFailure). */
+interface TurnFailed extends TurnRef {
+  type: "turn_failed";
+  /** What kind of failure (provider-error.ts `providerErrorKind`). */
+  error: ProviderErrorKind;
+  /** The user's one-line description of it. */
+  message: string;
+  /** The text of the last step that answered in this turn ("" when none). */
+  lastAssistantMessage: string;
+}
+
 /** Not a gate: a before_tool hook deferred this call (headless); it stays pending for `--resume`. */
 interface ToolCallDeferred extends ToolCallRef {
   type: "tool_call_deferred";
@@ -284,6 +326,9 @@ export type AgentEvent = (
   | ToolCallEnd
   | ToolCallError
   | ToolCallDeferred
+  | PermissionDenied
+  | ToolBatchEnd
+  | TurnFailed
   | StopRequest
   | StepEnd
   | TurnEnd

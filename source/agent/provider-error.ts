@@ -1,4 +1,5 @@
 import { APICallError, type LanguageModel, RetryError } from "ai";
+import type { ProviderErrorKind } from "./event-data.js";
 
 /** What to check, by who serves the model: its variables, not another provider's. */
 interface Advice {
@@ -75,6 +76,21 @@ export function describeProviderError(error: unknown, model?: LanguageModel): st
     return `the model request failed${retried}: ${oneLine(String((inner as { message: unknown }).message))}`;
   }
   return `the model request failed${retried}: ${oneLine(String(inner))}`;
+}
+
+/** What kind of failure a model request's error is (Claude Code's StopFailure `error`). */
+export function providerErrorKind(error: unknown): ProviderErrorKind {
+  const inner = RetryError.isInstance(error) ? error.lastError : error;
+  if (APICallError.isInstance(inner)) {
+    const status = inner.statusCode;
+    if (status === undefined || status >= 500) return "server_error";
+    if (status === 429) return "rate_limit";
+    if (status === 401 || status === 403) return "authentication_failed";
+    if (status === 402) return "billing_error";
+    if (status >= 400) return "invalid_request";
+    return "unknown";
+  }
+  return networkCode(inner) === undefined ? "unknown" : "server_error";
 }
 
 function serverMessage(error: APICallError): string | undefined {

@@ -15,6 +15,7 @@ export const RAISES = {
   permission_request: "permission_request",
   after_tool: "tool_call_end",
   after_tool_failure: "tool_call_error",
+  after_tool_batch: "tool_batch_end",
   before_stop: "stop_request",
   after_agent: "turn_end",
   subagent_start: "subagent_start",
@@ -29,4 +30,6 @@ export const RAISES = {
   output: "output",
   pattern: "pattern",
   idle: "idle",
+  stop_failure: "turn_failed",
+  permission_denied: "permission_denied",
 } as const;

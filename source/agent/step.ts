@@ -14,11 +14,12 @@ import { errorResult } from "./history.js";
 import { deliverInbox } from "./message-received.js";
 import { type GateResult, requestGate, streamModel } from "./model-request.js";
 import type { StepOutcome, StepToolCall } from "./model-step.js";
-import { describeProviderError } from "./provider-error.js";
+import { describeProviderError, providerErrorKind } from "./provider-error.js";
 import { RAISES } from "./raises.js";
 import { readOutput } from "./read-output.js";
 import { changedAnswer, offeredNames, refuseUnoffered } from "./request-changes.js";
 import type { SessionContext } from "./session-context.js";
+import { batchGate } from "./tool-batch.js";
 import { runToolCalls } from "./tool-calls.js";
 import type { TurnOutcome, TurnState } from "./turn-state.js";
 import { addUsage } from "./usage.js";
@@ -102,6 +103,14 @@ async function* requestFailed(
   }
   const message = describeProviderError(error, session.options.model);
   yield* session.emit({ type: "error", message, turn: state.turn });
+  yield* session.emit({
+    type: RAISES.stop_failure,
+    turn: state.turn,
+    promptId: state.promptId,
+    error: providerErrorKind(error),
+    message,
+    lastAssistantMessage: state.text,
+  });
   return ended({ stopReason: "error", message });
 }
 
@@ -190,7 +199,8 @@ export async function* runTools(
     calls,
   );
   session.history.addToolResults(tools.results);
-  return tools.end;
+  if (tools.end) return tools.end;
+  return yield* batchGate(session, { state, step, signal }, calls, tools.results);
 }
 
 /** The turn ends before the tool calls ran: each still gets its answer, as the model needs one per call. */

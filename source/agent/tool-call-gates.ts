@@ -86,7 +86,8 @@ export async function* permit(
         ? { kind: "go_on", input: outcome.input }
         : { kind: "go_on", input: outcome.input, landing: outcome.landing };
     case "denied": {
-      const { reason, modelText } = outcome;
+      const { reason } = outcome;
+      const modelText = yield* deniedGate(ctx, call, input, outcome);
       const refusal = { input, error: reason, blocked: true, denied: true, modelText };
       return { kind: "refused", refusal };
     }
@@ -97,4 +98,26 @@ export async function* permit(
     default:
       return outcome satisfies never;
   }
+}
+
+/**
+ * The `permission_denied` gate (Claude Code's PermissionDenied): the call
+ * stays denied; a retry answer adds to the model's tool result that it may
+ * try the call again. Returns the text the model gets.
+ */
+async function* deniedGate(
+  ctx: ToolStepContext,
+  call: StepToolCall,
+  input: unknown,
+  denied: { reason: string; modelText: string },
+): AsyncGenerator<AgentEvent, string, Verdict | undefined> {
+  const verdict = yield* ctx.emit({
+    type: RAISES.permission_denied,
+    ...callRef(ctx, call),
+    toolName: call.toolName,
+    input,
+    reason: denied.reason,
+  });
+  if (verdict?.action !== "retry") return denied.modelText;
+  return `${denied.modelText}\n\nA PermissionDenied hook says you may retry this call.`;
 }

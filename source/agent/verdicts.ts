@@ -101,6 +101,10 @@ interface GateVerdicts {
     | ContinueVerdict<{ output?: string; followUp?: FollowUpCall }>
     | BlockVerdict
     | StopVerdict;
+  /** block: end the turn after the step's tool calls (no further model request). */
+  tool_batch_end: ContinueVerdict | BlockVerdict | StopVerdict;
+  /** retry: the model is told it may try the denied call again. */
+  permission_denied: ContinueVerdict | RetryVerdict | StopVerdict;
   /** block: the reason becomes a user message and the agent goes on. */
   stop_request: ContinueVerdict | BlockVerdict | StopVerdict;
   /** stop: end the session after this turn. */

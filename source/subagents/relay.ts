@@ -91,6 +91,8 @@ export async function* relaySubagent(
       case "user_prompt":
       case "turn_start":
       case "session_end":
+      // A subagent's failed request fails its Task call (after_tool_failure); stop_failure is the session's turn.
+      case "turn_failed":
         break;
       case "error":
       case "warning":

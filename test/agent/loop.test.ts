@@ -46,12 +46,14 @@ describe.each<Api>(["chat", "responses"])("agent loop over the %s API", (api) =>
       "tool_call_end",
       "tool_call_start",
       "tool_call_end",
+      "tool_batch_end",
       "step_end",
       "step_start",
       "model_request",
       "model_response",
       "tool_call_start",
       "tool_call_end",
+      "tool_batch_end",
       "step_end",
       "step_start",
       "model_request",
@@ -68,6 +70,15 @@ describe.each<Api>(["chat", "responses"])("agent loop over the %s API", (api) =>
 
     const ends = ofType(events, "tool_call_end");
     expect(ends.map((e) => e.output)).toEqual(["echo: one", "echo: two", "echo: three"]);
+    // One tool_batch_end per step that ran tools, with every call of the step and its result.
+    const batches = ofType(events, "tool_batch_end");
+    expect(batches.map((b) => b.calls.map((c) => [c.toolName, c.result, c.isError]))).toEqual([
+      [
+        ["Echo", "echo: one", false],
+        ["Echo", "echo: two", false],
+      ],
+      [["Echo", "echo: three", false]],
+    ]);
     expect(ends[0]?.response).toEqual({ echoed: "one" });
 
     const firstResponse = ofType(events, "model_response")[0]!;

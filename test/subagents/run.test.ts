@@ -100,6 +100,7 @@ describe("the Task tool", () => {
       "model_response",
       "tool_call_start",
       "tool_call_end",
+      "tool_batch_end",
       "step_end",
       "step_start",
       "model_request",
@@ -205,8 +206,12 @@ describe("a subagent runs under the session's permission policy", () => {
     );
     const events = await drive(agent, { prompts: prompts("go") });
     const subCalls = events.filter((e) => e.agentId !== undefined && toolNameOf(e) === "Echo");
-    expect(subCalls.map((e) => e.type)).toEqual(["tool_call_start", "tool_call_error"]);
-    expect(subCalls[1]).toMatchObject({ denied: true });
+    expect(subCalls.map((e) => e.type)).toEqual([
+      "tool_call_start",
+      "permission_denied",
+      "tool_call_error",
+    ]);
+    expect(subCalls[2]).toMatchObject({ denied: true });
   });
 
   test("the session's ask rule asks the session's consumer, marked with the subagent", async () => {

@@ -64,6 +64,9 @@ export function reduceEvent(state: ViewState, event: InterceptedEvent, at: numbe
     case "pattern":
     case "idle":
     case "compact_start":
+    case "permission_denied":
+    case "tool_batch_end":
+    case "turn_failed":
     case "tool_call_deferred": // headless only: the REPL's hooks never defer
     case "before_message_send": // the session's gate; never yielded
       return state;

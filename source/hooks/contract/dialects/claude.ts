@@ -58,6 +58,8 @@ const hookSpecificOutputSchema = z.object({
   llm_response: llmResponseSchema.nullish(),
   toolConfig: toolConfigSchema.nullish(),
   tailToolCallRequest: tailCallSchema.nullish(),
+  /** PermissionDenied: the model may retry the denied call. */
+  retry: z.boolean().nullish(),
 });
 
 export const claudeAnswerSchema = z.object({
@@ -134,6 +136,7 @@ function toDecision(answer: ClaudeAnswer): Decision {
     return { ...base, action: "defer", ...common({ reason: permissionReason ?? answer.reason }) };
   }
   const reason = common({ reason: permissionReason ?? answer.reason });
+  if (specific?.retry === true) return { ...base, ...reason, action: "retry", retryAfterMs: 0 };
   const control = modelControl(specific);
   const input = specific?.updatedInput ?? undefined;
   const output = outputText(specific?.updatedToolOutput ?? specific?.updatedMCPToolOutput);

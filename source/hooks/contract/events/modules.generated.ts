@@ -2,6 +2,7 @@
 import { afterAgent } from "./after-agent.js";
 import { afterModel } from "./after-model.js";
 import { afterTool } from "./after-tool.js";
+import { afterToolBatch } from "./after-tool-batch.js";
 import { afterToolFailure } from "./after-tool-failure.js";
 import { beforeMessageSend } from "./before-message-send.js";
 import { beforeModel } from "./before-model.js";
@@ -13,11 +14,13 @@ import { messageSent } from "./message-sent.js";
 import { notification } from "./notification.js";
 import { output } from "./output.js";
 import { pattern } from "./pattern.js";
+import { permissionDenied } from "./permission-denied.js";
 import { permissionRequest } from "./permission-request.js";
 import { postCompact } from "./post-compact.js";
 import { preCompact } from "./pre-compact.js";
 import { sessionEnd } from "./session-end.js";
 import { sessionStart } from "./session-start.js";
+import { stopFailure } from "./stop-failure.js";
 import { subagentStart } from "./subagent-start.js";
 import { subagentStop } from "./subagent-stop.js";
 import { userPrompt } from "./user-prompt.js";
@@ -32,6 +35,7 @@ export const EVENT_MODULES = [
   permissionRequest,
   afterTool,
   afterToolFailure,
+  afterToolBatch,
   beforeStop,
   afterAgent,
   subagentStart,
@@ -46,4 +50,6 @@ export const EVENT_MODULES = [
   output,
   pattern,
   idle,
+  stopFailure,
+  permissionDenied,
 ] as const;

@@ -38,6 +38,12 @@ describe("the events table", () => {
       if (event === "permission_request") {
         // Its hooks allow or deny for the user; an ask is no decision (the user is asked).
         expect(row.honours).toEqual(["block", "allow", "modify", "skip", "stop"]);
+      } else if (event === "after_tool_batch") {
+        // Claude Code's PostToolBatch: a block ends the turn; nothing of the calls to change or ask.
+        expect(row.honours).toEqual(["block", "stop"]);
+      } else if (event === "permission_denied") {
+        // Claude Code's PermissionDenied: the call stays denied; retry tells the model it may try again.
+        expect(row.honours).toEqual(["retry"]);
       } else if (event === "pattern") {
         // A pattern handler answers (context) or skips the handlers after it; nothing to block.
         expect(row.honours).toEqual(["skip"]);
@@ -52,6 +58,7 @@ describe("the events table", () => {
     }
     expect(HOOK_EVENTS.filter((event) => eventRow(event).honours.includes("retry"))).toEqual([
       "before_model",
+      "permission_denied",
     ]);
     expect(
       HOOK_EVENTS.filter(
@@ -63,6 +70,7 @@ describe("the events table", () => {
   it("gives tool subjects to the tool events only, and each change to the event that carries it", () => {
     const toolEvents = HOOK_EVENTS.filter((event) => eventRow(event).subject === "tool");
     expect(toolEvents.map((event) => eventRow(event).agentEvent).sort()).toEqual([
+      "permission_denied",
       "permission_request",
       "tool_call_end",
       "tool_call_error",
