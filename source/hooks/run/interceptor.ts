@@ -8,10 +8,10 @@
  * 3. the hooks its plan names run (plan.ts; gates chain, chain.ts and step.ts;
  *    observe-only events run theirs at once, observe.ts); their `hook_start` /
  *    `hook_end` / `hook_warning` events are yielded as they happen;
- * 4. the agent is resumed with the verdict (intercept/verdict.ts).
+ * 4. the agent is resumed with the verdict (intercept/handle-event.ts `verdictOf`).
  * An event no hook can match costs a map lookup or two.
  *
- * Background work (intercept/async-hooks.ts, notifications.ts, session-end.ts):
+ * Background work (intercept/background.ts, beside.ts):
  * async hooks and notification hooks run beside the loop; their context goes
  * into the next before_model verdict; session_end hooks run even after an
  * abort, within the session-end budget. After an abort, hooks of other events
@@ -30,35 +30,44 @@ import type { HookDefinition, HookEventName } from "../contract/definition.js";
 import { HOOK_EVENT_OF } from "../contract/events/names.js";
 import { eventRow } from "../contract/events/table.js";
 import type { InterceptedEvent } from "./activity.js";
-import { createAsyncHooks } from "./intercept/async-hooks.js";
-import { settleBackground } from "./intercept/background.js";
-import { type BesideEvent, raiseBeside } from "./intercept/beside.js";
-import { builtinFor, runBuiltin, withBuiltinContext } from "./intercept/builtin-patterns.js";
-import { type EventParts, handleEvent } from "./intercept/handle-event.js";
-import { createIdle } from "./intercept/idle.js";
-import { noteConsidered } from "./intercept/note-considered.js";
-import { createNotifications } from "./intercept/notifications.js";
-import type {
-  AgentRun,
-  InterceptedRun,
-  InterceptorOptions,
-  NotifyHooks,
-} from "./intercept/options.js";
+import { createAsyncHooks, sessionEnd, settleBackground } from "./intercept/background.js";
+import {
+  type BesideEvent,
+  createIdle,
+  createNotifications,
+  createPump,
+  type Pump,
+  raiseBeside,
+} from "./intercept/beside.js";
+import {
+  builtinFor,
+  carriedVerdict,
+  type EventParts,
+  handleEvent,
+  markedLike,
+  newRetryCount,
+  runBuiltin,
+  withBuiltinContext,
+} from "./intercept/handle-event.js";
+import { noteConsidered } from "./intercept/hook-runs.js";
 import { permissionRequest } from "./intercept/permission.js";
-import { createPump, type Pump } from "./intercept/pump.js";
-import { createRunContext, type RunContext } from "./intercept/run-context.js";
-import { sessionEnd } from "./intercept/session-end.js";
-import { markedLike } from "./intercept/subagent-mark.js";
-import { carriedVerdict, newRetryCount } from "./intercept/verdict.js";
+import {
+  type AgentRun,
+  createRunContext,
+  type InterceptedRun,
+  type InterceptorOptions,
+  type NotifyHooks,
+  type RunContext,
+} from "./intercept/run-context.js";
 import { followLateHooks, withLateHooks } from "./late.js";
 import { indexHooks, type Plan, plan } from "./plan.js";
 import { gateSend, type SendGateEvent, type SendVerdict } from "./send-gate.js";
 
+export type { HookSentMessage } from "./intercept/hook-runs.js";
 export {
   DEFAULT_SESSION_END_BUDGET_MS,
   type InterceptorOptions,
-} from "./intercept/options.js";
-export type { HookSentMessage } from "./intercept/relay-effects.js";
+} from "./intercept/run-context.js";
 
 export interface HookInterceptor {
   (run: AgentRun): InterceptedRun;

@@ -1,12 +1,31 @@
 /**
  * Work beside the loop (async hooks, notification hooks): nobody waits for it
  * but session end (within its budget) and the interceptor's close. Each piece
- * has its own controller, fired by the run's abort.
+ * has its own controller, fired by the run's abort. Here too: the async hooks
+ * (`createAsyncHooks`) and session end (`sessionEnd`), which waits for the
+ * background within its budget.
  */
 import type { AgentEvent } from "../../../agent/events.js";
 import type { HookDefinition, HookEventName } from "../../contract/definition.js";
-import type { HookActivityEvent } from "../activity.js";
-import { runObservers } from "../observe.js";
+import {
+  type HookActivityEvent,
+  hookRef,
+  hookStart,
+  hookWarning,
+  type InterceptedEvent,
+} from "../activity.js";
+import {
+  createAsyncPool,
+  DEFAULT_ASYNC_QUEUE_LIMIT,
+  DEFAULT_MAX_ASYNC_HOOKS,
+  droppedMessage,
+  droppedWarning,
+  notStartedMessage,
+} from "../async-pool.js";
+import { observedEffect, runObservers, settleObserved } from "../observe.js";
+import { plan } from "../plan.js";
+import { notRunRecord } from "../run.js";
+import { noteConsidered } from "./hook-runs.js";
 import type { Background, RunContext } from "./run-context.js";
 
 export interface Tracked {
@@ -85,4 +104,152 @@ export function runBeside(ctx: RunContext, run: BesideRun): Promise<void> {
     });
   });
   return track(ctx, tracked, work);
+}
+
+/**
+ * Async hooks (hooks.md §5): started with their event (seeing its original
+ * input), never waited for; at most `maxAsyncHooks` run at once, the rest wait
+ * in a bounded queue, and one that finds it full is dropped with a warning
+ * (async-pool.ts). Their context goes into the next before_model verdict.
+ */
+/** The abort reason that ends background work when the session-end budget is spent. */
+const SESSION_END = "session-end budget";
+
+/** Starts an event's async hooks; yields their hook_start, and one warning naming those dropped. */
+export type StartAsyncHooks = (
+  hooks: readonly HookDefinition[],
+  event: HookEventName,
+  agentEvent: AgentEvent,
+) => Generator<HookActivityEvent, void, undefined>;
+
+export function createAsyncHooks(ctx: RunContext): StartAsyncHooks {
+  const pool = createAsyncPool(
+    {
+      maxRunning: ctx.options.maxAsyncHooks ?? DEFAULT_MAX_ASYNC_HOOKS,
+      queueLimit: ctx.options.asyncQueueLimit ?? DEFAULT_ASYNC_QUEUE_LIMIT,
+    },
+    (error) =>
+      ctx.pendingActivity.push({
+        type: "hook_warning",
+        message: `an async hook could not be settled (${(error as Error).message})`,
+      }),
+  );
+
+  /** Starts an async hook, or queues it; a full queue drops it (an audit line says so). */
+  const start = (
+    hook: HookDefinition,
+    event: HookEventName,
+    agentEvent: AgentEvent,
+  ): HookActivityEvent | undefined => {
+    const tracked = backgroundEntry(ctx);
+    const submitted = pool.submit(() =>
+      runAsync(ctx, hook, event, agentEvent, tracked.entry.controller),
+    );
+    if (submitted.admission === "dropped") {
+      tracked.release();
+      const rec = notRunRecord(hook, event, droppedMessage(hook.name, pool.limits));
+      ctx.audit.record(hook, rec, rec.decision, rec.decision, true);
+      return undefined;
+    }
+    void track(ctx, tracked, submitted.done);
+    return hookStart(hook, event, ctx.now());
+  };
+
+  return function* startAll(hooks, event, agentEvent) {
+    const dropped: HookDefinition[] = [];
+    for (const hook of hooks) {
+      const started = start(hook, event, agentEvent);
+      if (started === undefined) dropped.push(hook);
+      else yield started;
+    }
+    if (dropped.length === 0) return;
+    yield {
+      type: "hook_warning",
+      ...(dropped.length === 1 ? { hook: hookRef(dropped[0] as HookDefinition) } : {}),
+      message: droppedWarning(
+        dropped.map((hook) => hook.name),
+        event,
+        pool.limits,
+      ),
+    };
+  };
+}
+
+/** Runs (or, when its slot came after the session ended or an abort, skips) one async hook. */
+async function runAsync(
+  ctx: RunContext,
+  hook: HookDefinition,
+  event: HookEventName,
+  agentEvent: AgentEvent,
+  controller: AbortController,
+): Promise<void> {
+  const signal = controller.signal;
+  const ended = signal.reason === SESSION_END;
+  const rec = signal.aborted
+    ? notRunRecord(hook, event, notStartedMessage(ended ? "session end" : "abort"), !ended)
+    : await ctx.runnerFor(event, agentEvent)(hook, {}, signal);
+  const settled = settleObserved(hook, event, rec, ctx.cap, { kind: "async" });
+  if (settled.context !== undefined) ctx.pendingContext.push(settled.context);
+  if (signal.reason === SESSION_END && !ended) {
+    ctx.pendingActivity.push(
+      hookWarning(
+        hook,
+        `async hook "${hook.name}" was still running when the session ended; killed after the ${ctx.budgetMs} ms session-end budget`,
+      ),
+    );
+  }
+  ctx.pendingActivity.push(...settled.activity);
+  ctx.audit.record(hook, rec, rec.decision, observedEffect(rec.decision), true);
+}
+
+/**
+ * session_end (hooks.md §5): its hooks run even after an abort, within the
+ * session-end budget, during which running background work (async and
+ * notification hooks) may also finish; then the rest is killed.
+ */
+export async function* sessionEnd(
+  ctx: RunContext,
+  agentEvent: AgentEvent,
+): AsyncGenerator<InterceptedEvent, undefined, undefined> {
+  const budget = new AbortController();
+  const deadline = ctx.now() + ctx.budgetMs;
+  const timer = setTimeout(() => budget.abort(SESSION_END), ctx.budgetMs);
+  try {
+    const signal = AbortSignal.any([ctx.closing.signal, budget.signal]);
+    const planned = plan(ctx.index, "session_end", agentEvent);
+    noteConsidered(ctx, "session_end", agentEvent, planned);
+    if (planned !== undefined) {
+      yield* runObservers({
+        event: "session_end",
+        agentEvent,
+        hooks: planned.observers,
+        matches: () => true,
+        run: ctx.runnerFor("session_end", agentEvent),
+        signal,
+        contextCapChars: ctx.cap,
+        now: ctx.now,
+        onRun: (hook, rec, answered, effective) => ctx.audit.record(hook, rec, answered, effective),
+      });
+    }
+    await backgroundWithin(ctx, signal);
+    // Persistent hooks' processes are asked to finish within what is left of the budget.
+    await ctx.persistent.stop(signal.aborted ? 0 : Math.max(0, deadline - ctx.now()));
+    yield* ctx.pendingActivity.splice(0);
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Lets background work finish until `signal` (the budget, or the close); then kills the rest. */
+async function backgroundWithin(ctx: RunContext, signal: AbortSignal): Promise<void> {
+  if (ctx.background.size > 0 && !signal.aborted) {
+    const aborted = new Promise<void>((resolve) =>
+      signal.addEventListener("abort", () => resolve(), { once: true }),
+    );
+    await Promise.race([Promise.all([...ctx.background].map((b) => b.done)), aborted]);
+  }
+  const left = [...ctx.background];
+  for (const b of left) b.controller.abort(SESSION_END);
+  await Promise.all(left.map((b) => b.done));
 }

@@ -16,10 +16,8 @@ import { protectedDenial } from "../../../permissions/explain.js";
 import { type AskRequest, answerBecause, type InterceptedEvent } from "../activity.js";
 import { runChain } from "../chain.js";
 import type { Plan } from "../plan.js";
-import type { EventParts } from "./handle-event.js";
-import { chainOptions } from "./handle-event.js";
+import { chainOptions, type EventParts, verdictOf } from "./handle-event.js";
 import type { RunContext } from "./run-context.js";
-import { verdictOf } from "./verdict.js";
 
 type PermissionRequest = Extract<AgentEvent, { type: "permission_request" }>;
 
