@@ -173,3 +173,31 @@ export function mcpJsonReviewLines(projectDir: string): string[] {
     return `${file} starts MCP server ${server.name}: ${verb} ${serverTarget(server.config)}${reads}`;
   });
 }
+
+/**
+ * The servers an ACP editor sent in `session/new` (docs/acp.md), added after
+ * the configured ones as the user's own. One named like a configured server is
+ * refused, never merged: it would replace that server and get the rules
+ * written for `mcp__<name>__*`.
+ */
+export function withClientServers(
+  collected: CollectedServers,
+  client: readonly McpServerEntry[],
+): CollectedServers {
+  if (client.length === 0) return collected;
+  const taken = new Map(collected.active.map((entry) => [entry.name, entry]));
+  const active = [...collected.active];
+  const warnings = [...collected.warnings];
+  for (const entry of client) {
+    const configured = taken.get(entry.name);
+    if (configured === undefined) {
+      taken.set(entry.name, entry);
+      active.push(entry);
+    } else {
+      warnings.push(
+        `MCP server ${entry.name} sent by ${entry.file} is not started: ${configured.file} configures a server of that name, which stays. Rename the editor's server.`,
+      );
+    }
+  }
+  return { ...collected, active, warnings };
+}

@@ -9,7 +9,7 @@ import { loadHookRegistry } from "../hooks/discover/registry.js";
 import type { PluginHost } from "../hooks/run/plugins/host.js";
 import { RelayContextTracker } from "../hooks/run/plugins/relay-context.js";
 import { createSessionPlugins } from "../hooks/run/plugins/session.js";
-import { type CollectedServers, collectServers } from "../mcp/config.js";
+import { type CollectedServers, collectServers, withClientServers } from "../mcp/config.js";
 import type { McpSession } from "../mcp/connect.js";
 import type { SessionMemory } from "../memory/session.js";
 import { type ResolvedModel, resolveModel } from "../models/resolve.js";
@@ -60,11 +60,14 @@ export async function startServices(
     ground.includeProject,
     options.flags.permissions,
   );
-  const mcpServers = collectServers({
-    settingsFiles: loaded.settingsFiles,
-    projectDir: ground.projectDir,
-    includeProject: ground.includeProject,
-  });
+  const mcpServers = withClientServers(
+    collectServers({
+      settingsFiles: loaded.settingsFiles,
+      projectDir: ground.projectDir,
+      includeProject: ground.includeProject,
+    }),
+    options.clientMcpServers ?? [],
+  );
   const relayContext = new RelayContextTracker();
   const plugins = createSessionPlugins({
     relay: pluginRelay(relayContext, memory.forHooks),

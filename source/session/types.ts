@@ -1,6 +1,7 @@
 import type { RunInput } from "../agent/types.js";
 import type { BrokenHook, HookDefinition } from "../hooks/contract/definition.js";
 import type { AskUser, HookActivityEvent, InterceptedEvent } from "../hooks/run/activity.js";
+import type { McpServerEntry } from "../mcp/config.js";
 import type { PermissionMode } from "../permissions/rules.js";
 import type { PermissionFlags } from "../permissions/sources.js";
 import type { ProjectChanges } from "../project/changes.js";
@@ -109,6 +110,12 @@ export interface PrepareSessionOptions {
    * user scope, after the hooks found in files, in the same chains.
    */
   inProcessHooks?: readonly HookDefinition[];
+  /**
+   * MCP servers the client sent (ACP's `session/new`, docs/acp.md): started
+   * as the user's own after the configured ones; one named like a configured
+   * server is refused with a warning (mcp/config.ts `withClientServers`).
+   */
+  clientMcpServers?: readonly McpServerEntry[];
   /** Interrupts preparing (the describe steps of hooks and dynamic tools): it then rejects. */
   signal?: AbortSignal;
   /**

@@ -2,23 +2,19 @@
  * `acai acp`: acai as an Agent Client Protocol agent on stdin/stdout, for
  * editors (Zed, JetBrains, Neovim plugins; docs/acp.md), with
  * `@agentclientprotocol/sdk`. Each `session/new` prepares an acai session in
- * its `cwd` under the same trust rule as everywhere (an untrusted project is
- * refused with the review as the error's message); prompts run through the
+ * its `cwd` under the same trust rule as everywhere, `session/load` resumes
+ * one (open-session.ts); prompts run through the
  * one loop with its hooks; questions go to the editor; `session/cancel`
  * aborts the turn. stdout carries only the protocol; warnings go to stderr.
  */
 import { Readable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
-import { prepareSession } from "../../session/prepare.js";
 import type { CommandContext } from "../command-context.js";
 import { EXIT } from "../exit-codes.js";
 import type { CliIo } from "../io.js";
-import { classify } from "../session-errors.js";
-import { type AcpClient, AcpSession } from "./session.js";
+import { openSession } from "./open-session.js";
+import type { AcpClient, AcpSession } from "./session.js";
 import { promptText } from "./updates.js";
-
-/** JSON-RPC's range for a server's own errors: the session could not start. */
-const SESSION_NOT_STARTED = -32000;
 
 export async function runAcp(ctx: CommandContext): Promise<number> {
   const { io } = ctx;
@@ -46,7 +42,11 @@ function agentApp(io: CliIo, sessions: Map<string, AcpSession>): acp.AgentApp {
     .agent({ name: "acai" })
     .onRequest(acp.methods.agent.initialize, () => ({
       protocolVersion: acp.PROTOCOL_VERSION,
-      agentCapabilities: { loadSession: false, promptCapabilities: { embeddedContext: true } },
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { embeddedContext: true },
+        mcpCapabilities: { http: true, sse: true },
+      },
       agentInfo: { name: "acai", version: io.version },
       authMethods: [],
     }))
@@ -55,41 +55,21 @@ function agentApp(io: CliIo, sessions: Map<string, AcpSession>): acp.AgentApp {
       sessions.set(session.sessionId, session);
       return { sessionId: session.sessionId };
     })
+    .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
+      if (sessions.has(params.sessionId)) {
+        throw acp.RequestError.invalidRequest(undefined, "this session is open already");
+      }
+      const request = { cwd: params.cwd, mcpServers: params.mcpServers, resume: params.sessionId };
+      const session = await openSession(io, request, clientOf(client));
+      sessions.set(session.sessionId, session);
+      return {};
+    })
     .onRequest(acp.methods.agent.session.prompt, async ({ params, signal }) => ({
       stopReason: await find(params.sessionId).prompt(promptText(params.prompt), signal),
     }))
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
       sessions.get(params.sessionId)?.cancel();
     });
-}
-
-async function openSession(
-  io: CliIo,
-  params: acp.NewSessionRequest,
-  client: AcpClient,
-): Promise<AcpSession> {
-  const holder: { session?: AcpSession } = {};
-  try {
-    const prepared = await prepareSession({
-      cwd: params.cwd,
-      env: io.env,
-      homeDir: io.homeDir,
-      flags: { projectHooks: "require-trust" },
-      askUser: (request, signal) =>
-        holder.session ? holder.session.ask(request, signal) : Promise.resolve(false),
-    });
-    for (const warning of prepared.warnings) io.stderr.write(`acai: warning: ${warning}\n`);
-    if (params.mcpServers.length > 0) {
-      io.stderr.write(
-        "acai: warning: MCP servers sent by the editor are not started; configure them in .mcp.json or settings (docs/mcp.md)\n",
-      );
-    }
-    holder.session = new AcpSession(prepared, client);
-    return holder.session;
-  } catch (error) {
-    const { message, code } = classify(error, io.env.ACAI_DEBUG === "1");
-    throw new acp.RequestError(SESSION_NOT_STARTED, message, { exitCode: code });
-  }
 }
 
 function clientOf(client: acp.AgentContext): AcpClient {
