@@ -181,7 +181,7 @@ describe("acai acp", () => {
     dirs = d;
     const log = path.join(d.root, "calls.jsonl");
     const server = path.join(REPO_ROOT, "test", "support", "mcp-test-server.mjs");
-    const stdio = (name: string, mark: string) => ({
+    const stdio = (name: string, mark: string): acp.McpServerStdio => ({
       name,
       command: process.execPath,
       args: [server],
