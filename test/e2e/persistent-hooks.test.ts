@@ -138,3 +138,60 @@ describe("a persistent project hook", () => {
     expect(await survivors(file)).toEqual([]);
   });
 });
+
+describe("a persistent hook answering in A3S's dialect", () => {
+  it("Continue with modified changes the tool input, the tool result and the prompt, as a spawned hook's would", async () => {
+    const meta = JSON.stringify({
+      name: "a3s-modifier",
+      events: ["before_model", "before_tool", "after_tool"],
+      mode: "persistent",
+      timeout_ms: 10_000,
+    });
+    const a3s = (modified: string) =>
+      `{\\"id\\":$id,\\"action\\":\\"Continue\\",\\"modified\\":${modified}}`;
+    const file = path.join(dirs.acaiHome, "hooks", "a3s-modifier");
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(
+      file,
+      [
+        "#!/usr/bin/env bash",
+        `if [ "$HOOK_ACTION" = describe ]; then echo '${meta}'; exit 0; fi`,
+        "while IFS= read -r line; do",
+        '  id=$(jq -r .id <<<"$line")',
+        '  event=$(jq -r .event <<<"$line")',
+        '  answer="{\\"id\\":$id}"',
+        '  case "$event:$line" in',
+        `    before_model:*'"prompt":"deploy"'*) answer="${a3s('{\\"prompt\\":\\"deploy to staging only\\"}')}";;`,
+        `    before_tool:*'echo typed'*) answer="${a3s('{\\"command\\":\\"echo rewritten-by-hook\\"}')}";;`,
+        `    after_tool:*secret-value*) answer="${a3s('{\\"output\\":\\"[redacted]\\"}')}";;`,
+        "  esac",
+        '  echo "$answer"',
+        "done",
+        "",
+      ].join("\n"),
+    );
+    await chmod(file, 0o755);
+    server = await startFakeOpenAI([
+      bash("echo typed"),
+      bash("echo secret-value"),
+      { text: "done" },
+    ]);
+    const result = await runAcai({
+      dirs,
+      args: ["-p", "deploy", "--yes", ...modelArgs("chat", server)],
+      baseUrl: server.url,
+      timeoutMs: 60_000,
+    });
+    expect(result.stderr).not.toMatch(STACK_TRACE);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr).not.toMatch(/cannot change|ignored/);
+    // GenerateStart's modified prompt is what the model is sent.
+    expect(JSON.stringify(server.requests[0]?.body?.messages)).toContain("deploy to staging only");
+    // PreToolUse's modified args ran in place of the model's.
+    expect(toolResultsSent(server.requests[1]?.body).join("\n")).toContain("rewritten-by-hook");
+    // PostToolUse's modified output is what the model got.
+    const second = toolResultsSent(server.requests[2]?.body).at(-1);
+    expect(second).toContain("[redacted]");
+    expect(second).not.toContain("secret-value");
+  });
+});

@@ -86,6 +86,7 @@ async function requestOnce(
   const outcome = await slot.request(
     (id) => requestLine(id, request.payload, request.hook.dialect),
     request.signal,
+    event,
   );
   const { command, args } = launchOf(hook);
   return {

@@ -6,7 +6,7 @@
  */
 import { jsonTextTooDeep } from "../../../config/json-depth.js";
 import { capText, type Decision, failed } from "../../contract/decision.js";
-import type { HookDialect } from "../../contract/definition.js";
+import type { HookDialect, HookEventName } from "../../contract/definition.js";
 import { decodeAnswer, MAX_ANSWER_DEPTH } from "../../contract/dialects/index.js";
 import { payloadText } from "../../contract/payload-text.js";
 
@@ -61,7 +61,11 @@ export type AnswerLine =
 /** How much of a line that is not an answer is quoted in the error. */
 const QUOTE_CHARS = 200;
 
-export function readAnswerLine(line: string): AnswerLine {
+/** One line of a persistent hook's stdout; `eventOf` names the event a request id asked about. */
+export function readAnswerLine(
+  line: string,
+  eventOf: (id: number) => HookEventName | undefined = () => undefined,
+): AnswerLine {
   if (line.trim() === "") return { kind: "blank" };
   const quoted = (): string => JSON.stringify(capText(line, QUOTE_CHARS, "line"));
   if (jsonTextTooDeep(line, MAX_ANSWER_DEPTH)) {
@@ -91,5 +95,5 @@ export function readAnswerLine(line: string): AnswerLine {
   if (typeof answer.error === "string") {
     return { kind: "answer", id: n, decision: failed(`answered an error: ${answer.error}`) };
   }
-  return { kind: "answer", id: n, decision: decodeAnswer(answer) };
+  return { kind: "answer", id: n, decision: decodeAnswer(answer, eventOf(n)) };
 }

@@ -15,7 +15,7 @@
 import { meaningfulErrorLine } from "../../../process/error-output.js";
 import type { LongLived, LongLivedExit, ProcessStarter } from "../../../process/long-lived.js";
 import { capDecisionTexts, type Decision, failed } from "../../contract/decision.js";
-import type { HookDefinition } from "../../contract/definition.js";
+import type { HookDefinition, HookEventName } from "../../contract/definition.js";
 import { describeSpawnFailure, formatBytes } from "../decode.js";
 import { readAnswerLine } from "./protocol.js";
 
@@ -57,6 +57,16 @@ export interface SlotOptions {
 
 interface Waiting {
   settle: (outcome: Outcome) => void;
+  /** The event asked about: its answer is read as a spawned hook's answer to it is (A3S's `modified`). */
+  event?: HookEventName;
+}
+
+/** One request as sent. */
+interface Asked {
+  id: number;
+  sent: string;
+  signal: AbortSignal | undefined;
+  event: HookEventName | undefined;
 }
 
 interface Instance {
@@ -84,8 +94,15 @@ export class HookProcessSlot {
     this.options = options;
   }
 
-  /** Sends `line(id)` and waits for the answer to that id, the timeout, the signal, or the process's end. */
-  request(line: (id: number) => string, signal?: AbortSignal): Promise<Outcome & { sent: string }> {
+  /**
+   * Sends `line(id)` and waits for the answer to that id, the timeout, the
+   * signal, or the process's end; the answer is read for `event`.
+   */
+  request(
+    line: (id: number) => string,
+    signal?: AbortSignal,
+    event?: HookEventName,
+  ): Promise<Outcome & { sent: string }> {
     if (this.closed) {
       return Promise.resolve({ sent: "", decision: failed("was not sent: the session is ending") });
     }
@@ -107,16 +124,13 @@ export class HookProcessSlot {
     }
     // The usual case, its process running: sent now, not after a turn of waiting on it.
     const running = this.current;
-    if (running !== undefined) return this.send(running, id, sent, signal);
-    return this.instance().then((inst) => this.send(inst, id, sent, signal));
+    const asked = { id, sent, signal, event };
+    if (running !== undefined) return this.send(running, asked);
+    return this.instance().then((inst) => this.send(inst, asked));
   }
 
-  private send(
-    inst: Instance,
-    id: number,
-    sent: string,
-    signal: AbortSignal | undefined,
-  ): Promise<Outcome & { sent: string }> {
+  private send(inst: Instance, asked: Asked): Promise<Outcome & { sent: string }> {
+    const { id, sent, signal } = asked;
     const { hook } = this.options;
     if (inst.ended !== undefined) return Promise.resolve({ sent, ...inst.ended });
     if (inst.pending.size >= this.options.maxPending) {
@@ -138,7 +152,7 @@ export class HookProcessSlot {
         signal?.removeEventListener("abort", onAbort);
         resolve({ sent, ...outcome });
       };
-      inst.pending.set(id, { settle });
+      inst.pending.set(id, asked.event === undefined ? { settle } : { settle, event: asked.event });
       signal?.addEventListener("abort", onAbort, { once: true });
       inst.proc?.write(sent);
       if ((inst.proc?.pendingBytes() ?? 0) > this.options.maxUnreadBytes) {
@@ -201,7 +215,7 @@ export class HookProcessSlot {
   }
 
   private onLine(inst: Instance, text: string): void {
-    const line = readAnswerLine(text);
+    const line = readAnswerLine(text, (id) => inst.pending.get(id)?.event);
     if (line.kind === "blank") return;
     if (line.kind === "garbage") {
       this.end(inst, line.why);
