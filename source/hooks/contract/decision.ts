@@ -102,11 +102,28 @@ export function capText(text: string, cap: number, what = "context"): string {
   return `${text.slice(0, cap)}\n… [${what} cut at ${cap} characters by acai]`;
 }
 
-/** Every text field of a decision but `context`, cut at its cap in ANSWER_TEXT_CAPS. */
-export function capDecisionTexts(decision: Decision): Decision {
+/**
+ * What becomes of a text over its cap: by default it is cut (`capText`); a
+ * session spills the texts the model or the user reads to a file instead
+ * (hooks/run/spill.ts) — `log` and `error` (the audit's) are always cut.
+ */
+export type OverCap = (text: string, field: ShownText, cap: number) => string;
+
+/** The capped texts someone reads: the model (reason, output, prompt) or the user (message). */
+type ShownText = Exclude<CappedText, "log" | "error">;
+
+const cutOver = (text: string, field: CappedText, cap: number): string => capText(text, cap, field);
+
+/** Every text field of a decision but `context`, held to its cap in ANSWER_TEXT_CAPS. */
+export function capDecisionTexts(decision: Decision, over: OverCap = cutOver): Decision {
   const out: Decision = { ...decision };
-  const cut = (text: string, field: CappedText): string =>
-    capText(text, ANSWER_TEXT_CAPS[field], field);
+  const cut = (text: string, field: CappedText): string => {
+    const cap = ANSWER_TEXT_CAPS[field];
+    if (text.length <= cap) return text;
+    return field === "log" || field === "error"
+      ? cutOver(text, field, cap)
+      : over(text, field, cap);
+  };
   if (out.reason !== undefined) out.reason = cut(out.reason, "reason");
   if (out.message !== undefined) out.message = cut(out.message, "message");
   if (out.log !== undefined) out.log = cut(out.log, "log");

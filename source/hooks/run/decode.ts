@@ -5,7 +5,7 @@
  */
 import { meaningfulErrorLine } from "../../process/error-output.js";
 import type { RunResult } from "../../process/types.js";
-import { capDecisionTexts, type Decision, failed } from "../contract/decision.js";
+import { capDecisionTexts, type Decision, failed, type OverCap } from "../contract/decision.js";
 import type { HookEventName } from "../contract/definition.js";
 import { decodeAnswerText } from "../contract/dialects/index.js";
 import { eventRow } from "../contract/events/table.js";
@@ -39,14 +39,16 @@ export function describeSpawnFailure(spawnError: string): string {
 
 /**
  * Exit code + output → Decision, every text in it capped (ANSWER_TEXT_CAPS;
- * context is capped where it is collected). Pure; hooks.md §4.
+ * context is capped where it is collected), cut or, with `over`, spilled to a
+ * file (spill.ts). Pure without `over`; hooks.md §4.
  */
 export function decodeRunResult(
   result: RunResult,
   event: HookEventName,
   limits: { timeoutMs: number; maxOutputBytes: number },
+  over?: OverCap,
 ): Decision {
-  return capDecisionTexts(decodeUncapped(result, event, limits));
+  return capDecisionTexts(decodeUncapped(result, event, limits), over);
 }
 
 function decodeUncapped(

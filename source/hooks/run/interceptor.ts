@@ -267,7 +267,7 @@ async function startContext(ctx: RunContext): Promise<void> {
   }
 }
 
-/** Kills every running hook, waits for background work, closes the audit log and the agent. */
+/** Kills every running hook, waits for background work, closes the audit log, removes spilled texts, closes the agent. */
 async function closeRun(ctx: RunContext, pump: Pump): Promise<void> {
   ctx.detach();
   ctx.stopAll.abort();
@@ -275,5 +275,6 @@ async function closeRun(ctx: RunContext, pump: Pump): Promise<void> {
   ctx.persistent.kill();
   await settleBackground(ctx);
   ctx.audit.close();
+  ctx.spill.clean();
   await pump.close();
 }

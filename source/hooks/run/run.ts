@@ -5,7 +5,7 @@
 
 import { quietRunResult } from "../../process/result.js";
 import type { ProcessRunner, RunResult } from "../../process/types.js";
-import { failed } from "../contract/decision.js";
+import { failed, type OverCap } from "../contract/decision.js";
 import { type HookDefinition, type HookEventName, runModeOf } from "../contract/definition.js";
 import { buildHookEnvironment } from "../contract/environment.js";
 import { payloadText } from "../contract/payload-text.js";
@@ -17,6 +17,7 @@ import type { HandlerServices } from "./handlers/services.js";
 import type { PersistentHooks } from "./persistent/types.js";
 import type { PluginHooks } from "./plugins/types.js";
 import type { HookRunRecord } from "./run-record.js";
+import type { Spill } from "./spill.js";
 
 export type { HookRunRecord } from "./run-record.js";
 
@@ -46,6 +47,13 @@ export interface HookRunOptions {
   onChanged?: (hook: HookDefinition, text: string) => void;
   /** What http, prompt, agent and mcp_tool hooks run through (handlers/services.ts). */
   handlers?: HandlerServices;
+  /**
+   * Where texts over their caps go instead of being cut (spill.ts): a command
+   * hook's reason, message, output and prompt; every hook's context over
+   * `contextCapChars`.
+   */
+  spill?: Spill;
+  contextCapChars?: number;
 }
 
 export function launchOf(hook: Pick<HookDefinition, "launch">): {
@@ -63,6 +71,31 @@ export function launchOf(hook: Pick<HookDefinition, "launch">): {
  * as failed, with its failure policy.
  */
 export function runHookOnce(
+  hook: HookDefinition,
+  event: HookEventName,
+  payload: unknown,
+  options: HookRunOptions,
+): Promise<HookRunRecord> {
+  const run = runByMode(hook, event, payload, options);
+  const { spill, contextCapChars } = options;
+  if (spill === undefined || contextCapChars === undefined) return run;
+  return run.then((record) => spillContext(record, hook, spill, contextCapChars));
+}
+
+/** A record whose context is over the cap: the context spilled (spill.ts). */
+function spillContext(
+  record: HookRunRecord,
+  hook: HookDefinition,
+  spill: Spill,
+  cap: number,
+): HookRunRecord {
+  const context = record.decision.context;
+  if (context === undefined || context.length <= cap) return record;
+  const text = spill.text(context, "context", cap, hook.name);
+  return { ...record, decision: { ...record.decision, context: text } };
+}
+
+function runByMode(
   hook: HookDefinition,
   event: HookEventName,
   payload: unknown,
@@ -176,8 +209,19 @@ async function runSpawned(
     aborted: result.aborted,
     outputLimit,
     ...(result.spawnError === undefined ? {} : { spawnError: result.spawnError }),
-    decision: decodeRunResult(result, event, { timeoutMs: hook.timeoutMs, maxOutputBytes }),
+    decision: decodeRunResult(
+      result,
+      event,
+      { timeoutMs: hook.timeoutMs, maxOutputBytes },
+      spillOver(hook, options.spill),
+    ),
   };
+}
+
+/** A command hook's texts over their caps, spilled when the session spills. */
+function spillOver(hook: HookDefinition, spill: Spill | undefined): OverCap | undefined {
+  if (spill === undefined) return undefined;
+  return (text, field, cap) => spill.text(text, field, cap, hook.name);
 }
 
 /** The record of a hook that was never started (dropped or cut before its turn came): a failure saying why. */

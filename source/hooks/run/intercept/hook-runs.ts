@@ -27,6 +27,7 @@ import { type ConsideredHook, consideredHooks } from "../considered.js";
 import type { PersistentHost } from "../persistent/host.js";
 import { type Plan, subjectFor } from "../plan.js";
 import { type HookRunRecord, runHookOnce } from "../run.js";
+import type { Spill } from "../spill.js";
 // Type-only: the options and the context are declared in run-context.ts, which makes the runner here.
 import type { InterceptorOptions, RunContext } from "./run-context.js";
 
@@ -40,6 +41,9 @@ export interface HookRunsOptions {
   warnChanged: (hook: HookDefinition, text: string) => void;
   /** `once` hooks that ran: marked as they start, so the plan leaves them out after. */
   spent: Set<string>;
+  /** Texts over their caps go to files of the session's folder (spill.ts). */
+  spill: Spill;
+  contextCapChars: number;
 }
 
 /** The tool call an event is about, if it is about one. */
@@ -80,6 +84,8 @@ export function hookRuns(deps: HookRunsOptions): RunnerFor {
         ...(options.maxOutputBytes === undefined ? {} : { maxOutputBytes: options.maxOutputBytes }),
         ...(options.plugins === undefined ? {} : { plugins: options.plugins }),
         ...(options.handlers === undefined ? {} : { handlers: options.handlers }),
+        spill: deps.spill,
+        contextCapChars: deps.contextCapChars,
         ...(options.fingerprints === undefined
           ? {}
           : { fingerprints: options.fingerprints, onChanged: warnChanged }),

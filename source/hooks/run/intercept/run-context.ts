@@ -32,6 +32,7 @@ import type { ValidateToolInput } from "../modify.js";
 import { createPersistentHost, type PersistentHost } from "../persistent/host.js";
 import { createHookIndex, type HookIndex } from "../plan.js";
 import type { PluginHooks } from "../plugins/types.js";
+import { createSpill, type Spill } from "../spill.js";
 import { DEFAULT_CONTEXT_CAP_CHARS } from "../step.js";
 import {
   type AuditRecorder,
@@ -190,6 +191,8 @@ export interface RunContext {
   hookSignal(event: HookEventName): AbortSignal;
   /** Runs a hook of this event with the payload built for it (hook-runs.ts). */
   runnerFor: RunnerFor;
+  /** Where hook texts over their caps go (spill.ts); cleaned when the run closes. */
+  spill: Spill;
   /** Releases the caller's signal. */
   detach(): void;
 }
@@ -211,10 +214,12 @@ export function createRunContext(
   if (options.signal?.aborted) stopAll.abort();
   else options.signal?.addEventListener("abort", onAbort, { once: true });
   const persistent = persistentHost(options, session);
+  const cap = options.contextCapChars ?? DEFAULT_CONTEXT_CAP_CHARS;
+  const spill = createSpill({ acaiHome: options.acaiHome, sessionId: () => session.sessionId });
   return {
     options,
     now,
-    cap: options.contextCapChars ?? DEFAULT_CONTEXT_CAP_CHARS,
+    cap,
     budgetMs: options.sessionEndBudgetMs ?? DEFAULT_SESSION_END_BUDGET_MS,
     maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
     session,
@@ -242,7 +247,10 @@ export function createRunContext(
       now,
       warnChanged: (hook, text) => warn(hookWarning(hook, text)),
       spent,
+      spill,
+      contextCapChars: cap,
     }),
+    spill,
     detach: () => options.signal?.removeEventListener("abort", onAbort),
   };
 }
