@@ -71,6 +71,8 @@ export interface IncomingMessage {
   sentAt: number;
   /** What the model gets unless a message_received hook replaces it. */
   text: string;
+  /** What the sender attached (agent-relay's `msg.metadata`), for hooks; never shown to the model. */
+  metadata?: Record<string, unknown>;
 }
 
 /** A message this agent is about to send (before_message_send may rewrite or cancel it). */

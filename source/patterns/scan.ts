@@ -40,7 +40,7 @@ const PATTERN_LINE = /^[ \t]*@([A-Za-z][A-Za-z0-9_-]{0,63}):(\S{1,200})(?:[ \t]+
 const FENCE = /^[ ]{0,3}(`{3,}|~{3,})(.*)$/;
 
 /** The fence a line opens or closes, if it is one. */
-function fenceOf(line: string): { char: string; length: number; info: string } | undefined {
+export function fenceOf(line: string): { char: string; length: number; info: string } | undefined {
   const found = FENCE.exec(line);
   if (found === null) return undefined;
   const run = found[1] as string;

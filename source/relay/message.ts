@@ -6,6 +6,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
+import { relayMetadataSchema } from "../hooks/contract/relay-metadata.js";
 import { agentNameProblem, agentNameSchema } from "./names.js";
 
 /** agent-relay's cap on a message's content. */
@@ -37,6 +38,8 @@ export const relayMessageSchema = z.object({
   sentAt: z.number().int().nonnegative(),
   /** The project the sending agent runs in (absent: `acai send` from a shell). */
   project: projectSchema.optional(),
+  /** What the sender attached (agent-relay's `msg.metadata`): a bounded JSON object, data only. */
+  metadata: relayMetadataSchema.optional(),
 });
 
 export type RelayMessage = z.infer<typeof relayMessageSchema>;
@@ -47,6 +50,7 @@ export interface Outgoing {
   to: string;
   content: string;
   project?: ProjectTag;
+  metadata?: Record<string, unknown>;
 }
 
 export class RelayError extends Error {
@@ -71,6 +75,11 @@ export function checkOutgoing(out: Outgoing): void {
     );
   }
   if (out.content.trim() === "") throw new RelayError("the message is empty");
+  if (out.metadata !== undefined) {
+    const checked = relayMetadataSchema.safeParse(out.metadata);
+    if (!checked.success)
+      throw new RelayError(checked.error.issues[0]?.message ?? "the metadata is not valid");
+  }
 }
 
 /** One stored copy of an outgoing message for `to`. */
@@ -83,6 +92,7 @@ export function messageFor(out: Outgoing, to: string, now: number): RelayMessage
     broadcast: out.to === BROADCAST,
     sentAt: now,
     ...(out.project ? { project: out.project } : {}),
+    ...(out.metadata === undefined ? {} : { metadata: out.metadata }),
   };
 }
 

@@ -1,12 +1,26 @@
 /**
- * `@relay:NAME message` and `@relay:* message` lines in the model's output:
- * what the agent sends. A line is a message when it starts with the pattern
- * (leading blanks allowed); `\@relay:` is literal text, not a message. At most
+ * `@relay:NAME message`, `@relay:* message` and `@broadcast: message` lines in
+ * the model's output: what the agent sends. A line is a message when it
+ * starts with the pattern (leading blanks allowed); `\@relay:` is literal
+ * text, not a message. `@broadcast:` (agent-relay's namespace "to all") is
+ * `@relay:*`: the rest of the line goes to every other running agent (an
+ * explicit `@broadcast:* message` means the same). At most
  * `MAX_SENDS_PER_RESPONSE` per model response: a flood is cut, and said.
  */
+import { BROADCAST } from "./message.js";
+
 const MAX_SENDS_PER_RESPONSE = 10;
 
 const LINE = /^[ \t]*@relay:(\S+)[ \t]+(\S.*)$/;
+const BROADCAST_LINE = /^[ \t]*@broadcast:[ \t]*(?:\*(?:[ \t]+|$))?(\S.*)?$/;
+
+function lineOf(raw: string): RelayLine | undefined {
+  const direct = LINE.exec(raw);
+  if (direct) return { to: direct[1] ?? "", content: (direct[2] ?? "").trimEnd() };
+  const all = BROADCAST_LINE.exec(raw);
+  if (all?.[1]) return { to: BROADCAST, content: all[1].trimEnd() };
+  return undefined;
+}
 
 export interface RelayLine {
   to: string;
@@ -17,13 +31,13 @@ export function relayLines(text: string): { lines: RelayLine[]; dropped: number 
   const lines: RelayLine[] = [];
   let dropped = 0;
   for (const raw of text.split("\n")) {
-    const match = LINE.exec(raw.replace(/\r$/, ""));
-    if (!match) continue;
+    const line = lineOf(raw.replace(/\r$/, ""));
+    if (!line) continue;
     if (lines.length >= MAX_SENDS_PER_RESPONSE) {
       dropped++;
       continue;
     }
-    lines.push({ to: match[1] ?? "", content: (match[2] ?? "").trimEnd() });
+    lines.push(line);
   }
   return { lines, dropped };
 }

@@ -21,7 +21,7 @@ export async function* sendingRelayLines(
 ): AsyncGenerator<InterceptedEvent, void, undefined> {
   for await (const event of events) {
     yield event;
-    if (event.type !== "model_response" || !event.text.includes("@relay:")) continue;
+    if (event.type !== "model_response" || !mentionsRelay(event.text)) continue;
     const { lines, dropped } = relayLines(event.text);
     for (const line of lines) {
       try {
@@ -42,4 +42,8 @@ export async function* sendingRelayLines(
       };
     }
   }
+}
+
+function mentionsRelay(text: string): boolean {
+  return text.includes("@relay:") || text.includes("@broadcast:");
 }

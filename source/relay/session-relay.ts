@@ -23,7 +23,7 @@ export interface SessionRelay {
   /** Lines for the user (dropped messages, malformed rows): to `listener` from now on; never to the model. */
   onNote(listener: (line: string) => void): void;
   /** Sends a message as this agent; throws a RelayError (bad name, too long, unknown agent). */
-  send(to: string, content: string): Promise<SentMessage>;
+  send(to: string, content: string, metadata?: Record<string, unknown>): Promise<SentMessage>;
   close(): Promise<void>;
 }
 
@@ -76,8 +76,14 @@ export async function joinRelay(options: JoinRelayOptions): Promise<SessionRelay
       for (const message of waiting.splice(0)) to(message);
     },
     onNote: (listener) => options.notes.listen(listener),
-    async send(to, content) {
-      const report = await transport.send({ from: name, to, content, project });
+    async send(to, content, metadata) {
+      const report = await transport.send({
+        from: name,
+        to,
+        content,
+        project,
+        ...(metadata === undefined ? {} : { metadata }),
+      });
       return { from: name, to, content, delivered: report.delivered, kept: report.kept };
     },
     close: () => transport.close(),
@@ -93,5 +99,6 @@ function toIncoming(message: RelayMessage, ownProjectId: string): IncomingMessag
     broadcast: message.broadcast,
     sentAt: message.sentAt,
     text: messageText(message, ownProjectId),
+    ...(message.metadata === undefined ? {} : { metadata: message.metadata }),
   };
 }

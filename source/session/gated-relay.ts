@@ -24,13 +24,13 @@ export function gatedRelay(relay: SessionRelay, gate: SendGate): SessionRelay {
     inbox: relay.inbox,
     deliverAsTurns: (push) => relay.deliverAsTurns(push),
     onNote: (listener) => relay.onNote(listener),
-    async send(to, content) {
+    async send(to, content, metadata) {
       const message: OutgoingMessage = { from: relay.name, to, content };
       const verdict = await gate({ type: RAISES.before_message_send, message });
       if (!verdict.send) {
         throw new MessageCancelled(`a before_message_send hook cancelled it (${verdict.reason})`);
       }
-      return relay.send(to, verdict.content);
+      return relay.send(to, verdict.content, metadata);
     },
     close: () => relay.close(),
   };

@@ -24,6 +24,7 @@ import { builtinNamespaces } from "../patterns/namespaces.js";
 import { ruleCatches } from "../permissions/decide.js";
 import { sendingRelayLines } from "../relay/session-output.js";
 import type { SessionRelay } from "../relay/session-relay.js";
+import { unescapingPatterns } from "../relay/shown-text.js";
 import { defined } from "../shared/defined.js";
 import type { SessionTelemetry } from "../telemetry/session.js";
 import type { SessionAgent } from "./agent.js";
@@ -91,7 +92,9 @@ export function sessionRuns(parts: SessionRunParts): RunOf {
       const sent = gated
         ? sendingRelayLines(intercepted, { relay: gated, sent: announceSent })
         : intercepted;
-      const events = telemetry ? telemetry.observe(sent) : sent;
+      // What the user sees: `\\@ns:` escapes without their backslash (after sending: never routed).
+      const shown = unescapingPatterns(sent);
+      const events = telemetry ? telemetry.observe(shown) : shown;
       return closingAfter(events, async () => {
         memory.close();
         audit?.close?.();
@@ -156,8 +159,8 @@ function interceptorOptions(parts: SessionRunParts, run: ThisRun): InterceptorOp
     // agent-relay's sendMessage answers go out through this session's relay.
     ...(relay
       ? {
-          onSendMessage: async ({ to, content }) => {
-            run.sent(await relay.send(to, content));
+          onSendMessage: async ({ to, content, metadata }) => {
+            run.sent(await relay.send(to, content, metadata));
           },
         }
       : {}),

@@ -5,8 +5,10 @@
  * a name that never ran here it is refused unless `--queue` is given.
  */
 import type { Command } from "commander";
+import { RELAY_METADATA_CHARS, relayMetadataSchema } from "../../hooks/contract/relay-metadata.js";
 import { MAX_MESSAGE_CHARS } from "../../relay/message.js";
 import { agentNameProblem } from "../../relay/names.js";
+import { defined } from "../../shared/defined.js";
 import { inertText } from "../../terminal/inert-text.js";
 import type { CommandContext } from "../command-context.js";
 import { CliError, UsageError } from "../errors.js";
@@ -19,6 +21,7 @@ import { runToolkitCommand } from "./run-command.js";
 interface SendFlags {
   from: string;
   queue: boolean;
+  metadata?: string;
 }
 
 export function registerSendCommand(program: Command, ctx: CommandContext): Command {
@@ -31,6 +34,10 @@ export function registerSendCommand(program: Command, ctx: CommandContext): Comm
     .argument("[message...]", "the message; read from stdin when left out")
     .option("--from <name>", "the sender's name the agent sees", "shell")
     .option(
+      "--metadata <json>",
+      `a JSON object the receiver's hooks get as the message's metadata (agent-relay's msg.metadata; at most ${RELAY_METADATA_CHARS} characters)`,
+    )
+    .option(
       "--queue",
       "keep it for a name that has never run here (delivered when it starts)",
       false,
@@ -39,11 +46,15 @@ export function registerSendCommand(program: Command, ctx: CommandContext): Comm
       runToolkitCommand(ctx, async () => {
         const fromProblem = agentNameProblem(flags.from);
         if (fromProblem) throw new UsageError(`--from: ${fromProblem}.`);
+        const metadata = parseMetadataFlag(flags.metadata);
         const content = words.length > 0 ? words.join(" ") : await readAll(ctx.io.stdin);
         const { transport, settings } = await relayForCommand(ctx);
         try {
           const report = await transport
-            .send({ from: flags.from, to: name, content }, { allowUnknown: flags.queue })
+            .send(
+              { from: flags.from, to: name, content, ...defined("metadata", metadata) },
+              { allowUnknown: flags.queue },
+            )
             .catch(relayFailure(settings));
           const out: string[] = [];
           if (report.delivered.length > 0)
@@ -61,4 +72,19 @@ export function registerSendCommand(program: Command, ctx: CommandContext): Comm
         }
       }),
     );
+}
+
+/** `--metadata JSON`: a JSON object within the relay's bounds, or a usage error saying what is wrong. */
+function parseMetadataFlag(text: string | undefined): Record<string, unknown> | undefined {
+  if (text === undefined) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new UsageError(`--metadata: not JSON (write a JSON object, e.g. '{"urgent": true}').`);
+  }
+  const parsed = relayMetadataSchema.safeParse(json);
+  if (!parsed.success)
+    throw new UsageError(`--metadata: ${parsed.error.issues[0]?.message ?? "not valid"}.`);
+  return parsed.data;
 }

@@ -41,6 +41,8 @@ export interface DecisionCommon {
 export interface RelayMessage {
   to: string;
   content: string;
+  /** Handed to the receiver's hooks (`msg.metadata`); bounded (relay-metadata.ts). */
+  metadata?: Record<string, unknown>;
 }
 
 export type Decision = DecisionCommon &

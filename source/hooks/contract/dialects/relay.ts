@@ -3,14 +3,16 @@
  * RELAY_INJECT_CAP characters unless the `capabilities.unlimitedInjection`
  * setting is on), `suppress` (the event's default delivery is dropped:
  * message_received), `stop: true` (= skip: no further hooks run for this
- * event), `sendMessage: {to, content}` (one per answer, content at most
- * RELAY_MESSAGE_CAP characters; the interceptor hands it to messaging), `log`.
+ * event), `sendMessage: {to, content, metadata?}` (one per answer, content at
+ * most RELAY_MESSAGE_CAP characters, metadata a bounded JSON object handed to
+ * the receiver's hooks; the interceptor hands it to messaging), `log`.
  *
  * What cannot be read is a hook failure naming the field and the limit, never
  * a silent continue: a `sendMessage` list, an empty `to`, content past the cap.
  */
 import { z } from "zod";
 import type { Decision } from "../decision.js";
+import { relayMetadataSchema } from "../relay-metadata.js";
 import { type AnswerDialect, common, decodeWith, withoutNulls } from "./common.js";
 
 /** agent-relay's cap on one `inject` (characters), lifted by `capabilities.unlimitedInjection`. */
@@ -29,6 +31,7 @@ const sendMessageSchema = z.object({
   content: z.string().max(RELAY_MESSAGE_CAP, {
     error: `sendMessage.content is longer than agent-relay's limit of ${RELAY_MESSAGE_CAP} characters`,
   }),
+  metadata: relayMetadataSchema.optional(),
 });
 
 const relayAnswerSchema = z.object({
@@ -62,7 +65,10 @@ function toDecision(answer: RelayAnswer): Decision {
   const decision: Decision = { ...base, action: answer.stop === true ? "skip" : "continue" };
   if (base.context !== undefined) decision.contextCap = RELAY_INJECT_CAP;
   if (answer.suppress === true) decision.suppress = true;
-  if (answer.sendMessage !== undefined) decision.sendMessage = { ...answer.sendMessage };
+  if (answer.sendMessage !== undefined) {
+    const { to, content, metadata } = answer.sendMessage;
+    decision.sendMessage = { to, content, ...(metadata === undefined ? {} : { metadata }) };
+  }
   return decision;
 }
 

@@ -11,6 +11,10 @@ const payload = {
   sent_at: z.string().describe("ISO 8601, the sender's clock"),
   text: z.string().describe("What the model gets (as replaced by earlier hooks)"),
   agent_name: z.string().describe("This agent's name"),
+  metadata: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe("What the sender attached (agent-relay's msg.metadata), when it attached any"),
   turn: z.number().int().optional(),
 };
 
@@ -39,6 +43,7 @@ export const messageReceived = defineEvent({
     sent_at: new Date(ev.message.sentAt).toISOString(),
     text: state.prompt ?? ev.message.text,
     agent_name: ev.message.to,
+    ...(ev.message.metadata === undefined ? {} : { metadata: ev.message.metadata }),
     turn: ev.turn,
   }),
   matchOn: (ev) => ({ source: ev.message.from }),
@@ -52,11 +57,12 @@ export const messageReceived = defineEvent({
       content: "TASK: review src/auth.ts",
       broadcast: false,
       sentAt: Date.parse("2026-11-21T10:30:00.000Z"),
+      metadata: { urgent: true },
       text: "Message from agent Coordinator (reply with @relay:Coordinator <text>):\nTASK: review src/auth.ts",
     },
   }),
   help: {
-    fields: "message_id, from, to, content, broadcast, sent_at, text, agent_name",
+    fields: "message_id, from, to, content, broadcast, sent_at, text, agent_name, metadata",
     can: 'replace the text the model gets ({"context": "..."} or {"action":"modify","prompt":"..."}); block = drop the message',
     matcher: { source: "Coordinator" },
   },

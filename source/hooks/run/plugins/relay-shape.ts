@@ -40,7 +40,7 @@ const HOOK_NAMES = [
 ];
 const CONFIG_KEYS = ["patterns", "hooks", "options", "capabilities", "memory"];
 /** Namespaces acai handles itself: `'builtin'` for them is what acai does anyway. */
-const BUILTIN_NAMESPACES = ["memory", "relay"];
+const BUILTIN_NAMESPACES = ["memory", "relay", "broadcast"];
 
 function fields(value: unknown): Fields | undefined {
   return typeof value === "object" && value !== null && !Array.isArray(value)
@@ -177,7 +177,7 @@ function memoryApi(request: HostRequest): Fields {
 /** What `ctx.inject` and `ctx.notify` asked during one call: merged into its answer. */
 interface Asked {
   inject: string[];
-  sendMessage?: { to: string; content: string };
+  sendMessage?: { to: string; content: string; metadata?: unknown };
 }
 
 function hookContext(argument: RelayArgument, request: HostRequest, asked: Asked): Fields {
@@ -198,8 +198,12 @@ function hookContext(argument: RelayArgument, request: HostRequest, asked: Asked
     inject: (text: unknown) => {
       asked.inject.push(String(text));
     },
-    notify: (to: unknown, content: unknown) => {
-      asked.sendMessage ??= { to: String(to), content: String(content ?? "") };
+    notify: (to: unknown, content: unknown, metadata?: unknown) => {
+      asked.sendMessage ??= {
+        to: String(to),
+        content: String(content ?? ""),
+        ...(metadata === undefined ? {} : { metadata: plainCopy(metadata) }),
+      };
     },
   };
   return Object.freeze(ctx);

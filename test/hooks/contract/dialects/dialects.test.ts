@@ -228,6 +228,16 @@ describe("answer dialects", () => {
     ],
     ["no recipient", { sendMessage: { to: " ", content: "b" } }, /sendMessage\.to must name/],
     ["content not text", { sendMessage: { to: "a", content: 3 } }, /sendMessage\.content/],
+    [
+      "metadata not an object",
+      { sendMessage: { to: "a", content: "b", metadata: [1] } },
+      /metadata must be a JSON object/,
+    ],
+    [
+      "metadata past its cap",
+      { sendMessage: { to: "a", content: "b", metadata: { note: "x".repeat(2000) } } },
+      /metadata is longer than 2000 characters/,
+    ],
     ["inject not text", { inject: { text: "x" } }, /inject/],
     ["suppress not a boolean", { suppress: "yes" }, /suppress/],
   ])("agent-relay answers that cannot be read fail, naming the field: %s", (_n, answer, error) => {
@@ -237,6 +247,16 @@ describe("answer dialects", () => {
       expect(decision.error).toMatch(/agent-relay/);
       expect(decision.error).toMatch(error);
     }
+  });
+
+  it("sendMessage may carry metadata (a JSON object, kept as given, __proto__ as plain data)", () => {
+    const metadata = JSON.parse('{"urgent": true, "__proto__": {"polluted": 1}}') as object;
+    const decision = decodeAnswer({ sendMessage: { to: "Reviewer", content: "look", metadata } });
+    expect(decision).toMatchObject({ action: "continue", sendMessage: { to: "Reviewer" } });
+    const sent = decision.action === "continue" ? decision.sendMessage?.metadata : undefined;
+    expect(sent?.urgent).toBe(true);
+    expect(Object.getPrototypeOf(sent)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it("exactly 5,000 characters of message content are accepted", () => {
