@@ -92,7 +92,7 @@ export function sessionRuns(parts: SessionRunParts): RunOf {
       const sent = gated
         ? sendingRelayLines(intercepted, { relay: gated, sent: announceSent })
         : intercepted;
-      // What the user sees: `\\@ns:` escapes without their backslash (after sending: never routed).
+      // What the user sees: `\@ns:` escapes without their backslash (after sending: never routed).
       const shown = unescapingPatterns(sent);
       const events = telemetry ? telemetry.observe(shown) : shown;
       return closingAfter(events, async () => {
