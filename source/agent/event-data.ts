@@ -146,6 +146,14 @@ export interface SessionArgs {
 }
 
 /** `clear`: the user's /clear ended it, and a new session follows (Claude Code's reason). */
+/** An instruction file in the system prompt (Claude Code's InstructionsLoaded). */
+export interface InstructionFile {
+  /** Absolute path. */
+  path: string;
+  /** Whose: the user's (`<ACAI_HOME>/AGENTS.md`) or the project's (AGENTS.md or CLAUDE.md). */
+  memoryType: "User" | "Project";
+}
+
 /**
  * What kind of failure ended a turn's model request (Claude Code's StopFailure
  * `error`): rate_limit 429; authentication_failed 401/403; billing_error 402;

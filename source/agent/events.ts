@@ -7,6 +7,7 @@ import type { ModelMessage } from "ai";
 import type { ProtectedHit } from "../permissions/protected.js";
 import type {
   IncomingMessage,
+  InstructionFile,
   OutgoingMessage,
   ProviderErrorKind,
   SentMessage,
@@ -58,6 +59,17 @@ interface SessionStart {
   sandbox?: SessionSandboxInfo;
   /** How the session was started (AgentOptions.sessionArgs). */
   args?: SessionArgs;
+}
+
+/**
+ * Not a gate: an instruction file is in the session's system prompt (Claude
+ * Code's InstructionsLoaded), raised once the session started.
+ */
+interface InstructionsLoaded {
+  type: "instructions_loaded";
+  file: InstructionFile;
+  /** session_start: the session began; compact: it goes on after a compaction. */
+  loadReason: "session_start" | "compact";
 }
 
 /** Gate: block, replace prompt, context. */
@@ -315,6 +327,7 @@ interface SessionEnd {
 
 export type AgentEvent = (
   | SessionStart
+  | InstructionsLoaded
   | UserPrompt
   | TurnStart
   | StepStart

@@ -8,6 +8,7 @@
  */
 export const RAISES = {
   session_start: "session_start",
+  instructions_loaded: "instructions_loaded",
   user_prompt: "user_prompt",
   before_model: "model_request",
   after_model: "model_response",

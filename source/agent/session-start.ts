@@ -53,5 +53,8 @@ export async function* startSession(
     });
     return "error";
   }
+  for (const file of options.instructionFiles ?? []) {
+    yield* session.emit({ type: RAISES.instructions_loaded, file, loadReason: "session_start" });
+  }
   return undefined;
 }

@@ -4,6 +4,7 @@ import type { ProcessRunner } from "../process/types.js";
 import type { Tool } from "../tools/types.js";
 import type {
   IncomingMessage,
+  InstructionFile,
   SessionArgs,
   SessionEndReason,
   SessionSandboxInfo,
@@ -40,6 +41,11 @@ export interface AgentOptions {
   transcriptPath: string;
   /** Replaces the default system prompt (`defaultSystemPrompt`). */
   systemPrompt?: string;
+  /**
+   * The instruction files in the system prompt (AGENTS.md, …), in order:
+   * `instructions_loaded` is raised for each once the session starts.
+   */
+  instructionFiles?: readonly InstructionFile[];
   /** Model requests per turn (default 50). */
   maxSteps?: number;
   /** Consecutive `stop_request` blocks before the agent stops anyway (default 8). */

@@ -14,7 +14,7 @@ import { defined } from "../shared/defined.js";
 import { subagentTaskTool } from "../subagents/run.js";
 import type { Tool } from "../tools/types.js";
 import type { SessionGround } from "./ground.js";
-import { type LoadedInstructions, loadInstructions } from "./instructions.js";
+import { type LoadedInstructions, loadInstructions, userInstructionFile } from "./instructions.js";
 import { sessionPermissionPolicy } from "./permission-policy.js";
 import type { SessionServices } from "./services.js";
 import { createSessionEnvFiles, createShellEnvReader, sessionEnvDir } from "./shell-env.js";
@@ -62,6 +62,7 @@ export async function buildSessionAgent(
     resolveModel: services.resolveSubagentModel,
   });
   const tools = [...agentTools, taskTool];
+  const userInstructions = userInstructionFile(paths.home);
   const instructions = loadInstructions({
     acaiHome: paths.home,
     projectDir: ground.projectDir,
@@ -71,6 +72,10 @@ export async function buildSessionAgent(
     ...agentOptions,
     tools,
     systemPrompt: systemPromptOf(ground, options, tools, instructions),
+    instructionFiles: instructions.sections.map((section) => ({
+      path: section.file,
+      memoryType: section.file === userInstructions ? "User" : "Project",
+    })),
     ...defined(
       "contextWindow",
       contextWindowFor(services.model.modelId, ground.settings.contextWindow),

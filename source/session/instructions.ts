@@ -34,6 +34,11 @@ export interface LoadInstructionsOptions {
   maxBytes?: number;
 }
 
+/** The user's own instruction file. */
+export function userInstructionFile(acaiHome: string): string {
+  return path.join(acaiHome, "AGENTS.md");
+}
+
 export function loadInstructions(options: LoadInstructionsOptions): LoadedInstructions {
   const maxBytes = options.maxBytes ?? MAX_INSTRUCTION_BYTES;
   const sections: InstructionSection[] = [];
@@ -51,7 +56,7 @@ export function loadInstructions(options: LoadInstructionsOptions): LoadedInstru
       warnings.push(`${inertText(file)} is not in the system prompt: ${read.reason}.`);
     }
   };
-  add(path.join(options.acaiHome, "AGENTS.md"), "~/.acai/AGENTS.md (the user's own instructions)");
+  add(userInstructionFile(options.acaiHome), "~/.acai/AGENTS.md (the user's own instructions)");
   const project = projectInstructionFile(options.projectDir);
   if (project !== undefined && options.includeProject) {
     const outside = instructionFileOutside(project, options.projectDir);

@@ -210,3 +210,43 @@ describe("StopFailure (stop_failure)", () => {
     expect(result.stderr).toMatch(/block is ignored on stop_failure/);
   });
 });
+
+describe("InstructionsLoaded (instructions_loaded)", () => {
+  it("fires once per instruction file in the system prompt, the user's then the project's", async () => {
+    const seen = path.join(dirs.root, "loaded.jsonl");
+    const other = path.join(dirs.root, "other.jsonl");
+    await userSettings({
+      hooks: {
+        InstructionsLoaded: [
+          ...hook(recorder(seen), "session_start"),
+          ...hook(recorder(other), "compact"),
+        ],
+      },
+    });
+    await writeFile(path.join(dirs.acaiHome, "AGENTS.md"), "User rules.\n");
+    await writeFile(path.join(dirs.cwd, "AGENTS.md"), "Project rules.\n");
+    server = await startFakeOpenAI([{ text: "hi" }]);
+    const result = await run("hello", ["--trust-project"]);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const got = await payloads(seen);
+    expect(got.map((p) => [p.file_path, p.memory_type, p.load_reason])).toEqual([
+      [path.join(dirs.acaiHome, "AGENTS.md"), "User", "session_start"],
+      [path.join(dirs.cwd, "AGENTS.md"), "Project", "session_start"],
+    ]);
+    expect(got[0]).toMatchObject({
+      event: "instructions_loaded",
+      hook_event_name: "InstructionsLoaded",
+    });
+    expect(await payloads(other)).toEqual([]);
+  });
+
+  it("does not fire for the project's file when it is left out (--no-project)", async () => {
+    const seen = path.join(dirs.root, "loaded.jsonl");
+    await userSettings({ hooks: { InstructionsLoaded: hook(recorder(seen)) } });
+    await writeFile(path.join(dirs.cwd, "AGENTS.md"), "Project rules.\n");
+    server = await startFakeOpenAI([{ text: "hi" }]);
+    const result = await run("hello", ["--no-project"]);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(await payloads(seen)).toEqual([]);
+  });
+});

@@ -3,7 +3,9 @@
  * becomes of one (`compactHistory`): the new measure of the conversation, or
  * a warning saying why nothing changed.
  */
+
 import type { AgentEvent } from "../events.js";
+import { RAISES } from "../raises.js";
 import type { SessionContext } from "../session-context.js";
 import { providerOf } from "../session-totals.js";
 import type { Verdict } from "../verdicts.js";
@@ -52,6 +54,10 @@ export async function* compactSession(
   switch (result.kind) {
     case "compacted":
       session.measuredTokens = result.tokensAfter;
+      // The instruction files go on in the system prompt of the compacted session (Claude Code: load_reason compact).
+      for (const file of options.instructionFiles ?? []) {
+        yield* session.emit({ type: RAISES.instructions_loaded, file, loadReason: "compact" });
+      }
       return true;
     case "blocked":
       yield* warn(`A pre_compact hook blocked the compaction: ${result.reason}`);

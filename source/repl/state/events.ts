@@ -65,6 +65,7 @@ export function reduceEvent(state: ViewState, event: InterceptedEvent, at: numbe
     case "idle":
     case "compact_start":
     case "permission_denied":
+    case "instructions_loaded":
     case "tool_batch_end":
     case "turn_failed":
     case "tool_call_deferred": // headless only: the REPL's hooks never defer

@@ -9,6 +9,7 @@ import { beforeModel } from "./before-model.js";
 import { beforeStop } from "./before-stop.js";
 import { beforeTool } from "./before-tool.js";
 import { idle } from "./idle.js";
+import { instructionsLoaded } from "./instructions-loaded.js";
 import { messageReceived } from "./message-received.js";
 import { messageSent } from "./message-sent.js";
 import { notification } from "./notification.js";
@@ -28,6 +29,7 @@ import { userPrompt } from "./user-prompt.js";
 /** Every event's module, in the order documentation and messages list them (each module's `listedAfter`). */
 export const EVENT_MODULES = [
   sessionStart,
+  instructionsLoaded,
   userPrompt,
   beforeModel,
   afterModel,

@@ -35,6 +35,11 @@ const isActivity = (e: InterceptedEvent): e is HookActivityEvent =>
 
 const fullSession = (): AgentEvent[] => [
   ev.sessionStart(),
+  {
+    type: "instructions_loaded",
+    file: { path: "/p/AGENTS.md", memoryType: "Project" },
+    loadReason: "session_start",
+  },
   ev.prompt(),
   { type: "turn_start", turn: 1, prompt: "hello" },
   { type: "step_start", turn: 1, step: 1 },
@@ -128,6 +133,7 @@ describe("hook interceptor", () => {
     expect(started.filter((e) => e === "notification")).toHaveLength(2);
     expect(started.filter((e) => e !== "notification")).toEqual([
       "session_start",
+      "instructions_loaded",
       "user_prompt",
       "before_model",
       "after_model",
