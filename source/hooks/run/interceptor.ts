@@ -147,16 +147,24 @@ async function* intercept(
 ): InterceptedRun {
   const ctx = createRunContext(options, byEvent, configured);
   const pump = createPump(run);
-  const unfollow = followLateHooks(byEvent, options.lateHooks, (message) => {
-    ctx.pendingActivity.push({ type: "warning", source: "plugin", message });
-    pump.wake();
-  });
+  let idle = createIdle(ctx, pump.wake);
+  const unfollow = followLateHooks(
+    byEvent,
+    options.lateHooks,
+    (message) => {
+      ctx.pendingActivity.push({ type: "warning", source: "plugin", message });
+      pump.wake();
+    },
+    // A late idle hook starts the idle timer when none runs yet.
+    (hook) => {
+      if (idle === undefined && hook.events.includes("idle")) idle = createIdle(ctx, pump.wake);
+    },
+  );
   const parts: EventParts = {
     startAsync: createAsyncHooks(ctx),
     notifications: createNotifications(ctx),
     retries: newRetryCount(),
   };
-  const idle = createIdle(ctx, pump.wake);
   setActive({
     notify: (message, type) => parts.notifications.notify(message, type, pump.wake),
     raise: (event) => raiseBeside(ctx, event, pump.wake),

@@ -27,18 +27,22 @@ export function withLateHooks(index: Index, late: LateHooks | undefined): Index 
 }
 
 /**
- * Follows late registrations while the run goes on: hooks into `index`,
+ * Follows late registrations while the run goes on: hooks into `index`, then
+ * to `added` (the run starts what a new event needs, e.g. the idle timer),
  * problems to `warn` (those no run has shown yet first). Returns the unsubscribe.
  */
 export function followLateHooks(
   index: Index,
   late: LateHooks | undefined,
   warn: (message: string) => void,
+  added: (hook: HookDefinition) => void = () => {},
 ): () => void {
   if (late === undefined) return () => {};
   for (const message of late.takeUnshown()) warn(message);
   return late.subscribe((one: LateHook) => {
-    if (one.kind === "hook") addToIndex(index, one.hook);
-    else warn(one.message);
+    if (one.kind === "hook") {
+      addToIndex(index, one.hook);
+      added(one.hook);
+    } else warn(one.message);
   });
 }
