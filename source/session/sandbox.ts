@@ -33,7 +33,12 @@ export interface SessionSandboxSetup {
   toolRunner: ProcessRunner;
   /** Describe steps of hooks and dynamic tools (the session's policy, no hook's needs). */
   describeRunner: ProcessRunner;
-  launchFor(hook: HookDefinition): { runner: ProcessRunner; starter: ProcessStarter };
+  /** `sandboxed`: the hook's processes run in the OS sandbox (its policy is defined). */
+  launchFor(hook: HookDefinition): {
+    runner: ProcessRunner;
+    starter: ProcessStarter;
+    sandboxed: boolean;
+  };
 }
 
 export interface SetUpSandboxOptions {
@@ -67,7 +72,7 @@ export function setUpSandbox(options: SetUpSandboxOptions): SessionSandboxSetup 
         () => sandbox.takeRefusedHosts(),
       )
     : sandboxedTools;
-  const byHook = new Map<string, { runner: ProcessRunner; starter: ProcessStarter }>();
+  const byHook = new Map<string, ReturnType<SessionSandboxSetup["launchFor"]>>();
   return {
     sandbox,
     info: sandboxPayload(sandbox.report),
@@ -82,6 +87,7 @@ export function setUpSandbox(options: SetUpSandboxOptions): SessionSandboxSetup 
         launch = {
           runner: sandbox.runner(base.runner, policy),
           starter: sandbox.starter(base.starter, policy),
+          sandboxed: policy !== undefined,
         };
         byHook.set(hook.id, launch);
       }

@@ -259,6 +259,7 @@ function auditAttributes(entry: AuditEntry): Record<string, string | number | bo
     "acai.hook.decision": entry.effect ?? entry.decision,
     "acai.hook.timed_out": entry.timed_out,
     "acai.hook.async": entry.async,
+    "acai.hook.sandboxed": entry.sandboxed === true,
     ...(entry.exit_code === null ? {} : { "acai.hook.exit_code": entry.exit_code }),
   };
 }

@@ -8,6 +8,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { bwrapWorks } from "../support/bwrap.js";
 import {
   type OtlpReceiver,
   receivedLogRecords,
@@ -30,7 +31,7 @@ const PROMPT = "zebra-prompt-text-7731";
 const SECRET_INPUT = "echo giraffe-input-4410";
 const HOOK_REASON = "okapi-hook-reason-9902";
 
-async function runWithTelemetry(env: Record<string, string> = {}) {
+async function runWithTelemetry(env: Record<string, string> = {}, extra: object = {}) {
   const d = await makeAcaiDirs("acai-otel-");
   dirs = d;
   const r = await startOtlpReceiver();
@@ -45,6 +46,7 @@ async function runWithTelemetry(env: Record<string, string> = {}) {
       ],
       PostToolUse: [{ matcher: "Read", hooks: [{ type: "command", command: "cat >/dev/null" }] }],
     },
+    ...extra,
   };
   await writeFile(path.join(d.acaiHome, "settings.json"), JSON.stringify(settings));
   await writeFile(path.join(d.cwd, "notes.txt"), "hello\n");
@@ -103,6 +105,9 @@ describe("telemetry on", () => {
     const after = hooks.find((h) => h.attributes["acai.hook.event"] === "after_tool");
     expect(after && byId.get(after.parentSpanId ?? "")?.attributes["acai.tool.name"]).toBe("Read");
     expect(new Set(spans.map((s) => s.traceId)).size).toBe(1);
+    // Each hook says whether it ran in the OS sandbox: here, when bubblewrap works, they did.
+    expect(session?.attributes["acai.sandbox"]).toBe(bwrapWorks);
+    for (const hook of hooks) expect(hook.attributes["acai.hook.sandboxed"]).toBe(bwrapWorks);
 
     const metrics = receivedMetricNames(r.bodies.metrics);
     for (const name of ["acai.hook.runs", "acai.hook.duration", "acai.tool.calls", "acai.tokens"]) {
@@ -119,6 +124,18 @@ describe("telemetry on", () => {
     expect(everything).not.toContain(PROMPT);
     expect(everything).not.toContain("giraffe-input");
     expect(everything).not.toContain(HOOK_REASON);
+  });
+
+  it("a hook run with the sandbox turned off is not sandboxed", async () => {
+    const { r } = await runWithTelemetry({}, { sandbox: { enabled: false } });
+    const spans = receivedSpans(r.bodies.traces);
+    expect(spans.find((s) => s.name === "acai.session")?.attributes["acai.sandbox"]).toBe(false);
+    const hooks = spans.filter((s) => s.name === "acai.hook");
+    expect(hooks.map((h) => h.attributes["acai.hook.event"])).toEqual([
+      "before_tool",
+      "after_tool",
+    ]);
+    for (const hook of hooks) expect(hook.attributes["acai.hook.sandboxed"]).toBe(false);
   });
 
   it("sends the prompt, the tool input and hook output only when the user opts in", async () => {

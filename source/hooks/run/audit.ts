@@ -42,6 +42,8 @@ export interface AuditEntry {
   killed: boolean;
   aborted: boolean;
   async: boolean;
+  /** It ran inside the OS sandbox (docs/security.md §8); false for hooks that start no process. */
+  sandboxed?: boolean;
   error?: string;
   reason?: string;
   log?: string;
@@ -170,6 +172,7 @@ export function auditEntry(args: {
     killed: record.outputLimit,
     aborted: record.aborted,
     async: args.async ?? false,
+    sandboxed: record.sandboxed === true,
   };
   if (effective.action !== record.decision.action) entry.effect = effective.action;
   if (answered.action === "failed") entry.error = answered.error;

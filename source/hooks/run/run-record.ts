@@ -21,6 +21,8 @@ export interface HookRunRecord {
   /** Killed because stdout or stderr (a persistent hook: an answer line) passed the cap. */
   outputLimit: boolean;
   spawnError?: string;
+  /** It ran inside the OS sandbox (a command hook with a sandbox policy; for the audit log). */
+  sandboxed?: boolean;
   /** The tool call of a tool event (for the audit log). */
   toolCallId?: string;
   /** The hook's answer, before the failure policy. */

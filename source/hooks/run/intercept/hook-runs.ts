@@ -9,7 +9,7 @@
  */
 import type { AgentEvent } from "../../../agent/events.js";
 import type { Decision, RelayMessage } from "../../contract/decision.js";
-import type { HookDefinition, HookEventName } from "../../contract/definition.js";
+import { type HookDefinition, type HookEventName, hookTypeOf } from "../../contract/definition.js";
 import { eventRow } from "../../contract/events/table.js";
 import type { GateState } from "../../contract/gate-state.js";
 import { buildPayload, type SessionInfo } from "../../contract/payload.js";
@@ -73,8 +73,9 @@ export function hookRuns(deps: HookRunsOptions): RunnerFor {
     const toolCallId = toolCallIdOf(agentEvent);
     return async (hook, state, signal) => {
       if (hook.once === true) deps.spent.add(hook.id);
+      const launch = options.launchFor?.(hook);
       const record = await runHookOnce(hook, event, payloadFor(state, hook), {
-        runner: options.launchFor?.(hook).runner ?? options.runner,
+        runner: launch?.runner ?? options.runner,
         persistent,
         env: options.env,
         projectDir: options.projectDir,
@@ -91,6 +92,8 @@ export function hookRuns(deps: HookRunsOptions): RunnerFor {
           : { fingerprints: options.fingerprints, onChanged: warnChanged }),
       });
       if (toolCallId !== undefined) record.toolCallId = toolCallId;
+      // Only a command hook starts a process (http, prompt, agent, mcp_tool, plugins run in acai).
+      record.sandboxed = launch?.sandboxed === true && hookTypeOf(hook) === "command";
       return applyRelayEffects(relay, hook, event, record);
     };
   };

@@ -61,9 +61,14 @@ export interface InterceptorOptions {
   /**
    * The runner and starter of one hook, when they differ per hook: the OS
    * sandbox with what the hook declared it needs (source/sandbox/). Default:
-   * `runner` and `starter` for every hook.
+   * `runner` and `starter` for every hook. `sandboxed`: what they start runs
+   * in the OS sandbox (the audit log's and the hook span's `sandboxed`).
    */
-  launchFor?: (hook: HookDefinition) => { runner: ProcessRunner; starter: ProcessStarter };
+  launchFor?: (hook: HookDefinition) => {
+    runner: ProcessRunner;
+    starter: ProcessStarter;
+    sandboxed: boolean;
+  };
   /** Parent environment of hooks (secrets are scrubbed per hook). */
   env: Readonly<Record<string, string>>;
   /** Working directory of hooks and ACAI_PROJECT_DIR; its folder name is `project_name`. */
