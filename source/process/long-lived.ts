@@ -63,7 +63,11 @@ export function createProcessStarter(
   sandbox?: SandboxLauncher,
 ): ProcessStarter {
   return async (options) =>
-    startLongLived(options, await launchMarked(options, containment, "pipe", sandbox), containment);
+    startLongLived(
+      options,
+      await launchMarked(options, { containment, stdin: "pipe", sandbox }),
+      containment,
+    );
 }
 
 /** The starter acai uses: every child carries this acai process's marker; `sandbox` starts it in the OS sandbox. */

@@ -39,6 +39,7 @@ import {
   type Wake,
 } from "./run-waits.js";
 import { processSandboxLauncher, type SandboxLauncher } from "./sandbox-launch.js";
+import { processSpawnHelper, type SpawnHelper } from "./spawn-helper.js";
 import type { ProcessRunner, RunOptions, RunResult } from "./types.js";
 
 export interface ProcessRunnerOptions {
@@ -52,6 +53,8 @@ export interface ProcessRunnerOptions {
   containment?: Containment;
   /** Starts runs that name a sandbox (default: none — such a run fails with a spawn error). */
   sandbox?: SandboxLauncher;
+  /** Forks the unsandboxed runs for acai (spawn-helper.ts; default: none, acai forks them). */
+  helper?: SpawnHelper;
 }
 
 const DEFAULT_MAX_OUTPUT = 1024 * 1024;
@@ -60,7 +63,7 @@ export function createProcessRunner(options: ProcessRunnerOptions = {}): Process
   const defaultKillGraceMs = options.defaultKillGraceMs ?? 1000;
   const abortGraceMs = options.abortGraceMs ?? 200;
   const drainMs = options.drainMs ?? 100;
-  const { containment, sandbox } = options;
+  const { containment, sandbox, helper } = options;
   return (run) =>
     runOne(run, {
       killGraceMs: run.killGraceMs ?? defaultKillGraceMs,
@@ -68,16 +71,19 @@ export function createProcessRunner(options: ProcessRunnerOptions = {}): Process
       drainMs,
       ...(containment ? { containment } : {}),
       ...(sandbox ? { sandbox } : {}),
+      ...(helper ? { helper } : {}),
     });
 }
 
 /**
  * The runner acai uses: every child carries this acai process's marker
- * (containment.ts); a run with `sandbox` starts in the OS sandbox (sandbox-launch.ts).
+ * (containment.ts); a run with `sandbox` starts in the OS sandbox
+ * (sandbox-launch.ts), the others through the spawn helper (spawn-helper.ts).
  */
 export const runProcess: ProcessRunner = createProcessRunner({
   containment: processContainment(),
   sandbox: processSandboxLauncher(),
+  ...processSpawnHelper(),
 });
 
 interface Timing {
@@ -86,6 +92,7 @@ interface Timing {
   drainMs: number;
   containment?: Containment;
   sandbox?: SandboxLauncher;
+  helper?: SpawnHelper;
 }
 
 function emptyResult(started: number, extra: Partial<RunResult>): RunResult {
@@ -97,7 +104,13 @@ function runOne(run: RunOptions, timing: Timing): Promise<RunResult> {
   if (run.signal?.aborted) return Promise.resolve(emptyResult(started, { aborted: true }));
 
   const stdin = run.stdin === undefined ? "ignore" : "pipe";
-  const launched = launchMarked(run, timing.containment, stdin, timing.sandbox, run.stdin);
+  const launched = launchMarked(run, {
+    containment: timing.containment,
+    stdin,
+    sandbox: timing.sandbox,
+    helper: timing.helper,
+    stdinText: run.stdin,
+  });
   if (!(launched instanceof Promise)) return follow(run, timing, started, launched);
   return launched.then((spawned) => follow(run, timing, started, spawned));
 }

@@ -45,9 +45,8 @@ export function createSandboxLauncher(options: SandboxLauncherOptions = {}): San
 
   const startSpawner = (path: string, launch: SandboxLaunch) => {
     const started = Spawner.start({
-      bwrap: path,
+      place: { kind: "sandbox", bwrap: path, launch },
       execPath: options.execPath ?? process.execPath,
-      launch,
       env: options.spawnerEnv?.() ?? {},
       ...(options.tmpDir === undefined ? {} : { tmpDir: options.tmpDir }),
     });

@@ -6,8 +6,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Containment } from "./containment.js";
-import type { SpawnOutcome } from "./handle.js";
 import type { SandboxLaunch } from "./types.js";
 
 export interface SpawnTarget {
@@ -17,20 +15,6 @@ export interface SpawnTarget {
   env: Readonly<Record<string, string>>;
   /** Start it inside the OS sandbox (launch.ts); without it, directly. */
   sandbox?: SandboxLaunch;
-}
-
-/** Starts `target` in its own process group, stdout/stderr piped, marked with a fresh run id. */
-export function spawnMarked(
-  target: SpawnTarget,
-  containment: Containment | undefined,
-  stdin: "pipe" | "ignore",
-): SpawnOutcome {
-  const runId = containment?.nextRunId();
-  containment?.beforeSpawn();
-  const env =
-    containment && runId !== undefined ? containment.envFor(target.env, runId) : target.env;
-  const started = spawnGroup({ ...target, env }, stdin);
-  return "spawnError" in started ? started : { ...started, runId };
 }
 
 /** Starts `target` as is (its env complete) in its own process group; `describeAs` names it in errors. */
@@ -55,7 +39,7 @@ export function spawnGroup(
   }
 }
 
-function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   if (pid === undefined) return;
   try {
     process.kill(-pid, signal);

@@ -7,20 +7,30 @@
  *
  * argv: [socketPath], a unix socket acai serves (read-only in the sandbox).
  * Control lines on stdin (from acai), JSON:
+ *   {op:"hello", secret}              (first; 32 hex digits, never in argv)
  *   {op:"spawn", id, token, command, args, cwd, env, stdin: "socket"|"none"|"text", text?}
  *   {op:"kill", pid, signal}          (the child's process group)
  *   {op:"sweep"}                      (kill the namespace's orphans, below)
  * Lines on stdout (to acai), each carrying the run's token:
- *   {ready:true} at start; {id, token, started: pid} | {id, token, error, code}
- *   | {id, token, exit: true, code, signal}.
- * For each run the spawner opens one connection per stream to the socket,
- * writes "<token> <stream>\n" on it (stream: stdin|stdout|stderr), hands the
- * connections to the child as its fds 0–2 and closes its own copies before it
- * says `started`; acai writes stdin only after that. A one-shot run's stdin
- * comes as `text` instead: the spawner writes it to a pipe (one connection
- * and one round trip less; EPIPE ignored). When stdin closes (acai
- * ended), every child's group is killed and the spawner exits — and with it
- * bwrap's namespace and everything left in it.
+ *   {ready:true} at start; {id, token, started: pid, conns: [ids]}
+ *   | {id, token, error, code} | {id, token, exit: true, code, signal}.
+ * The spawner keeps a few connections to the socket open ahead (a pool of
+ * spares, decision 0041), each starting "<secret> <conn id>
+"; a run takes
+ * one per stream (stdin, if any, then stdout, stderr), hands them to the
+ * child as its fds, closes its own copies and says `started` with their ids,
+ * then opens new spares — so no connection is made while a run waits. acai
+ * writes stdin only after that. A one-shot run's stdin comes as `text`
+ * instead: the spawner writes it to a pipe (one connection less; EPIPE
+ * ignored). When stdin closes (acai ended), every child's group is killed
+ * and the spawner exits — and with it bwrap's namespace and everything left
+ * in it.
+ *
+ * argv[1] "host": acai's spawn helper for unsandboxed runs (spawn-helper.ts,
+ * decision 0041), started without bwrap: the same protocol, but `sweep` is
+ * refused (pid 1 is the host's init there) and acai kills the child's group
+ * itself. The children's stdio are unix sockets there as here — as they are
+ * when Node forks them directly (libuv's "pipes" are socketpairs).
  *
  * `sweep` (sent when a run was stopped, or ends with sweepOnExit): what
  * escaped a run by setsid and a double fork is reparented to the namespace's
@@ -33,8 +43,10 @@ export const SPAWNER_SCRIPT = `
 const net = require("node:net");
 const { spawn } = require("node:child_process");
 const socketPath = process.argv[1];
+const host = process.argv[2] === "host";
 for (const s of ["SIGINT", "SIGHUP", "SIGPIPE"]) process.on(s, () => {});
 const runs = new Map();
+const POOL_SIZE = 4;
 function send(message) { process.stdout.write(JSON.stringify(message) + "\\n"); }
 function closeAll(run) { for (const c of run.conns) c.destroy(); run.conns = []; }
 function fail(run, message, code) {
@@ -62,27 +74,52 @@ function start(run, stdio) {
   if (child.pid === undefined) return;
   run.done = true;
   runs.set(child.pid, run);
-  send({ id: run.id, token: run.token, started: child.pid });
+  send({ id: run.id, token: run.token, started: child.pid, conns: run.connIds });
   child.on("exit", (code, signal) => {
     runs.delete(child.pid);
     send({ id: run.id, token: run.token, exit: true, code: code, signal: signal });
   });
 }
-function connectAll(m) {
-  const run = { id: m.id, token: m.token, request: m, conns: [], done: false };
-  const names = m.stdin === "socket" ? ["stdin", "stdout", "stderr"] : ["stdout", "stderr"];
-  let waiting = names.length;
-  for (const name of names) {
-    const conn = net.connect(socketPath);
-    run.conns.push(conn);
-    conn.on("error", (error) => fail(run, "cannot reach acai: " + error.message, "ESPAWNER"));
-    conn.write(m.token + " " + name + "\\n", () => {
-      if (--waiting > 0 || run.done) return;
-      const first = m.stdin === "socket" ? [] : [m.stdin === "text" ? "pipe" : "ignore"];
-      const stdio = first.concat(run.conns);
-      start(run, stdio);
-    });
+let secret = "";
+let nextConn = 0;
+let opening = 0;
+const pool = [];
+const waiting = [];
+function openSpare() {
+  opening++;
+  const conn = net.connect(socketPath);
+  conn.spareId = ++nextConn;
+  conn.state = "opening";
+  conn.on("error", () => {});
+  conn.on("close", () => {
+    if (conn.state === "opening") opening--;
+    else if (conn.state === "pooled") pool.splice(pool.indexOf(conn), 1);
+    conn.state = "gone";
+  });
+  conn.write(secret + " " + conn.spareId + "\\n", (error) => {
+    if (error || conn.state !== "opening") return;
+    opening--;
+    conn.state = "pooled";
+    pool.push(conn);
+    flush();
+  });
+}
+function flush() {
+  while (waiting.length > 0 && pool.length >= waiting[0].need) {
+    const run = waiting.shift();
+    run.conns = pool.splice(0, run.need);
+    for (const conn of run.conns) conn.state = "taken";
+    run.connIds = run.conns.map((conn) => conn.spareId);
+    const m = run.request;
+    const first = m.stdin === "socket" ? [] : [m.stdin === "text" ? "pipe" : "ignore"];
+    start(run, first.concat(run.conns));
   }
+  while (secret !== "" && pool.length + opening < POOL_SIZE + waiting.length * 3) openSpare();
+}
+function queue(m) {
+  const need = m.stdin === "socket" ? 3 : 2;
+  waiting.push({ id: m.id, token: m.token, request: m, conns: [], connIds: [], done: false, need: need });
+  flush();
 }
 const fs = require("node:fs");
 function orphans() {
@@ -111,10 +148,13 @@ function sweep(round) {
 function onRequest(line) {
   let m;
   try { m = JSON.parse(line); } catch { return; }
-  if (m.op === "spawn") connectAll(m);
+  if (m.op === "hello" && secret === "" && /^[0-9a-f]{32}$/.test(m.secret)) {
+    secret = m.secret;
+    flush();
+  } else if (m.op === "spawn" && secret !== "") queue(m);
   else if (m.op === "kill" && Number.isInteger(m.pid) && m.pid > 1) {
     try { process.kill(-m.pid, m.signal); } catch {}
-  } else if (m.op === "sweep" && !sweeping) {
+  } else if (m.op === "sweep" && !sweeping && !host) {
     sweeping = true;
     setImmediate(() => sweep(0));
   }

@@ -1,8 +1,9 @@
 /**
  * The spawner's stream connections as acai reads them (spawner.ts): each
- * starts with one header line "<token> <stream>\n"; the run's token is 32
+ * starts with one header line "<secret> <conn id>\n"; the secret is 32
  * random hex digits given on the control channel only, so a process in the
- * sandbox that connects to the socket cannot take another run's stdio.
+ * sandbox that connects to the socket cannot pass for one of the spawner's
+ * spares (and a run's connections are named by id on the control channel).
  */
 import { randomBytes } from "node:crypto";
 import type { Socket } from "node:net";
@@ -20,14 +21,14 @@ export function newToken(): string {
 }
 
 export interface Header {
-  token: string;
-  stream: StreamName;
+  secret: string;
+  conn: number;
 }
 
 function parseHeader(line: string): Header | undefined {
-  const match = /^([0-9a-f]{32}) (stdin|stdout|stderr)$/.exec(line);
+  const match = /^([0-9a-f]{32}) ([1-9][0-9]{0,14})$/.exec(line);
   if (match === null) return undefined;
-  return { token: match[1]!, stream: match[2] as StreamName };
+  return { secret: match[1]!, conn: Number(match[2]) };
 }
 
 /**

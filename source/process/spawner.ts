@@ -6,13 +6,20 @@
  * sandbox (the spawner connects out; nothing in the sandbox can replace the
  * socket); JSON lines to the spawner's stdin and from its stdout.
  *
- * One run: acai sends `spawn` with a fresh random token; the spawner opens
- * one connection per stream, each starting with "<token> <stream>\n", forks
- * the child with them as its stdio and answers `started` (or `error`); the
- * run is handed to the runner once both arrived. Exit code and signal are the
+ * One run: acai sends `spawn` with a fresh random token; the spawner takes
+ * one of its spare connections per stream (each opened ahead, starting with
+ * "<secret> <conn id>\n"; the secret was said once on the control channel),
+ * forks the child with them as its stdio and answers `started` with their ids
+ * (or `error`); the run is handed to the runner once those have arrived. Exit code and signal are the
  * child's own. Kills go to the child's process group inside the namespace.
  * If the spawner dies, its runs end as killed and say why (`lost`), and the
  * next run starts a new one (sandbox-launch.ts).
+ *
+ * Without a `launch` the same script runs outside any sandbox as acai's spawn
+ * helper (spawn-helper.ts, decision 0041): no bwrap, the children's stdio are
+ * pipes the script relays, and kills go from acai to the child's process
+ * group directly (same PID namespace; no round trip, and they still work
+ * after the helper died).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { EventEmitter } from "node:events";
@@ -22,19 +29,33 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bwrapArgv } from "./bwrap.js";
 import type { ChildHandle, SpawnOutcome } from "./handle.js";
-import { describeSpawnError, type SpawnTarget } from "./spawn.js";
+import { describeSpawnError, killGroup, type SpawnTarget } from "./spawn.js";
 import { SPAWNER_SCRIPT } from "./spawner-script.js";
-import { newToken, readHeader, SPAWNER_STREAMS, type StreamName } from "./spawner-wire.js";
+import { newToken, readHeader } from "./spawner-wire.js";
 import type { SandboxLaunch } from "./types.js";
+
+/** Spare connections acai keeps at most (the spawner keeps 4 ahead, more while runs wait). */
+const MAX_SPARES = 64;
+
+/** The `conns` of a `started` line: `count` distinct positive integers, else none. */
+function connIds(value: unknown, count: number): number[] | undefined {
+  if (!Array.isArray(value) || value.length !== count) return undefined;
+  const ids = value.filter((id): id is number => Number.isInteger(id) && id > 0);
+  return new Set(ids).size === count ? ids : undefined;
+}
 
 /** A sandboxed child's stdin: a stream acai writes, none, or a text written for it (one-shot runs). */
 export type SandboxStdin = "pipe" | "ignore" | { text: string };
 
+/** Where the spawner runs: inside a policy's sandbox (started by bwrap), or on the host. */
+export type SpawnerPlace =
+  | { kind: "sandbox"; bwrap: string; launch: SandboxLaunch }
+  | { kind: "host" };
+
 export interface SpawnerOptions {
-  bwrap: string;
-  /** acai's own Node (`process.execPath`), bind-mounted read-only into the sandbox. */
+  place: SpawnerPlace;
+  /** acai's own Node (`process.execPath`), bind-mounted read-only into a sandbox. */
   execPath: string;
-  launch: SandboxLaunch;
   /** The spawner's own environment (acai's containment marker: its exit sweep reaches it). */
   env: Readonly<Record<string, string>>;
   /** Parent of the private socket folder (default: the OS temp folder). */
@@ -59,7 +80,8 @@ interface Pending {
   token: string;
   target: SpawnTarget;
   withStdin: boolean;
-  streams: Partial<Record<StreamName, Socket>>;
+  /** The connections the spawner gave the child, by id (stdin first if any, stdout, stderr). */
+  conns?: readonly number[];
   pid?: number;
   exit?: { code: number | null; signal: NodeJS.Signals | null };
   child?: RemoteChild;
@@ -73,6 +95,7 @@ interface ControlLine {
   id?: number;
   token?: string;
   started?: number;
+  conns?: unknown;
   error?: string;
   code?: string | number | null;
   exit?: boolean;
@@ -81,7 +104,9 @@ interface ControlLine {
 
 export class Spawner {
   private readonly runs = new Map<number, Pending>();
-  private readonly byToken = new Map<string, Pending>();
+  /** The spawner's spare connections that arrived, by id, until a run claims them. */
+  private readonly spares = new Map<number, Socket>();
+  private readonly secret = newToken();
   private nextId = 0;
   private alive = true;
   private onReady: ((ok: boolean) => void) | undefined;
@@ -90,7 +115,7 @@ export class Spawner {
     private readonly process: ChildProcess,
     private readonly server: Server,
     private readonly dir: string,
-    private readonly name: string,
+    private readonly place: SpawnerPlace,
   ) {}
 
   /** Starts a spawner for `options.launch`; resolves once it is ready, or with why it is not. */
@@ -108,15 +133,10 @@ export class Spawner {
       return { failure: `cannot listen on ${socketPath}: ${(error as Error).message}` };
     }
     server.unref();
-    const args = bwrapArgv(
-      options.launch.bwrapArgs,
-      options.execPath,
-      ["-e", SPAWNER_SCRIPT, socketPath],
-      ["--ro-bind", dir, dir, "--ro-bind-try", options.execPath, options.execPath],
-    );
+    const [command, args] = spawnerCommand(options, dir, socketPath);
     let child: ChildProcess;
     try {
-      child = spawn(options.bwrap, args, {
+      child = spawn(command, args, {
         env: options.env,
         cwd: "/",
         detached: true,
@@ -127,13 +147,18 @@ export class Spawner {
       rmSync(dir, { recursive: true, force: true });
       return { failure: (error as Error).message };
     }
-    const spawner = new Spawner(child, server, dir, options.launch.name);
+    const spawner = new Spawner(child, server, dir, options.place);
     server.on("connection", (conn) => spawner.accept(conn));
     return spawner.waitReady(options.readyTimeoutMs ?? 10_000);
   }
 
   get running(): boolean {
     return this.alive;
+  }
+
+  /** The spawner's own pid (bwrap's, for a sandbox's): for tests. */
+  get pid(): number | undefined {
+    return this.process.pid;
   }
 
   private waitReady(timeoutMs: number): Promise<Spawner | { failure: string }> {
@@ -162,6 +187,7 @@ export class Spawner {
         this.onReady = undefined;
         clearTimeout(timer);
         if (ok) {
+          this.send({ op: "hello", secret: this.secret });
           this.idle();
           resolve(this);
           return;
@@ -180,9 +206,8 @@ export class Spawner {
     const id = ++this.nextId;
     const token = newToken();
     return new Promise((resolve) => {
-      const pending: Pending = { id, token, target, withStdin, streams: {}, resolve };
+      const pending: Pending = { id, token, target, withStdin, resolve };
       this.runs.set(id, pending);
-      this.byToken.set(token, pending);
       this.busy();
       this.send({
         op: "spawn",
@@ -225,20 +250,23 @@ export class Spawner {
 
   private accept(conn: Socket): void {
     readHeader(conn, (header, rest) => {
-      const pending = header === undefined ? undefined : this.byToken.get(header.token);
-      const stream = header?.stream;
-      if (pending === undefined || stream === undefined || pending.streams[stream] !== undefined) {
-        conn.destroy();
-        return;
-      }
-      if (stream === "stdin" && !pending.withStdin) {
+      const id = header?.secret === this.secret ? header.conn : undefined;
+      // A run's connection may close before it is claimed (the child already exited): it stays.
+      if (this.spares.size >= MAX_SPARES) this.evictClosedSpares();
+      if (id === undefined || this.spares.has(id) || this.spares.size >= MAX_SPARES) {
         conn.destroy();
         return;
       }
       if (rest.length > 0) conn.unshift(rest);
-      pending.streams[stream] = conn;
-      this.maybeHandOver(pending);
+      this.spares.set(id, conn);
+      for (const pending of this.runs.values()) {
+        if (pending.conns?.includes(id)) this.maybeHandOver(pending);
+      }
     });
+  }
+
+  private evictClosedSpares(): void {
+    for (const [id, conn] of this.spares) if (conn.destroyed) this.spares.delete(id);
   }
 
   private onControl(line: string): void {
@@ -255,8 +283,7 @@ export class Spawner {
     const pending = message.id === undefined ? undefined : this.runs.get(message.id);
     if (pending === undefined || message.token !== pending.token) return;
     if (message.started !== undefined) {
-      pending.pid = message.started;
-      this.maybeHandOver(pending);
+      this.started(pending, message);
     } else if (message.error !== undefined) {
       const error = Object.assign(new Error(message.error), { code: String(message.code) });
       this.forget(pending);
@@ -269,19 +296,46 @@ export class Spawner {
     }
   }
 
+  private started(pending: Pending, message: ControlLine): void {
+    const pid = message.started;
+    // A pid acai may signal the group of: never 0, 1 or negative (kill(-0) is acai's own group).
+    const validPid = Number.isInteger(pid) && pid !== undefined && pid > 1;
+    const conns = connIds(message.conns, pending.withStdin ? 3 : 2);
+    if (!validPid || conns === undefined) {
+      if (validPid) this.send({ op: "kill", pid, signal: "SIGKILL" });
+      this.forget(pending);
+      const spawnError = `cannot run "${pending.target.command}": the spawner's answer was not understood`;
+      pending.resolve({ spawnError });
+      return;
+    }
+    pending.pid = pid;
+    pending.conns = conns;
+    this.maybeHandOver(pending);
+  }
+
   private maybeHandOver(pending: Pending): void {
     if (pending.child !== undefined || pending.pid === undefined) return;
-    const { streams } = pending;
-    if (!streams.stdout || !streams.stderr || (pending.withStdin && !streams.stdin)) return;
+    const ids = pending.conns ?? [];
+    if (ids.length === 0 || !ids.every((id) => this.spares.has(id))) return;
+    const streams = ids.map((id) => this.spares.get(id)!);
+    for (const id of ids) this.spares.delete(id);
+    const [stdin, stdout, stderr] = pending.withStdin ? streams : [null, ...streams];
     const pid = pending.pid;
-    pending.child = new RemoteChild(pid, streams.stdin ?? null, streams.stdout, streams.stderr);
-    pending.resolve({
+    pending.child = new RemoteChild(pid, stdin ?? null, stdout!, stderr!);
+    const remote = {
       child: pending.child,
       runId: undefined,
-      kill: (signal) => this.send({ op: "kill", pid, signal }),
-      sweep: () => this.send({ op: "sweep" }),
       lost: () => pending.lost,
-    });
+    };
+    pending.resolve(
+      this.place.kind === "host"
+        ? { ...remote, kill: (signal) => killGroup(pid, signal) }
+        : {
+            ...remote,
+            kill: (signal) => this.send({ op: "kill", pid, signal }),
+            sweep: () => this.send({ op: "sweep" }),
+          },
+    );
     if (pending.exit) setImmediate(() => this.exited(pending));
   }
 
@@ -295,12 +349,15 @@ export class Spawner {
 
   private forget(pending: Pending): void {
     this.runs.delete(pending.id);
-    this.byToken.delete(pending.token);
     if (this.runs.size === 0) this.idle();
   }
 
   private lostMessage(): string {
-    return `the sandbox spawner of policy "${this.name}" stopped (its processes were killed with it); the next run starts a new one`;
+    const what =
+      this.place.kind === "host"
+        ? "acai's spawn helper"
+        : `the sandbox spawner of policy "${this.place.launch.name}"`;
+    return `${what} stopped (its processes were killed with it); the next run starts a new one`;
   }
 
   private died(why: string): void {
@@ -308,6 +365,8 @@ export class Spawner {
     this.alive = false;
     this.onReady?.(false);
     this.server.close();
+    for (const conn of this.spares.values()) conn.destroy();
+    this.spares.clear();
     rmSync(this.dir, { recursive: true, force: true });
     const message = `${this.lostMessage()}: ${why}`;
     for (const pending of [...this.runs.values()]) {
@@ -317,9 +376,25 @@ export class Spawner {
         setImmediate(() => this.exited(pending));
       } else {
         this.forget(pending);
-        for (const stream of SPAWNER_STREAMS) pending.streams[stream]?.destroy();
         pending.resolve({ spawnError: message });
       }
     }
   }
+}
+
+/** The spawner's command line: acai's Node with the script, inside bwrap for a sandbox. */
+function spawnerCommand(
+  options: SpawnerOptions,
+  dir: string,
+  socketPath: string,
+): [string, string[]] {
+  const { place, execPath } = options;
+  if (place.kind === "host") return [execPath, ["-e", SPAWNER_SCRIPT, socketPath, "host"]];
+  const args = bwrapArgv(
+    place.launch.bwrapArgs,
+    execPath,
+    ["-e", SPAWNER_SCRIPT, socketPath],
+    ["--ro-bind", dir, dir, "--ro-bind-try", execPath, execPath],
+  );
+  return [place.bwrap, args];
 }

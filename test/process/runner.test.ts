@@ -4,12 +4,18 @@ import { getEventListeners } from "node:events";
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createProcessRunner, runProcess } from "../../source/process/runner.js";
+import { processSpawnHelper } from "../../source/process/spawn-helper.js";
 
 const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8" };
 let dir: string;
 const markers: string[] = [];
+
+// runProcess forks through the spawn helper once it is ready (decision 0041): these tests run through it.
+beforeAll(async () => {
+  expect(await processSpawnHelper().helper?.ready()).toBe(true);
+});
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "acai-runner-"));
