@@ -8,9 +8,6 @@
 import { randomBytes } from "node:crypto";
 import type { Socket } from "node:net";
 
-export const SPAWNER_STREAMS = ["stdin", "stdout", "stderr"] as const;
-export type StreamName = (typeof SPAWNER_STREAMS)[number];
-
 /** A header longer than this is not one of ours. */
 const MAX_HEADER_BYTES = 80;
 /** A connection that says nothing for this long is closed. */
