@@ -103,7 +103,9 @@ async function oneRun(workers: Record<"small" | "big", Worker>): Promise<Times> 
     small: { helper: [], direct: [], bare: [] },
     big: { helper: [], direct: [], bare: [] },
   };
-  const order = (["small", "big"] as const).flatMap((size) => WAYS.map((way) => [size, way] as const));
+  const order = (["small", "big"] as const).flatMap((size) =>
+    WAYS.map((way) => [size, way] as const),
+  );
   for (let i = 0; i < N + 5; i++) {
     for (let j = 0; j < order.length; j++) {
       const [size, way] = order[(i + j) % order.length]!;
