@@ -18,7 +18,7 @@ import {
   type InterceptorOptions,
 } from "../hooks/run/interceptor.js";
 import { tapEvents } from "../hooks/run/plugins/relay-context.js";
-import { trackTurnSignals } from "../hooks/run/turn-signal.js";
+import { type TrackedPrompts, trackTurnSignals } from "../hooks/run/turn-signal.js";
 import type { SessionMemory } from "../memory/session.js";
 import { builtinNamespaces } from "../patterns/namespaces.js";
 import { ruleCatches } from "../permissions/decide.js";
@@ -67,6 +67,7 @@ export function sessionRuns(parts: SessionRunParts): RunOf {
           input,
           audit,
           turnSignal: turns.current,
+          rewake: turns.rewake,
           sent: announceSent,
           handlers: handlers.handlers,
         }),
@@ -111,6 +112,7 @@ interface ThisRun {
   /** With telemetry on: the audit log's file and its lines as log records (closed when the run ends). */
   audit: AuditSink | undefined;
   turnSignal: () => AbortSignal | undefined;
+  rewake: TrackedPrompts["rewake"];
   sent: (message: SentMessage) => void;
   handlers: HandlerServices;
   /** The session's relay, its sends gated (none: this session sends no messages). */
@@ -133,6 +135,7 @@ function interceptorOptions(parts: SessionRunParts, run: ThisRun): InterceptorOp
     ...(run.audit ? { audit: run.audit } : {}),
     signal: run.input.signal,
     turnSignal: run.turnSignal,
+    rewake: run.rewake,
     ...(options.askUser ? { askUser: options.askUser } : {}),
     assumeYes: options.flags.assumeYes ?? false,
     // `defer` stops a headless run for `--resume`; the REPL and a listening agent ask instead.

@@ -25,6 +25,7 @@ import {
 import { observedEffect, runObservers, settleObserved } from "../observe.js";
 import { plan } from "../plan.js";
 import { notRunRecord } from "../run.js";
+import { MAX_REWAKES_IN_A_ROW } from "../turn-signal.js";
 import { noteConsidered } from "./hook-runs.js";
 import type { Background, RunContext } from "./run-context.js";
 
@@ -188,7 +189,18 @@ async function runAsync(
   const rec = signal.aborted
     ? notRunRecord(hook, event, notStartedMessage(ended ? "session end" : "abort"), !ended)
     : await ctx.runnerFor(event, agentEvent)(hook, {}, signal);
-  const settled = settleObserved(hook, event, rec, ctx.cap, { kind: "async" });
+  const woke = hook.asyncRewake === true && rec.exitCode === 2 && rec.decision.action === "block";
+  // A wake-up is what an exit 2 means here: not a block to be warned about as ignored.
+  const settled = settleObserved(
+    hook,
+    event,
+    woke ? { ...rec, decision: CONTINUE } : rec,
+    ctx.cap,
+    {
+      kind: "async",
+    },
+  );
+  if (woke) ctx.pendingActivity.push(...rewake(ctx, hook, rec.decision.reason ?? rec.stderr));
   if (settled.context !== undefined) ctx.pendingContext.push(settled.context);
   if (signal.reason === SESSION_END && !ended) {
     ctx.pendingActivity.push(
@@ -200,6 +212,30 @@ async function runAsync(
   }
   ctx.pendingActivity.push(...settled.activity);
   ctx.audit.record(hook, rec, rec.decision, observedEffect(rec.decision), true);
+}
+
+const CONTINUE = { action: "continue" } as const;
+
+/** An `asyncRewake` hook's exit 2: a turn of its own with its text, or a warning why not. */
+function rewake(ctx: RunContext, hook: HookDefinition, text: string): HookActivityEvent[] {
+  const outcome = ctx.options.rewake?.(hook.name, text) ?? "ended";
+  const notice = (why: string): HookActivityEvent[] => [
+    hookWarning(hook, `async hook "${hook.name}" exited 2 to wake the agent, ${why}`),
+  ];
+  switch (outcome) {
+    case "queued":
+      return [];
+    case "ended":
+      return notice(
+        "but the run's last turn was over: not delivered (acai -p ends with its prompt)",
+      );
+    case "capped":
+      return notice(
+        `but ${MAX_REWAKES_IN_A_ROW} wake-ups came in a row with no prompt between them: not delivered`,
+      );
+    default:
+      return outcome satisfies never;
+  }
 }
 
 /**

@@ -34,6 +34,7 @@ import { createHookIndex, type HookIndex } from "../plan.js";
 import type { PluginHooks } from "../plugins/types.js";
 import { createSpill, type Spill } from "../spill.js";
 import { DEFAULT_CONTEXT_CAP_CHARS } from "../step.js";
+import type { RewakeOutcome } from "../turn-signal.js";
 import {
   type AuditRecorder,
   createAuditRecorder,
@@ -87,6 +88,12 @@ export interface InterceptorOptions {
    * gating hooks in it; observe-only hooks still see how the turn ended.
    */
   turnSignal?: () => AbortSignal | undefined;
+  /**
+   * An `asyncRewake` hook exited 2: its text becomes a turn of its own
+   * (`trackTurnSignals`'s `rewake`). Absent: the wake-up cannot be delivered
+   * and a warning says so.
+   */
+  rewake?: (hookName: string, text: string) => RewakeOutcome;
   /** The session's permission mode, sent to hooks as `permission_mode` (none: not sent); a function: read at each payload. */
   permissionMode?: string | (() => string);
   /** Answers `ask` and permission requests; without it they are denied unless `assumeYes`. */
