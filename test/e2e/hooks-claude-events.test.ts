@@ -250,3 +250,25 @@ describe("InstructionsLoaded (instructions_loaded)", () => {
     expect(await payloads(seen)).toEqual([]);
   });
 });
+
+describe("SessionEnd reasons in Claude Code's words", () => {
+  it("acai -p ends with claude_reason other: an `other` matcher runs, a `prompt_input_exit` one does not", async () => {
+    const seen = path.join(dirs.root, "end.jsonl");
+    const other = path.join(dirs.root, "other.jsonl");
+    await userSettings({
+      hooks: {
+        SessionEnd: [
+          ...hook(recorder(seen), "other"),
+          ...hook(recorder(other), "prompt_input_exit"),
+        ],
+      },
+    });
+    server = await startFakeOpenAI([{ text: "hi" }]);
+    const result = await run("hello");
+    expect(result.exitCode, result.stderr).toBe(0);
+    const got = await payloads(seen);
+    expect(got).toHaveLength(1);
+    expect(got[0]).toMatchObject({ reason: "completed", claude_reason: "other" });
+    expect(await payloads(other)).toEqual([]);
+  });
+});

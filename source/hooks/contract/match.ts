@@ -13,6 +13,8 @@ export interface MatchSubject {
   toolInput?: unknown;
   /** session_start source or notification type. */
   source?: string;
+  /** Claude Code's word for the same source, where it differs (session_end's `prompt_input_exit`). */
+  sourceAlias?: string;
   /** The running session's id (for `session_id` matchers). */
   sessionId?: string;
   /** The pattern event's namespace. */
@@ -296,13 +298,17 @@ export function hookMatches(hook: HookDefinition, subject: MatchSubject): boolea
   if (isToolEvent(subject.event)) {
     return compiled.anyTool || matchesTool(compiled, subject);
   }
-  if (compiled.source && hasSource(subject.event)) {
-    return testName(compiled.source, subject.source ?? "");
-  }
+  if (compiled.source && hasSource(subject.event)) return sourceMatches(compiled.source, subject);
   if (compiled.namespace && hasNamespace(subject.event)) {
     return testName(compiled.namespace, subject.namespace ?? "");
   }
   return true;
+}
+
+/** A `source` matcher tests the source, or Claude Code's word for it. */
+function sourceMatches(test: NameTest, subject: MatchSubject): boolean {
+  if (testName(test, subject.source ?? "")) return true;
+  return subject.sourceAlias !== undefined && testName(test, subject.sourceAlias);
 }
 
 /** `session_id` (A3S): on every event, the exact id of the running session; unknown, no match. */
@@ -326,9 +332,7 @@ export function mayMatchByName(hook: HookDefinition, subject: MatchSubject): boo
     if (compiled.if && !ifConcerns(compiled.if, toolName)) return false;
     return !compiled.command || toolName === "Bash";
   }
-  if (compiled.source && hasSource(subject.event)) {
-    return testName(compiled.source, subject.source ?? "");
-  }
+  if (compiled.source && hasSource(subject.event)) return sourceMatches(compiled.source, subject);
   if (compiled.namespace && hasNamespace(subject.event)) {
     return testName(compiled.namespace, subject.namespace ?? "");
   }

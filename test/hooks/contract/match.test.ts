@@ -153,6 +153,21 @@ describe("hookMatches", () => {
     expect(hookMatches(h, tool("Write", { content: "git push" }))).toBe(false);
   });
 
+  it("a source matcher may name Claude Code's word for the source (SessionEnd prompt_input_exit)", () => {
+    const h = hook({ source: "prompt_input_exit" }, { events: ["session_end"] });
+    const end = (source: string, sourceAlias: string) =>
+      hookMatches(h, { event: "session_end", source, sourceAlias });
+    expect(end("user_exit", "prompt_input_exit")).toBe(true);
+    expect(end("completed", "other")).toBe(false);
+    expect(
+      hookMatches(hook({ source: "user_exit" }, { events: ["session_end"] }), {
+        event: "session_end",
+        source: "user_exit",
+        sourceAlias: "prompt_input_exit",
+      }),
+    ).toBe(true);
+  });
+
   it("applies source to session_start and notification, and ignores tool matchers elsewhere", () => {
     const h = hook({ source: "startup|resume", tool: "Bash" });
     expect(hookMatches(h, { event: "session_start", source: "resume" })).toBe(true);

@@ -47,6 +47,8 @@ export interface MatchFields {
   toolName?: string;
   toolInput?: unknown;
   source?: string;
+  /** Claude Code's word for the same source, where it differs (a matcher may name either). */
+  sourceAlias?: string;
   /** The `pattern` event's namespace (`namespace` matchers). */
   namespace?: string;
 }

@@ -11,11 +11,26 @@ const payload = {
     .describe(
       "clear: the REPL's /clear, a new session follows; deferred: a before_tool hook deferred a call (acai -p); what matchers see",
     ),
+  claude_reason: z
+    .enum(["prompt_input_exit", "clear", "other"])
+    .describe(
+      "Claude Code's reason: prompt_input_exit for user_exit (Ctrl-D, /exit), clear for /clear, other otherwise; a matcher may name it",
+    ),
   total_steps: z.number().int().optional().describe("Model requests of the session"),
   total_tool_calls: z.number().int().optional(),
   usage: UsageSchema.optional().describe("Tokens of the whole session"),
   duration_ms: z.number().optional(),
 };
+
+/**
+ * Claude Code's SessionEnd reason for acai's: leaving the REPL is its
+ * prompt_input_exit, /clear its clear; acai has no logout, resume or
+ * bypass_permissions_disabled case, so the rest is other.
+ */
+function claudeReason(reason: string): "prompt_input_exit" | "clear" | "other" {
+  if (reason === "user_exit") return "prompt_input_exit";
+  return reason === "clear" ? "clear" : "other";
+}
 
 export const sessionEnd = defineEvent({
   name: "session_end",
@@ -38,6 +53,7 @@ export const sessionEnd = defineEvent({
   payload,
   fields: (ev) => ({
     reason: ev.reason,
+    claude_reason: claudeReason(ev.reason),
     ...(ev.totals === undefined
       ? {}
       : {
@@ -55,7 +71,7 @@ export const sessionEnd = defineEvent({
       : { duration_seconds: Math.round((at.now - at.startedAt) / 1000) }),
   }),
   // Claude Code matches SessionEnd on its reason: a hook meant for /clear does not run on every exit.
-  matchOn: (ev) => ({ source: ev.reason }),
+  matchOn: (ev) => ({ source: ev.reason, sourceAlias: claudeReason(ev.reason) }),
   sample: () => ({
     type: "session_end",
     reason: "completed",
