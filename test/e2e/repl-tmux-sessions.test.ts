@@ -1,5 +1,5 @@
 /**
- * `/compact` and `/resume` in the real REPL (dist/cli/main.js in tmux, keys
+ * `/compact` and `/resume` in the real REPL (dist/bundle/main.js in tmux, keys
  * sent with send-keys, the screen read with capture-pane), against the
  * scripted OpenAI server.
  */

@@ -1,5 +1,5 @@
 /**
- * The real `acai` (dist/cli/main.js) in a real terminal: tmux sessions of
+ * The real `acai` (dist/bundle/main.js) in a real terminal: tmux sessions of
  * 100x30, keys sent with send-keys, the screen read with capture-pane. The
  * model is the scripted fake OpenAI server.
  */

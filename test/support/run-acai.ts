@@ -1,7 +1,8 @@
 /**
- * Runs the BUILT acai CLI (`dist/cli/main.js`) as a subprocess, the way a user
- * does: its own temp ACAI_HOME, HOME and project folder, an environment
- * without real keys, optional stdin, and a timeout that kills it.
+ * Runs the BUILT acai CLI as a subprocess, the way a user does — the bundle
+ * the `acai` command runs (`dist/bundle/main.js`, decision 0035) — with its
+ * own temp ACAI_HOME, HOME and project folder, an environment without real
+ * keys, optional stdin, and a timeout that kills it.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -11,7 +12,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-export const CLI_PATH = path.join(REPO_ROOT, "dist", "cli", "main.js");
+export const CLI_PATH = path.join(REPO_ROOT, "dist", "bundle", "main.js");
 
 export interface AcaiDirs {
   root: string;
