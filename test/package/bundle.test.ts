@@ -49,7 +49,7 @@ describe("the bundle's files", () => {
       "source/hooks/run/plugins/thread.ts",
       "source/session/sandbox.ts",
       "source/cli/hooks/init.ts",
-      "source/cli/run.ts",
+      "source/shared/package-version.ts",
       "source/models/offline-hint.ts",
     ]) {
       expect(modules, module).toContain(module);
