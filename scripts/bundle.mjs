@@ -1,43 +1,46 @@
 #!/usr/bin/env node
 // Bundles what the `acai` command runs into dist/bundle/ (run after tsc, by
-// `npm run build`; decision 0035): esbuild, ES modules with code splitting,
-// one entry per thing Node starts on its own —
-//   main.js     the CLI (bin/start.cjs imports it); the REPL's UI, the hooks
-//               subcommands and every other `import()` stay chunks of their own,
-//               loaded only when reached
-//   worker.js   a plugin's worker thread (hooks/run/plugins/thread.ts starts it)
-//   bridge.js   the sandbox's network bridge (node bridge.js … inside bwrap)
-//   hooks.js    `acai-agent/hooks`, the helper hook processes import
+// `npm run build`; decision 0035): esbuild, ES modules with code splitting.
+// Entries: `main.js` (the CLI; bin/start.cjs imports it; the REPL's UI, the
+// hooks subcommands and every other `import()` stay chunks of their own,
+// loaded only when reached) and every source module that some module finds
+// through `new URL("…", import.meta.url)` — the plugin worker and what it
+// imports at run time, the sandbox's bridge, the SDK (`acai-agent/hooks`) —
+// found by reading the source (scripts/bundle-urls.mjs), each named by its source
+// path (dist/bundle/hooks-run-plugins-worker.js, …) beside the chunks, so every
+// bundled module, entry or chunk, lies in the one folder.
 // The tsc output beside it (dist/<folder>/…) stays: the SDK's types, the schema
 // generator and the tests' imports of single modules use it.
 //
-// A module that finds a file through `new URL("…", import.meta.url)` (the Bash
-// grammar, the package.json, the demo replay file, the SDK for `hooks init`,
-// the worker, the bridge) would look beside its chunk instead of beside its tsc
-// output: such a URL is rewritten here to where it pointed in the tsc build —
-// or, for an entry above, to the bundled entry.
+// Such a URL would look beside its chunk instead of beside its module: it is
+// rewritten here to the bundled entry, or, for any other file (the Bash
+// grammar, package.json, the demo replay file), to where it lies in the tsc build.
+// A module-relative URL that is not a literal stops the build.
+import { readFileSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { scanSource } from "./bundle-urls.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const sourceDir = path.join(root, "source");
 const distDir = path.join(root, "dist");
 const outDir = path.join(distDir, "bundle");
 
-/** Bundle entry name → its module in source/. */
-const ENTRIES = {
-  main: "cli/main.ts",
-  worker: "hooks/run/plugins/worker.ts",
-  bridge: "sandbox/bridge.ts",
-  hooks: "sdk/hooks.ts",
-};
+const scanned = scanSource(sourceDir);
+if (scanned.problems.length > 0) {
+  console.error(`bundle: ${scanned.problems.join("\nbundle: ")}`);
+  process.exit(1);
+}
 
-/** An entry's tsc output (dist/…/x.js) → the bundled file that replaces it. */
+/** Bundle entry name → its module in source/. */
+const ENTRIES = { main: path.join(sourceDir, "cli", "main.ts"), ...scanned.entries };
+
+/** A source module's tsc output (dist/…/x.js) → the bundled entry that replaces it. */
 const BUNDLED = new Map(
   Object.entries(ENTRIES).map(([name, file]) => [
-    path.join(distDir, file.replace(/\.ts$/, ".js")),
+    path.join(distDir, path.relative(sourceDir, file)).replace(/\.tsx?$/, ".js"),
     path.join(outDir, `${name}.js`),
   ]),
 );
@@ -47,17 +50,61 @@ const EXTERNAL = ["web-tree-sitter", "react-devtools-core"];
 
 const URL_OF_FILE = /new URL\((["'])([^"'`]+)\1, import\.meta\.url\)/g;
 
-/** `new URL("rel", import.meta.url)` of a source module, pointed from dist/bundle/ at the same file. */
+/** `new URL("rel", import.meta.url)` of a source module, pointed from dist/bundle/ at the same target. */
 function rewriteUrls(file, text) {
   const compiled = path.join(distDir, path.relative(sourceDir, path.dirname(file)));
   return text.replace(URL_OF_FILE, (_whole, quote, relative) => {
-    const target = path.resolve(compiled, relative);
-    const landed = BUNDLED.get(target) ?? target;
+    const target = path.resolve(compiled, relative).replace(/\.tsx?$/, ".js");
+    const isModule = /\.[jt]sx?$/.test(relative);
+    const landed = BUNDLED.get(target) ?? (isModule ? target : path.resolve(compiled, relative));
     const fromBundle = path.relative(outDir, landed).split(path.sep).join("/");
     const spelled = fromBundle.startsWith(".") ? fromBundle : `./${fromBundle}`;
     return `new URL(${quote}${spelled}${quote}, import.meta.url)`;
   });
 }
+
+/** The package.json nearest above a file. */
+function packageOf(file) {
+  for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    try {
+      return JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
+    } catch {
+      // not here
+    }
+  }
+  return {};
+}
+
+/** Whether Node would load a resolved file as CommonJS. */
+function isCommonJs(file) {
+  if (file.endsWith(".cjs")) return true;
+  if (file.endsWith(".mjs")) return false;
+  return packageOf(file).type !== "module";
+}
+
+/**
+ * `import("a-package")` of a CommonJS package (yaml, the NATS client, picomatch)
+ * is left to Node: in a split bundle esbuild gives such an import only a default
+ * export, where Node's loader also gives module.exports' names. These packages are
+ * loaded lazily anyway, and are dependencies the installed package carries.
+ */
+const lazyCommonJs = {
+  name: "acai-lazy-commonjs",
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^[^./]/ }, async (args) => {
+      if (args.kind !== "dynamic-import" || args.path.startsWith("node:")) return undefined;
+      if (args.pluginData === "acai-lazy-commonjs") return undefined;
+      const resolved = await esbuild.resolve(args.path, {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        pluginData: "acai-lazy-commonjs",
+      });
+      if (resolved.errors.length > 0 || resolved.external) return undefined;
+      return isCommonJs(resolved.path) ? { path: args.path, external: true } : undefined;
+    });
+  },
+};
 
 const tsModuleUrls = {
   name: "acai-module-urls",
@@ -74,9 +121,7 @@ const tsModuleUrls = {
 await rm(outDir, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
-  entryPoints: Object.fromEntries(
-    Object.entries(ENTRIES).map(([name, file]) => [name, path.join(sourceDir, file)]),
-  ),
+  entryPoints: ENTRIES,
   outdir: outDir,
   bundle: true,
   splitting: true,
@@ -91,6 +136,6 @@ await build({
   banner: {
     js: 'import { createRequire as __acaiCreateRequire } from "node:module"; const require = __acaiCreateRequire(import.meta.url);',
   },
-  plugins: [tsModuleUrls],
+  plugins: [tsModuleUrls, lazyCommonJs],
   logLevel: "warning",
 });

@@ -8,9 +8,12 @@
  */
 import { existsSync } from "node:fs";
 import { readdir, readFile, writeFile } from "node:fs/promises";
+import { isBuiltin } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+// @ts-expect-error -- a build script in plain JavaScript, without types
+import { scanSource, urlsIn } from "../../scripts/bundle-urls.mjs";
 import { type AcaiDirs, CLI_PATH, makeAcaiDirs, REPO_ROOT, runAcai } from "../support/run-acai.js";
 
 const BUNDLE = path.join(REPO_ROOT, "dist", "bundle");
@@ -33,9 +36,21 @@ async function moduleUrls(): Promise<{ module: string; literal: string }[]> {
 }
 
 describe("the bundle's files", () => {
-  it("has its four entries", () => {
-    for (const entry of ["main.js", "worker.js", "bridge.js", "hooks.js"]) {
-      expect(existsSync(path.join(BUNDLE, entry)), entry).toBe(true);
+  it("has the CLI and, as entries, every module some module finds through new URL(…, import.meta.url)", () => {
+    const { entries, problems } = scanSource(path.join(REPO_ROOT, "source"));
+    expect(problems).toEqual([]);
+    // What Node starts or imports by URL: the worker, the module the worker imports at run
+    // time, the sandbox's bridge, the SDK `hooks init` points at.
+    expect(Object.keys(entries).sort()).toEqual(
+      expect.arrayContaining([
+        "hooks-run-plugins-relay-shape",
+        "hooks-run-plugins-worker",
+        "sandbox-bridge",
+        "sdk-hooks",
+      ]),
+    );
+    for (const entry of ["main", ...Object.keys(entries)]) {
+      expect(existsSync(path.join(BUNDLE, `${entry}.js`)), entry).toBe(true);
     }
     expect(CLI_PATH).toBe(path.join(BUNDLE, "main.js"));
   });
@@ -59,6 +74,63 @@ describe("the bundle's files", () => {
       .filter(({ literal }) => !existsSync(path.resolve(BUNDLE, literal)))
       .map(({ module, literal }) => `${module}: ${literal}`);
     expect(missing).toEqual([]);
+  });
+});
+
+describe("what the bundle leaves to Node", () => {
+  it("imports only Node's builtins and the package's own dependencies by name", async () => {
+    const pkg = JSON.parse(await readFile(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
+    const named = new Set<string>();
+    for (const name of (await readdir(BUNDLE)).filter((file) => file.endsWith(".js"))) {
+      const text = await readFile(path.join(BUNDLE, name), "utf8");
+      for (const match of text.matchAll(/\b(?:import\(|from )"([@a-z][\w.:@/-]*)"/g)) {
+        named.add(match[1] ?? "");
+      }
+    }
+    // yaml and the NATS client are CommonJS imported lazily: Node loads them (their names intact).
+    expect(named).toContain("yaml");
+    expect(named).toContain("@nats-io/transport-node");
+    const strays = [...named].filter((specifier) => {
+      // ink imports its optional devtools only when asked to (DEV=true); acai does not carry it.
+      if (isBuiltin(specifier) || specifier === "react-devtools-core") return false;
+      const pkgName = specifier.startsWith("@")
+        ? specifier.split("/").slice(0, 2).join("/")
+        : (specifier.split("/")[0] ?? "");
+      return !(pkgName in pkg.dependencies);
+    });
+    expect(strays).toEqual([]);
+  });
+});
+
+describe("what the bundle follows", () => {
+  const sourceDir = path.join(REPO_ROOT, "source");
+  const file = path.join(sourceDir, "hooks", "run", "plugins", "worker.ts");
+
+  it("makes a module named by a literal an entry, and a plain file a file", () => {
+    const text = `const a = new URL("./relay-shape.js", import.meta.url);
+const b = new URL("../../../../package.json", import.meta.url);`;
+    const { urls, problems } = urlsIn(file, text, sourceDir);
+    expect(problems).toEqual([]);
+    expect(urls).toEqual([
+      { literal: "./relay-shape.js", module: path.join(path.dirname(file), "relay-shape.ts") },
+      { literal: "../../../../package.json", module: undefined },
+    ]);
+  });
+
+  it("refuses a URL it cannot follow (a variable, a template) or another use of import.meta, naming file and line", () => {
+    const text = `// a comment naming import.meta.dirname is fine
+const own = "./relay-shape.js";
+const a = new URL(own, import.meta.url);
+const b = new URL(\`./\${own}\`, import.meta.url);
+const c = import.meta.dirname;`;
+    const { urls, problems } = urlsIn(file, text, sourceDir) as { urls: unknown[]; problems: string[] };
+    expect(urls).toEqual([]);
+    expect(problems).toHaveLength(3);
+    expect(problems[0]).toContain("source/hooks/run/plugins/worker.ts:3: new URL(own, import.meta.url)");
+    expect(problems[1]).toContain("worker.ts:4:");
+    expect(problems[2]).toContain("source/hooks/run/plugins/worker.ts: uses import.meta");
   });
 });
 

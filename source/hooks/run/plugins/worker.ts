@@ -119,8 +119,11 @@ const kind = (workerData as { kind?: string }).kind;
 /** relay-shape.ts beside this file (.ts when this runs as source); loaded before the plugin is. */
 let relay: typeof RelayShape | undefined;
 async function loadRelayShape(): Promise<typeof RelayShape> {
-  const own = import.meta.url.endsWith(".ts") ? "./relay-shape.ts" : "./relay-shape.js";
-  relay ??= (await import(new URL(own, import.meta.url).href)) as typeof RelayShape;
+  // Each target a literal of its own: the bundle follows them (scripts/bundle-urls.mjs).
+  const own = import.meta.url.endsWith(".ts")
+    ? new URL("./relay-shape.ts", import.meta.url)
+    : new URL("./relay-shape.js", import.meta.url);
+  relay ??= (await import(own.href)) as typeof RelayShape;
   return relay;
 }
 
