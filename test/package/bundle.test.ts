@@ -125,10 +125,15 @@ const own = "./relay-shape.js";
 const a = new URL(own, import.meta.url);
 const b = new URL(\`./\${own}\`, import.meta.url);
 const c = import.meta.dirname;`;
-    const { urls, problems } = urlsIn(file, text, sourceDir) as { urls: unknown[]; problems: string[] };
+    const { urls, problems } = urlsIn(file, text, sourceDir) as {
+      urls: unknown[];
+      problems: string[];
+    };
     expect(urls).toEqual([]);
     expect(problems).toHaveLength(3);
-    expect(problems[0]).toContain("source/hooks/run/plugins/worker.ts:3: new URL(own, import.meta.url)");
+    expect(problems[0]).toContain(
+      "source/hooks/run/plugins/worker.ts:3: new URL(own, import.meta.url)",
+    );
     expect(problems[1]).toContain("worker.ts:4:");
     expect(problems[2]).toContain("source/hooks/run/plugins/worker.ts: uses import.meta");
   });
