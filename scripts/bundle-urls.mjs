@@ -80,7 +80,7 @@ export function urlsIn(file, source, sourceDir) {
 }
 
 /** The bundle entry name of a source module: its path under source/, without extension, "/" → "-". */
-export function entryName(sourceDir, module) {
+function entryName(sourceDir, module) {
   return path
     .relative(sourceDir, module)
     .replace(/\.tsx?$/, "")
