@@ -16,6 +16,7 @@ import type { HookDefinition } from "../hooks/contract/definition.js";
 import type { ProcessStarter } from "../process/long-lived.js";
 import type { ProcessRunner } from "../process/types.js";
 import type { ProjectManifest } from "../project/manifest.js";
+import { cachedProbe } from "../sandbox/probe-cache.js";
 import { withRefusalNotes } from "../sandbox/refusal.js";
 import { sandboxPayload, sandboxStartLine } from "../sandbox/report.js";
 import {
@@ -49,6 +50,8 @@ export interface SetUpSandboxOptions {
   homeDir: string;
   env: Readonly<Record<string, string>>;
   manifest: ProjectManifest;
+  /** Probe bwrap afresh instead of trusting a cached success (`acai doctor`). */
+  freshProbe?: boolean;
   /** The runner and starter below the sandbox (acai's, with TypeScript hooks on acai's Node). */
   wrap: (launching: {
     runner: (base: ProcessRunner) => ProcessRunner;
@@ -120,7 +123,10 @@ export function sessionSandboxOf(options: Omit<SetUpSandboxOptions, "wrap">): Se
       hookWrite: [path.join(paths.home, "session-env")],
       env: options.env,
       platform: process.platform,
-      probe: probeBwrap,
+      // A success is remembered under ACAI_HOME/cache: the probe was most of start-up (probe-cache.ts).
+      probe: options.freshProbe
+        ? probeBwrap
+        : cachedProbe({ file: path.join(paths.cacheDir, "sandbox-probe.json"), probe: probeBwrap }),
       bridge: {
         node: process.execPath,
         script: fileURLToPath(new URL("../sandbox/bridge.js", import.meta.url)),

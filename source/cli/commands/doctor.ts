@@ -39,6 +39,7 @@ async function diagnose(ctx: CommandContext): Promise<DoctorReport> {
     homeDir: io.homeDir,
     env: io.env,
     manifest: project.scan.projectManifest,
+    freshProbe: true, // a diagnosis asks bwrap itself, not the session's cached answer
   });
   sandbox.close();
   const [line, ...details] = sandboxDoctorLines(sandbox.report);
