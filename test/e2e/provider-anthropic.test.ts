@@ -232,7 +232,10 @@ describe("acai -p --model anthropic:MODEL", () => {
 });
 
 describe("start-up: @ai-sdk/anthropic loads only for an anthropic: model", () => {
-  /** NODE_OPTIONS --import of a module hook that logs every @ai-sdk package the CLI resolves. */
+  /**
+   * NODE_OPTIONS --import of a module hook that logs every @ai-sdk package the CLI resolves,
+   * or loads as part of a bundled chunk (its `// node_modules/@ai-sdk/…` sections; decision 0035).
+   */
   async function moduleLogEnv(): Promise<{
     env: Record<string, string>;
     loaded: () => Promise<string[]>;
@@ -248,6 +251,15 @@ registerHooks({
     const result = next(specifier, context);
     const match = /node_modules\\/(@ai-sdk\\/[^/]+)\\//.exec(result.url);
     if (match) appendFileSync(${JSON.stringify(log)}, match[1] + "\\n");
+    return result;
+  },
+  load(url, context, next) {
+    const result = next(url, context);
+    if (url.includes("/dist/bundle/") && result.source) {
+      for (const m of String(result.source).matchAll(/^\\/\\/ node_modules\\/(@ai-sdk\\/[^/]+)\\//gm)) {
+        appendFileSync(${JSON.stringify(log)}, m[1] + "\\n");
+      }
+    }
     return result;
   },
 });
