@@ -225,52 +225,6 @@ describe.skipIf(!available)("the spawner", () => {
   });
 });
 
-describe.skipIf(!available)("a sandboxed run that does not wait for the spawner", () => {
-  /** The command that started the run's shell: bwrap (alone) or the spawner's Node. */
-  const parent = (run: ProcessRunner) => sh(run, "cat /proc/$PPID/comm");
-
-  it("starts its own bwrap at first, and goes through the spawner once it is ready", async () => {
-    const { run, launcher } = setup({ waitForSpawner: false });
-    const first = await parent(run);
-    expect(first).toMatchObject({ exitCode: 0, stdout: "bwrap\n" });
-    expect(launcher.mode("test")).toBe("spawner"); // it is starting meanwhile
-    const throughSpawner = async () => (await parent(run)).stdout === "node\n";
-    expect(await waitFor(throughSpawner, 20_000)).toBe(true);
-    // Still the policy's sandbox: its own PID namespace, writes only where the policy lets it.
-    for (const r of [first, await sh(run, "true")]) expect(r.spawnError).toBeUndefined();
-    const result = await sh(
-      run,
-      "readlink /proc/self/ns/pid; touch /usr/acai-never 2>/dev/null || echo refused",
-    );
-    const [ns, refused] = result.stdout.trim().split("\n");
-    expect(ns).not.toBe(readlinkSync("/proc/self/ns/pid"));
-    expect(refused).toBe("refused");
-  });
-
-  it("keeps starting its own bwrap when the spawner cannot start, and says so once", async () => {
-    const said: string[] = [];
-    const { run, launcher } = setup({
-      waitForSpawner: false,
-      execPath: "/nonexistent/node",
-      notify: (line) => said.push(line),
-    });
-    for (const n of [1, 2, 3]) {
-      expect(await sh(run, `echo ${n}`)).toMatchObject({ exitCode: 0, stdout: `${n}\n` });
-    }
-    expect(await waitFor(() => said.length > 0, 20_000)).toBe(true);
-    expect(await sh(run, "echo 4")).toMatchObject({ exitCode: 0, stdout: "4\n" });
-    expect(said).toHaveLength(1);
-    expect(said[0]).toMatch(/sandbox helper for policy "test" could not start.*own bwrap/);
-    expect(launcher.mode("test")).toBe("per-process");
-  });
-
-  it("refuses to run outside the sandbox when bwrap is missing", async () => {
-    const result = await sh(setup({ waitForSpawner: false, bwrap: () => undefined }).run, "echo x");
-    expect(result.stdout).toBe("");
-    expect(result.spawnError).toMatch(/bwrap is not on PATH/);
-  });
-});
-
 describe.skipIf(!available)("a sandboxed long-lived process", () => {
   it("keeps its stdin open, reads its lines, and is gone after kill", async () => {
     const launcher = createSandboxLauncher({ notify: () => {} });
