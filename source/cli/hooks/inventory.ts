@@ -10,6 +10,7 @@
 import type { AcaiPaths } from "../../config/paths.js";
 import { SettingsError } from "../../config/settings.js";
 import type { BrokenHook, HookDefinition, HookScope } from "../../hooks/contract/definition.js";
+import type { LateHooks } from "../../hooks/contract/late-hooks.js";
 import { compareHooks } from "../../hooks/contract/match.js";
 import { MetadataCache } from "../../hooks/discover/metadata-cache.js";
 import type { PluginCandidate } from "../../hooks/discover/plugins.js";
@@ -51,6 +52,8 @@ export interface Inventory {
   settingsWarnings: string[];
   /** The loaded plugins' workers (none when there is no plugin to load): they run plugin hooks. */
   plugins?: PluginHost;
+  /** What plugins registered after their register() returned, so far (read when printing). */
+  late: LateHooks;
   /** Stops the plugins' workers. */
   close(): Promise<void>;
 }
@@ -183,6 +186,7 @@ async function loadInventory(options: InventoryOptions): Promise<Inventory> {
     entries: [...ok, ...unknown, ...broken],
     settingsWarnings: [...settings.warnings, ...registry.warnings],
     ...(plugins === undefined ? {} : { plugins }),
+    late: registry.late,
     close,
   };
 }

@@ -40,6 +40,8 @@ interface ListedHook {
   command?: string;
   /** Broken: why it is not run. */
   reason?: string;
+  /** Registered by a plugin after its register() returned. */
+  late?: true;
   /** Configured but kept from running (`enabled: false`, `disableAllHooks`, `disabledHooks`): why. */
   disabled?: string;
   note?: string;
@@ -158,8 +160,40 @@ function trustLine(inventory: Inventory): string {
   }
 }
 
+/** Why a plugin's later hooks may be missing here: no session runs while the list is made. */
+const LATE_NOTE =
+  "a plugin may register more hooks after its register() returned (on a timer, in a handler): they join a running session, and are listed here only when registered by the time this list was made (no session runs here, so a handler's never are)";
+
+/**
+ * Every entry, with the hooks plugins registered late so far (after the
+ * ones loaded, as a session orders them).
+ */
+function listedOf(inventory: Inventory): ListedHook[] {
+  const late = inventory.late.arrived.flatMap((one) =>
+    one.kind === "hook"
+      ? [
+          {
+            ...toListed({
+              status: "ok",
+              hook: one.hook,
+              trust: one.hook.scope === "user" ? "user" : "trusted",
+            }),
+            late: true as const,
+            note: "registered after its plugin's register() returned",
+          },
+        ]
+      : [],
+  );
+  return [...inventory.entries.map(toListed), ...late];
+}
+
+/** Late registrations that could not be loaded, so far. */
+function lateProblems(inventory: Inventory): string[] {
+  return inventory.late.arrived.flatMap((one) => (one.kind === "broken" ? [one.message] : []));
+}
+
 function formatList(inventory: Inventory, homeDir: string): string {
-  const listed = inventory.entries.map(toListed);
+  const listed = listedOf(inventory);
   // Everything below but acai's own words is project text: shown inert (see inertText).
   const short = (file: string) => inertText(shortPath(file, inventory.projectDir, homeDir));
   const out: string[] = [
@@ -221,6 +255,8 @@ function formatList(inventory: Inventory, homeDir: string): string {
     }
   }
   for (const warning of inventory.settingsWarnings) out.push("", `warning: ${inertText(warning)}`);
+  for (const warning of lateProblems(inventory)) out.push("", `warning: ${inertText(warning)}`);
+  if (inventory.plugins !== undefined) out.push("", `note: ${LATE_NOTE}`);
   return `${out.join("\n")}\n`;
 }
 
@@ -246,8 +282,9 @@ export function registerHooksList(hooks: Command, ctx: CommandContext): void {
           const data = {
             project: inventory.projectDir,
             project_trust: inventory.projectTrust,
-            hooks: inventory.entries.map(toListed),
-            warnings: inventory.settingsWarnings,
+            hooks: listedOf(inventory),
+            warnings: [...inventory.settingsWarnings, ...lateProblems(inventory)],
+            ...(inventory.plugins === undefined ? {} : { notes: [LATE_NOTE] }),
           };
           return `${jsonForTerminal(data, 2)}\n`;
         });

@@ -271,3 +271,37 @@ describe("acai hooks replay: plugins", () => {
     expect(replayed.stdout).toContain('now:  block "PLUGIN-NO-RM: rm -rf build"   ← differs');
   });
 });
+
+describe("acai hooks list: hooks a plugin registers late", () => {
+  it("says that hooks registered after register() returned join a running session, and lists none a handler would add", async () => {
+    dirs = await tempProject();
+    // OpenClaw's dynamic addition: a hook registered from a handler, only once a session runs.
+    await writePlugin(
+      userPlugins(dirs),
+      "dynamic.mjs",
+      `export function register(api) {
+  api.registerHook({
+    event: "before-agent-start",
+    handler: async () => {
+      api.registerHook({ event: "before-tool-call", handler: async () => ({ block: true }) });
+    },
+  });
+}
+`,
+    );
+    const text = await acai(dirs, ["hooks", "list"]);
+    expect(text.exitCode, text.stderr).toBe(0);
+    expect(text.stderr).not.toMatch(STACK_TRACE);
+    expect(text.stdout).toMatch(/dynamic\.mjs#0 {2}\(user plugin\)\n\s+events: {2}user_prompt\n/);
+    expect(text.stdout).toContain(
+      "note: a plugin may register more hooks after its register() returned (on a timer, in a handler): they join a running session",
+    );
+    expect(text.stdout).not.toContain("before_tool");
+    const json = JSON.parse((await acai(dirs, ["hooks", "list", "--json"])).stdout) as {
+      hooks: Listed[];
+      notes?: string[];
+    };
+    expect(json.hooks.map((h) => h.name)).toEqual(["dynamic.mjs#0"]);
+    expect(json.notes?.[0]).toContain("join a running session");
+  });
+});
