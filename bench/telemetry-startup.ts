@@ -4,7 +4,9 @@
  * this build against the same build with the telemetry import stubbed out —
  * a copy of `dist/` whose `session/telemetry.js` returns "off" without
  * importing `telemetry/config.js` — so the only difference is what telemetry
- * adds when it is off. Interleaved (one of each, in turn), N pairs a run,
+ * adds when it is off. Both are the tsc build (`dist/cli/main.js`, as the
+ * e2e tests run it), not the esbuild bundle `acai` runs (decision 0035),
+ * where a module cannot be swapped by file. Interleaved (one of each, in turn), N pairs a run,
  * three runs; the RESULT line is the ratio of the medians (real ÷ stubbed,
  * target ≤ 1.05×) with every run's ratio and the load.
  *
@@ -38,7 +40,10 @@ export async function startSessionTelemetry() {
 /** A copy of dist/ beside the repository's node_modules, with session/telemetry.js stubbed. */
 async function stubbedBuild(): Promise<{ cli: string; dir: string }> {
   const dir = path.join(root, "bench", `.telemetry-stub-${process.pid}`);
-  cpSync(path.join(root, "dist"), path.join(dir, "dist"), { recursive: true });
+  // The tsc build (dist/<folder>/…), which a module can be swapped in; not dist/bundle/.
+  const bundle = path.join(root, "dist", "bundle");
+  const filter = (from: string) => from !== bundle;
+  cpSync(path.join(root, "dist"), path.join(dir, "dist"), { recursive: true, filter });
   cpSync(path.join(root, "package.json"), path.join(dir, "package.json"));
   await writeFile(path.join(dir, "dist", "session", "telemetry.js"), STUB);
   return { cli: path.join(dir, "dist", "cli", "main.js"), dir };
