@@ -65,7 +65,7 @@ export async function runHeadless(io: CliIo, options: MainOptions): Promise<numb
     announce(io, options, prepared, printer);
     if (state.received) return signalExit(state.received);
     listening = startListening(io, options, prepared, prompt);
-    const outcome = await runPrompts(prepared, listening ?? [{ prompt: prompt ?? "" }], {
+    const outcome = await runPrompts(prepared, listening ?? [{ prompt: prompt ?? "" }], listening, {
       signal: controller.signal,
       printer,
     });
@@ -164,12 +164,15 @@ function startListening(
 async function runPrompts(
   prepared: PreparedSession,
   prompts: RunInput["prompts"],
+  listening: ListenTurns | undefined,
   how: { signal: AbortSignal; printer: Printer },
 ): Promise<OutcomeTracker["outcome"]> {
   const tracker = new OutcomeTracker();
   const events: AsyncGenerator<InterceptedEvent, void, undefined> = prepared.run({
     prompts,
     signal: how.signal,
+    // agent-relay's onIdle inject wakes a listening agent: a turn of its own.
+    ...(listening ? { onIdle: (idle) => listening.idle(idle.context.join("\n\n")) } : {}),
     // Asked once the turn is over (its turn_end already observed): a session_end hook
     // can tell a run that failed (provider error) from one that completed.
     endReason: () => (tracker.outcome.stopReason === "error" ? "error" : "completed"),

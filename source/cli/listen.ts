@@ -11,11 +11,21 @@ import type { SessionRelay } from "../relay/session-relay.js";
 export interface ListenTurns extends AsyncIterable<TurnInput> {
   /** Lets the process exit again (the listener held it open). */
   close(): void;
+  /**
+   * What idle hooks injected (agent-relay's onIdle) as a turn of its own.
+   * The same text again while it is queued, or after it was the last idle
+   * turn with no other turn since, is dropped: a reminder never stacks up or
+   * loops. Always taken (true): nothing of it waits for a later request.
+   */
+  idle(text: string): boolean;
 }
 
 export function listenTurns(prompt: string | undefined, relay: SessionRelay): ListenTurns {
   const queue: TurnInput[] = prompt === undefined ? [] : [{ prompt }];
   let wake: (() => void) | undefined;
+  /** The idle text of the last idle turn, until another turn runs. */
+  let lastIdle: string | undefined;
+  const idleTurns = new WeakSet<TurnInput>();
   // Receiving holds no handle of its own (relay/wake.ts): a listener keeps the process alive.
   const alive = setInterval(() => {}, 1 << 30);
   relay.deliverAsTurns((message: IncomingMessage) => {
@@ -24,11 +34,21 @@ export function listenTurns(prompt: string | undefined, relay: SessionRelay): Li
   });
   return {
     close: () => clearInterval(alive),
+    idle(text) {
+      if (text.trim() === "" || text === lastIdle) return true;
+      if (queue.some((turn) => idleTurns.has(turn) && turn.prompt === text)) return true;
+      const turn: TurnInput = { prompt: text };
+      idleTurns.add(turn);
+      queue.push(turn);
+      wake?.();
+      return true;
+    },
     async *[Symbol.asyncIterator]() {
       try {
         for (;;) {
           const next = queue.shift();
           if (next) {
+            lastIdle = idleTurns.has(next) ? next.prompt : undefined;
             yield next;
             continue;
           }

@@ -32,7 +32,7 @@ import { gatedRelay } from "./gated-relay.js";
 import type { SessionGround } from "./ground.js";
 import { sessionHandlers } from "./hook-handlers.js";
 import type { SessionServices } from "./services.js";
-import type { PreparedSession, PrepareSessionOptions } from "./types.js";
+import type { PreparedSession, PrepareSessionOptions, SessionRunInput } from "./types.js";
 
 export interface SessionRunParts {
   ground: SessionGround;
@@ -54,7 +54,8 @@ export function sessionRuns(parts: SessionRunParts): RunOf {
   return {
     notify: (message, notificationType) =>
       running ? running.notify(message, notificationType) : Promise.resolve([]),
-    run(input: RunInput): AsyncGenerator<InterceptedEvent, void, undefined> {
+    run(given: SessionRunInput): AsyncGenerator<InterceptedEvent, void, undefined> {
+      const { onIdle, ...input } = given;
       // The agent knows nothing of hooks: the interceptor learns the running turn from its prompts.
       const turns = trackTurnSignals(input.prompts);
       const audit = telemetry?.auditSink(createFileAuditSink(ground.project.paths.home));
@@ -65,6 +66,7 @@ export function sessionRuns(parts: SessionRunParts): RunOf {
         interceptorOptions(parts, {
           relay: gated,
           input,
+          onIdle,
           audit,
           turnSignal: turns.current,
           rewake: turns.rewake,
@@ -109,6 +111,7 @@ export function sessionRuns(parts: SessionRunParts): RunOf {
 
 interface ThisRun {
   input: RunInput;
+  onIdle: SessionRunInput["onIdle"];
   /** With telemetry on: the audit log's file and its lines as log records (closed when the run ends). */
   audit: AuditSink | undefined;
   turnSignal: () => AbortSignal | undefined;
@@ -157,6 +160,7 @@ function interceptorOptions(parts: SessionRunParts, run: ThisRun): InterceptorOp
       services.registry.relay.unlimitedInjection === true,
     // relay.config's options.idleThreshold over the idleMs setting.
     ...defined("idleMs", services.registry.relay.idleMs ?? settings.idleMs),
+    ...defined("onIdle", run.onIdle),
     patternNamespaces: builtinNamespaces(memory.namespace ? [memory.namespace] : []),
     ...(memory.startContext ? { startContext: memory.startContext } : {}),
     // agent-relay's sendMessage answers go out through this session's relay.

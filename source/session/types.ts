@@ -126,6 +126,16 @@ export interface PrepareSessionOptions {
   projectSetTaken?: string | null;
 }
 
+/** A run of the session: the agent's input, and who may act on what idle hooks inject. */
+export interface SessionRunInput extends RunInput {
+  /**
+   * agent-relay's onIdle inject, for a consumer that starts a turn with it
+   * (`--listen`): answer true when it did (the text then goes with that turn's
+   * prompt only), false to leave it for the next model request.
+   */
+  onIdle?: (idle: { idleSeconds: number; context: readonly string[] }) => boolean;
+}
+
 export interface PreparedSession {
   sessionId: string;
   modelId: string;
@@ -158,7 +168,7 @@ export interface PreparedSession {
   /** This session's place among agents (its name, messages); absent when the relay is off. */
   relay?: SessionRelay;
   /** Drives Agent.run() through the hook interceptor: the one loop every mode uses. */
-  run(input: RunInput): AsyncGenerator<InterceptedEvent, void, undefined>;
+  run(input: SessionRunInput): AsyncGenerator<InterceptedEvent, void, undefined>;
   /**
    * Runs the session's `notification` hooks now (the REPL's idle prompt) and
    * resolves with their activity when they are done. Only while `run()` is

@@ -11,7 +11,7 @@ import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { listening, modelOf, seen, until } from "../../e2e/messaging-support.js";
+import { lastUser, listening, modelOf, seen, until } from "../../e2e/messaging-support.js";
 import {
   type FakeOpenAIServer,
   type FakeTurn,
@@ -187,6 +187,41 @@ describe("agent-relay's messages, through acai", { timeout: 180_000 }, () => {
       expect(result.exitCode).toBe(2);
       expect(result.stderr).toContain("--metadata");
     }
+  });
+
+  it("onIdle's inject starts a turn in a listening agent, once: the same reminder does not stack or loop", async () => {
+    dirs = await makeAcaiDirs("acai-seed-relay-msg-");
+    const text = await readFile(path.join(EXAMPLES, "idle-threshold", "relay.config.ts"), "utf8");
+    // The seed's 60 s, made 300 ms so the test does not wait a minute.
+    await writeFile(
+      path.join(dirs.cwd, "relay.config.ts"),
+      text.replace("idleThreshold: 60000", "idleThreshold: 300"),
+    );
+    // Counts idle periods (answers nothing), so the test waits for events, not for time.
+    const idles = path.join(dirs.root, "idles.log");
+    const hooks = { idle: [{ hooks: [{ type: "command", command: `echo x >> '${idles}'` }] }] };
+    await writeFile(path.join(dirs.acaiHome, "settings.json"), JSON.stringify({ hooks }));
+    const idleCount = async () =>
+      (await readFile(idles, "utf8").catch(() => "")).split("\n").filter(Boolean).length;
+    server = await startFakeOpenAI(() => ({ text: "working on it" }));
+    const dev = listen(dirs, "Dev", ["--trust-project"]);
+    await listening(dev);
+    const requests = server.requests;
+    const status = "[STATUS CHECK] Are you making progress?";
+    const statusTurns = () => requests.filter((r) => lastUser(r) === status).length;
+    await until("the idle reminder to start a turn", () => statusTurns() >= 1);
+    const after = await idleCount();
+    await until("four more idle periods", async () => (await idleCount()) >= after + 4);
+    expect(statusTurns()).toBe(1);
+    // Another turn in between: the next idle period may remind again.
+    await send(dirs, ["Dev", "hello"]);
+    await until("Dev to answer the message", () => seen(requests, "Dev", "hello"));
+    await until("the reminder after the message", () => statusTurns() >= 2);
+    // A reminder is a turn's prompt, never also context of a later request.
+    const bodies = requests.map((r) => JSON.stringify(r.body));
+    expect(bodies.filter((b) => b.includes("STATUS CHECK")).length).toBeGreaterThanOrEqual(2);
+    const helloTurn = requests.find((r) => lastUser(r).includes("hello"));
+    expect(lastUser(helloTurn ?? requests[0]!)).not.toContain("STATUS CHECK");
   });
 
   it("the \\@ escape: shown without its backslash (\\\\@ keeps one), never routed", async () => {

@@ -67,7 +67,8 @@ export interface BesideRun {
   /** Each hook's activity as it happens, and a warning if they could not run. */
   into(activity: HookActivityEvent): void;
   /** Their context once all have answered (it also waits for the next model request). */
-  done?(context: string[]): void;
+  /** Returns true when it took the context (a turn starts with it): then it does not also wait. */
+  done?(context: string[]): boolean | undefined;
 }
 
 /**
@@ -92,8 +93,8 @@ export function runBeside(ctx: RunContext, run: BesideRun): Promise<void> {
     for (;;) {
       const step = await observers.next();
       if (step.done) {
-        ctx.pendingContext.push(...step.value.context);
-        run.done?.(step.value.context);
+        const taken = run.done?.(step.value.context) === true;
+        if (!taken) ctx.pendingContext.push(...step.value.context);
         return;
       }
       run.into(step.value);

@@ -161,7 +161,8 @@ function runNotificationHooks(
  * `idleMs` of silence, with `idle_seconds`. Its hooks run beside the loop (as
  * notification hooks do): nobody waits for them, session end waits for them
  * within its budget. Their context reaches the agent with its next model
- * request; it does not start a turn (`onIdle` tells a consumer that may).
+ * request, or — when the `onIdle` consumer takes it (a listening agent) —
+ * starts a turn of its own.
  * No timer runs when no hook listens to `idle` and nobody asked for `onIdle`.
  */
 type IdleEvent = Extract<AgentEvent, { type: "idle" }>;
@@ -195,7 +196,10 @@ function runIdleHooks(ctx: RunContext, agentEvent: IdleEvent, wake: () => void):
     agentEvent,
     hooks,
     into: (activity) => ctx.pendingActivity.push(activity),
-    done: (context) => ctx.options.onIdle?.({ idleSeconds: agentEvent.idleSeconds, context }),
+    // A consumer that starts a turn with the context takes it; else it waits for the next request.
+    done: (context) =>
+      context.length > 0 &&
+      ctx.options.onIdle?.({ idleSeconds: agentEvent.idleSeconds, context }) === true,
   }).finally(wake);
 }
 

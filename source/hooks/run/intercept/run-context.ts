@@ -150,11 +150,11 @@ export interface InterceptorOptions {
   /** Timers of the idle event (tests). */
   idleTimers?: TimerFunctions;
   /**
-   * Told when an idle period's hooks are done, with their context (already
-   * queued for the next model request). A consumer waiting for input (a
-   * listening agent) may start a turn with it; the REPL does not.
+   * Told when an idle period's hooks are done and answered with context. A
+   * consumer waiting for input (a listening agent) may start a turn with it
+   * and answer true (taken); else (false) it waits for the next model request.
    */
-  onIdle?: (idle: { idleSeconds: number; context: readonly string[] }) => void;
+  onIdle?: (idle: { idleSeconds: number; context: readonly string[] }) => boolean;
   /** `capabilities.unlimitedInjection`: agent-relay's `inject` is not cut at 2,000 characters. */
   unlimitedInjection?: boolean;
   /** Told of every `notification` event as it is raised (the agent's transcript records it). */
