@@ -20,7 +20,6 @@ import {
   answerBecause,
   type HookActivityEvent,
   hookEnd,
-  hookRef,
   hookStart,
   hookWarning,
   outcomeOf,

@@ -8,6 +8,7 @@ import { SAMPLE_USAGE } from "./sample-parts.js";
 const payload = {
   trigger: z.enum(["manual", "auto"]),
   summary: z.string().describe("The summary that replaced the older conversation"),
+  compact_summary: z.string().describe("The same summary under Claude Code's PostCompact name"),
   tokens_before: z.number().int(),
   tokens_after: z
     .number()
@@ -23,7 +24,7 @@ export const postCompact = defineEvent({
   name: "post_compact",
   agentEvent: "compact_end",
   listedAfter: "pre_compact",
-  claude: "post_compact",
+  claude: "PostCompact",
   kind: "observe",
   subject: "source",
   honours: [],
@@ -36,6 +37,7 @@ export const postCompact = defineEvent({
   fields: (ev) => ({
     trigger: ev.trigger,
     summary: ev.summary,
+    compact_summary: ev.summary,
     tokens_before: ev.tokensBefore,
     tokens_after: ev.tokensAfter,
     messages_before: ev.messagesBefore,
@@ -56,7 +58,7 @@ export const postCompact = defineEvent({
     durationMs: 9_400,
   }),
   help: {
-    fields: "trigger, summary, tokens_before, tokens_after",
+    fields: "trigger, summary (compact_summary), tokens_before, tokens_after",
     can: "observe",
   },
 });
