@@ -4,7 +4,6 @@
  * on it (verdicts.ts). A consumer that passes nothing gets "continue".
  */
 import type { ModelMessage } from "ai";
-import type { ProtectedHit } from "../permissions/protected.js";
 import type {
   IncomingMessage,
   InstructionFile,
@@ -21,27 +20,10 @@ import type {
   ToolCallSummary,
   Usage,
 } from "./event-data.js";
+import type { StepRef, TurnRef } from "./event-refs.js";
+import type { SubagentEvent, SubagentMark } from "./subagent-events.js";
+import type { ToolCallEvent } from "./tool-call-events.js";
 import type { Verdict, VerdictFor } from "./verdicts.js";
-
-/**
- * Where in the run an event happened: the fields its variants share. `turn`
- * counts the session's turns from 1; `promptId` is one id per user prompt,
- * the same on every event of its turn that hooks see (hooks' `prompt_id`).
- */
-interface TurnRef {
-  turn: number;
-  promptId?: string;
-}
-
-/** An event of one step (one model request and what follows from it), counted from 1 in its turn. */
-export interface StepRef extends TurnRef {
-  step: number;
-}
-
-/** An event of one tool call of a step: the model's id for the call. */
-export interface ToolCallRef extends StepRef {
-  toolCallId: string;
-}
 
 /** Gate: block = refuse to start; context. */
 interface SessionStart {
@@ -127,76 +109,6 @@ interface ModelResponse extends StepRef {
   durationMs: number;
 }
 
-/** Gate: block (reason is the tool result), modify input, ask resolved by the interceptor. */
-interface ToolCallStart extends ToolCallRef {
-  type: "tool_call_start";
-  toolName: string;
-  input: unknown;
-  /** Names of the session's latest tool calls before this one, oldest first (A3S `recent_tools`). */
-  recentTools?: string[];
-}
-
-/** Gate: allow (possibly with a new input) or block = deny; no verdict denies. */
-interface PermissionRequest extends ToolCallRef {
-  type: "permission_request";
-  toolName: string;
-  input: unknown;
-  /** Why the user is asked: the ask rule, the hook that asked, or the mode. */
-  reason: string;
-  /** The session's permission mode. */
-  permissionMode: string;
-  /** A rule that would allow this call (`Bash(npm test:*)`), for messages and hooks. */
-  suggestion: string;
-  /**
-   * A write to a protected path (permissions/protected.ts): only the user's
-   * own yes in the REPL approves it — not `--yes`, not a hook's allow — and
-   * the approved call runs with this exact input.
-   */
-  protected?: ProtectedHit;
-}
-
-/** Gate: replace output, block (reason added beside the result), context. */
-interface ToolCallEnd extends ToolCallRef {
-  type: "tool_call_end";
-  toolName: string;
-  input: unknown;
-  /** Text the model will see. */
-  output: string;
-  /** Structured result (hooks' `tool_response`). */
-  response: unknown;
-  durationMs: number;
-}
-
-/**
- * Gate: the permission check denied this call (a deny rule, the mode, a
- * permission_request hook, or nobody to answer); retry = the model is told it
- * may try the call again (Claude Code's PermissionDenied `retry`).
- */
-interface PermissionDenied extends ToolCallRef {
-  type: "permission_denied";
-  toolName: string;
-  input: unknown;
-  /** Why it was denied, as the user reads it. */
-  reason: string;
-}
-
-/** One call of a step that is done, as `tool_batch_end` reports it. */
-export interface BatchCall {
-  toolCallId: string;
-  toolName: string;
-  input: unknown;
-  /** The text the model gets for the call (its output, or why it failed or did not run). */
-  result: string;
-  /** The call failed, was refused or did not run. */
-  isError: boolean;
-}
-
-/** Gate: every tool call of a step is done, before the next model request; block = end the turn. */
-interface ToolBatchEnd extends StepRef {
-  type: "tool_batch_end";
-  calls: BatchCall[];
-}
-
 /** Not a gate: the turn ended because the model request failed (Claude Code's StopFailure). */
 interface TurnFailed extends TurnRef {
   type: "turn_failed";
@@ -206,30 +118,6 @@ interface TurnFailed extends TurnRef {
   message: string;
   /** The text of the last step that answered in this turn ("" when none). */
   lastAssistantMessage: string;
-}
-
-/** Not a gate: a before_tool hook deferred this call (headless); it stays pending for `--resume`. */
-interface ToolCallDeferred extends ToolCallRef {
-  type: "tool_call_deferred";
-  toolName: string;
-  input: unknown;
-  reason: string;
-}
-
-interface ToolCallError extends ToolCallRef {
-  type: "tool_call_error";
-  toolName: string;
-  input: unknown;
-  error: string;
-  /** Aborted or killed while running. */
-  interrupted: boolean;
-  /** Never ran because a gate blocked it. */
-  blocked: boolean;
-  /** Blocked by the permission check: a rule, the mode, the user, or a permission_request hook. */
-  denied?: boolean;
-  /** A tool that ran and failed: its structured result (Bash: stdout, stderr, exit_code). */
-  response?: unknown;
-  durationMs: number;
 }
 
 /** Gate: block = reason becomes a user message and the agent goes on (not at max_steps). */
@@ -334,13 +222,7 @@ export type AgentEvent = (
   | ModelRequest
   | TextDelta
   | ModelResponse
-  | ToolCallStart
-  | PermissionRequest
-  | ToolCallEnd
-  | ToolCallError
-  | ToolCallDeferred
-  | PermissionDenied
-  | ToolBatchEnd
+  | ToolCallEvent
   | TurnFailed
   | StopRequest
   | StepEnd
@@ -361,62 +243,9 @@ export type AgentEvent = (
 ) &
   SubagentMark;
 
-/**
- * Set on every event raised inside a subagent (the `Task` tool): the
- * subagent's id and type (hooks' `agent_id`, `agent_type`). Events of the
- * session's own agent have neither.
- */
-export interface SubagentMark {
-  agentId?: string;
-  agentType?: string;
-}
-
-/** A subagent's lifecycle (source/subagents/): raised by the Task tool around a nested run. */
-type SubagentEvent =
-  | {
-      type: "subagent_start";
-      agentId: string;
-      agentType: string;
-      /** The Task call's `description` (hooks' `task_description`). */
-      description: string;
-      prompt: string;
-      /** The parent's Task call. */
-      toolCallId: string;
-      /** 1 for a subagent of the session's agent, 2 for one of that subagent, … */
-      depth: number;
-    } /* gate: block = the Task call fails with the reason; context reaches the subagent */
-  | {
-      type: "subagent_stop";
-      agentId: string;
-      agentType: string;
-      turn: number;
-      step: number;
-      lastAssistantMessage: string;
-      stopHookActive: boolean;
-      consecutiveBlocks: number;
-      /** The subagent's own JSONL transcript. */
-      agentTranscriptPath: string;
-    } /* gate: block = the reason becomes the subagent's next user message (as stop_request) */
-  | {
-      type: "subagent_end";
-      agentId: string;
-      agentType: string;
-      toolCallId: string;
-      stopReason: StopReason;
-      /** The subagent's final text: the Task call's result. */
-      text: string;
-      usage: Usage;
-      message?: string;
-    };
-
 export type AgentEventType = AgentEvent["type"];
 
 /** How a phase raises an event and reads the verdict it got, as that event's own (`SessionContext.emit`). */
 export type Emit = <E extends AgentEvent>(
   event: E,
 ) => AsyncGenerator<AgentEvent, VerdictFor<E["type"]> | undefined, Verdict | undefined>;
-
-/** Whether an event was raised inside a subagent (or is a subagent's lifecycle event). */
-export function fromSubagent(event: object): event is SubagentMark & { agentId: string } {
-  return "agentId" in event && typeof event.agentId === "string";
-}

@@ -14,7 +14,8 @@ import {
 } from "../permissions/decide.js";
 import { askReason, denialForModel, denyReason } from "../permissions/explain.js";
 import type { Tool } from "../tools/types.js";
-import type { AgentEvent, Emit, ToolCallRef } from "./events.js";
+import type { ToolCallRef } from "./event-refs.js";
+import type { AgentEvent, Emit } from "./events.js";
 import { type GateEnd, gateFlow } from "./gate-flow.js";
 import { RAISES } from "./raises.js";
 import type { PermissionHintVerdict, Verdict } from "./verdicts.js";

@@ -1,5 +1,6 @@
 import { scanPatterns } from "../patterns/scan.js";
-import type { AgentEvent, StepRef } from "./events.js";
+import type { StepRef } from "./event-refs.js";
+import type { AgentEvent } from "./events.js";
 import { RAISES } from "./raises.js";
 import type { SessionContext } from "./session-context.js";
 import type { TurnState } from "./turn-state.js";

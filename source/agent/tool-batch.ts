@@ -5,11 +5,12 @@
  * block ends the turn (no further request), context reaches that request.
  */
 import type { ToolResultPart } from "ai";
-import type { AgentEvent, BatchCall } from "./events.js";
+import type { AgentEvent } from "./events.js";
 import { gateFlow } from "./gate-flow.js";
 import type { StepToolCall } from "./model-step.js";
 import { RAISES } from "./raises.js";
 import type { SessionContext } from "./session-context.js";
+import type { BatchCall } from "./tool-call-events.js";
 import type { TurnOutcome, TurnState } from "./turn-state.js";
 import type { Verdict } from "./verdicts.js";
 

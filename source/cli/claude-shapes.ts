@@ -7,7 +7,7 @@
  * shapes it reads; the result line carries Claude Code's fields too
  * (print.ts). Pure: the printer keeps the state between events.
  */
-import { fromSubagent } from "../agent/events.js";
+import { fromSubagent } from "../agent/subagent-events.js";
 import type { InterceptedEvent } from "../hooks/run/activity.js";
 
 /** What the printer remembers between events: the session id, and each subagent's Task call. */

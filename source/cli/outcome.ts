@@ -1,5 +1,5 @@
 import type { StopReason, Usage } from "../agent/event-data.js";
-import { fromSubagent } from "../agent/events.js";
+import { fromSubagent } from "../agent/subagent-events.js";
 import type { InterceptedEvent } from "../hooks/run/activity.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 

@@ -1,4 +1,4 @@
-import { fromSubagent } from "../agent/events.js";
+import { fromSubagent } from "../agent/subagent-events.js";
 import type { InterceptedEvent } from "../hooks/run/activity.js";
 import { costUsd, type ModelPrice } from "../models/pricing.js";
 import { ControlStripper, stripControls } from "../terminal/inert-text.js";

@@ -18,7 +18,7 @@ import { describeUntrusted, type HookScan, scanHookSources } from "../hooks/disc
 import {
   settingsHooksEventError,
   settingsHooksTypeError,
-} from "../hooks/discover/sources/settings.js";
+} from "../hooks/discover/sources/settings-section.js";
 import { getProjectTrust, trustProject } from "../hooks/discover/trust.js";
 import { collectServers, projectNameClash } from "../mcp/config.js";
 import { projectChanges } from "../project/changes.js";

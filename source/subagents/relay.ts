@@ -9,8 +9,9 @@
  */
 
 import type { StopReason, Usage } from "../agent/event-data.js";
-import type { AgentEvent, SubagentMark } from "../agent/events.js";
+import type { AgentEvent } from "../agent/events.js";
 import { RAISES } from "../agent/raises.js";
+import type { SubagentMark } from "../agent/subagent-events.js";
 import { ZERO_USAGE } from "../agent/usage.js";
 import type { Verdict } from "../agent/verdicts.js";
 

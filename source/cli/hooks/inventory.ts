@@ -10,8 +10,8 @@
 import type { AcaiPaths } from "../../config/paths.js";
 import { SettingsError } from "../../config/settings.js";
 import type { BrokenHook, HookDefinition, HookScope } from "../../hooks/contract/definition.js";
+import { compareHooks } from "../../hooks/contract/hook-order.js";
 import type { LateHooks } from "../../hooks/contract/late-hooks.js";
-import { compareHooks } from "../../hooks/contract/match.js";
 import { MetadataCache } from "../../hooks/discover/metadata-cache.js";
 import type { PluginCandidate } from "../../hooks/discover/plugins.js";
 import { type HookScan, loadHookRegistry } from "../../hooks/discover/registry.js";

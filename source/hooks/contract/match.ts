@@ -5,6 +5,7 @@ import { parseRuleText } from "../../permissions/rules.js";
 import { toolNameSpellings } from "./aliases.js";
 import type { HookDefinition, HookEventName, HookMatcher } from "./definition.js";
 import { hasNamespace, hasSource, isToolEvent } from "./events/names.js";
+import { field, matchesPath, matchesPattern, type PathTest } from "./match-input.js";
 
 /** What a matcher is tested against. */
 export interface MatchSubject {
@@ -69,7 +70,7 @@ interface CompiledMatcher {
   tool?: NameTest;
   pattern?: RegExp;
   command?: RegExp;
-  path?: { glob: string; test: (candidate: string) => boolean; absolute: boolean };
+  path?: PathTest;
   source?: NameTest;
   namespace?: NameTest;
   /** `if`: the rule, and per tool name whether it may concern the tool at all. */
@@ -81,7 +82,6 @@ interface CompiledMatcher {
 
 const MEMO_LIMIT = 512;
 const compiledByHook = new WeakMap<HookDefinition, CompiledMatcher>();
-const jsonByInput = new WeakMap<object, string>();
 
 function compileRegex(field: keyof HookMatcher, source: string, wholeName: boolean): RegExp {
   try {
@@ -200,64 +200,6 @@ function testName(test: NameTest, name: string): boolean {
   return result;
 }
 
-function inputJson(input: unknown): string {
-  if (typeof input === "object" && input !== null) {
-    let json = jsonByInput.get(input);
-    if (json === undefined) {
-      json = JSON.stringify(input) ?? "";
-      jsonByInput.set(input, json);
-    }
-    return json;
-  }
-  return input === undefined ? "" : (JSON.stringify(input) ?? "");
-}
-
-/** String values visited at most per input (a hostile input costs no more than this). */
-const MAX_STRING_SCAN_NODES = 10_000;
-
-/** Whether `re` is found in some string value of `input`, at any depth (bounded). */
-function someStringMatches(input: unknown, re: RegExp): boolean {
-  const stack: unknown[] = [input];
-  for (let visited = 0; stack.length > 0 && visited < MAX_STRING_SCAN_NODES; visited++) {
-    const value = stack.pop();
-    if (typeof value === "string") {
-      if (re.test(value)) return true;
-    } else if (typeof value === "object" && value !== null) {
-      for (const child of Array.isArray(value) ? value : Object.values(value)) stack.push(child);
-    }
-  }
-  return false;
-}
-
-/** `pattern`: searched in each string value of the input, then in the input as JSON (hooks.md §6). */
-function matchesPattern(re: RegExp, input: unknown): boolean {
-  return someStringMatches(input, re) || re.test(inputJson(input));
-}
-
-function field(input: unknown, key: string): string | undefined {
-  if (typeof input !== "object" || input === null) return undefined;
-  const value = (input as Record<string, unknown>)[key];
-  return typeof value === "string" ? value : undefined;
-}
-
-function matchesPath(
-  compiled: NonNullable<CompiledMatcher["path"]>,
-  filePath: string,
-  projectDir: string | undefined,
-): boolean {
-  if (compiled.absolute) {
-    return compiled.test(projectDir ? path.resolve(projectDir, filePath) : filePath);
-  }
-  let relative = filePath;
-  if (path.isAbsolute(filePath)) {
-    if (projectDir === undefined) return compiled.test(filePath);
-    relative = path.relative(projectDir, filePath);
-  } else {
-    relative = path.normalize(filePath);
-  }
-  return relative !== "" && compiled.test(relative);
-}
-
 function matchesTool(compiled: CompiledMatcher, subject: MatchSubject, withIf = true): boolean {
   const toolName = subject.toolName ?? "";
   if (compiled.tool && !testName(compiled.tool, toolName)) return false;
@@ -345,36 +287,6 @@ export function looksAtInput(hook: HookDefinition): boolean {
   return (
     m.pattern !== undefined || m.command !== undefined || m.path !== undefined || m.if !== undefined
   );
-}
-
-/**
- * Run order (hooks.md §5): priority high→low, user before project, then the
- * order they were configured (`order`, numbered by the registry; hooks without
- * one after those with one), then id — a total order.
- */
-export function compareHooks(a: HookDefinition, b: HookDefinition): number {
-  if (a.priority !== b.priority) return b.priority - a.priority;
-  if (a.scope !== b.scope) return a.scope === "user" ? -1 : 1;
-  const orderA = a.order ?? Number.POSITIVE_INFINITY;
-  const orderB = b.order ?? Number.POSITIVE_INFINITY;
-  if (orderA !== orderB) return orderA < orderB ? -1 : 1;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-}
-
-/** Hooks per event they listen to, each list in run order (`compareHooks`). */
-export function indexHooksByEvent(
-  hooks: readonly HookDefinition[],
-): Map<HookEventName, HookDefinition[]> {
-  const index = new Map<HookEventName, HookDefinition[]>();
-  for (const hook of hooks) {
-    for (const event of new Set(hook.events)) {
-      const list = index.get(event);
-      if (list) list.push(hook);
-      else index.set(event, [hook]);
-    }
-  }
-  for (const list of index.values()) list.sort(compareHooks);
-  return index;
 }
 
 /**

@@ -12,8 +12,8 @@ import {
 import type { ProcessRunner } from "../../process/types.js";
 import type { BrokenHook, HookDefinition, HookScope } from "../contract/definition.js";
 import { askAheadIgnoredWarning } from "../contract/definition.js";
+import { compareHooks } from "../contract/hook-order.js";
 import { LateHooks } from "../contract/late-hooks.js";
-import { compareHooks } from "../contract/match.js";
 import type { PluginLoader } from "../contract/plugin-registration.js";
 import { type DisableSettings, markDisabled } from "./disabled.js";
 import { HookFingerprints, manifestHashes } from "./fingerprint.js";

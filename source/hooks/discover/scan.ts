@@ -16,7 +16,8 @@ import { findRelayConfig } from "./relay-config.js";
 import { type ExecutableCandidate, findExecutables } from "./sources/executables.js";
 import { realpathOrSelf, ScanReader } from "./sources/files.js";
 import { findHookMds, type HookMdCandidate } from "./sources/hook-md.js";
-import { hasSettingsHooks, parseSettingsHooks, type SettingsHookFile } from "./sources/settings.js";
+import { parseSettingsHooks, type SettingsHookFile } from "./sources/settings.js";
+import { hasSettingsHooks } from "./sources/settings-section.js";
 
 export interface ScanOptions {
   projectDir: string;

@@ -1,4 +1,5 @@
-import type { AgentEvent, SubagentMark } from "../../agent/events.js";
+import type { AgentEvent } from "../../agent/events.js";
+import type { SubagentMark } from "../../agent/subagent-events.js";
 import type { ProtectedHit } from "../../permissions/protected.js";
 import type { HookEventName, HookScope, HookSourceKind } from "../contract/definition.js";
 

@@ -21,7 +21,7 @@ import {
 } from "../contract/match.js";
 
 /** One ordering for everyone: the registry's and the interceptor's are the same function. */
-export { compareHooks, indexHooksByEvent as indexHooks } from "../contract/match.js";
+export { compareHooks, indexHooksByEvent as indexHooks } from "../contract/hook-order.js";
 
 /** What matchers see for this event, with the input as modified by earlier hooks. */
 export function matchSubject(

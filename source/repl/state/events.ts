@@ -1,4 +1,4 @@
-import { fromSubagent } from "../../agent/events.js";
+import { fromSubagent } from "../../agent/subagent-events.js";
 import type { HookActivityEvent, InterceptedEvent } from "../../hooks/run/activity.js";
 import { reduceHookEnd, reduceHookStart, reduceHookWarning } from "./hook-events.js";
 import { flushStream } from "./items.js";

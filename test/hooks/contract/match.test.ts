@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { TOOL_ALIASES } from "../../../source/hooks/contract/aliases.js";
 import type { HookDefinition, HookMatcher } from "../../../source/hooks/contract/definition.js";
+import { compareHooks, indexHooksByEvent } from "../../../source/hooks/contract/hook-order.js";
 import {
   claudeMatcherToRegex,
-  compareHooks,
   hookMatches,
   InvalidMatcherError,
-  indexHooksByEvent,
   type MatchSubject,
   mayMatchByName,
   prepareHookMatcher,

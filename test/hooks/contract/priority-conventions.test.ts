@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { HookDefinition } from "../../../source/hooks/contract/definition.js";
-import { compareHooks } from "../../../source/hooks/contract/match.js";
+import { compareHooks } from "../../../source/hooks/contract/hook-order.js";
 import {
   type RawRegistration,
   registrationHook,

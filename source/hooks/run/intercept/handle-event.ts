@@ -6,8 +6,9 @@
  * permission.ts). Beside them: a `pattern` event's built-in handler, and the
  * subagent's mark on the activity of an event raised inside a subagent.
  */
-import { type AgentEvent, fromSubagent } from "../../../agent/events.js";
+import type { AgentEvent } from "../../../agent/events.js";
 import { RAISES } from "../../../agent/raises.js";
+import { fromSubagent } from "../../../agent/subagent-events.js";
 import type { Verdict } from "../../../agent/verdicts.js";
 import type { PatternNamespace, PatternReply } from "../../../patterns/namespaces.js";
 import { capText } from "../../contract/decision.js";
