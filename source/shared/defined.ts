@@ -7,3 +7,13 @@
 export function defined<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
+
+/**
+ * The same object with every key whose value is `undefined` deleted (in
+ * place), for payloads built as one literal with optional fields — the
+ * dialect shapes of A3S and OpenClaw. Returns its argument.
+ */
+export function withoutUndefined<T extends Record<string, unknown>>(fields: T): T {
+  for (const key of Object.keys(fields)) if (fields[key] === undefined) delete fields[key];
+  return fields;
+}

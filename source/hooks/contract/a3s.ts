@@ -6,6 +6,7 @@
  * (and acai's own payload beside it as `acai`). Pure.
  */
 import { z } from "zod";
+import { withoutUndefined } from "../../shared/defined.js";
 import type { HookEventName, HookMatcher } from "./definition.js";
 import { A3S_EVENTS, A3S_SNAKE, a3sEventName } from "./events/names.js";
 import { AskAheadSchema, formatZodError, MaxRetriesSchema } from "./schemas/metadata.js";
@@ -108,11 +109,6 @@ function asFields(value: unknown): Fields {
   return typeof value === "object" && value !== null ? (value as Fields) : {};
 }
 
-function defined(fields: Record<string, unknown>): Record<string, unknown> {
-  for (const key of Object.keys(fields)) if (fields[key] === undefined) delete fields[key];
-  return fields;
-}
-
 /** A3S's `usage` (OpenAI's names) from acai's. */
 function usage(value: unknown): Record<string, number> {
   const u = asFields(value);
@@ -129,7 +125,7 @@ function result(event: HookEventName, p: Fields): Record<string, unknown> {
   const response = asFields(p.tool_response);
   const exit = typeof response.exit_code === "number" ? response.exit_code : undefined;
   const failed = event === "after_tool_failure";
-  return defined({
+  return withoutUndefined({
     success: !failed && (exit === undefined || exit === 0),
     output: failed ? p.error : (p.tool_output ?? JSON.stringify(p.tool_response ?? null)),
     exit_code: exit,
@@ -188,7 +184,7 @@ export function a3sHookEvent(event: HookEventName, acaiPayload: unknown): Record
   const type = isA3sEventType(name) ? name : undefined;
   // An event A3S has no type for never reaches an A3S handler; shown (`acai hooks test`) with the common fields.
   const own = type === undefined ? { working_directory: p.cwd } : payloadOf(type, event, p);
-  const payload = defined({ session_id: p.session_id, ...own });
+  const payload = withoutUndefined({ session_id: p.session_id, ...own });
   return { event_type: type ?? event, payload, acai: acaiPayload };
 }
 

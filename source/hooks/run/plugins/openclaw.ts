@@ -6,6 +6,8 @@
  * `senderId`, `direction`), tool (`toolName`, `args`/`params` before,
  * `result` after) and session (`sessionKey`, `channel`).
  */
+
+import { withoutUndefined } from "../../../shared/defined.js";
 import type { HookEventName } from "../../contract/definition.js";
 import { OPENCLAW_HOOKS } from "../../contract/openclaw.js";
 
@@ -17,11 +19,6 @@ export interface OpenClawSession {
   agentDir?: string;
   /** The model the session was started with. */
   model?: string;
-}
-
-function defined(fields: Record<string, unknown>): Record<string, unknown> {
-  for (const key of Object.keys(fields)) if (fields[key] === undefined) delete fields[key];
-  return fields;
 }
 
 function asFields(value: unknown): Fields {
@@ -66,14 +63,14 @@ export function openClawContext(
   session: OpenClawSession = {},
 ): Record<string, unknown> {
   const p = asFields(payload);
-  return defined({
+  return withoutUndefined({
     ...p,
     sessionKey: p.session_id,
     runId: p.prompt_id ?? p.session_id,
     channel: "acai",
     workspaceDir: p.cwd,
     agentDir: session.agentDir,
-    config: defined({
+    config: withoutUndefined({
       model: session.model ?? p.model,
       permissionMode: p.permission_mode,
       agentName: p.agent_name,
