@@ -25,6 +25,7 @@ export const afterModel = defineEvent({
   agentEvent: "model_response",
   listedAfter: "before_model",
   claude: "after_model",
+  gemini: ["AfterModel"],
   kind: "gate",
   subject: "none",
   honours: GATE,

@@ -19,6 +19,7 @@ export const afterTool = defineEvent({
   agentEvent: "tool_call_end",
   listedAfter: "permission_request",
   claude: "PostToolUse",
+  gemini: ["AfterTool"],
   agentHooks: { name: "post-tool-call" },
   kind: "gate",
   subject: "tool",

@@ -28,6 +28,8 @@ export const beforeModel = defineEvent({
   agentEvent: "model_request",
   listedAfter: "user_prompt",
   claude: "before_model",
+  // BeforeToolSelection: restricting the tools offered is a before_model answer here (`tools`, `toolConfig`).
+  gemini: ["BeforeModel", "BeforeToolSelection"],
   kind: "gate",
   subject: "none",
   honours: [...GATE, "retry"],

@@ -22,6 +22,8 @@ export const beforeStop = defineEvent({
   agentEvent: "stop_request",
   listedAfter: "after_tool_failure",
   claude: "Stop",
+  // AfterAgent: a deny rejects the final answer and the reason goes back to the model, as Stop.
+  gemini: ["AfterAgent"],
   agentHooks: { name: "pre-agent-turn-stop" },
   kind: "gate",
   subject: "none",

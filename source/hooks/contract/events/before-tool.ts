@@ -10,6 +10,7 @@ export const beforeTool = defineEvent({
   agentEvent: "tool_call_start",
   listedAfter: "after_model",
   claude: "PreToolUse",
+  gemini: ["BeforeTool"],
   agentHooks: { name: "pre-tool-call" },
   kind: "gate",
   subject: "tool",

@@ -35,10 +35,26 @@ export const AGENT_HOOKS_TRIGGERS: Readonly<Record<string, HookEventName>> = Obj
   }),
 );
 
+const CANONICAL: ReadonlySet<string> = new Set(HOOK_EVENTS);
 const FROM_CLAUDE: ReadonlyMap<string, HookEventName> = new Map(
   HOOK_EVENTS.map((event) => [CLAUDE_EVENT_NAMES[event], event]),
 );
-const CANONICAL: ReadonlySet<string> = new Set(HOOK_EVENTS);
+
+/**
+ * Gemini CLI's event names (its settings keys) → acai's event, from the rows'
+ * `gemini` (SessionStart, SessionEnd and Notification are Claude Code's too,
+ * with the same meaning). Gemini events acai lacks are absent: unknown.
+ */
+export const GEMINI_EVENTS: Readonly<Record<string, HookEventName>> = Object.fromEntries(
+  HOOK_EVENTS.flatMap((event) =>
+    (HOOK_EVENT_TABLE[event].gemini ?? []).map((name) => [name, event]),
+  ),
+);
+
+/** Gemini CLI's names that are neither acai's nor Claude Code's, in table order (for messages). */
+export function geminiOnlyNames(): string[] {
+  return Object.keys(GEMINI_EVENTS).filter((n) => !CANONICAL.has(n) && !FROM_CLAUDE.has(n));
+}
 
 /** Whether `name` is acai's own name of an event. */
 export function isHookEventName(name: string): name is HookEventName {
@@ -46,12 +62,13 @@ export function isHookEventName(name: string): name is HookEventName {
 }
 
 /**
- * Canonical snake_case, Claude Code, acai-ts or agent-relay spelling →
- * canonical name (system-names.ts); undefined when unknown.
+ * Canonical snake_case, Claude Code, Gemini CLI, acai-ts or agent-relay
+ * spelling → canonical name (system-names.ts); undefined when unknown.
  */
 export function normalizeEventName(name: string): HookEventName | undefined {
   if (isHookEventName(name)) return name;
-  return FROM_CLAUDE.get(name) ?? otherSystemEventName(name);
+  const gemini = Object.hasOwn(GEMINI_EVENTS, name) ? GEMINI_EVENTS[name] : undefined;
+  return FROM_CLAUDE.get(name) ?? gemini ?? otherSystemEventName(name);
 }
 
 /** Like `normalizeEventName`, also accepting the Agent Hooks spec names. */

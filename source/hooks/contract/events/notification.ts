@@ -12,6 +12,7 @@ export const notification = defineEvent({
   agentEvent: "notification",
   listedAfter: "post_compact",
   claude: "Notification",
+  gemini: ["Notification"],
   kind: "observe",
   subject: "source",
   honours: [],

@@ -16,6 +16,7 @@ export const preCompact = defineEvent({
   agentEvent: "compact_start",
   listedAfter: "subagent_stop",
   claude: "PreCompact",
+  gemini: ["PreCompress"],
   kind: "gate",
   subject: "source",
   honours: GATE,

@@ -103,6 +103,13 @@ interface RowFacts<N extends string, T extends AgentEventType> {
    * spec lacks the event (acai's name is sent and accepted).
    */
   agentHooks?: { name: string; aliases?: readonly string[] };
+  /**
+   * Gemini CLI's names of the event, accepted as settings keys (its
+   * `"hooks": {"BeforeTool": [...]}`); payloads keep the Claude Code
+   * spelling. A name Claude Code also uses names the same event. None:
+   * Gemini CLI lacks the event.
+   */
+  gemini?: readonly string[];
   /** gate: hooks chain and the agent waits for the verdict; observe: hooks run at once. */
   kind: "gate" | "observe";
   /** tool: `tool`/`pattern`/`command`/`path` apply; source: `source`; namespace: `namespace`; none: none of them. */

@@ -37,6 +37,7 @@ export const sessionEnd = defineEvent({
   agentEvent: "session_end",
   listedAfter: "message_sent",
   claude: "SessionEnd",
+  gemini: ["SessionEnd"],
   agentHooks: { name: "post-session" },
   kind: "observe",
   subject: "source",

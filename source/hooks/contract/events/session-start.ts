@@ -33,6 +33,7 @@ export const sessionStart = defineEvent({
   name: "session_start",
   agentEvent: "session_start",
   claude: "SessionStart",
+  gemini: ["SessionStart"],
   agentHooks: { name: "pre-session" },
   kind: "gate",
   subject: "source",

@@ -15,6 +15,7 @@ export const userPrompt = defineEvent({
   agentEvent: "user_prompt",
   listedAfter: "session_start",
   claude: "UserPromptSubmit",
+  gemini: ["BeforeAgent"],
   agentHooks: { name: "pre-agent-turn", aliases: ["before_agent"] },
   kind: "gate",
   subject: "none",

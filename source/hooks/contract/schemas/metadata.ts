@@ -4,6 +4,8 @@ import {
   AGENT_HOOKS_TRIGGERS,
   CLAUDE_EVENT_NAMES,
   claudeOnlyNames,
+  GEMINI_EVENTS,
+  geminiOnlyNames,
   isHookEventName,
   normalizeAgentHooksEventName,
   normalizeEventName,
@@ -13,11 +15,12 @@ import { HOOK_EVENTS, type HookEventName } from "../events/table.js";
 
 export { normalizeEventName };
 
-/** acai's, Claude Code's, and the acai-ts design's and agent-relay's names (system-names.ts). */
+/** acai's, Claude Code's, Gemini CLI's, and the acai-ts design's and agent-relay's names (system-names.ts). */
 const ACAI_EVENT_SPELLINGS = [
   ...new Set<string>([
     ...HOOK_EVENTS,
     ...HOOK_EVENTS.map((e) => CLAUDE_EVENT_NAMES[e]),
+    ...Object.keys(GEMINI_EVENTS),
     ...Object.keys(ACAI_TS_EVENTS),
     ...Object.keys(RELAY_EVENTS),
   ]),
@@ -33,7 +36,7 @@ function unknownEventMessage(input: unknown, agentHooks = false): string {
         .filter((n) => !isHookEventName(n))
         .join(", ")}`
     : "";
-  return `unknown event ${JSON.stringify(input)}; use one of ${HOOK_EVENTS.join(", ")} (or the Claude Code names: ${claude.join(", ")}; acai-ts's: ${Object.keys(ACAI_TS_EVENTS).join(", ")}; agent-relay's: ${Object.keys(RELAY_EVENTS).join(", ")}${spec})`;
+  return `unknown event ${JSON.stringify(input)}; use one of ${HOOK_EVENTS.join(", ")} (or the Claude Code names: ${claude.join(", ")}; Gemini CLI's: ${geminiOnlyNames().join(", ")}; acai-ts's: ${Object.keys(ACAI_TS_EVENTS).join(", ")}; agent-relay's: ${Object.keys(RELAY_EVENTS).join(", ")}${spec})`;
 }
 
 /** An event name in either spelling; parses to the canonical name. */

@@ -6,7 +6,7 @@
  * nearest name.
  */
 import { nearestName } from "../../../shared/nearest.js";
-import { claudeOnlyNames } from "../../contract/events/names.js";
+import { claudeOnlyNames, geminiOnlyNames } from "../../contract/events/names.js";
 import { HOOK_EVENTS } from "../../contract/events/table.js";
 import { normalizeEventName } from "../../contract/schemas/metadata.js";
 
@@ -48,9 +48,9 @@ export function settingsHooksEventError(file: {
       if (bad !== undefined) return bad;
       continue;
     }
-    const near = nearestName(key, [...HOOK_EVENTS, ...claudeOnlyNames()]);
+    const near = nearestName(key, [...HOOK_EVENTS, ...claudeOnlyNames(), ...geminiOnlyNames()]);
     const hint = near === undefined ? "" : `Did you mean "${near}"? `;
-    return `Settings file ${file.path}: "hooks.${key}" is not an event acai knows. ${hint}Events: ${HOOK_EVENTS.join(", ")} (or Claude Code's names: ${claudeOnlyNames().join(", ")}).`;
+    return `Settings file ${file.path}: "hooks.${key}" is not an event acai knows. ${hint}Events: ${HOOK_EVENTS.join(", ")} (or Claude Code's names: ${claudeOnlyNames().join(", ")}; Gemini CLI's: ${geminiOnlyNames().join(", ")}).`;
   }
   return undefined;
 }

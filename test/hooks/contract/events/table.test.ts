@@ -4,6 +4,8 @@ import {
   AGENT_HOOKS_TRIGGERS,
   agentHooksEventName,
   CLAUDE_EVENT_NAMES,
+  GEMINI_EVENTS,
+  geminiOnlyNames,
   HOOK_EVENT_OF,
   normalizeAgentHooksEventName,
   normalizeEventName,
@@ -30,6 +32,43 @@ describe("the events table", () => {
       // A spec name never shadows another event's own name.
       if (normalizeEventName(name) !== undefined) expect(normalizeEventName(name)).toBe(event);
     }
+  });
+
+  it("reads Gemini CLI's names as the acai events they mean, a name Claude Code shares meaning the same", () => {
+    expect(GEMINI_EVENTS).toEqual({
+      SessionStart: "session_start",
+      BeforeAgent: "user_prompt",
+      BeforeModel: "before_model",
+      BeforeToolSelection: "before_model",
+      AfterModel: "after_model",
+      BeforeTool: "before_tool",
+      AfterTool: "after_tool",
+      AfterAgent: "before_stop",
+      Notification: "notification",
+      PreCompress: "pre_compact",
+      SessionEnd: "session_end",
+    });
+    for (const [name, event] of Object.entries(GEMINI_EVENTS)) {
+      expect(normalizeEventName(name)).toBe(event);
+      // Never acai's own name of another event, nor Claude Code's name of another event.
+      if (name in CLAUDE_EVENT_NAMES) expect(name).toBe(event);
+      const claudeOf = HOOK_EVENTS.find((e) => CLAUDE_EVENT_NAMES[e] === name);
+      if (claudeOf !== undefined) expect(claudeOf).toBe(event);
+    }
+    expect(geminiOnlyNames()).toEqual([
+      "BeforeAgent",
+      "BeforeModel",
+      "BeforeToolSelection",
+      "AfterModel",
+      "BeforeTool",
+      "AfterTool",
+      "AfterAgent",
+      "PreCompress",
+    ]);
+    // Gemini events acai lacks, and near misses, stay unknown.
+    expect(normalizeEventName("BeforeTools")).toBeUndefined();
+    expect(normalizeEventName("beforeTool")).toBeUndefined();
+    expect(normalizeEventName("hasOwnProperty")).toBeUndefined();
   });
 
   it("lets only gates block, modify, ask, skip or retry; observe-only events honour stop at most", () => {
