@@ -45,6 +45,8 @@ describe("the bundle's files", () => {
       expect.arrayContaining([
         "hooks-run-plugins-relay-shape",
         "hooks-run-plugins-worker",
+        "hooks-run-plugins-worker-a3s",
+        "hooks-run-plugins-worker-children",
         "sandbox-bridge",
         "sdk-hooks",
       ]),

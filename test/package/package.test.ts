@@ -100,6 +100,8 @@ describe("the packed package", () => {
       "dist/bundle/main.js",
       "dist/bundle/hooks-run-plugins-worker.js",
       "dist/bundle/hooks-run-plugins-relay-shape.js",
+      "dist/bundle/hooks-run-plugins-worker-a3s.js",
+      "dist/bundle/hooks-run-plugins-worker-children.js",
       "dist/bundle/sandbox-bridge.js",
       "dist/bundle/sdk-hooks.js",
       "dist/permissions/shell/tree-sitter-bash.wasm",

@@ -11,6 +11,20 @@
  * the host checks it (zod) like any hook's answer.
  */
 
+/** agent-relay's names given to `api.on` / `relay.on`: their handlers take relay's arguments. */
+export const RELAY_ON_NAMES = [
+  "onSessionStart",
+  "onSessionEnd",
+  "onOutput",
+  "onIdle",
+  "onMessageReceived",
+  "onToolCall",
+  "sessionStart",
+  "sessionEnd",
+  "messageReceived",
+  "toolCall",
+];
+
 type Fn = (...args: unknown[]) => unknown;
 type Fields = Record<string, unknown>;
 

@@ -15,96 +15,19 @@
  * (a default export `{ patterns, hooks, … }`, no `register`), read by
  * relay-shape.ts, which also calls every relay-shaped handler.
  *
- * Before the plugin is imported, the worker's `child_process` is wrapped
- * (containChildren): every child a plugin starts — spawn, exec, execFile,
- * fork and their sync forms — keeps acai's containment markers even in an
- * empty environment, and, where bwrap can make one, starts in a PID
- * namespace of its own that dies with this thread (`workerData.children`,
- * from host.ts). A plugin is trusted code; this holds what it starts, not
- * what it deliberately undoes.
+ * Before the plugin is imported, its children's containment is put in place
+ * (worker-children.ts) and A3S's pairing of hooks and handlers loaded
+ * (worker-a3s.ts). A plugin is trusted code; containment holds what it
+ * starts, not what it deliberately undoes.
  */
-import childProcess, { ChildProcess } from "node:child_process";
-import { syncBuiltinESMExports } from "node:module";
 import { pathToFileURL } from "node:url";
 import { parentPort, workerData } from "node:worker_threads";
 import type * as RelayShape from "./relay-shape.js";
+import type * as A3sShape from "./worker-a3s.js";
+import type { Entry, Handler, Registered } from "./worker-a3s.js";
+import type * as Children from "./worker-children.js";
 
-/** bwrap and the options before the command (policy + containment), or nothing (markers only). */
-interface Children {
-  bwrap: string;
-  prefix: string[];
-}
-
-interface SpawnInternals {
-  file: string;
-  args: string[];
-  envPairs?: string[];
-}
-
-type Env = Record<string, string | undefined>;
 type Fn = (...args: unknown[]) => unknown;
-
-function containChildren(children: Children | undefined): void {
-  const marks = Object.entries(process.env).filter(([k]) => k.startsWith("ACAI_RUN_"));
-  const wrap = (file: string, args: readonly unknown[]): [string, unknown[]] =>
-    children ? [children.bwrap, [...children.prefix, "--", file, ...args]] : [file, [...args]];
-  const marked = (env: Env | undefined): Env => {
-    const out: Env = { ...(env ?? process.env) };
-    for (const [k, v] of marks) out[k] = v;
-    return out;
-  };
-  // spawn, exec, execFile and fork all start through ChildProcess.prototype.spawn.
-  const proto = ChildProcess.prototype as unknown as { spawn: (o: SpawnInternals) => unknown };
-  const spawnOne = proto.spawn;
-  proto.spawn = function (this: unknown, options: SpawnInternals) {
-    const pairs = (options.envPairs ?? []).filter((p) => !p.startsWith("ACAI_RUN_"));
-    options.envPairs = [...pairs, ...marks.map(([k, v]) => `${k}=${v}`)];
-    if (children) {
-      options.args = [
-        children.bwrap,
-        ...children.prefix,
-        "--",
-        options.file,
-        ...options.args.slice(1),
-      ];
-      options.file = children.bwrap;
-    }
-    return spawnOne.call(this, options);
-  };
-  // The sync forms do not go through it: each is wrapped where it is exported.
-  const cp = childProcess as unknown as Record<string, Fn>;
-  const split = (rest: unknown[]): [unknown[], { env?: Env; shell?: unknown }] =>
-    Array.isArray(rest[0])
-      ? [rest[0] as unknown[], (rest[1] ?? {}) as { env?: Env }]
-      : [[], (rest[0] ?? {}) as { env?: Env }];
-  for (const name of ["spawnSync", "execFileSync"]) {
-    const original = cp[name]!;
-    cp[name] = (file: unknown, ...rest: unknown[]) => {
-      const [args, options] = split(rest);
-      const [f, a] = wrap(String(file), args);
-      return original(f, a, { ...options, env: marked(options.env) });
-    };
-  }
-  const execFileSync = cp.execFileSync!;
-  cp.execSync = (command: unknown, given?: unknown) => {
-    const options = (given ?? {}) as { shell?: unknown };
-    const shell = typeof options.shell === "string" ? options.shell : "/bin/sh";
-    return execFileSync(shell, ["-c", String(command)], { ...options, shell: false });
-  };
-  syncBuiltinESMExports();
-}
-
-containChildren((workerData as { children?: Children }).children);
-
-type Shape = "acai" | "openclaw" | "a3s" | "pattern" | "relay";
-type Handler = (argument: unknown, signal: AbortSignal) => unknown;
-
-interface Registered {
-  shape: Shape;
-  name: string | undefined;
-  events: unknown[];
-  options: unknown;
-}
 
 // What the plugin prints never reaches acai's terminal or its `-p` output (acai's host does not
 // read these streams): dropped here, so nothing piles up either.
@@ -127,19 +50,29 @@ async function loadRelayShape(): Promise<typeof RelayShape> {
   return relay;
 }
 
-/** agent-relay's names given to `api.on` / `relay.on`: their handlers take relay's arguments. */
-const RELAY_ON_NAMES = [
-  "onSessionStart",
-  "onSessionEnd",
-  "onOutput",
-  "onIdle",
-  "onMessageReceived",
-  "onToolCall",
-  "sessionStart",
-  "sessionEnd",
-  "messageReceived",
-  "toolCall",
-];
+/** worker-a3s.ts, set by loadSiblings() before the plugin is imported. */
+let a3s: typeof A3sShape;
+
+/**
+ * The worker's own modules beside it (.ts when this runs as source), each a
+ * literal the bundle follows: the children's containment is in place before
+ * the plugin is imported.
+ */
+async function loadSiblings(): Promise<void> {
+  const source = import.meta.url.endsWith(".ts");
+  const contain = source
+    ? new URL("./worker-children.ts", import.meta.url)
+    : new URL("./worker-children.js", import.meta.url);
+  const pairing = source
+    ? new URL("./worker-a3s.ts", import.meta.url)
+    : new URL("./worker-a3s.js", import.meta.url);
+  const [children, shape] = await Promise.all([
+    import(contain.href) as Promise<typeof Children>,
+    import(pairing.href) as Promise<typeof A3sShape>,
+  ]);
+  children.containChildren((workerData as { children?: Children.Children }).children);
+  a3s = shape;
+}
 
 const handlers: Handler[] = [];
 const problems: string[] = [];
@@ -156,7 +89,6 @@ function plain(value: unknown): unknown {
 }
 
 /** Registrations in the order they were made; an A3S hook's place is kept until its handler is known. */
-type Entry = { handler: Handler; registration: Registered } | { a3s: string };
 const entries: Entry[] = [];
 /** What was registered, by index (set once register() returned): relay-shaped calls read it. */
 let registered: Registered[] = [];
@@ -167,7 +99,13 @@ function problem(text: string): void {
   else port?.postMessage({ type: "late-problem", problem: text });
 }
 
-function add(shape: Shape, name: unknown, events: unknown[], handler: unknown, options: unknown) {
+function add(
+  shape: Registered["shape"],
+  name: unknown,
+  events: unknown[],
+  handler: unknown,
+  options: unknown,
+) {
   if (typeof handler !== "function") {
     problem(`a ${shape} registration has no handler function (ignored)`);
     return;
@@ -194,15 +132,6 @@ function add(shape: Shape, name: unknown, events: unknown[], handler: unknown, o
 const a3sHooks = new Map<string, Record<string, unknown>>();
 const a3sHandlers = new Map<string, unknown>();
 
-function a3sHandlerFunction(handler: unknown): unknown {
-  if (typeof handler === "function") return handler;
-  if (typeof handler === "object" && handler !== null) {
-    const handle = (handler as { handle?: unknown }).handle;
-    if (typeof handle === "function") return (event: unknown) => handle.call(handler, event);
-  }
-  return undefined;
-}
-
 function record(value: unknown): Record<string, unknown> {
   return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
 }
@@ -211,7 +140,7 @@ const api = {
   /** acai's own: any event name acai accepts, options as hooks.md §6.3. */
   on(event: unknown, handler: unknown, options?: unknown) {
     const opts = record(options);
-    if (typeof event === "string" && RELAY_ON_NAMES.includes(event)) {
+    if (typeof event === "string" && relay?.RELAY_ON_NAMES.includes(event)) {
       add("relay", opts.name, [event], handler, { ...opts, relay: event });
     } else add("acai", opts.name, [event], handler, options);
   },
@@ -252,19 +181,7 @@ const api = {
 };
 
 /** An exported A3S `HookEngine` (acai-agent/hooks): its hooks and handlers, as if registered through the api. */
-interface EngineLike {
-  all_hooks(): unknown[];
-  get_handler(id: string): unknown;
-}
-
-function engineOf(value: unknown): EngineLike | undefined {
-  const v = record(value);
-  return typeof v.all_hooks === "function" && typeof v.get_handler === "function"
-    ? (value as EngineLike)
-    : undefined;
-}
-
-function registerEngine(engine: EngineLike): void {
+function registerEngine(engine: A3sShape.EngineLike): void {
   for (const hook of engine.all_hooks()) {
     api.register(hook);
     const id = record(hook).id;
@@ -273,30 +190,12 @@ function registerEngine(engine: EngineLike): void {
   }
 }
 
-/** The registrations in order, each A3S hook paired with its handler where it was registered. */
+/** The registrations in order, each A3S hook paired with its handler (worker-a3s.ts). */
 function pairA3s(): Registered[] {
-  const out: Registered[] = [];
-  for (const entry of entries) {
-    if (!("a3s" in entry)) {
-      handlers.push(entry.handler);
-      out.push(entry.registration);
-      continue;
-    }
-    const id = entry.a3s;
-    const hook = a3sHooks.get(id) ?? {};
-    const handler = a3sHandlerFunction(a3sHandlers.get(id));
-    if (handler === undefined) {
-      problems.push(`A3S hook "${id}" has no handler (register_handler) (ignored)`);
-      continue;
-    }
-    const { id: _id, event_type, ...rest } = hook;
-    handlers.push(handler as Handler);
-    out.push({ shape: "a3s", name: id, events: [plain(event_type)], options: plain(rest) });
-  }
-  for (const id of a3sHandlers.keys()) {
-    if (!a3sHooks.has(id)) problems.push(`A3S handler "${id}" has no hook (register) (ignored)`);
-  }
-  return out;
+  const paired = a3s.pairA3s({ entries, a3sHooks, a3sHandlers, plain });
+  handlers.push(...paired.handlers);
+  problems.push(...paired.problems);
+  return paired.registrations;
 }
 
 function message(error: unknown): string {
@@ -321,10 +220,11 @@ async function loadRelayConfig(module: Record<string, unknown>): Promise<void> {
 
 async function load(): Promise<void> {
   try {
+    await loadSiblings();
     await loadRelayShape();
     const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
     if (kind === "relay-config") return await loadRelayConfig(module);
-    const engine = engineOf(module.default) ?? engineOf(module.engine);
+    const engine = a3s.engineOf(module.default) ?? a3s.engineOf(module.engine);
     // An engine's own `register(hook)` is not a plugin's `register(api)`.
     const fallback = engine === undefined ? record(module.default) : {};
     const register = module.register ?? fallback.register ?? (engine ? undefined : module.default);
