@@ -11,20 +11,6 @@
  * the host checks it (zod) like any hook's answer.
  */
 
-/** agent-relay's names given to `api.on` / `relay.on`: their handlers take relay's arguments. */
-export const RELAY_ON_NAMES = [
-  "onSessionStart",
-  "onSessionEnd",
-  "onOutput",
-  "onIdle",
-  "onMessageReceived",
-  "onToolCall",
-  "sessionStart",
-  "sessionEnd",
-  "messageReceived",
-  "toolCall",
-];
-
 type Fn = (...args: unknown[]) => unknown;
 type Fields = Record<string, unknown>;
 
@@ -51,6 +37,14 @@ const HOOK_NAMES = [
   "onIdle",
   "onMessageReceived",
   "onToolCall",
+];
+/** agent-relay's names given to `api.on` / `relay.on`: their handlers take relay's arguments. */
+export const RELAY_ON_NAMES = [
+  ...HOOK_NAMES,
+  "sessionStart",
+  "sessionEnd",
+  "messageReceived",
+  "toolCall",
 ];
 const CONFIG_KEYS = ["patterns", "hooks", "options", "capabilities", "memory"];
 /** Namespaces acai handles itself: `'builtin'` for them is what acai does anyway. */
