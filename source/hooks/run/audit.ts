@@ -71,7 +71,7 @@ export interface ConsideredLine {
   session: string;
   event: HookEventName;
   tool_call_id?: string;
-  hooks: ConsideredHook[];
+  hooks: readonly ConsideredHook[];
 }
 
 export interface AuditSink {

@@ -22,17 +22,67 @@ export type ConsideredHook =
       detail: string;
     };
 
+interface ConsideredArgs {
+  configured: readonly HookDefinition[];
+  index: HookIndex;
+  planned: Plan | undefined;
+  subject: MatchSubject;
+}
+
+/** consideredHooks remembered per event's configured hooks (createConsideredMemo). */
+export type ConsideredMemo = (args: ConsideredArgs) => readonly ConsideredHook[];
+
+/** Lines remembered per event's configured hooks; past it (hostile tool names) a line is built each time. */
+const MAX_MEMO_KEYS = 256;
+
+/**
+ * consideredHooks, remembered per event's configured hooks, plan and subject
+ * (as the line names it) when nothing else decides the line: none of those
+ * hooks has `once` (that depends on what already ran) or `if` (that depends on
+ * the call's input). What it hands out is frozen, so a sink that keeps a line
+ * cannot change the next one. One per run: the hooks' `once` state is the run's.
+ */
+export function createConsideredMemo(): ConsideredMemo {
+  const memos = new WeakMap<
+    readonly HookDefinition[],
+    Map<string, readonly ConsideredHook[]> | false
+  >();
+  return (args) => {
+    let memo = memos.get(args.configured);
+    if (memo === undefined) {
+      memo = args.configured.every(dependsOnPlanAndSubjectOnly) && new Map();
+      memos.set(args.configured, memo);
+    }
+    if (memo === false) return consideredHooks(args);
+    const key = memoKey(args.planned, args.subject);
+    let hooks = memo.get(key);
+    if (hooks === undefined) {
+      hooks = Object.freeze(consideredHooks(args).map((hook) => Object.freeze(hook)));
+      if (memo.size < MAX_MEMO_KEYS) memo.set(key, hooks);
+    }
+    return hooks;
+  };
+}
+
+function dependsOnPlanAndSubjectOnly(hook: HookDefinition): boolean {
+  return hook.once !== true && hook.matcher.if === undefined;
+}
+
+/** The subject as the line names it, and the planned hooks' ids. */
+function memoKey(planned: Plan | undefined, subject: MatchSubject): string {
+  let key = describeSubject(subject);
+  for (const list of [planned?.chain, planned?.observers, planned?.async]) {
+    for (const hook of list ?? []) key += `\0${hook.id}`;
+  }
+  return key;
+}
+
 /**
  * Every hook configured for the event (disabled ones too), in run order:
  * `planned` when the plan holds it (a chain may still end before it), else
  * `not_run` with the reason.
  */
-export function consideredHooks(args: {
-  configured: readonly HookDefinition[];
-  index: HookIndex;
-  planned: Plan | undefined;
-  subject: MatchSubject;
-}): ConsideredHook[] {
+export function consideredHooks(args: ConsideredArgs): ConsideredHook[] {
   const { planned, subject } = args;
   const inPlan = new Set<string>();
   for (const list of [planned?.chain, planned?.observers, planned?.async]) {

@@ -30,6 +30,7 @@ import type { HookDefinition, HookEventName } from "../contract/definition.js";
 import { HOOK_EVENT_OF } from "../contract/events/names.js";
 import { eventRow } from "../contract/events/table.js";
 import type { InterceptedEvent } from "./activity.js";
+import { noteConsidered } from "./intercept/audit-recorder.js";
 import { createAsyncHooks, sessionEnd, settleBackground } from "./intercept/background.js";
 import {
   type BesideEvent,
@@ -49,13 +50,12 @@ import {
   runBuiltin,
   withBuiltinContext,
 } from "./intercept/handle-event.js";
-import { noteConsidered } from "./intercept/hook-runs.js";
+import type { InterceptorOptions } from "./intercept/options.js";
 import { permissionRequest } from "./intercept/permission.js";
 import {
   type AgentRun,
   createRunContext,
   type InterceptedRun,
-  type InterceptorOptions,
   type NotifyHooks,
   type RunContext,
 } from "./intercept/run-context.js";
@@ -64,10 +64,8 @@ import { indexHooks, type Plan, plan } from "./plan.js";
 import { gateSend, type SendGateEvent, type SendVerdict } from "./send-gate.js";
 
 export type { HookSentMessage } from "./intercept/hook-runs.js";
-export {
-  DEFAULT_SESSION_END_BUDGET_MS,
-  type InterceptorOptions,
-} from "./intercept/run-context.js";
+export type { InterceptorOptions } from "./intercept/options.js";
+export { DEFAULT_SESSION_END_BUDGET_MS } from "./intercept/run-context.js";
 
 export interface HookInterceptor {
   (run: AgentRun): InterceptedRun;

@@ -26,7 +26,7 @@ import { observedEffect, runObservers, settleObserved } from "../observe.js";
 import { plan } from "../plan.js";
 import { notRunRecord } from "../run.js";
 import { MAX_REWAKES_IN_A_ROW } from "../turn-signal.js";
-import { noteConsidered } from "./hook-runs.js";
+import { noteConsidered } from "./audit-recorder.js";
 import type { Background, RunContext } from "./run-context.js";
 
 export interface Tracked {

@@ -2,8 +2,8 @@
  * One hook of an event, run with the payload built for it, and what the run
  * leaves behind: the payload once per values and dialect, the session's
  * runner (or the hook's own launch), its persistent process, the fingerprint
- * check, what a relay answer asks of the session (relay effects), the run's
- * audit log (the audit recorder) and an event's `considered` line.
+ * check, and what a relay answer asks of the session (relay effects). The
+ * run's audit log is audit-recorder.ts's.
  * `runnerFor(event, agentEvent)` is what a chain, the observers and the async
  * hooks call.
  */
@@ -14,22 +14,12 @@ import { eventRow } from "../../contract/events/table.js";
 import type { GateState } from "../../contract/gate-state.js";
 import { buildPayload, type SessionInfo } from "../../contract/payload.js";
 import { type HookRef, hookRef, hookWarning, type InterceptedEvent } from "../activity.js";
-import {
-  type AuditEntry,
-  type AuditSink,
-  auditEntry,
-  type ConsideredLine,
-  createFileAuditSink,
-  isoTime,
-} from "../audit.js";
 import type { RunHook } from "../chain.js";
-import { type ConsideredHook, consideredHooks } from "../considered.js";
 import type { PersistentHost } from "../persistent/host.js";
-import { type Plan, subjectFor } from "../plan.js";
 import { type HookRunRecord, runHookOnce } from "../run.js";
 import type { Spill } from "../spill.js";
-// Type-only: the options and the context are declared in run-context.ts, which makes the runner here.
-import type { InterceptorOptions, RunContext } from "./run-context.js";
+import { toolCallIdOf } from "./audit-recorder.js";
+import type { InterceptorOptions } from "./options.js";
 
 export interface HookRunsOptions {
   options: InterceptorOptions;
@@ -44,13 +34,6 @@ export interface HookRunsOptions {
   /** Texts over their caps go to files of the session's folder (spill.ts). */
   spill: Spill;
   contextCapChars: number;
-}
-
-/** The tool call an event is about, if it is about one. */
-function toolCallIdOf(agentEvent: AgentEvent): string | undefined {
-  return "toolCallId" in agentEvent && typeof agentEvent.toolCallId === "string"
-    ? agentEvent.toolCallId
-    : undefined;
 }
 
 export type RunnerFor = (event: HookEventName, agentEvent: AgentEvent) => RunHook;
@@ -221,130 +204,4 @@ function send(
   } catch (error) {
     failedWith(error);
   }
-}
-
-/**
- * The audit log's life within one intercepted run: the default file sink is
- * opened on the first hook run and closed with the run (an injected sink is
- * the caller's); a sink that fails is reported once and hooks go on without it.
- */
-
-export interface AuditRecorder {
-  record(
-    hook: HookDefinition,
-    rec: HookRunRecord,
-    answered: Decision,
-    effective: Decision,
-    isAsync?: boolean,
-  ): void;
-  /** A hook asked ahead whose answer the chain did not use (chain.ts). */
-  recordUnused(hook: HookDefinition, rec: HookRunRecord): void;
-  /** The hooks configured for an event, planned or not run and why (considered.ts). */
-  considered(event: HookEventName, toolCallId: string | undefined, hooks: ConsideredHook[]): void;
-  close(): void;
-}
-
-export interface AuditRecorderOptions {
-  audit?: AuditSink;
-  acaiHome: string;
-  now: () => number;
-  /** The session id, known once session_start is seen. */
-  sessionId: () => string;
-  /** Told once, when the log cannot be written. */
-  onFailure: (message: string) => void;
-}
-
-export function createAuditRecorder(options: AuditRecorderOptions): AuditRecorder {
-  let audit = options.audit;
-  /** The default file sink is this run's to close; an injected one is the caller's. */
-  let own: AuditSink | undefined;
-  let failed = false;
-  /** After close(): a late answer asked ahead does not open the log again. */
-  let closed = false;
-  const write = (entry: () => AuditEntry | ConsideredLine): void => {
-    if (failed || closed) return;
-    try {
-      if (audit === undefined) {
-        own = createFileAuditSink(options.acaiHome);
-        audit = own;
-      }
-      audit.write(entry());
-    } catch (error) {
-      failed = true;
-      options.onFailure(
-        `the hooks audit log cannot be written (${(error as Error).message}); hooks go on without it`,
-      );
-    }
-  };
-  return {
-    record(hook, rec, answered, effective, isAsync = false) {
-      write(() =>
-        auditEntry({
-          time: options.now(),
-          session: options.sessionId(),
-          hook,
-          record: rec,
-          answered,
-          effective,
-          async: isAsync,
-        }),
-      );
-    },
-    recordUnused(hook, rec) {
-      write(() => ({
-        ...auditEntry({
-          time: options.now(),
-          session: options.sessionId(),
-          hook,
-          record: rec,
-          answered: rec.decision,
-          effective: rec.decision,
-        }),
-        note: UNUSED_NOTE,
-      }));
-    },
-    considered(event, toolCallId, hooks) {
-      write(() => ({
-        kind: "considered",
-        time: isoTime(options.now()),
-        session: options.sessionId(),
-        event,
-        ...(toolCallId === undefined ? {} : { tool_call_id: toolCallId }),
-        hooks,
-      }));
-    },
-    close() {
-      closed = true;
-      try {
-        own?.close?.();
-      } catch {
-        // Closing a log descriptor that failed is not worth a warning nobody will see.
-      }
-    },
-  };
-}
-
-const UNUSED_NOTE =
-  "asked ahead of the hooks before it; not used, because one of them ended the chain or changed the values it saw";
-
-/**
- * The audit log's `considered` line of an event (considered.ts): written for
- * every event that has hooks configured, so `acai hooks why` can say of each
- * hook whether it ran and, if not, why.
- */
-export function noteConsidered(
-  ctx: RunContext,
-  event: HookEventName,
-  agentEvent: AgentEvent,
-  planned: Plan | undefined,
-): void {
-  const configured = ctx.configured.get(event);
-  if (configured === undefined || configured.length === 0) return;
-  const hooks = consideredHooks({
-    configured,
-    index: ctx.index,
-    planned,
-    subject: subjectFor(ctx.index, event, agentEvent),
-  });
-  ctx.audit.considered(event, toolCallIdOf(agentEvent), hooks);
 }

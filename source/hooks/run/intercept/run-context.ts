@@ -1,6 +1,6 @@
 /**
- * What one intercepted run is given and shares. `InterceptorOptions`: what the
- * session hands the interceptor (createHookInterceptor). `RunContext`: what
+ * What one intercepted run shares. The options it is given
+ * (`InterceptorOptions`) are in options.ts. `RunContext`: what
  * one intercepted run shares between its parts (the pump, gates, background
  * work, the audit): resolved options, the session as seen so far, the signals
  * that stop hooks, and the queues of what was raised beside the loop. Made
@@ -9,157 +9,22 @@
 import path from "node:path";
 import type { AgentEvent } from "../../../agent/events.js";
 import type { Verdict } from "../../../agent/verdicts.js";
-import type { PatternNamespaces } from "../../../patterns/namespaces.js";
 import { type ProcessStarter, startProcess } from "../../../process/long-lived.js";
-import type { ProcessRunner } from "../../../process/types.js";
 import type { HookDefinition, HookEventName } from "../../contract/definition.js";
 import { isObserveOnly } from "../../contract/events/names.js";
-import type { LateHooks } from "../../contract/late-hooks.js";
-import type { RuleCatches } from "../../contract/match.js";
 import type { SessionInfo } from "../../contract/payload.js";
-import type { HookFileCheck } from "../../discover/fingerprint.js";
-import {
-  type AskUser,
-  type HookActivityEvent,
-  hookWarning,
-  type InterceptedEvent,
-} from "../activity.js";
-import type { AuditSink } from "../audit.js";
-import type { NotificationEvent } from "../chain.js";
-import type { HandlerServices } from "../handlers/services.js";
-import type { TimerFunctions } from "../idle-timer.js";
-import type { ValidateToolInput } from "../modify.js";
+import { type HookActivityEvent, hookWarning, type InterceptedEvent } from "../activity.js";
+import { type ConsideredMemo, createConsideredMemo } from "../considered.js";
 import { createPersistentHost, type PersistentHost } from "../persistent/host.js";
 import { createHookIndex, type HookIndex } from "../plan.js";
-import type { PluginHooks } from "../plugins/types.js";
 import { createSpill, type Spill } from "../spill.js";
 import { DEFAULT_CONTEXT_CAP_CHARS } from "../step.js";
-import type { RewakeOutcome } from "../turn-signal.js";
-import {
-  type AuditRecorder,
-  createAuditRecorder,
-  hookRuns,
-  type OnSendMessage,
-  type RelayEffectOptions,
-  type RunnerFor,
-} from "./hook-runs.js";
+import { type AuditRecorder, createAuditRecorder } from "./audit-recorder.js";
+import { hookRuns, type RelayEffectOptions, type RunnerFor } from "./hook-runs.js";
+import type { InterceptorOptions } from "./options.js";
 
 export const DEFAULT_SESSION_END_BUDGET_MS = 5000;
 const DEFAULT_MAX_RETRIES = 3;
-
-export interface InterceptorOptions {
-  /** Every configured hook; those with `disabled` set are never run (the audit log says why). */
-  hooks: readonly HookDefinition[];
-  /**
-   * Judges a hook's `if` (a permission rule) against a tool call with the
-   * session's shell parse and paths. Absent: a rule with content always
-   * matches (the hook runs).
-   */
-  ruleCatches?: RuleCatches;
-  runner: ProcessRunner;
-  /** Starts persistent hooks' processes (hooks.md §6.4); default: acai's own (long-lived.ts). */
-  starter?: ProcessStarter;
-  /**
-   * The runner and starter of one hook, when they differ per hook: the OS
-   * sandbox with what the hook declared it needs (source/sandbox/). Default:
-   * `runner` and `starter` for every hook. `sandboxed`: what they start runs
-   * in the OS sandbox (the audit log's and the hook span's `sandboxed`).
-   */
-  launchFor?: (hook: HookDefinition) => {
-    runner: ProcessRunner;
-    starter: ProcessStarter;
-    sandboxed: boolean;
-  };
-  /** Parent environment of hooks (secrets are scrubbed per hook). */
-  env: Readonly<Record<string, string>>;
-  /** Working directory of hooks and ACAI_PROJECT_DIR; its folder name is `project_name`. */
-  projectDir: string;
-  /** This agent's name (`--name`), sent to hooks as `agent_name`. */
-  agentName?: string;
-  /** Hook id → its `CLAUDE_ENV_FILE`, given to session_start hooks (session/shell-env.ts). */
-  envFiles?: ReadonlyMap<string, string>;
-  /** Where the audit log goes (`<acaiHome>/logs/hooks-audit.jsonl`) unless `audit` is given. */
-  acaiHome: string;
-  /** Aborting kills every running hook at once. */
-  signal?: AbortSignal;
-  /**
-   * The abort signal of the running turn (REPL Esc), see `trackTurnSignals`.
-   * Aborting it kills the hooks running for that turn and starts no further
-   * gating hooks in it; observe-only hooks still see how the turn ended.
-   */
-  turnSignal?: () => AbortSignal | undefined;
-  /**
-   * An `asyncRewake` hook exited 2: its text becomes a turn of its own
-   * (`trackTurnSignals`'s `rewake`). Absent: the wake-up cannot be delivered
-   * and a warning says so.
-   */
-  rewake?: (hookName: string, text: string) => RewakeOutcome;
-  /** The session's permission mode, sent to hooks as `permission_mode` (none: not sent); a function: read at each payload. */
-  permissionMode?: string | (() => string);
-  /** Answers `ask` and permission requests; without it they are denied unless `assumeYes`. */
-  askUser?: AskUser;
-  assumeYes?: boolean;
-  /**
-   * A headless run (acai -p): before_tool's `defer` stops the run with the
-   * call pending. Otherwise, and inside subagents, a defer asks the permission.
-   */
-  deferrable?: boolean;
-  /** Checks a tool input a hook modified; an invalid one makes that hook fail. */
-  validateToolInput?: ValidateToolInput;
-  /** Per hook answer (default 10,000). */
-  contextCapChars?: number;
-  /** How long session_end hooks and unfinished async hooks may take (default 5000 ms). */
-  sessionEndBudgetMs?: number;
-  /** Consecutive retries of one model request (default 3); past it the request goes ahead. */
-  maxRetries?: number;
-  /** The session's plugins (hooks/plugins/host.ts): runs their handlers. */
-  plugins?: PluginHooks;
-  /** What http, prompt, agent and mcp_tool hooks run through (handlers/services.ts). */
-  handlers?: HandlerServices;
-  /** Hooks plugins register after their `register(api)` returned: they join the run (late.ts). */
-  lateHooks?: LateHooks;
-  /** The hooks' files as the session loaded them (hooks/fingerprint.ts): a changed one is not run. */
-  fingerprints?: HookFileCheck;
-  /** Cap per output stream of a hook (default 1 MiB). */
-  maxOutputBytes?: number;
-  /** Async hooks running at once (default 8); the rest wait in a queue. */
-  maxAsyncHooks?: number;
-  /** Async hooks waiting for a slot (default 256); past it a hook is dropped, with a warning. */
-  asyncQueueLimit?: number;
-  now?: () => number;
-  audit?: AuditSink;
-  /**
-   * The hand-off of agent-relay's `sendMessage` (hooks.md §4): called once per
-   * answer that carries one, already validated (one message, content ≤ 5,000
-   * characters). Without it such a message is not sent, with a warning.
-   */
-  onSendMessage?: OnSendMessage;
-  /**
-   * Built-in pattern namespaces (`memory`), run in-process before the
-   * `pattern` hooks of their namespace; their reply leads the context.
-   */
-  patternNamespaces?: PatternNamespaces;
-  /**
-   * Built-in context for the start of the session (the memories of
-   * `memory.injectOnStart`): asked when session_start is seen, delivered with
-   * the first model request after the session_start hooks' own.
-   */
-  startContext?: () => Promise<readonly string[]>;
-  /** Silence (ms) before the `idle` event, and between repeats while it lasts (default 30,000). */
-  idleMs?: number;
-  /** Timers of the idle event (tests). */
-  idleTimers?: TimerFunctions;
-  /**
-   * Told when an idle period's hooks are done and answered with context. A
-   * consumer waiting for input (a listening agent) may start a turn with it
-   * and answer true (taken); else (false) it waits for the next model request.
-   */
-  onIdle?: (idle: { idleSeconds: number; context: readonly string[] }) => boolean;
-  /** `capabilities.unlimitedInjection`: agent-relay's `inject` is not cut at 2,000 characters. */
-  unlimitedInjection?: boolean;
-  /** Told of every `notification` event as it is raised (the agent's transcript records it). */
-  onNotification?: (event: NotificationEvent) => void;
-}
 
 export type AgentRun = AsyncGenerator<AgentEvent, void, Verdict | undefined>;
 export type InterceptedRun = AsyncGenerator<InterceptedEvent, void, undefined>;
@@ -196,6 +61,8 @@ export interface RunContext {
   index: HookIndex;
   /** Every hook configured per event, disabled ones too (the audit's `considered` lines). */
   configured: ReadonlyMap<HookEventName, readonly HookDefinition[]>;
+  /** The `considered` line's hooks, remembered where they can be (considered.ts). */
+  consideredHooks: ConsideredMemo;
   audit: AuditRecorder;
   /** The persistent hooks' processes (hooks.md §6.4), started at their first request. */
   persistent: PersistentHost;
@@ -242,6 +109,7 @@ export function createRunContext(
     pendingContext: [],
     index: hookIndex(options, session, byEvent, warn, spent),
     configured,
+    consideredHooks: createConsideredMemo(),
     audit: createAuditRecorder({
       ...(options.audit === undefined ? {} : { audit: options.audit }),
       acaiHome: options.acaiHome,
