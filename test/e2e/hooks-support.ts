@@ -118,7 +118,7 @@ function processesWith(marker: string): string[] {
 }
 
 /** Polls until no process carries the marker (killed groups may take a moment to vanish). */
-export async function expectNoSurvivors(marker: string, timeoutMs = 3000): Promise<string[]> {
+export async function expectNoSurvivors(marker: string, timeoutMs = 5000): Promise<string[]> {
   const start = Date.now();
   for (;;) {
     const left = processesWith(marker);

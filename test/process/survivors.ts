@@ -22,7 +22,7 @@ export function pidsWith(marker: string): number[] {
   return pids;
 }
 
-export async function waitFor(check: () => boolean, timeoutMs = 3000): Promise<boolean> {
+export async function waitFor(check: () => boolean, timeoutMs = 10_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) return false;
@@ -32,7 +32,7 @@ export async function waitFor(check: () => boolean, timeoutMs = 3000): Promise<b
 }
 
 /** Waits (a little: SIGKILL is asynchronous) for no process with `marker` to be left; returns those left. */
-export async function survivors(marker: string, timeoutMs = 2000): Promise<number[]> {
+export async function survivors(marker: string, timeoutMs = 5000): Promise<number[]> {
   await waitFor(() => pidsWith(marker).length === 0, timeoutMs);
   return pidsWith(marker);
 }

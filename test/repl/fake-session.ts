@@ -141,10 +141,16 @@ export function aborted(signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+/**
+ * Polls `check` until it gives a value. The deadline only decides when a
+ * test that will fail says so: 10 s, well inside vitest's 20 s, because a
+ * busy machine (four test workers on two cores) can take seconds to render a
+ * 1-character stream through ink.
+ */
 export async function waitFor<T>(
   check: () => T | undefined | false,
   what: string,
-  timeoutMs = 3000,
+  timeoutMs = 10_000,
 ): Promise<T> {
   const start = Date.now();
   for (;;) {
