@@ -371,6 +371,8 @@ export class Spawner {
     const message = `${this.lostMessage()}: ${why}`;
     for (const pending of [...this.runs.values()]) {
       pending.lost = message;
+      // On the host a run's group outlives the helper: killed here, handed over or not yet.
+      if (this.place.kind === "host") killGroup(pending.pid, "SIGKILL");
       if (pending.child) {
         pending.exit ??= { code: null, signal: "SIGKILL" };
         setImmediate(() => this.exited(pending));
