@@ -1,6 +1,7 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { FakeOpenAIServer } from "../support/fake-openai-server.js";
+import { type AcaiDirs, type AcaiResult, runAcai } from "../support/run-acai.js";
 
 export type Api = "chat" | "responses";
 
@@ -57,3 +58,23 @@ export function toolResultsSent(body: Record<string, unknown> | undefined): stri
 
 /** No stack trace in what the user sees. */
 export const STACK_TRACE = /\n\s+at .+\(.+:\d+:\d+\)|\n\s+at file:\/\//;
+
+/**
+ * `acai -p go --yes --output-format stream-json` with the replay model
+ * playing `turns` (written to the project's replay.json), and its JSON lines
+ * read as `Line`.
+ */
+export async function runReplayStream<Line>(
+  dirs: AcaiDirs,
+  turns: unknown[],
+  options: { timeoutMs?: number } = {},
+): Promise<{ run: AcaiResult; lines: Line[] }> {
+  await writeFile(path.join(dirs.cwd, "replay.json"), JSON.stringify({ turns }));
+  const args = ["-p", "go", "--model", "replay:replay.json", "--yes"];
+  const run = await runAcai({
+    args: [...args, "--output-format", "stream-json"],
+    dirs,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  });
+  return { run, lines: jsonLines(run.stdout) as Line[] };
+}

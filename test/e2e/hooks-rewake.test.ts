@@ -8,7 +8,8 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type AcaiDirs, makeAcaiDirs, runAcai } from "../support/run-acai.js";
+import { type AcaiDirs, makeAcaiDirs } from "../support/run-acai.js";
+import { runReplayStream } from "./helpers.js";
 
 let dirs: AcaiDirs | undefined;
 afterEach(async () => {
@@ -45,25 +46,12 @@ describe("asyncRewake", () => {
       { text: "first turn done" },
       { text: "fixing the 3 tests" },
     ];
-    await writeFile(path.join(d.cwd, "replay.json"), JSON.stringify({ turns }));
-    const run = await runAcai({
-      args: [
-        "-p",
-        "go",
-        "--model",
-        "replay:replay.json",
-        "--yes",
-        "--output-format",
-        "stream-json",
-      ],
-      dirs: d,
-      timeoutMs: 30_000,
-    });
+    const { run, lines } = await runReplayStream<{
+      type?: string;
+      prompt?: string;
+      message?: string;
+    }>(d, turns, { timeoutMs: 30_000 });
     expect(run.exitCode, run.stderr).toBe(0);
-    const lines = run.stdout
-      .split("\n")
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as { type?: string; prompt?: string; message?: string });
     const prompts = lines.filter((l) => l.type === "turn_start").map((l) => l.prompt ?? "");
     expect(prompts).toHaveLength(2);
     expect(prompts[0]).toBe("go");

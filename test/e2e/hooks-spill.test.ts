@@ -8,7 +8,8 @@
 import { readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type AcaiDirs, makeAcaiDirs, runAcai } from "../support/run-acai.js";
+import { type AcaiDirs, makeAcaiDirs } from "../support/run-acai.js";
+import { runReplayStream } from "./helpers.js";
 
 let dirs: AcaiDirs | undefined;
 afterEach(async () => {
@@ -55,24 +56,12 @@ describe("hook output over its cap", () => {
       { tool_calls: [{ name: "Bash", input: { command: "echo hi" } }] },
       { text: "done" },
     ];
-    await writeFile(path.join(d.cwd, "replay.json"), JSON.stringify({ turns }));
-    const run = await runAcai({
-      args: [
-        "-p",
-        "go",
-        "--model",
-        "replay:replay.json",
-        "--yes",
-        "--output-format",
-        "stream-json",
-      ],
-      dirs: d,
-    });
+    const { run, lines } = await runReplayStream<{
+      type?: string;
+      error?: string;
+      sessionId?: string;
+    }>(d, turns);
     expect(run.exitCode, run.stderr).toBe(0);
-    const lines = run.stdout
-      .split("\n")
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as { type?: string; error?: string; sessionId?: string });
     const sessionId = lines.find((l) => l.type === "session_start")?.sessionId ?? "";
     expect(sessionId).not.toBe("");
     const error = lines.find((l) => l.type === "tool_call_error")?.error ?? "";

@@ -6,7 +6,8 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type AcaiDirs, makeAcaiDirs, runAcai } from "../support/run-acai.js";
+import { type AcaiDirs, makeAcaiDirs } from "../support/run-acai.js";
+import { runReplayStream } from "./helpers.js";
 
 let dirs: AcaiDirs | undefined;
 afterEach(async () => {
@@ -19,13 +20,6 @@ interface Line {
   event?: string;
   hook?: { name?: string };
   statusMessage?: string;
-}
-
-function lines(stdout: string): Line[] {
-  return stdout
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Line);
 }
 
 describe("statusMessage", () => {
@@ -50,21 +44,9 @@ describe("statusMessage", () => {
       { tool_calls: [{ name: "Bash", input: { command: "echo hi" } }] },
       { text: "ok" },
     ];
-    await writeFile(path.join(d.cwd, "replay.json"), JSON.stringify({ turns }));
-    const run = await runAcai({
-      args: [
-        "-p",
-        "go",
-        "--model",
-        "replay:replay.json",
-        "--yes",
-        "--output-format",
-        "stream-json",
-      ],
-      dirs: d,
-    });
+    const { run, lines } = await runReplayStream<Line>(d, turns);
     expect(run.exitCode, run.stderr).toBe(0);
-    const starts = lines(run.stdout).filter((l) => l.type === "hook_start");
+    const starts = lines.filter((l) => l.type === "hook_start");
     expect(starts).toHaveLength(2);
     expect(starts.map((l) => l.event)).toEqual(["before_tool", "before_tool"]);
     expect(starts[0]?.statusMessage).toBe("Checking the command");
