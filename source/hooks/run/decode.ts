@@ -5,7 +5,7 @@
  */
 import { meaningfulErrorLine } from "../../process/error-output.js";
 import type { RunResult } from "../../process/types.js";
-import { capDecisionTexts, type Decision, failed, type OverCap } from "../contract/decision.js";
+import { type Decision, failed } from "../contract/decision.js";
 import type { HookEventName } from "../contract/definition.js";
 import { decodeAnswerText } from "../contract/dialects/index.js";
 import { eventRow } from "../contract/events/table.js";
@@ -38,20 +38,11 @@ export function describeSpawnFailure(spawnError: string): string {
 }
 
 /**
- * Exit code + output → Decision, every text in it capped (ANSWER_TEXT_CAPS;
- * context is capped where it is collected), cut or, with `over`, spilled to a
- * file (spill.ts). Pure without `over`; hooks.md §4.
+ * Exit code + output → Decision; pure; hooks.md §4. Its texts are not capped
+ * here: runHookOnce holds every kind's answer to the caps, spilling what the
+ * model or the user reads (spill.ts `boundDecision`).
  */
 export function decodeRunResult(
-  result: RunResult,
-  event: HookEventName,
-  limits: { timeoutMs: number; maxOutputBytes: number },
-  over?: OverCap,
-): Decision {
-  return capDecisionTexts(decodeUncapped(result, event, limits), over);
-}
-
-function decodeUncapped(
   result: RunResult,
   event: HookEventName,
   limits: { timeoutMs: number; maxOutputBytes: number },

@@ -273,7 +273,7 @@ async function startContext(ctx: RunContext): Promise<void> {
   }
 }
 
-/** Kills every running hook, waits for background work, closes the audit log, removes spilled texts, closes the agent. */
+/** Kills every running hook, waits for background work, closes the audit log, closes the agent (spilled texts stay with the session: spill.ts). */
 async function closeRun(ctx: RunContext, pump: Pump): Promise<void> {
   ctx.detach();
   ctx.stopAll.abort();
@@ -281,6 +281,5 @@ async function closeRun(ctx: RunContext, pump: Pump): Promise<void> {
   ctx.persistent.kill();
   await settleBackground(ctx);
   ctx.audit.close();
-  ctx.spill.clean();
   await pump.close();
 }

@@ -5,7 +5,7 @@
 
 import { quietRunResult } from "../../process/result.js";
 import type { ProcessRunner, RunResult } from "../../process/types.js";
-import { failed, type OverCap } from "../contract/decision.js";
+import { failed } from "../contract/decision.js";
 import { type HookDefinition, type HookEventName, runModeOf } from "../contract/definition.js";
 import { buildHookEnvironment } from "../contract/environment.js";
 import { payloadText } from "../contract/payload-text.js";
@@ -17,7 +17,7 @@ import type { HandlerServices } from "./handlers/services.js";
 import type { PersistentHooks } from "./persistent/types.js";
 import type { PluginHooks } from "./plugins/types.js";
 import type { HookRunRecord } from "./run-record.js";
-import type { Spill } from "./spill.js";
+import { boundDecision, type Spill } from "./spill.js";
 
 export type { HookRunRecord } from "./run-record.js";
 
@@ -48,9 +48,9 @@ export interface HookRunOptions {
   /** What http, prompt, agent and mcp_tool hooks run through (handlers/services.ts). */
   handlers?: HandlerServices;
   /**
-   * Where texts over their caps go instead of being cut (spill.ts): a command
-   * hook's reason, message, output and prompt; every hook's context over
-   * `contextCapChars`.
+   * Where texts over their caps go instead of being cut (spill.ts): every
+   * hook's reason, message, output and prompt, whatever its kind, and its
+   * context over `contextCapChars`. Without it they are cut.
    */
   spill?: Spill;
   contextCapChars?: number;
@@ -68,7 +68,8 @@ export function launchOf(hook: Pick<HookDefinition, "launch">): {
 /**
  * Run a single hook against a given payload (also the toolkit's `acai hooks
  * test`), unless its file changed since the session loaded it: then it counts
- * as failed, with its failure policy.
+ * as failed, with its failure policy. Every kind's answer is held to its caps
+ * here, once (spill.ts `boundDecision`).
  */
 export function runHookOnce(
   hook: HookDefinition,
@@ -76,23 +77,10 @@ export function runHookOnce(
   payload: unknown,
   options: HookRunOptions,
 ): Promise<HookRunRecord> {
-  const run = runByMode(hook, event, payload, options);
-  const { spill, contextCapChars } = options;
-  if (spill === undefined || contextCapChars === undefined) return run;
-  return run.then((record) => spillContext(record, hook, spill, contextCapChars));
-}
-
-/** A record whose context is over the cap: the context spilled (spill.ts). */
-function spillContext(
-  record: HookRunRecord,
-  hook: HookDefinition,
-  spill: Spill,
-  cap: number,
-): HookRunRecord {
-  const context = record.decision.context;
-  if (context === undefined || context.length <= cap) return record;
-  const text = spill.text(context, "context", cap, hook.name);
-  return { ...record, decision: { ...record.decision, context: text } };
+  return runByMode(hook, event, payload, options).then((record) => ({
+    ...record,
+    decision: boundDecision(record.decision, hook.name, options),
+  }));
 }
 
 function runByMode(
@@ -209,19 +197,8 @@ async function runSpawned(
     aborted: result.aborted,
     outputLimit,
     ...(result.spawnError === undefined ? {} : { spawnError: result.spawnError }),
-    decision: decodeRunResult(
-      result,
-      event,
-      { timeoutMs: hook.timeoutMs, maxOutputBytes },
-      spillOver(hook, options.spill),
-    ),
+    decision: decodeRunResult(result, event, { timeoutMs: hook.timeoutMs, maxOutputBytes }),
   };
-}
-
-/** A command hook's texts over their caps, spilled when the session spills. */
-function spillOver(hook: HookDefinition, spill: Spill | undefined): OverCap | undefined {
-  if (spill === undefined) return undefined;
-  return (text, field, cap) => spill.text(text, field, cap, hook.name);
 }
 
 /** The record of a hook that was never started (dropped or cut before its turn came): a failure saying why. */

@@ -3,13 +3,18 @@
  * goes to a file of the session's own folder under ACAI_HOME
  * (`sessions/<session id>/hook-output/`, folders 0700, files 0600, created
  * exclusively) and the model or the user gets its beginning and the file's
- * path, within `cap` characters. The folder goes with the run (`clean()`). A text that
- * cannot be written is cut as before, and the note says why.
+ * path, within `cap` characters. The files stay with the session (a resumed
+ * session's transcript still names them); a resumed session numbers its new
+ * files after the ones there. A text that cannot be written is cut as before,
+ * and the note says why.
+ *
+ * `boundDecision` is the one place every hook kind's answer is held to its
+ * caps (run.ts calls it for every record, whatever ran the hook).
  */
-import { closeSync, openSync, rmdirSync, rmSync, writeSync } from "node:fs";
+import { closeSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
 import { ensurePrivateDirSync, PRIVATE_FILE_MODE } from "../../config/private-files.js";
-import { capText } from "../contract/decision.js";
+import { capDecisionTexts, capText, type Decision } from "../contract/decision.js";
 
 /** Which text of an answer: `context`, `reason`, `message`, `output`, `prompt`. */
 type SpilledText = "context" | "reason" | "message" | "output" | "prompt";
@@ -17,8 +22,6 @@ type SpilledText = "context" | "reason" | "message" | "output" | "prompt";
 export interface Spill {
   /** `text` as it is when it fits `cap`; else its beginning and where all of it is, within `cap`. */
   text(text: string, what: SpilledText, cap: number, hookName: string): string;
-  /** Removes the session's spill folder (the run ended). */
-  clean(): void;
 }
 
 export interface SpillOptions {
@@ -27,6 +30,9 @@ export interface SpillOptions {
   sessionId: () => string;
 }
 
+/** How many taken names a spill steps over before it gives up (a resumed session's earlier files). */
+const MAX_NAME_TRIES = 10_000;
+
 /** The folder a session's spilled texts go to. */
 export function spillDir(acaiHome: string, sessionId: string): string {
   return path.join(acaiHome, "sessions", safeName(sessionId || "unknown-session"), "hook-output");
@@ -34,47 +40,70 @@ export function spillDir(acaiHome: string, sessionId: string): string {
 
 export function createSpill(options: SpillOptions): Spill {
   let count = 0;
-  const written = new Set<string>();
   return {
     text(text, what, cap, hookName) {
       if (text.length <= cap) return text;
       const dir = spillDir(options.acaiHome, options.sessionId());
-      count++;
-      const file = path.join(dir, `${count}-${safeName(hookName)}-${what}.txt`);
+      let file = "";
       try {
         ensurePrivateDirSync(dir);
-        writeExclusive(file, text);
-        written.add(dir);
+        for (let tries = 0; ; tries++) {
+          if (tries >= MAX_NAME_TRIES) throw new Error(`${MAX_NAME_TRIES} names there are taken`);
+          count++;
+          file = path.join(dir, `${count}-${safeName(hookName)}-${what}.txt`);
+          if (writeExclusive(file, text)) break;
+        }
       } catch (error) {
         const why = (error as Error).message;
-        return `${capText(text, cap, what)} (the whole text could not be written to ${file}: ${why})`;
+        return `${capText(text, cap, what)} (the whole text could not be written to ${file || dir}: ${why})`;
       }
       const note = `\n… [${what} of hook "${hookName}" over ${cap} characters: all ${text.length} are in ${file}]`;
       // The preview and the note together stay within the cap, so nothing later cuts the path off.
       return `${text.slice(0, Math.max(0, cap - note.length))}${note}`;
     },
-    clean() {
-      for (const dir of written) {
-        rmSync(dir, { recursive: true, force: true });
-        try {
-          rmdirSync(path.dirname(dir)); // the session's folder, when nothing else is in it
-        } catch {
-          // Not empty, or already gone.
-        }
-      }
-      written.clear();
-    },
   };
 }
 
-/** A new file (never an existing one, never through a link), 0600. */
-function writeExclusive(file: string, text: string): void {
-  const fd = openSync(file, "wx", PRIVATE_FILE_MODE);
+/**
+ * A hook's answer held to its caps, whatever kind of hook gave it: the texts
+ * the model or the user reads spilled when the session spills (else cut),
+ * the context spilled past `contextCapChars` (else left to the context cap
+ * where it is collected), the audit's `log` and `error` always cut.
+ */
+export function boundDecision(
+  decision: Decision,
+  hookName: string,
+  bounds: { spill?: Spill; contextCapChars?: number },
+): Decision {
+  const { spill, contextCapChars } = bounds;
+  if (spill === undefined) return capDecisionTexts(decision);
+  const out = capDecisionTexts(decision, (text, field, cap) =>
+    spill.text(text, field, cap, hookName),
+  );
+  const context = out.context;
+  if (contextCapChars === undefined || context === undefined || context.length <= contextCapChars)
+    return out;
+  return { ...out, context: spill.text(context, "context", contextCapChars, hookName) };
+}
+
+/**
+ * A new file (never an existing one, never through a link), 0600: false when
+ * the name is taken (an earlier run of this session spilled under it).
+ */
+function writeExclusive(file: string, text: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, "wx", PRIVATE_FILE_MODE);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  }
   try {
     writeSync(fd, text);
   } finally {
     closeSync(fd);
   }
+  return true;
 }
 
 /** A name safe as one path component: letters, digits, `.`, `_`, `-` (at most 60). */

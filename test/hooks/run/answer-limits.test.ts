@@ -133,9 +133,29 @@ describe("__proto__, constructor and prototype are plain data", () => {
   });
 });
 
+/** What a hook that ran like this answered, through runHookOnce (where every kind's texts are capped). */
+async function ranLike(result: Parameters<typeof quietRunResult>[0]) {
+  const record = await runHookOnce(
+    makeHook(),
+    "before_tool",
+    {},
+    {
+      runner: async () => quietRunResult(result),
+      env: {},
+      projectDir: "/",
+      sessionId: "s",
+    },
+  );
+  return record.decision;
+}
+
+const ranExit0 = (stdout: string) => ranLike({ exitCode: 0, stdout });
+
 describe("every text a hook supplies is capped, visibly", () => {
-  it("a 400 KB stop reason is cut at the reason cap with a marker", () => {
-    const decision = exit0(JSON.stringify({ action: "stop", reason: "r".repeat(400_000) }));
+  it("a 400 KB stop reason is cut at the reason cap with a marker", async () => {
+    const decision = await ranExit0(
+      JSON.stringify({ action: "stop", reason: "r".repeat(400_000) }),
+    );
     expect(decision.action).toBe("stop");
     expect(decision.reason?.length).toBeLessThan(ANSWER_TEXT_CAPS.reason + 100);
     expect(decision.reason).toContain(
@@ -143,10 +163,12 @@ describe("every text a hook supplies is capped, visibly", () => {
     );
   });
 
-  it("a Claude Code stopReason, systemMessage and updatedToolOutput are capped", () => {
-    const stop = exit0(JSON.stringify({ continue: false, stopReason: "s".repeat(50_000) }));
+  it("a Claude Code stopReason, systemMessage and updatedToolOutput are capped", async () => {
+    const stop = await ranExit0(
+      JSON.stringify({ continue: false, stopReason: "s".repeat(50_000) }),
+    );
     expect(stop.reason).toContain("[reason cut at");
-    const output = exit0(
+    const output = await ranExit0(
       JSON.stringify({
         systemMessage: "m".repeat(50_000),
         hookSpecificOutput: { updatedToolOutput: "o".repeat(100_000) },
@@ -160,18 +182,14 @@ describe("every text a hook supplies is capped, visibly", () => {
     }
   });
 
-  it("an exit-2 reason from a megabyte of stderr is capped", () => {
-    const decision = decodeRunResult(
-      quietRunResult({ exitCode: 2, stderr: "e".repeat(1_000_000) }),
-      "before_tool",
-      limits,
-    );
+  it("an exit-2 reason from a megabyte of stderr is capped", async () => {
+    const decision = await ranLike({ exitCode: 2, stderr: "e".repeat(1_000_000) });
     expect(decision.action).toBe("block");
     expect(decision.reason).toContain("[reason cut at");
   });
 
-  it("plain stdout kept as a log note is capped with a marker", () => {
-    const decision = exit0("l".repeat(10_000));
+  it("plain stdout kept as a log note is capped with a marker", async () => {
+    const decision = await ranExit0("l".repeat(10_000));
     expect(decision.log).toContain(`[log cut at ${ANSWER_TEXT_CAPS.log} characters by acai]`);
   });
 

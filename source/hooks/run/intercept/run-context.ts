@@ -17,7 +17,7 @@ import { type HookActivityEvent, hookWarning, type InterceptedEvent } from "../a
 import { type ConsideredMemo, createConsideredMemo } from "../considered.js";
 import { createPersistentHost, type PersistentHost } from "../persistent/host.js";
 import { createHookIndex, type HookIndex } from "../plan.js";
-import { createSpill, type Spill } from "../spill.js";
+import { createSpill } from "../spill.js";
 import { DEFAULT_CONTEXT_CAP_CHARS } from "../step.js";
 import { type AuditRecorder, createAuditRecorder } from "./audit-recorder.js";
 import { hookRuns, type RelayEffectOptions, type RunnerFor } from "./hook-runs.js";
@@ -70,8 +70,6 @@ export interface RunContext {
   hookSignal(event: HookEventName): AbortSignal;
   /** Runs a hook of this event with the payload built for it (hook-runs.ts). */
   runnerFor: RunnerFor;
-  /** Where hook texts over their caps go (spill.ts); cleaned when the run closes. */
-  spill: Spill;
   /** Releases the caller's signal. */
   detach(): void;
 }
@@ -130,7 +128,6 @@ export function createRunContext(
       spill,
       contextCapChars: cap,
     }),
-    spill,
     detach: () => options.signal?.removeEventListener("abort", onAbort),
   };
 }

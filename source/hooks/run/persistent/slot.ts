@@ -14,7 +14,7 @@
  */
 import { meaningfulErrorLine } from "../../../process/error-output.js";
 import type { LongLived, LongLivedExit, ProcessStarter } from "../../../process/long-lived.js";
-import { capDecisionTexts, type Decision, failed } from "../../contract/decision.js";
+import { type Decision, failed } from "../../contract/decision.js";
 import type { HookDefinition, HookEventName } from "../../contract/definition.js";
 import { describeSpawnFailure, formatBytes } from "../decode.js";
 import { readAnswerLine } from "./protocol.js";
@@ -232,7 +232,7 @@ export class HookProcessSlot {
     }
     this.crashes = 0;
     this.restartAt = 0;
-    waiting.settle({ decision: capDecisionTexts(line.decision), stdout: text });
+    waiting.settle({ decision: line.decision, stdout: text });
   }
 
   private onExit(inst: Instance, exit: LongLivedExit): void {
