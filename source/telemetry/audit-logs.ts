@@ -29,6 +29,7 @@ export function teeAuditSink(options: {
         attributes: auditAttributes(entry, toolDetails),
       });
     },
+    ...(inner.hold === undefined ? {} : { hold: () => inner.hold?.() ?? (() => {}) }),
     close() {
       inner.close?.();
     },

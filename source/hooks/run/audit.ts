@@ -77,6 +77,11 @@ export interface ConsideredLine {
 export interface AuditSink {
   /** Must be cheap; may throw (the interceptor reports it once and goes on). */
   write(entry: AuditEntry | ConsideredLine): void;
+  /**
+   * A gate's chain is running: lines written until the returned release may
+   * wait and go out together (the same lines, in the same order).
+   */
+  hold?(): () => void;
   /** Called when the interceptor that opened the sink is done. */
   close?(): void;
 }
@@ -85,13 +90,20 @@ export function auditLogPath(acaiHome: string): string {
   return join(acaiHome, "logs", "hooks-audit.jsonl");
 }
 
+/** How long a held line may wait for its chain to end before it is written anyway. */
+const MAX_HOLD_MS = 100;
+
 /**
  * Appends a line per entry (O_APPEND: lines from concurrent sessions do not
  * interleave). The folder is created and the file opened on the first write;
  * the descriptor stays open until `close()`. Entries written in one turn of
  * the event loop are serialized and go out in one write at the end of the
  * turn (`setImmediate`) or at `close()`: twenty hooks answering one tool call
- * cost one system call, not twenty, and none of it delays the verdict.
+ * cost one system call, not twenty, and none of it delays the verdict. While
+ * a chain holds the log (`hold`), its hooks answer in turns of their own, one
+ * after another: their lines go out at the end of the turn the chain ends in,
+ * or `MAX_HOLD_MS` after the first of them (a slow hook, a question to the
+ * user), whichever is first.
  */
 export function createFileAuditSink(acaiHome: string): AuditSink {
   const path = auditLogPath(acaiHome);
@@ -99,7 +111,11 @@ export function createFileAuditSink(acaiHome: string): AuditSink {
   let entries: (AuditEntry | ConsideredLine)[] = [];
   /** A write at the end of a turn that failed: the next write() reports it. */
   let broken: Error | undefined;
+  let holds = 0;
+  let heldTimer: NodeJS.Timeout | undefined;
   const flush = (): void => {
+    if (heldTimer !== undefined) clearTimeout(heldTimer);
+    heldTimer = undefined;
     if (entries.length === 0 || fd === undefined) return;
     let text = "";
     for (const entry of entries) text += `${JSON.stringify(entry)}\n`;
@@ -114,8 +130,21 @@ export function createFileAuditSink(acaiHome: string): AuditSink {
         fd = openPrivateAppendSync(path);
       }
       // Ref'd: it runs at the end of this turn even if nothing else keeps acai alive.
-      if (entries.length === 0) setImmediate(flushQuietly);
+      if (entries.length === 0) {
+        if (holds === 0) setImmediate(flushQuietly);
+        else heldTimer ??= setTimeout(flushQuietly, MAX_HOLD_MS);
+      }
       entries.push(entry);
+    },
+    hold() {
+      holds++;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        holds--;
+        if (holds === 0 && entries.length > 0) setImmediate(flushQuietly);
+      };
     },
     close() {
       flush();

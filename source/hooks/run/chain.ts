@@ -145,7 +145,11 @@ export async function* runChain(
     for (let k = 0; k < asked.length; k++) {
       const { hook, index, startedAt } = asked[k] as Asked;
       yield hookStart(hook, gate.event, startedAt);
-      const folded = yield* foldOne(options, gate, state, hook, await (asked[k] as Asked).record);
+      const record = await (asked[k] as Asked).record;
+      let folded = foldOne(options, gate, state, hook, record);
+      if ("asking" in folded)
+        folded = yield* askThenFold(options, gate, hook, record, folded.asking);
+      for (const event of folded.events) yield event;
       next = index + 1;
       if (checklist?.takes(hook, folded.end)) {
         state = folded.state;
@@ -189,36 +193,66 @@ class BlockList {
   }
 }
 
-/** One hook's answer folded in: its activity, the user's answer to an `ask`, and how the chain goes on. */
-async function* foldOne(
+/** One hook's answer folded in: the chain's state after it, how the chain goes on, the activity to yield. */
+interface Folded {
+  state: ChainState;
+  end?: ChainEnd;
+  events: HookActivityEvent[];
+}
+
+/**
+ * One hook's answer folded in, at once — or, when it asks the user, what the
+ * question needs (`askThenFold`). A function, not a generator: a chain of
+ * hooks asked one after another pays for it once per hook.
+ */
+function foldOne(
   options: ChainOptions,
   gate: Gate,
   state: ChainState,
   hook: HookDefinition,
   record: HookRunRecord,
-): AsyncGenerator<
-  HookActivityEvent | NotificationEvent,
-  { state: ChainState; end?: ChainEnd },
-  undefined
-> {
+): Folded | { asking: Stepped } {
   if (record.decision.action === "failed" && record.aborted) {
     // Cut by the abort: a tool whose check did not finish does not run.
     options.onRun?.(hook, record, record.decision, record.decision);
-    yield endOf(hook, gate.event, record, record.decision, record.decision.error);
-    return { state, end: ABORTED };
+    const events = [endOf(hook, gate.event, record, record.decision, record.decision.error)];
+    return { state, end: ABORTED, events };
   }
-  let stepped: Stepped = step(state, hook, record.decision);
-  if (stepped.end?.kind === "ask") {
-    const notification = options.onAsk?.(stepped.end.request);
-    if (notification) yield notification;
-    stepped = settleAsk(stepped, await resolveAsk(options, stepped.end.request));
-  }
+  const stepped: Stepped = step(state, hook, record.decision);
+  if (stepped.end?.kind === "ask") return { asking: stepped };
+  return settled(options, gate, hook, record, stepped);
+}
+
+/** An `ask` answered: the notification first, then the user's (or `--yes`'s) answer folded in. */
+async function* askThenFold(
+  options: ChainOptions,
+  gate: Gate,
+  hook: HookDefinition,
+  record: HookRunRecord,
+  stepped: Stepped,
+): AsyncGenerator<NotificationEvent, Folded, undefined> {
+  if (stepped.end?.kind !== "ask") return settled(options, gate, hook, record, stepped);
+  const notification = options.onAsk?.(stepped.end.request);
+  if (notification) yield notification;
+  const answer = await resolveAsk(options, stepped.end.request);
+  return settled(options, gate, hook, record, settleAsk(stepped, answer));
+}
+
+function settled(
+  options: ChainOptions,
+  gate: Gate,
+  hook: HookDefinition,
+  record: HookRunRecord,
+  stepped: Stepped,
+): Folded {
   options.onRun?.(hook, record, stepped.answered, stepped.effective);
-  yield endOf(hook, gate.event, record, stepped.answered, stepped.detail);
-  for (const note of stepped.notes) yield hookWarning(hook, note);
+  const events = [endOf(hook, gate.event, record, stepped.answered, stepped.detail)];
+  for (const note of stepped.notes) events.push(hookWarning(hook, note));
   // settleAsk has replaced an `ask` end by the user's answer.
   const end = stepped.end?.kind === "ask" ? undefined : stepped.end;
-  return end === undefined ? { state: stepped.state } : { state: stepped.state, end };
+  return end === undefined
+    ? { state: stepped.state, events }
+    : { state: stepped.state, end, events };
 }
 
 function endOf(

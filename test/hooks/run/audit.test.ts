@@ -81,4 +81,47 @@ describe("audit log", () => {
     expect(lines.map((l) => JSON.parse(l).session)).toEqual(["s", "s", "t"]);
     expect(auditLogPath(dir.path)).toBe(`${dir.path}/logs/hooks-audit.jsonl`);
   });
+
+  it("holds a chain's lines until it ends, then writes them together in their order (a bound writes them anyway)", async () => {
+    const entry = auditEntry({
+      time: Date.parse("2026-01-01T00:00:00Z"),
+      session: "s",
+      hook: makeHook({ name: "h" }),
+      record: fakeRecord({ action: "continue" }),
+      answered: { action: "continue" },
+      effective: { action: "continue" },
+    });
+    const path = auditLogPath(dir.path);
+    const text = async (): Promise<string> => readFile(path, "utf8").catch(() => "");
+    const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+    const sink = createFileAuditSink(dir.path);
+    const release = sink.hold?.();
+    expect(release).toBeTypeOf("function");
+    for (const hook of ["a", "b", "c"]) {
+      sink.write({ ...entry, hook });
+      await turn(); // each hook of a chain answers in a turn of its own
+      await turn();
+    }
+    expect(await text()).toBe("");
+    release?.();
+    release?.(); // a second release changes nothing
+    await turn();
+    const lines = (await text()).trim().split("\n");
+    expect(lines.map((line) => JSON.parse(line).hook)).toEqual(["a", "b", "c"]);
+    // Not released (a slow hook, a question to the user): written after the bound.
+    sink.hold?.();
+    sink.write({ ...entry, hook: "d" });
+    await turn();
+    expect((await text()).trim().split("\n")).toHaveLength(3);
+    for (let i = 0; i < 500 && !(await text()).includes('"hook":"d"'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(
+      (await text())
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line).hook),
+    ).toEqual(["a", "b", "c", "d"]);
+    sink.close?.();
+  });
 });

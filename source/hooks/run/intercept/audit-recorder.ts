@@ -49,6 +49,8 @@ export interface AuditRecorder {
     toolCallId: string | undefined,
     hooks: readonly ConsideredHook[],
   ): void;
+  /** A gate's chain runs: its lines may go out together when it ends (AuditSink.hold). */
+  hold(): () => void;
   close(): void;
 }
 
@@ -121,6 +123,9 @@ export function createAuditRecorder(options: AuditRecorderOptions): AuditRecorde
         hooks,
       }));
     },
+    hold() {
+      return (failed ? undefined : audit?.hold?.()) ?? releaseNothing;
+    },
     close() {
       closed = true;
       try {
@@ -131,6 +136,8 @@ export function createAuditRecorder(options: AuditRecorderOptions): AuditRecorde
     },
   };
 }
+
+const releaseNothing = (): void => {};
 
 const UNUSED_NOTE =
   "asked ahead of the hooks before it; not used, because one of them ended the chain or changed the values it saw";

@@ -8,7 +8,7 @@
  */
 import type { AgentEvent } from "../../../agent/events.js";
 import { RAISES } from "../../../agent/raises.js";
-import { fromSubagent } from "../../../agent/subagent-events.js";
+import { fromSubagent, type SubagentMark } from "../../../agent/subagent-events.js";
 import type { Verdict } from "../../../agent/verdicts.js";
 import type { PatternNamespace, PatternReply } from "../../../patterns/namespaces.js";
 import { capText } from "../../contract/decision.js";
@@ -39,39 +39,42 @@ export async function* handleEvent(
   const { event } = planned;
   if (planned.async.length > 0) yield* parts.startAsync(planned.async, event, agentEvent);
   let verdict: Verdict | undefined;
-  if (planned.chain.length > 0) verdict = yield* gate(ctx, parts, agentEvent, planned, carried);
-  else if (planned.observers.length > 0) verdict = yield* observe(ctx, event, agentEvent, planned);
+  if (planned.chain.length > 0) {
+    // The chain's activity is yielded from here, not through a generator of its own:
+    // a chain of hooks asked one after another passes two events per hook up.
+    // Its hooks answer one per turn of the loop: their audit lines go out together.
+    const release = ctx.audit.hold();
+    let result: ChainResult;
+    try {
+      result = yield* runChain(gateOptions(ctx, parts, agentEvent, planned));
+    } finally {
+      release();
+    }
+    const gated = verdictOf(event, agentEvent, result, carried, parts.retries, ctx.maxRetries);
+    if (gated.warning) yield gated.warning;
+    verdict = gated.verdict;
+  } else if (planned.observers.length > 0)
+    verdict = yield* observe(ctx, event, agentEvent, planned);
   else verdict = carriedVerdict(carried);
   if (ctx.pendingActivity.length > 0) yield* ctx.pendingActivity.splice(0);
   return verdict;
 }
 
-async function* gate(
+/** A gate's chain: what every chain of the run shares, and this event's hooks and questions. */
+function gateOptions(
   ctx: RunContext,
   parts: EventParts,
   agentEvent: AgentEvent,
   planned: Plan,
-  carried: readonly string[],
-): AsyncGenerator<InterceptedEvent, Verdict, undefined> {
-  const { event } = planned;
+): ChainOptions {
   const { options } = ctx;
-  const result = yield* runChain({
-    ...chainOptions(ctx, event, agentEvent),
+  return {
+    ...chainOptions(ctx, planned.event, agentEvent),
     hooks: planned.chain,
     ...(options.askUser === undefined ? {} : { askUser: options.askUser }),
     ...(options.assumeYes === undefined ? {} : { assumeYes: options.assumeYes }),
     onAsk: parts.notifications.onAsk,
-  });
-  const { verdict, warning } = verdictOf(
-    event,
-    agentEvent,
-    result,
-    carried,
-    parts.retries,
-    ctx.maxRetries,
-  );
-  if (warning) yield warning;
-  return verdict;
+  };
 }
 
 /** Observe-only: context waits for the next before_model; only a honoured `stop` answers the agent. */
@@ -297,11 +300,18 @@ export function withBuiltinContext(verdict: Verdict | undefined, context: string
  * (`hook_start`, `hook_end`, `hook_warning`) carries the subagent's mark too,
  * so a consumer (stream-json) can tell whose hooks ran.
  */
-export async function* markedLike<R>(
+export function markedLike<R>(
   agentEvent: AgentEvent,
   activity: AsyncGenerator<InterceptedEvent, R, undefined>,
 ): AsyncGenerator<InterceptedEvent, R, undefined> {
-  if (!fromSubagent(agentEvent)) return yield* activity;
+  // The main agent's own events: the activity as it is, without a generator around it.
+  return fromSubagent(agentEvent) ? marked(agentEvent, activity) : activity;
+}
+
+async function* marked<R>(
+  agentEvent: AgentEvent & SubagentMark & { agentId: string },
+  activity: AsyncGenerator<InterceptedEvent, R, undefined>,
+): AsyncGenerator<InterceptedEvent, R, undefined> {
   const mark = {
     agentId: agentEvent.agentId,
     ...(agentEvent.agentType === undefined ? {} : { agentType: agentEvent.agentType }),

@@ -54,25 +54,29 @@ export function hookRuns(deps: HookRunsOptions): RunnerFor {
       }),
     );
     const toolCallId = toolCallIdOf(agentEvent);
+    // What every hook run of this event shares, made once per event (a chain of 20 hooks runs 20).
+    const shared = {
+      persistent,
+      env: options.env,
+      projectDir: options.projectDir,
+      sessionId: session.sessionId,
+      ...(options.maxOutputBytes === undefined ? {} : { maxOutputBytes: options.maxOutputBytes }),
+      ...(options.plugins === undefined ? {} : { plugins: options.plugins }),
+      ...(options.handlers === undefined ? {} : { handlers: options.handlers }),
+      spill: deps.spill,
+      contextCapChars: deps.contextCapChars,
+      ...(options.fingerprints === undefined
+        ? {}
+        : { fingerprints: options.fingerprints, onChanged: warnChanged }),
+    };
     return async (hook, state, signal) => {
       if (hook.once === true) deps.spent.add(hook.id);
       const launch = options.launchFor?.(hook);
       const record = await runHookOnce(hook, event, payloadFor(state, hook), {
+        ...shared,
         runner: launch?.runner ?? options.runner,
-        persistent,
-        env: options.env,
-        projectDir: options.projectDir,
-        sessionId: session.sessionId,
         ...envFileOf(options, event, hook.id),
         signal,
-        ...(options.maxOutputBytes === undefined ? {} : { maxOutputBytes: options.maxOutputBytes }),
-        ...(options.plugins === undefined ? {} : { plugins: options.plugins }),
-        ...(options.handlers === undefined ? {} : { handlers: options.handlers }),
-        spill: deps.spill,
-        contextCapChars: deps.contextCapChars,
-        ...(options.fingerprints === undefined
-          ? {}
-          : { fingerprints: options.fingerprints, onChanged: warnChanged }),
       });
       if (toolCallId !== undefined) record.toolCallId = toolCallId;
       // Only a command hook starts a process (http, prompt, agent, mcp_tool, plugins run in acai).
