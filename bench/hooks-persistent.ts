@@ -48,7 +48,14 @@ import { runHookOnce } from "../dist/hooks/run/run.js";
 import { startProcess } from "../dist/process/long-lived.js";
 import { runProcess } from "../dist/process/runner.js";
 import { bashToolCall, parentEnvironment } from "./support/bash-call.ts";
-import { loadNow, median, numberArg, percentile, printResult, threeRuns } from "./support/result.ts";
+import {
+  loadNow,
+  median,
+  numberArg,
+  percentile,
+  printResult,
+  threeRuns,
+} from "./support/result.ts";
 
 const THROUGHPUT_N = 30_000;
 /** Blocks per run in figure 1: the drivers take turns block by block. */
@@ -380,7 +387,13 @@ async function figure2(run: HookCommand): Promise<void> {
     const added = (k: string) => at(k).map((x, i) => x - (at("none")[i] ?? 0));
     const lines = [
       ["asked ahead", "ahead", "floor", "all at once", true],
-      ["one after another (the default chain)", "in turn", "floor in turn", "one after another", true],
+      [
+        "one after another (the default chain)",
+        "in turn",
+        "floor in turn",
+        "one after another",
+        true,
+      ],
       ["one after another (the default chain)", "in turn", "floor", "all at once", false],
     ] as const;
     for (const [label, key, floor, floorWords, judged] of lines) {

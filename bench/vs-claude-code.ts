@@ -24,6 +24,7 @@
  * command hook).
  *
  *   npm run build && node bench/vs-claude-code.ts [--calls 10] [--reps 3] [--claude-code DIR]
+ *     [--acai-sandbox off]   (acai's tools and hooks outside its OS sandbox, as Claude Code's run)
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -40,6 +41,8 @@ const REPS = numberArg("reps", 3);
 const SESSION_TIMEOUT_MS = 180_000;
 const MODEL = "claude-sonnet-4-5";
 const ccAt = process.argv.indexOf("--claude-code");
+/** `--acai-sandbox off`: acai's hooks run outside its OS sandbox, as Claude Code's do (what the sandbox costs). */
+const ACAI_SANDBOX_OFF = process.argv[process.argv.indexOf("--acai-sandbox") + 1] === "off";
 
 type Agent = "claude" | "acai";
 type Kind = "none" | "bash" | "python" | "node" | "persistent";
@@ -123,8 +126,9 @@ async function setUp(root: string, kinds: Kind[]) {
       const acaiHome = path.join(home, ".acai");
       await mkdir(path.join(home, ".claude"), { recursive: true });
       await mkdir(path.join(acaiHome, "hooks"), { recursive: true });
-      const settings =
-        kind === "none" || kind === "persistent"
+      const settings = {
+        ...(agent === "acai" && ACAI_SANDBOX_OFF ? { sandbox: { enabled: false } } : {}),
+        ...(kind === "none" || kind === "persistent"
           ? {}
           : {
               hooks: {
@@ -132,7 +136,8 @@ async function setUp(root: string, kinds: Kind[]) {
                   { matcher: "Bash", hooks: [{ type: "command", command: commandOf[kind] }] },
                 ],
               },
-            };
+            }),
+      };
       const file =
         agent === "claude"
           ? path.join(home, ".claude", "settings.json")
@@ -260,7 +265,7 @@ try {
     takeTurnTimes: server.takeTurnTimes,
   };
   console.log(
-    `Claude Code ${claude.version} vs acai: ${CALLS} Bash calls a session, ${REPS} sessions per agent and hook a run, three runs; node ${process.version}${python ? "" : " (no python3: Python skipped)"}`,
+    `Claude Code ${claude.version} vs acai${ACAI_SANDBOX_OFF ? " (sandbox off)" : ""}: ${CALLS} Bash calls a session, ${REPS} sessions per agent and hook a run, three runs; node ${process.version}${python ? "" : " (no python3: Python skipped)"}`,
   );
   const pairs: [Agent, Kind][] = [];
   for (const kind of kinds)
