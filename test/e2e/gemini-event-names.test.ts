@@ -3,7 +3,13 @@
  * {"BeforeTool": [...]}` with Gemini's matcher (its tool name) and its answer
  * shape `{"decision": "deny", "reason": …}` blocks the call under `acai -p`
  * as a `before_tool` hook; a name neither Gemini CLI nor acai has still
- * refuses the file, naming it and the nearest name.
+ * refuses the file, naming it and the nearest name. A hook under a Gemini
+ * name receives Gemini CLI's payload: `hook_event_name` as Gemini writes it,
+ * Gemini's tool names, AfterTool's `tool_response` {llmContent,
+ * returnDisplay}, AfterAgent's `prompt_response`, `model` messages in
+ * `llm_request` — while the same hook under Claude Code's name gets Claude
+ * Code's. A BeforeToolSelection hook that denies blocks (acai keeps its
+ * stronger before_model gate; Gemini CLI ignores the decision there).
  */
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -63,6 +69,97 @@ describe("Gemini CLI's event names in settings", () => {
     const run = await go(d);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(await ran(d)).toBe(true);
+  });
+
+  it("hooks under Gemini's names receive Gemini CLI's payload; under Claude Code's, Claude Code's", async () => {
+    const d = await makeAcaiDirs("acai-gemini-payload-");
+    dirs = d;
+    const names = [
+      "BeforeAgent",
+      "BeforeModel",
+      "BeforeToolSelection",
+      "AfterModel",
+      "BeforeTool",
+      "AfterTool",
+      "AfterAgent",
+      "PreToolUse",
+    ];
+    const record = (name: string) => [
+      {
+        sequential: true, // Gemini CLI's group key, accepted
+        hooks: [
+          {
+            type: "command",
+            command: `cat >> '${path.join(d.root, name)}.jsonl'; echo >> '${path.join(d.root, name)}.jsonl'`,
+          },
+        ],
+      },
+    ];
+    await setUp(d, Object.fromEntries(names.map((n) => [n, record(n)])));
+    const turns = [
+      {
+        text: "Running it.",
+        tool_calls: [{ name: "Bash", input: { command: "echo ran-output" } }],
+      },
+      { text: "done" },
+    ];
+    await writeFile(path.join(d.cwd, "replay.json"), JSON.stringify({ turns }));
+    const run = await go(d);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const seen = async (name: string) =>
+      (await readFile(path.join(d.root, `${name}.jsonl`), "utf8"))
+        .split("\n")
+        .filter((l) => l.trim() !== "")
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    for (const name of names) {
+      const payloads = await seen(name);
+      expect(payloads.length, name).toBeGreaterThan(0);
+      for (const p of payloads) expect(p.hook_event_name, name).toBe(name);
+    }
+    const [beforeTool] = await seen("BeforeTool");
+    expect(beforeTool).toMatchObject({
+      tool_name: "run_shell_command",
+      acai_tool_name: "Bash",
+      tool_input: { command: "echo ran-output" },
+    });
+    const [preToolUse] = await seen("PreToolUse");
+    expect(preToolUse).toMatchObject({
+      tool_name: "Bash",
+      tool_input: { command: "echo ran-output" },
+    });
+    expect(preToolUse?.acai_tool_name).toBeUndefined();
+    const [afterTool] = await seen("AfterTool");
+    const response = afterTool?.tool_response as { llmContent: string; returnDisplay: string };
+    expect(response.llmContent).toContain("ran-output");
+    expect(response.returnDisplay).toBe(response.llmContent);
+    const [afterAgent] = await seen("AfterAgent");
+    expect(afterAgent?.prompt_response).toBe("done");
+    const [beforeAgent] = await seen("BeforeAgent");
+    expect(beforeAgent?.prompt).toBe("go");
+    // The second model request carries the model's first text, as Gemini's role "model".
+    for (const name of ["BeforeModel", "BeforeToolSelection"]) {
+      const second = (await seen(name))[1]?.llm_request as {
+        messages: { role: string; content: string }[];
+      };
+      expect(second.messages, name).toContainEqual({ role: "model", content: "Running it." });
+      expect(
+        second.messages.map((m) => m.role),
+        name,
+      ).not.toContain("assistant");
+    }
+    const [afterModel] = await seen("AfterModel");
+    expect(afterModel?.llm_response).toMatchObject({
+      candidates: [{ content: { role: "model", parts: ["Running it."] } }],
+    });
+  });
+
+  it("a BeforeToolSelection hook that denies ends the turn (acai's before_model gate, stronger than Gemini's)", async () => {
+    const d = await makeAcaiDirs("acai-gemini-names-");
+    dirs = d;
+    await setUp(d, { BeforeToolSelection: [{ hooks: [{ type: "command", command: DENY }] }] });
+    const run = await go(d);
+    expect(run.stderr).toContain("gemini policy: no shell");
+    expect(await ran(d)).toBe(false);
   });
 
   it("a name neither has is refused, naming the file and the nearest name", async () => {

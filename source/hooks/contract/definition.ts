@@ -216,6 +216,8 @@ export interface HookDefinition {
   /**
    * HOOK.md hooks: the event as their `trigger` spelled it (`before_tool`,
    * `pre-tool-call`, …), sent back as `event_type` (the spec renamed its events).
+   * Settings hooks under a Gemini CLI name (`BeforeTool`, …): that name, and
+   * with it Gemini's payload (gemini-payload.ts).
    */
   trigger?: string;
   /** Claude Code's `once`: run at most once per session. */

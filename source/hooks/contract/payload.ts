@@ -27,6 +27,7 @@ import {
 } from "./events/names.js";
 import { eventRow, type HookEventName } from "./events/table.js";
 import type { GateState } from "./gate-state.js";
+import { geminiPayload, geminiTrigger } from "./gemini-payload.js";
 
 export type { Payload } from "./events/fields.js";
 export type { GateState } from "./gate-state.js";
@@ -63,7 +64,10 @@ export interface PayloadArgs {
   state?: GateState;
   session: SessionInfo;
   dialect: HookDialect;
-  /** The hook's HOOK.md `trigger` as written (`HookDefinition.trigger`), for `event_type`. */
+  /**
+   * The event's name as the hook's definition spelled it (`HookDefinition.trigger`): a HOOK.md
+   * hook's `event_type`; a settings hook's Gemini CLI name (gemini-payload.ts).
+   */
   trigger?: string | undefined;
   /** Epoch ms. */
   now: number;
@@ -118,5 +122,7 @@ export function buildPayload(args: PayloadArgs): Payload {
   for (const [key, value] of Object.entries(relayContext(args.session))) {
     if (!(key in payload)) payload[key] = value;
   }
-  return payload;
+  // A settings hook under one of Gemini CLI's own names gets Gemini's spelling (gemini-payload.ts).
+  const gemini = geminiTrigger(args.event, args.trigger);
+  return gemini === undefined ? payload : geminiPayload(gemini, payload);
 }

@@ -214,6 +214,12 @@ export const SettingsHookGroupSchema = z.looseObject({
       "Claude Code matcher: empty or * = all; a name or A|B = exact names; otherwise a regular expression",
     ),
   hooks: z.array(z.unknown()).describe("Entries validated one by one (SettingsHookEntry)"),
+  sequential: z
+    .boolean()
+    .optional()
+    .describe(
+      "Gemini CLI's: run the group's hooks one after another. Accepted either way: acai asks a gate's hooks in order (persistent hooks and plugins that set ask_ahead may be asked together)",
+    ),
 });
 
 /** For JSON Schema output and documentation: the whole section, fully typed. */
@@ -223,6 +229,7 @@ const SettingsHooksSchema = z.partialRecord(
     z.looseObject({
       matcher: SettingsHookGroupSchema.shape.matcher,
       hooks: z.array(SettingsHookEntrySchema),
+      sequential: SettingsHookGroupSchema.shape.sequential,
     }),
   ),
 );

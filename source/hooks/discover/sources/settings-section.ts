@@ -55,8 +55,8 @@ export function settingsHooksEventError(file: {
   return undefined;
 }
 
-/** The keys of a matcher group, `{"matcher": …, "hooks": […]}`. */
-const GROUP_KEYS = ["matcher", "hooks"] as const;
+/** The keys of a matcher group, `{"matcher": …, "hooks": […]}` (Gemini CLI's `sequential` too). */
+const GROUP_KEYS = ["matcher", "hooks", "sequential"] as const;
 
 /**
  * A key of a matcher group acai does not know (`"macher": "Bash"`): the

@@ -5,7 +5,12 @@ import type {
   HookMatcher,
   HookScope,
 } from "../../contract/definition.js";
-import { hasNamespace, hasSource, isToolEvent } from "../../contract/events/names.js";
+import {
+  geminiOnlyNames,
+  hasNamespace,
+  hasSource,
+  isToolEvent,
+} from "../../contract/events/names.js";
 import {
   claudeMatcherToRegex,
   InvalidMatcherError,
@@ -47,6 +52,8 @@ export interface SettingsHookItem {
   file: string;
   scope: HookScope;
   event: HookEventName;
+  /** The event's key as written (`PreToolUse`, `BeforeTool`, …). */
+  eventKey: string;
   /** The Claude Code matcher string as written (undefined when absent). */
   matcher: string | undefined;
   entry: SettingsHookEntry;
@@ -149,6 +156,7 @@ export function parseSettingsHooks(file: SettingsHookFile): {
           file: file.path,
           scope: file.scope,
           event,
+          eventKey,
           matcher,
           entry: parsed.data,
           location,
@@ -251,6 +259,8 @@ function settingsDefinition(
     launch: launched.launch,
   };
   if (entry.description !== undefined) hook.description = entry.description;
+  // Under a Gemini CLI name, the hook gets Gemini's payload (contract/gemini-payload.ts).
+  if (geminiOnlyNames().includes(item.eventKey)) hook.trigger = item.eventKey;
   return hook;
 }
 
