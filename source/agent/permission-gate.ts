@@ -45,6 +45,8 @@ export async function* checkPermission(
 ): AsyncGenerator<AgentEvent, PermissionOutcome, Verdict | undefined> {
   const policy = ctx.permissions;
   const call = { toolName: tool.name, input };
+  // A parser loaded when first needed (permissions/shell/deferred.ts) is loaded before anything is decided.
+  await policy.shell.ready?.();
   const decision = decide(call, policy, hint);
   const run = (runInput: unknown): PermissionOutcome => {
     const landing = judgedLanding({ toolName: tool.name, input: runInput }, policy);

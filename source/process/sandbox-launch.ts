@@ -17,6 +17,13 @@ import type { SandboxLaunch } from "./types.js";
 export interface SandboxLauncher {
   /** Starts `target` (its environment complete: markers set) inside `launch`'s sandbox. */
   start(target: SpawnTarget, launch: SandboxLaunch, stdin: SandboxStdin): Promise<SpawnOutcome>;
+  /**
+   * Starts the policy's spawner in the background if it has none yet (nothing runs in it):
+   * a session does so for the hooks that run before its first model request, so the
+   * spawner's start (bwrap and a Node) overlaps the rest of the set-up. A start that
+   * fails is met by the first run as if that run had begun it.
+   */
+  prepare(launch: SandboxLaunch): void;
   /** How the policy's processes start now: through its spawner, or one bwrap each. */
   mode(key: string): "spawner" | "per-process" | "not-started";
   /** Stops every spawner (their namespaces and what runs in them die). */
@@ -60,9 +67,13 @@ export function createSandboxLauncher(options: SandboxLauncherOptions = {}): San
     const known = spawners.get(launch.key);
     const previous = known ? await known : undefined;
     if (previous instanceof Spawner && previous.running) return previous;
-    const started =
-      spawners.get(launch.key) === known ? startSpawner(path, launch) : spawners.get(launch.key)!;
-    const spawner = await started;
+    // A start that failed (one prepare() began) is not tried again; a spawner that died is.
+    const spawner =
+      previous !== undefined && !(previous instanceof Spawner)
+        ? previous
+        : await (spawners.get(launch.key) === known
+            ? startSpawner(path, launch)
+            : spawners.get(launch.key)!);
     if (spawner instanceof Spawner) return spawner;
     if (!perProcess.has(launch.key)) {
       perProcess.add(launch.key);
@@ -92,6 +103,12 @@ export function createSandboxLauncher(options: SandboxLauncherOptions = {}): San
       ]);
       const pipe = stdin === "ignore" ? "ignore" : "pipe"; // the runner writes a text itself
       return spawnGroup({ ...target, command: bwrap, args: argv }, pipe, target);
+    },
+    prepare(launch) {
+      if (options.useSpawner === false || perProcess.has(launch.key)) return;
+      if (spawners.has(launch.key)) return;
+      bwrap ??= (options.bwrap ?? findBwrap)();
+      if (bwrap !== undefined) startSpawner(bwrap, launch);
     },
     mode(key) {
       if (perProcess.has(key) || options.useSpawner === false) return "per-process";

@@ -14,6 +14,7 @@ import {
 } from "../hooks/run/typescript-launch.js";
 import { startProcess } from "../process/long-lived.js";
 import { runProcess } from "../process/runner.js";
+import { processSandboxLauncher } from "../process/sandbox-launch.js";
 import type { ProcessRunner } from "../process/types.js";
 import { withSignal } from "../process/with-signal.js";
 import { assessProject, type ProjectAssessment } from "./assessment.js";
@@ -89,6 +90,8 @@ function sessionSandbox(
     homeDir: options.homeDir,
     env: options.env,
     manifest: project.scan.projectManifest,
+    // The same launcher runProcess and startProcess start sandboxed children through.
+    prepareLaunch: (launch) => processSandboxLauncher().prepare(launch),
     wrap: (launching) => ({
       runner: withOwnNodeForTypeScript(launching.runner(runProcess), ownNode),
       starter: withOwnNodeForTypeScriptStarter(launching.starter(startProcess), ownNode),

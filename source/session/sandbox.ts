@@ -10,11 +10,12 @@ import { fileURLToPath } from "node:url";
 import type { SessionSandboxInfo } from "../agent/event-data.js";
 import type { AcaiPaths } from "../config/paths.js";
 import { resolveProjectPaths } from "../config/paths.js";
+import { ensurePrivateDirSync } from "../config/private-files.js";
 import type { LoadedSettings } from "../config/settings.js";
 import { SettingsError } from "../config/settings.js";
 import type { HookDefinition } from "../hooks/contract/definition.js";
 import type { ProcessStarter } from "../process/long-lived.js";
-import type { ProcessRunner } from "../process/types.js";
+import type { ProcessRunner, SandboxLaunch } from "../process/types.js";
 import type { ProjectManifest } from "../project/manifest.js";
 import { cachedProbe } from "../sandbox/probe-cache.js";
 import { withRefusalNotes } from "../sandbox/refusal.js";
@@ -24,6 +25,7 @@ import {
   SandboxRequiredError,
   type SessionSandbox,
 } from "../sandbox/session.js";
+import { sessionEnvRoot } from "./shell-env.js";
 
 export interface SessionSandboxSetup {
   sandbox: SessionSandbox;
@@ -40,6 +42,8 @@ export interface SessionSandboxSetup {
     starter: ProcessStarter;
     sandboxed: boolean;
   };
+  /** Starts, in the background, the sandbox's spawner the hook's processes will run through (nothing runs). */
+  prepareFor(hook: HookDefinition): void;
 }
 
 export interface SetUpSandboxOptions {
@@ -52,6 +56,8 @@ export interface SetUpSandboxOptions {
   manifest: ProjectManifest;
   /** Probe bwrap afresh instead of trusting a cached success (`acai doctor`). */
   freshProbe?: boolean;
+  /** Starts a policy's spawner ahead (process/sandbox-launch.ts `prepare`); none: nothing starts ahead. */
+  prepareLaunch?: (launch: SandboxLaunch) => void;
   /** The runner and starter below the sandbox (acai's, with TypeScript hooks on acai's Node). */
   wrap: (launching: {
     runner: (base: ProcessRunner) => ProcessRunner;
@@ -76,6 +82,8 @@ export function setUpSandbox(options: SetUpSandboxOptions): SessionSandboxSetup 
       )
     : sandboxedTools;
   const byHook = new Map<string, ReturnType<SessionSandboxSetup["launchFor"]>>();
+  const policyOf = (hook: HookDefinition) =>
+    sandbox.hookPolicy(hook.sandbox, hook.scope, hook.events.includes("session_start"));
   return {
     sandbox,
     info: sandboxPayload(sandbox.report),
@@ -85,8 +93,8 @@ export function setUpSandbox(options: SetUpSandboxOptions): SessionSandboxSetup 
     launchFor(hook) {
       let launch = byHook.get(hook.id);
       if (launch === undefined) {
-        const writesEnvFile = hook.events.includes("session_start");
-        const policy = sandbox.hookPolicy(hook.sandbox, hook.scope, writesEnvFile);
+        // A session_start hook's policy also writes its CLAUDE_ENV_FILE's folder.
+        const policy = policyOf(hook);
         launch = {
           runner: sandbox.runner(base.runner, policy),
           starter: sandbox.starter(base.starter, policy),
@@ -95,6 +103,14 @@ export function setUpSandbox(options: SetUpSandboxOptions): SessionSandboxSetup 
         byHook.set(hook.id, launch);
       }
       return launch;
+    },
+    prepareFor(hook) {
+      const policy = policyOf(hook);
+      if (policy === undefined || sandbox.bwrap === undefined) return;
+      // A launch binds only folders that exist when it is first made, and is kept: the
+      // CLAUDE_ENV_FILE folder a session_start hook writes must exist before, as at its run.
+      if (hook.events.includes("session_start")) ensurePrivateDirSync(sessionEnvRoot(paths.home));
+      options.prepareLaunch?.(sandbox.table.launchFor(policy));
     },
   };
 }
@@ -120,7 +136,7 @@ export function sessionSandboxOf(options: Omit<SetUpSandboxOptions, "wrap">): Se
         ? { allowNetworkInHooks: true }
         : {}),
       // session_start hooks write their CLAUDE_ENV_FILE there (shell-env.ts).
-      hookWrite: [path.join(paths.home, "session-env")],
+      hookWrite: [sessionEnvRoot(paths.home)],
       env: options.env,
       platform: process.platform,
       // A success is remembered under ACAI_HOME/cache: the probe was most of start-up (probe-cache.ts).

@@ -14,7 +14,7 @@ import type { McpSession } from "../mcp/connect.js";
 import type { SessionMemory } from "../memory/session.js";
 import { type ResolvedModel, resolveModel } from "../models/resolve.js";
 import type { ShellAnalyzer } from "../permissions/shell/analyze.js";
-import { loadShellAnalyzer } from "../permissions/shell/parser.js";
+import { deferredShellAnalyzer } from "../permissions/shell/deferred.js";
 import { type SessionPermissions, sessionPermissions } from "../permissions/sources.js";
 import { openSessionRelay } from "../relay/session-open.js";
 import type { SessionRelay } from "../relay/session-relay.js";
@@ -24,6 +24,7 @@ import { type LoadedTools, loadTools } from "../tools/registry.js";
 import type { SessionGround } from "./ground.js";
 import { hookRegistrySettings } from "./hook-registry-settings.js";
 import { pluginRelay } from "./relay-hooks.js";
+import { startSpawnersAhead } from "./spawners-ahead.js";
 import type { PrepareSessionOptions } from "./types.js";
 
 export interface SessionServices {
@@ -137,11 +138,17 @@ async function loadTogether(
       ...hookRegistrySettings(project.loaded, includeProject),
       confirmedEnv: project.confirmedEnv,
       ...(made.plugins === undefined ? {} : { plugins: made.plugins }),
+    }).then((registry) => {
+      // Their spawners start while the tools, MCP and the agent are still being set up.
+      startSpawnersAhead(registry.hooks, ground.sandbox);
+      return registry;
     }),
     connectMcp(ground, options, made.mcpServers),
     loadSubagentTypes({ acaiHome, projectDir, includeProject }),
-    // Bash lines are judged from a parse: the grammar loads beside the rest.
-    loadShellAnalyzer(),
+    // Bash lines are judged from a parse: the grammar loads at the first permission check.
+    deferredShellAnalyzer(async () =>
+      (await import("../permissions/shell/parser.js")).loadShellAnalyzer(),
+    ),
   ]);
   // A program's own callbacks (query()) join the hooks found in files.
   if (options.inProcessHooks) registry.hooks.push(...options.inProcessHooks);

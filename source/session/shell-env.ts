@@ -17,9 +17,14 @@ import { parseEnvFile } from "./env-file-parse.js";
 /** Past this a file is not read (a hook gone wrong); said once. */
 const MAX_ENV_FILE_BYTES = 256 * 1024;
 
+/** `$ACAI_HOME/session-env`: session_start hooks' sandbox policy may write in it (session/sandbox.ts). */
+export function sessionEnvRoot(acaiHome: string): string {
+  return path.join(acaiHome, "session-env");
+}
+
 /** `$ACAI_HOME/session-env/<sessionId>` */
 export function sessionEnvDir(acaiHome: string, sessionId: string): string {
-  return path.join(acaiHome, "session-env", sessionId);
+  return path.join(sessionEnvRoot(acaiHome), sessionId);
 }
 
 /**

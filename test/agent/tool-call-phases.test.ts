@@ -12,6 +12,8 @@ import { permit, prepare } from "../../source/agent/tool-call-gates.js";
 import { runToolCalls } from "../../source/agent/tool-calls.js";
 import type { Verdict } from "../../source/agent/verdicts.js";
 import { toRules } from "../../source/permissions/rules.js";
+import { deferredShellAnalyzer } from "../../source/permissions/shell/deferred.js";
+import { loadShellAnalyzer } from "../../source/permissions/shell/parser.js";
 import { echoTool, failTool, testPolicy, unusedRunner } from "./helpers.js";
 
 type Answer = (event: AgentEvent) => Verdict | undefined;
@@ -153,6 +155,22 @@ describe("permit", () => {
       kind: "refused",
       refusal: { blocked: true, denied: true, input: { text: "hi" } },
     });
+  });
+
+  it("loads a deferred Bash parser before it decides: an allowed line runs without asking", async () => {
+    const bash = { ...echoTool, name: "Bash" };
+    const { rules } = toRules(["Bash(git status)"], "allow", { scope: "flag", label: "--allow" });
+    const shell = deferredShellAnalyzer(() => loadShellAnalyzer());
+    const permissions = {
+      ...testPolicy("/nowhere"),
+      rules: { allow: rules, ask: [], deny: [] },
+      shell,
+    };
+    const call = { toolCallId: "b", toolName: "Bash", input: { command: "git status" } };
+    const prepared = { kind: "go_on" as const, tool: bash, input: { command: "git status" } };
+    const { events, outcome } = await drive(permit(context({ permissions }), call, prepared));
+    expect(events).toEqual([]);
+    expect(outcome).toEqual({ kind: "go_on", input: { command: "git status" } });
   });
 
   it("an ask raises permission_request; a stop there ends the turn and the session", async () => {

@@ -6,7 +6,7 @@
  * and restart, and what escapes (setsid, an empty environment) dying with
  * the namespace.
  */
-import { readFileSync, readlinkSync } from "node:fs";
+import { readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -222,6 +222,63 @@ describe.skipIf(!available)("the spawner", () => {
     const result = await sh(setup({ bwrap: () => undefined }).run, "echo never");
     expect(result.stdout).toBe("");
     expect(result.spawnError).toMatch(/in the sandbox \(policy "test"\): bwrap is not on PATH/);
+  });
+});
+
+describe.skipIf(!available)("a policy's spawner started ahead (prepare)", () => {
+  /** bwrap started for this test's policy (its arguments name the test's folder), not the child it forks. */
+  const bwraps = () => {
+    const all = pidsWith(dir).filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0]?.endsWith("bwrap");
+      } catch {
+        return false;
+      }
+    });
+    const parentOf = (pid: number) =>
+      Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ")[1]);
+    return all.filter((pid) => {
+      try {
+        return !all.includes(parentOf(pid));
+      } catch {
+        return false;
+      }
+    });
+  };
+
+  it("starts before any run, and the first run goes through it rather than a second one", async () => {
+    const { run, launcher } = setup();
+    expect(launcher.mode("test")).toBe("not-started");
+    launcher.prepare(policy());
+    expect(launcher.mode("test")).toBe("spawner");
+    expect(await waitFor(() => bwraps().length === 1)).toBe(true);
+    const result = await sh(run, "echo through");
+    expect(result).toMatchObject({ exitCode: 0, stdout: "through\n" });
+    expect(bwraps()).toHaveLength(1);
+    launcher.prepare(policy()); // a second prepare starts nothing
+    expect(bwraps()).toHaveLength(1);
+  });
+
+  it("that cannot start is tried once: the first run falls back to one bwrap and says so once", async () => {
+    const starts = join(dir, "starts");
+    const node = join(dir, "node");
+    writeFileSync(node, `#!/bin/sh\necho started >> ${starts}\nexit 1\n`, { mode: 0o755 });
+    const said: string[] = [];
+    const { run, launcher } = setup({ execPath: node, notify: (l) => said.push(l) });
+    launcher.prepare(policy());
+    const first = await sh(run, "echo one");
+    expect(first).toMatchObject({ exitCode: 0, stdout: "one\n" });
+    expect(readFileSync(starts, "utf8")).toBe("started\n");
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(/sandbox helper for policy "test" could not start/);
+    expect(launcher.mode("test")).toBe("per-process");
+  });
+
+  it("starts nothing where every process gets its own bwrap", async () => {
+    const { launcher } = setup({ useSpawner: false });
+    launcher.prepare(policy());
+    expect(launcher.mode("test")).toBe("per-process");
+    expect(bwraps()).toEqual([]);
   });
 });
 

@@ -1,10 +1,14 @@
+import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { containmentInForce } from "../../source/process/bwrap.js";
+import { processSandboxLauncher } from "../../source/process/sandbox-launch.js";
 import { transcriptPathFor } from "../../source/session/agent.js";
 import { prepareSession } from "../../source/session/prepare.js";
 import { brokenHookWarning } from "../../source/session/warnings.js";
+import { pidsWith, waitFor } from "../process/survivors.js";
 
 describe("session helpers", () => {
   it("names a broken hook once", () => {
@@ -53,6 +57,40 @@ describe("prepareSession", () => {
       );
       expect(timeouts).toEqual({ before_stop: 1234, session_end: 7000 });
     } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(containmentInForce().kind !== "namespace")("prepareSession, sandbox on", () => {
+  it("starts the spawner of a session_start hook's policy before the session runs anything", async () => {
+    const root = await realpath(await mkdtemp(path.join(os.tmpdir(), "acai-session-")));
+    try {
+      const acaiHome = path.join(root, "home", ".acai");
+      const cwd = path.join(root, "project");
+      await mkdir(acaiHome, { recursive: true });
+      await mkdir(cwd, { recursive: true });
+      const command = { hooks: [{ type: "command", command: "true" }] };
+      await writeFile(
+        path.join(acaiHome, "settings.json"),
+        JSON.stringify({ hooks: { SessionStart: [command], Stop: [command] } }),
+      );
+      const session = await prepareSession({
+        cwd,
+        env: { ACAI_HOME: acaiHome, OPENAI_API_KEY: "test-key", PATH: "/usr/bin:/bin" },
+        homeDir: path.join(root, "home"),
+        flags: { projectHooks: "require-trust", baseUrl: "http://127.0.0.1:9/v1" },
+      });
+      expect(session.sandboxLine).toMatch(/^sandbox: on/);
+      // Only a session_start hook's policy may write the CLAUDE_ENV_FILE folder: its bwrap names it.
+      const envDir = path.join(acaiHome, "session-env");
+      const spawnerUp = () =>
+        pidsWith(envDir).some((pid) =>
+          readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0]?.endsWith("bwrap"),
+        );
+      expect(await waitFor(spawnerUp)).toBe(true);
+    } finally {
+      processSandboxLauncher().stopAll();
       await rm(root, { recursive: true, force: true });
     }
   });

@@ -30,6 +30,11 @@ export interface CommandAnalysis {
 export interface ShellAnalyzer {
   /** The commands, writes and what could not be judged in a Bash command line. */
   analyze(line: string): CommandAnalysis;
+  /**
+   * A parser loaded when first needed (deferred.ts): resolves once `analyze`
+   * parses. The permission check awaits it before it decides.
+   */
+  ready?(): Promise<void>;
 }
 
 /** For a policy that judges no Bash line (no rules apply to any): every line is opaque. */
