@@ -1,6 +1,7 @@
 import type { ToolSet } from "ai";
 import type { Tool } from "../tools/types.js";
 import { anySignal, unlessAborted } from "./abort.js";
+import type { SessionEndReason } from "./event-data.js";
 import type { AgentEvent } from "./events.js";
 import { toModelTools } from "./model-step.js";
 import { SessionContext } from "./session-context.js";
@@ -116,13 +117,14 @@ async function* runSession(
   const prompts = iteratorOf(input.prompts);
   session.inbox = input.inbox;
   let turns = 0;
+  const end = (reason: SessionEndReason) => endSession(session, reason, { turns, signal });
   try {
     while (true) {
       const next = await unlessAborted(Promise.resolve(prompts.next()), signal);
-      if (signal.aborted || next === undefined) return yield* endSession(session, "aborted");
-      if (next.done) return yield* endSession(session, input.endReason?.() ?? "completed");
+      if (signal.aborted || next === undefined) return yield* end("aborted");
+      if (next.done) return yield* end(input.endReason?.() ?? "completed");
       const taken = yield* takeTurnInput(session, next.value, turns + 1, signal);
-      if (taken.kind === "end") return yield* endSession(session, taken.reason);
+      if (taken.kind === "end") return yield* end(taken.reason);
       if (taken.kind === "none") continue;
       turns++;
       const turnSignal = anySignal([signal, next.value.signal]);
@@ -131,8 +133,8 @@ async function* runSession(
         prompt: taken.prompt,
         signal: turnSignal,
       });
-      if (signal.aborted) return yield* endSession(session, "aborted");
-      if (stopped) return yield* endSession(session, stopped);
+      if (signal.aborted) return yield* end("aborted");
+      if (stopped) return yield* end(stopped);
     }
   } finally {
     // Not awaited: an async generator's return() waits for a pending next() that may never settle.

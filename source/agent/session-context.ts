@@ -108,6 +108,7 @@ export function isBareContinue(verdict: Verdict): boolean {
     verdict.text === undefined &&
     verdict.dropToolCalls === undefined &&
     verdict.followUp === undefined &&
+    verdict.lastTurn === undefined &&
     !verdict.context?.length
   );
 }

@@ -26,6 +26,15 @@ type BlockVerdict = {
  * run now; the run stops "deferred" and `--resume` asks the hooks again.
  */
 type DeferVerdict = { action: "defer"; reason: string } & WithContext;
+/**
+ * session_end: one more turn with `prompt` before the session really ends
+ * (agent-relay's `onSessionEnd` inject, answered within its budget): the
+ * turn is cut after `withinMs`; the end reason stays the one said.
+ */
+export interface LastTurn {
+  prompt: string;
+  withinMs: number;
+}
 type RetryVerdict = { action: "retry"; afterMs: number } & WithContext;
 /** An answer given in place of the model's (Gemini's synthetic `llm_response`). */
 export interface SyntheticResponse {
@@ -122,6 +131,8 @@ interface GateVerdicts {
     | ContinueVerdict<{ prompt?: string; suppress?: boolean }>
     | BlockVerdict
     | StopVerdict;
+  /** `lastTurn`: one more turn before the session ends (see `LastTurn`). */
+  session_end: ContinueVerdict<{ lastTurn?: LastTurn }>;
 }
 
 type GateEventType = keyof GateVerdicts;
@@ -144,6 +155,7 @@ export type Verdict =
       text?: string;
       dropToolCalls?: string[];
       followUp?: FollowUpCall;
+      lastTurn?: LastTurn;
     }>
   | AllowVerdict
   | BlockVerdict

@@ -45,11 +45,17 @@ export function emptyOutcome(): RunOutcome {
 export class OutcomeTracker {
   private readonly state: RunOutcome = emptyOutcome();
   private sawTurn = false;
+  /**
+   * Past session_end: a last turn its hooks asked for (agent-relay's
+   * onSessionEnd inject) is shown, but the run's result, reason and exit
+   * code are what they were when the session ended.
+   */
+  private ended = false;
   private stepUsage: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
 
   observe(event: InterceptedEvent): void {
     // A subagent's turns, steps and errors are its Task call's, not the run's.
-    if (fromSubagent(event)) return;
+    if (fromSubagent(event) || this.ended) return;
     const s = this.state;
     switch (event.type) {
       case "turn_start":
@@ -103,6 +109,7 @@ export class OutcomeTracker {
         }
         return;
       case "session_end":
+        this.ended = true;
         s.sessionEndReason = event.reason;
         if (!this.sawTurn && event.reason === "hook_stop") s.refusedAtStart = true;
         return;

@@ -10,30 +10,12 @@
  * deltas, holding back only the start of a line while it could still become
  * an escaped pattern (at most a few dozen characters).
  */
-import { fenceOf } from "./scan.js";
+import { type Fence, nextFence } from "./scan.js";
 
 /** An escaped pattern at the start of a line: blanks, backslashes, `@ns:`. */
 const ESCAPED = /^([ \t]*)\\(\\*@[A-Za-z][A-Za-z0-9_-]{0,63}:)/;
 /** What an escaped pattern's line start may still become while it streams in. */
 const MAYBE = /^[ \t]*(?:\\+(?:@(?:[A-Za-z][A-Za-z0-9_-]{0,63})?)?)?$/;
-
-interface Fence {
-  char: string;
-  length: number;
-}
-
-/** The fence state after `line` (a whole line, no newline). */
-function nextFence(open: Fence | undefined, line: string): Fence | undefined {
-  const fence = fenceOf(line);
-  if (open !== undefined) {
-    const closes =
-      fence && fence.char === open.char && fence.length >= open.length && fence.info === "";
-    return closes ? undefined : open;
-  }
-  if (fence !== undefined && !(fence.char === "`" && fence.info.includes("`")))
-    return { char: fence.char, length: fence.length };
-  return undefined;
-}
 
 function unescapeLine(line: string): string {
   return line.replace(ESCAPED, "$1$2");

@@ -40,11 +40,61 @@ const PATTERN_LINE = /^[ \t]*@([A-Za-z][A-Za-z0-9_-]{0,63}):(\S{1,200})(?:[ \t]+
 const FENCE = /^[ ]{0,3}(`{3,}|~{3,})(.*)$/;
 
 /** The fence a line opens or closes, if it is one. */
-export function fenceOf(line: string): { char: string; length: number; info: string } | undefined {
+function fenceOf(line: string): { char: string; length: number; info: string } | undefined {
   const found = FENCE.exec(line);
   if (found === null) return undefined;
   const run = found[1] as string;
   return { char: run[0] as string, length: run.length, info: (found[2] ?? "").trim() };
+}
+
+/** The fenced code block a line is in (its opening fence), or none. */
+export interface Fence {
+  char: string;
+  length: number;
+}
+
+/**
+ * The fence state after `line` (a whole line, no newline), as CommonMark
+ * opens and closes fenced code: a closing fence has the same character, is
+ * at least as long, and nothing follows it; a backtick fence's info may not
+ * hold a backtick. The one rule every reader of pattern lines follows (the
+ * scanner, the escape, the relay's `@relay:` lines).
+ */
+export function nextFence(open: Fence | undefined, line: string): Fence | undefined {
+  const fence = fenceOf(line);
+  if (open !== undefined) {
+    const closes =
+      fence && fence.char === open.char && fence.length >= open.length && fence.info === "";
+    return closes ? undefined : open;
+  }
+  if (fence !== undefined && !(fence.char === "`" && fence.info.includes("`")))
+    return { char: fence.char, length: fence.length };
+  return undefined;
+}
+
+/**
+ * The lines of `text` where a pattern could be: outside fenced code blocks,
+ * fences themselves left out, a trailing `\r` removed, with their 1-based
+ * line numbers. Lines past `maxLineChars` are yielded too (the caller skips
+ * them) but are never read as a fence.
+ */
+export function* proseLines(
+  text: string,
+  maxLineChars = DEFAULT_MAX_LINE_CHARS,
+): Generator<{ raw: string; line: number }, void, undefined> {
+  let open: Fence | undefined;
+  let start = 0;
+  for (let line = 1; start <= text.length; line++) {
+    const end = text.indexOf("\n", start);
+    const stop = end === -1 ? text.length : end;
+    const raw = text.slice(start, stop > start && text[stop - 1] === "\r" ? stop - 1 : stop);
+    start = stop + 1;
+    const wasOpen = open;
+    if (raw.length <= maxLineChars) open = nextFence(open, raw);
+    // Inside a block, or the fence that opens one: not prose.
+    if (wasOpen !== undefined || open !== undefined) continue;
+    yield { raw, line };
+  }
 }
 
 export function scanPatterns(text: string, options: ScanOptions = {}): ScanResult {
@@ -52,24 +102,7 @@ export function scanPatterns(text: string, options: ScanOptions = {}): ScanResul
   const maxLineChars = options.maxLineChars ?? DEFAULT_MAX_LINE_CHARS;
   const patterns: PatternMatch[] = [];
   let skipped = 0;
-  let open: { char: string; length: number } | undefined;
-  let start = 0;
-  for (let line = 1; start <= text.length; line++) {
-    const end = text.indexOf("\n", start);
-    const stop = end === -1 ? text.length : end;
-    const raw = text.slice(start, stop > start && text[stop - 1] === "\r" ? stop - 1 : stop);
-    start = stop + 1;
-    const fence = raw.length <= maxLineChars ? fenceOf(raw) : undefined;
-    if (open !== undefined) {
-      // A closing fence: the same character, at least as long, nothing after it.
-      if (fence && fence.char === open.char && fence.length >= open.length && fence.info === "")
-        open = undefined;
-      continue;
-    }
-    if (fence !== undefined && !(fence.char === "`" && fence.info.includes("`"))) {
-      open = { char: fence.char, length: fence.length };
-      continue;
-    }
+  for (const { raw, line } of proseLines(text, maxLineChars)) {
     if (raw.length > maxLineChars) continue;
     const found = PATTERN_LINE.exec(raw);
     if (found === null) continue;

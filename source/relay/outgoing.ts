@@ -1,12 +1,14 @@
 /**
  * `@relay:NAME message`, `@relay:* message` and `@broadcast: message` lines in
  * the model's output: what the agent sends. A line is a message when it
- * starts with the pattern (leading blanks allowed); `\@relay:` is literal
- * text, not a message. `@broadcast:` (agent-relay's namespace "to all") is
+ * starts with the pattern (leading blanks allowed) outside fenced code
+ * blocks (the lines the pattern scanner reads, `proseLines`); `\@relay:` is
+ * literal text, not a message. `@broadcast:` (agent-relay's namespace "to all") is
  * `@relay:*`: the rest of the line goes to every other running agent (an
  * explicit `@broadcast:* message` means the same). At most
  * `MAX_SENDS_PER_RESPONSE` per model response: a flood is cut, and said.
  */
+import { proseLines } from "../patterns/scan.js";
 import { BROADCAST } from "./message.js";
 
 const MAX_SENDS_PER_RESPONSE = 10;
@@ -30,8 +32,8 @@ export interface RelayLine {
 export function relayLines(text: string): { lines: RelayLine[]; dropped: number } {
   const lines: RelayLine[] = [];
   let dropped = 0;
-  for (const raw of text.split("\n")) {
-    const line = lineOf(raw.replace(/\r$/, ""));
+  for (const { raw } of proseLines(text)) {
+    const line = lineOf(raw);
     if (!line) continue;
     if (lines.length >= MAX_SENDS_PER_RESPONSE) {
       dropped++;

@@ -2,7 +2,9 @@
  * Sends what the model addresses to other agents: a session's events pass
  * through, and the `@relay:` lines of each model response are sent as that
  * response is seen. Each sent message is raised as `message_sent` (its hooks
- * run beside the loop); a message that cannot be sent is a `warning`.
+ * run beside the loop); a message that cannot be sent is a `warning` for the
+ * user and a note for the model with its next request (`tell`): it wrote the
+ * line, it should not believe the message went.
  */
 import type { SentMessage } from "../agent/event-data.js";
 import type { InterceptedEvent } from "../hooks/run/activity.js";
@@ -13,6 +15,8 @@ export interface RelayOutputOptions {
   relay: SessionRelay;
   /** Raises `message_sent` beside the loop (the interceptor's side channel). */
   sent: (message: SentMessage) => void;
+  /** A note for the model, delivered with its next request (a system reminder). */
+  tell?: (note: string) => void;
 }
 
 export async function* sendingRelayLines(
@@ -27,10 +31,12 @@ export async function* sendingRelayLines(
       try {
         options.sent(await options.relay.send(line.to, line.content));
       } catch (error) {
+        const why = (error as Error).message;
+        options.tell?.(notSentNote(line.to, why));
         yield {
           type: "warning",
           source: "relay",
-          message: `message to ${line.to} not sent: ${(error as Error).message}`,
+          message: `message to ${line.to} not sent: ${why}`,
         };
       }
     }
@@ -42,6 +48,12 @@ export async function* sendingRelayLines(
       };
     }
   }
+}
+
+/** What the model is told of its own `@relay:` line that did not go out. */
+function notSentNote(to: string, why: string): string {
+  const line = to === "*" ? "@broadcast:" : `@relay:${to}`;
+  return `Your message to ${to === "*" ? "every agent" : to} (the ${line} line of your last reply) was NOT sent: ${why}. The recipient did not receive it.`;
 }
 
 function mentionsRelay(text: string): boolean {

@@ -93,7 +93,11 @@ export function sessionRuns(parts: SessionRunParts): RunOf {
       // agent-relay's ctx (recent output and messages) sees each event before its hooks do.
       const intercepted = intercept(tapEvents(agentRun, services.relayContext));
       const sent = gated
-        ? sendingRelayLines(intercepted, { relay: gated, sent: announceSent })
+        ? sendingRelayLines(intercepted, {
+            relay: gated,
+            sent: announceSent,
+            tell: (note) => intercept.tell(note),
+          })
         : intercepted;
       // What the user sees: `\@ns:` escapes without their backslash (after sending: never routed).
       const shown = unescapingPatterns(sent);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { scanPatterns } from "../../source/patterns/scan.js";
 import { relayLines } from "../../source/relay/outgoing.js";
 
 describe("relayLines", () => {
@@ -37,5 +38,34 @@ describe("relayLines", () => {
     const { lines, dropped } = relayLines(text);
     expect(lines).toHaveLength(10);
     expect(dropped).toBe(2);
+  });
+
+  it("an @relay: line inside fenced code is not sent, as the pattern scanner does not read it", () => {
+    const text = [
+      "Here is how to write to Bob:",
+      "```",
+      "@relay:bob inside backticks",
+      "```",
+      "~~~~ text",
+      "@broadcast: inside tildes",
+      "~~~",
+      "still inside: a shorter fence does not close it",
+      "@relay:bob still inside",
+      "~~~~",
+      "```js",
+      "@relay:bob in a block with a language",
+      "```",
+      "@relay:bob after the blocks",
+    ].join("\n");
+    expect(relayLines(text).lines).toEqual([{ to: "bob", content: "after the blocks" }]);
+    // One rule for both readers: the lines sent are the relay patterns the scanner finds.
+    const scanned = scanPatterns(text).patterns.filter((p) => p.namespace === "relay");
+    expect(scanned.map((p) => ({ to: p.target, content: p.message }))).toEqual(
+      relayLines(text).lines,
+    );
+  });
+
+  it("an unclosed fence keeps the rest of the message as code", () => {
+    expect(relayLines("```\n@relay:bob never sent\n@broadcast: nor this").lines).toEqual([]);
   });
 });

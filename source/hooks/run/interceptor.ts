@@ -31,7 +31,12 @@ import { HOOK_EVENT_OF } from "../contract/events/names.js";
 import { eventRow } from "../contract/events/table.js";
 import type { InterceptedEvent } from "./activity.js";
 import { noteConsidered } from "./intercept/audit-recorder.js";
-import { createAsyncHooks, sessionEnd, settleBackground } from "./intercept/background.js";
+import {
+  createAsyncHooks,
+  finishSessionEnd,
+  sessionEnd,
+  settleBackground,
+} from "./intercept/background.js";
 import {
   type BesideEvent,
   createIdle,
@@ -87,6 +92,12 @@ export interface HookInterceptor {
    * message goes as it is only when no hook is there to judge it.
    */
   gate(event: SendGateEvent): Promise<SendVerdict>;
+  /**
+   * A note for the model from the session (a message of its that was not
+   * sent): delivered with its next model request, as hooks' context is. With
+   * no run going on, it is dropped.
+   */
+  tell(note: string): void;
 }
 
 export function createHookInterceptor(options: InterceptorOptions): HookInterceptor {
@@ -110,6 +121,7 @@ export function createHookInterceptor(options: InterceptorOptions): HookIntercep
       raise: (event: BesideEvent) => (active ? active.raise(event) : Promise.resolve()),
       gate: (event: SendGateEvent): Promise<SendVerdict> =>
         active ? active.gate(event) : Promise.resolve(noRunVerdict(byEvent, event)),
+      tell: (note: string) => active?.tell(note),
     },
   );
 }
@@ -135,6 +147,7 @@ interface ActiveRun {
   notify: NotifyHooks;
   raise(event: BesideEvent): Promise<void>;
   gate(event: SendGateEvent): Promise<SendVerdict>;
+  tell(note: string): void;
 }
 
 async function* intercept(
@@ -167,6 +180,9 @@ async function* intercept(
     notify: (message, type) => parts.notifications.notify(message, type, pump.wake),
     raise: (event) => raiseBeside(ctx, event, pump.wake),
     gate: (event) => gateSend(ctx, event, pump.wake),
+    tell: (note) => {
+      if (!ctx.stopAll.signal.aborted) ctx.pendingContext.push(note);
+    },
   });
   try {
     let verdict: Verdict | undefined;
@@ -197,6 +213,8 @@ async function* intercept(
       else verdict = yield* sessionEnd(ctx, step.value);
       if (builtinContext !== undefined) verdict = withBuiltinContext(verdict, builtinContext);
     }
+    // A last turn asked for by session_end's hooks is over: the rest of session end.
+    yield* finishSessionEnd(ctx);
     if (ctx.pendingActivity.length > 0) yield* ctx.pendingActivity.splice(0);
   } finally {
     unfollow();

@@ -19,8 +19,10 @@ import { compareHooks, plan } from "./plan.js";
 
 export type SendGateEvent = Extract<AgentEvent, { type: "before_message_send" }>;
 
-/** Send (this content), or not (why). */
-export type SendVerdict = { send: true; content: string } | { send: false; reason: string };
+/** Send (this content), or not (why; `hook`: the one whose answer ended the chain, when one did). */
+export type SendVerdict =
+  | { send: true; content: string }
+  | { send: false; reason: string; hook?: string };
 
 /** Runs `event`'s hooks beside the loop (their activity goes out after `wake`); resolves with the verdict. */
 export async function gateSend(
@@ -49,10 +51,13 @@ export async function gateSend(
     ...(askUser === undefined ? {} : { askUser }),
     ...(assumeYes === undefined ? {} : { assumeYes }),
   });
+  /** The last hook of the chain that answered: the chain ends at the one that cancels. */
+  let last: string | undefined;
   const done = (async (): Promise<ChainResult> => {
     for (;;) {
       const step = await chain.next();
       if (step.done) return step.value;
+      if (step.value.type === "hook_end") last = step.value.hook.name;
       into(step.value);
     }
   })();
@@ -65,19 +70,22 @@ export async function gateSend(
     ),
   );
   try {
-    return verdictOf(await done, event.message.content);
+    return verdictOf(await done, event.message.content, last);
   } catch (error) {
     return { send: false, reason: `its hooks could not run (${(error as Error).message})` };
   }
 }
 
-function verdictOf(result: ChainResult, content: string): SendVerdict {
+function verdictOf(result: ChainResult, content: string, last: string | undefined): SendVerdict {
   const end = result.end;
   switch (end.kind) {
     case "block":
     case "stop":
     case "defer":
-      return { send: false, reason: end.reason };
+      // "aborted": the run ended under the chain, no hook decided.
+      return last === undefined || end.reason === "aborted"
+        ? { send: false, reason: end.reason }
+        : { send: false, reason: end.reason, hook: last };
     case "continue":
     case "allow":
     case "retry":

@@ -86,18 +86,18 @@ describe("before_message_send, the gate before a message is sent", () => {
     expect(ended).toEqual(["redact", "sign"]);
   });
 
-  it("a block, a stop or an ask nobody answers keeps the message unsent, with the reason", async () => {
+  it("a block, a stop or an ask nobody answers keeps the message unsent, with the reason and the hook", async () => {
     for (const answer of [
       { action: "block", reason: "no keys to other agents" },
       { action: "stop", reason: "no keys to other agents" },
     ]) {
       const hook = await answerHook(dir.path, "guard", answer, onSend);
       const { verdict } = await gateDuringRun([hook]);
-      expect(verdict).toEqual({ send: false, reason: "no keys to other agents" });
+      expect(verdict).toEqual({ send: false, reason: "no keys to other agents", hook: "guard" });
     }
     const ask = await answerHook(dir.path, "asker", { action: "ask", reason: "send it?" }, onSend);
     const { verdict } = await gateDuringRun([ask]);
-    expect(verdict).toMatchObject({ send: false });
+    expect(verdict).toMatchObject({ send: false, hook: "asker" });
     expect(verdict?.send === false && verdict.reason).toContain("denied");
   });
 

@@ -224,7 +224,7 @@ describe("agent-relay's messages, through acai", { timeout: 180_000 }, () => {
     expect(lastUser(helloTurn ?? requests[0]!)).not.toContain("STATUS CHECK");
   });
 
-  it("the \\@ escape: shown without its backslash (\\\\@ keeps one), never routed", async () => {
+  it("the \\@ escape: shown without its backslash (\\\\@ keeps one), never routed; nor an @relay: line in fenced code", async () => {
     dirs = await makeAcaiDirs("acai-seed-relay-msg-");
     const text = [
       "To write to Alice, an agent puts:",
@@ -232,6 +232,7 @@ describe("agent-relay's messages, through acai", { timeout: 180_000 }, () => {
       "\\\\@relay:Alice shows one backslash",
       "```",
       "\\@relay:Alice in code stays as written",
+      "@relay:Alice in a code block is an example, not a message",
       "```",
     ].join("\n");
     server = await startFakeOpenAI([
@@ -247,10 +248,11 @@ describe("agent-relay's messages, through acai", { timeout: 180_000 }, () => {
       "\\@relay:Alice shows one backslash",
       "```",
       "\\@relay:Alice in code stays as written",
+      "@relay:Alice in a code block is an example, not a message",
       "```",
     ].join("\n");
     expect(plain.stdout).toBe(`${shown}\n`);
-    // Not routed: no message to Alice was tried (she never ran: it would be a warning).
+    // Not routed, escaped or in code: no message to Alice was tried (she never ran: it would be a warning).
     expect(plain.stderr).not.toContain("Alice");
     const json = await runAcai({
       dirs,

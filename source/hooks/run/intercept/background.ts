@@ -6,6 +6,7 @@
  * background within its budget.
  */
 import type { AgentEvent } from "../../../agent/events.js";
+import type { Verdict } from "../../../agent/verdicts.js";
 import type { HookDefinition, HookEventName } from "../../contract/definition.js";
 import {
   type HookActivityEvent,
@@ -242,40 +243,86 @@ function rewake(ctx: RunContext, hook: HookDefinition, text: string): HookActivi
 /**
  * session_end (hooks.md §5): its hooks run even after an abort, within the
  * session-end budget, during which running background work (async and
- * notification hooks) may also finish; then the rest is killed.
+ * notification hooks) may also finish; then the rest is killed. What its
+ * hooks inject (agent-relay's `onSessionEnd` `inject`, any context) is the
+ * prompt of one last turn, answered within a budget of its own before the
+ * session really ends (not after an abort): the verdict asks the agent for
+ * it, and the rest of session end waits for the run to end (`finishSessionEnd`).
  */
 export async function* sessionEnd(
   ctx: RunContext,
   agentEvent: AgentEvent,
-): AsyncGenerator<InterceptedEvent, undefined, undefined> {
-  const budget = new AbortController();
-  const deadline = ctx.now() + ctx.budgetMs;
-  const timer = setTimeout(() => budget.abort(SESSION_END), ctx.budgetMs);
+): AsyncGenerator<InterceptedEvent, Verdict | undefined, undefined> {
+  const budget = sessionEndBudget(ctx);
   try {
-    const signal = AbortSignal.any([ctx.closing.signal, budget.signal]);
     const planned = plan(ctx.index, "session_end", agentEvent);
     noteConsidered(ctx, "session_end", agentEvent, planned);
     if (planned !== undefined) {
-      yield* runObservers({
+      const { context } = yield* runObservers({
         event: "session_end",
         agentEvent,
         hooks: planned.observers,
         matches: () => true,
         run: ctx.runnerFor("session_end", agentEvent),
-        signal,
+        signal: budget.signal,
         contextCapChars: ctx.cap,
         now: ctx.now,
         onRun: (hook, rec, answered, effective) => ctx.audit.record(hook, rec, answered, effective),
       });
+      const prompt = context.join("\n\n");
+      if (prompt.trim() !== "" && !ctx.stopAll.signal.aborted && ctx.budgetMs > 0) {
+        ctx.sessionEndDeferred = true;
+        return { action: "continue", lastTurn: { prompt, withinMs: ctx.budgetMs } };
+      }
     }
-    await backgroundWithin(ctx, signal);
-    // Persistent hooks' processes are asked to finish within what is left of the budget.
-    await ctx.persistent.stop(signal.aborted ? 0 : Math.max(0, deadline - ctx.now()));
-    yield* ctx.pendingActivity.splice(0);
+    yield* wrapUp(ctx, budget);
     return undefined;
   } finally {
-    clearTimeout(timer);
+    budget.clear();
   }
+}
+
+/** The rest of a session end deferred for its last turn: once the agent's run is over. */
+export async function* finishSessionEnd(
+  ctx: RunContext,
+): AsyncGenerator<InterceptedEvent, void, undefined> {
+  if (!ctx.sessionEndDeferred) return;
+  ctx.sessionEndDeferred = false;
+  const budget = sessionEndBudget(ctx);
+  try {
+    yield* wrapUp(ctx, budget);
+  } finally {
+    budget.clear();
+  }
+}
+
+interface Budget {
+  signal: AbortSignal;
+  deadline: number;
+  clear(): void;
+}
+
+/** The session-end budget from now: its signal also fires when the interceptor closes. */
+function sessionEndBudget(ctx: RunContext): Budget {
+  const budget = new AbortController();
+  const timer = setTimeout(() => budget.abort(SESSION_END), ctx.budgetMs);
+  return {
+    signal: AbortSignal.any([ctx.closing.signal, budget.signal]),
+    deadline: ctx.now() + ctx.budgetMs,
+    clear: () => clearTimeout(timer),
+  };
+}
+
+/** Background work within the budget, persistent hooks asked to finish, what is pending yielded. */
+async function* wrapUp(
+  ctx: RunContext,
+  budget: Budget,
+): AsyncGenerator<InterceptedEvent, void, undefined> {
+  const { signal, deadline } = budget;
+  await backgroundWithin(ctx, signal);
+  // Persistent hooks' processes are asked to finish within what is left of the budget.
+  await ctx.persistent.stop(signal.aborted ? 0 : Math.max(0, deadline - ctx.now()));
+  yield* ctx.pendingActivity.splice(0);
 }
 
 /** Lets background work finish until `signal` (the budget, or the close); then kills the rest. */

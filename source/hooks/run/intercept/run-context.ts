@@ -58,6 +58,11 @@ export interface RunContext {
   pendingActivity: InterceptedEvent[];
   /** Context of observers and async hooks, for the next before_model verdict. */
   pendingContext: string[];
+  /**
+   * session_end's hooks asked for a last turn: the rest of session end (the
+   * background within the budget, persistent hooks stopped) waits for it.
+   */
+  sessionEndDeferred: boolean;
   index: HookIndex;
   /** Every hook configured per event, disabled ones too (the audit's `considered` lines). */
   configured: ReadonlyMap<HookEventName, readonly HookDefinition[]>;
@@ -105,6 +110,7 @@ export function createRunContext(
     background: new Set(),
     pendingActivity,
     pendingContext: [],
+    sessionEndDeferred: false,
     index: hookIndex(options, session, byEvent, warn, spent),
     configured,
     consideredHooks: createConsideredMemo(),
