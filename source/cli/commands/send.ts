@@ -3,6 +3,9 @@
  * running agent) from the shell. To an agent that is not running it is kept
  * (within the retention) and delivered when an agent of that name starts; to
  * a name that never ran here it is refused unless `--queue` is given.
+ * Before it goes, the `before_message_send` hooks judge it as they judge an
+ * agent's message (session/shell-send.ts): a rewrite is what is sent, a
+ * cancel exits 3 naming the hook; an untrusted project's hooks do not run.
  */
 import type { Command } from "commander";
 import { RELAY_METADATA_CHARS, relayMetadataSchema } from "../../hooks/contract/relay-metadata.js";
@@ -47,7 +50,8 @@ export function registerSendCommand(program: Command, ctx: CommandContext): Comm
         const fromProblem = agentNameProblem(flags.from);
         if (fromProblem) throw new UsageError(`--from: ${fromProblem}.`);
         const metadata = parseMetadataFlag(flags.metadata);
-        const content = words.length > 0 ? words.join(" ") : await readAll(ctx.io.stdin);
+        const typed = words.length > 0 ? words.join(" ") : await readAll(ctx.io.stdin);
+        const content = await gated(ctx, { from: flags.from, to: name, content: typed });
         const { transport, settings } = await relayForCommand(ctx);
         try {
           const report = await transport
@@ -72,6 +76,30 @@ export function registerSendCommand(program: Command, ctx: CommandContext): Comm
         }
       }),
     );
+}
+
+/** The text the before_message_send hooks let go, or a CliError (exit 3) naming the hook that cancelled it. */
+async function gated(
+  ctx: CommandContext,
+  message: { from: string; to: string; content: string },
+): Promise<string> {
+  const [{ gateShellMessage }, { cancelledText }] = await Promise.all([
+    import("../../session/shell-send.js"),
+    import("../../session/gated-relay.js"),
+  ]);
+  const { io } = ctx;
+  const { verdict, notes } = await gateShellMessage({
+    cwd: io.cwd,
+    env: io.env,
+    homeDir: io.homeDir,
+    message,
+  });
+  for (const note of notes) io.stderr.write(`acai: ${note}\n`);
+  if (verdict.send) return verdict.content;
+  throw new CliError(
+    `message to ${inertText(message.to)} not sent: ${inertText(cancelledText(verdict))}`,
+    EXIT.hookBlocked,
+  );
 }
 
 /** `--metadata JSON`: a JSON object within the relay's bounds, or a usage error saying what is wrong. */
