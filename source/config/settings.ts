@@ -74,6 +74,16 @@ export const SettingsSchema = z.object({
   disableAllHooks: z.boolean().optional(),
   /** Hooks kept from running, by name (`acai hooks disable NAME`; a project's: its own hooks only). */
   disabledHooks: z.array(z.string().min(1).max(200)).max(1000).optional(),
+  /**
+   * Gemini CLI's switches, read as the two above: `enabled: false` is
+   * `disableAllHooks`, `disabled` (hook names) adds to `disabledHooks`.
+   */
+  hooksConfig: z
+    .object({
+      enabled: z.boolean().optional(),
+      disabled: z.array(z.string().min(1).max(200)).max(1000).optional(),
+    })
+    .optional(),
   /** Prices by model id, over acai's built-in table: `{"my-model": {"input": 0.5, "output": 1.5}}`. */
   pricing: z
     .record(

@@ -57,7 +57,17 @@ function disableSettings(
 ): NonNullable<LoadOptions["disable"]> {
   const project = includeProject ? loaded.project : {};
   return {
-    all: { user: loaded.user.disableAllHooks === true, project: project.disableAllHooks === true },
-    names: { user: loaded.user.disabledHooks ?? [], project: project.disabledHooks ?? [] },
+    all: { user: allOff(loaded.user), project: allOff(project) },
+    names: { user: namesOff(loaded.user), project: namesOff(project) },
   };
 }
+
+/** `disableAllHooks`, or Gemini CLI's `hooksConfig.enabled: false`. */
+const allOff = (s: MergedSettings): boolean =>
+  s.disableAllHooks === true || s.hooksConfig?.enabled === false;
+
+/** `disabledHooks` and Gemini CLI's `hooksConfig.disabled`. */
+const namesOff = (s: MergedSettings): string[] => [
+  ...(s.disabledHooks ?? []),
+  ...(s.hooksConfig?.disabled ?? []),
+];

@@ -6,7 +6,7 @@
  * message, interrupt}`.
  *
  * Gemini CLI's answers share this shape: `decision: "allow" | "deny"`, and
- * `hookSpecificOutput.{llm_request, llm_response, toolConfig,
+ * `hookSpecificOutput.{tool_input, llm_request, llm_response, toolConfig,
  * tailToolCallRequest}` (model-control.ts).
  *
  * Precedence, as in Claude Code: `continue: false` (stop) over a
@@ -58,6 +58,8 @@ const hookSpecificOutputSchema = z.object({
   llm_response: llmResponseSchema.nullish(),
   toolConfig: toolConfigSchema.nullish(),
   tailToolCallRequest: tailCallSchema.nullish(),
+  /** Gemini CLI's BeforeTool input override: merged onto the tool input (a merge patch). */
+  tool_input: jsonObjectSchema.nullish(),
   /** PermissionDenied: the model may retry the denied call. */
   retry: z.boolean().nullish(),
 });
@@ -139,16 +141,20 @@ function toDecision(answer: ClaudeAnswer): Decision {
   if (specific?.retry === true) return { ...base, ...reason, action: "retry", retryAfterMs: 0 };
   const control = modelControl(specific);
   const input = specific?.updatedInput ?? undefined;
+  const patch = specific?.tool_input ?? undefined;
   const output = outputText(specific?.updatedToolOutput ?? specific?.updatedMCPToolOutput);
   // `permissionDecision: "allow"` (or the older `decision: "approve"`) spares the permission question.
-  if ((permission === "allow" || answer.decision === "approve") && output === undefined) {
+  const spares = permission === "allow" || answer.decision === "approve";
+  if (spares && output === undefined && patch === undefined) {
     return input === undefined
       ? { ...base, ...reason, action: "allow" }
       : { ...base, ...reason, action: "allow", input };
   }
-  if (input !== undefined || output !== undefined || Object.keys(control).length > 0) {
+  const changes = [input, patch, output].some((change) => change !== undefined);
+  if (changes || Object.keys(control).length > 0) {
     const decision: Decision = { ...base, ...reason, action: "modify", ...control };
     if (input !== undefined) decision.input = input;
+    if (patch !== undefined) decision.inputPatch = patch;
     if (output !== undefined) decision.output = output;
     return decision;
   }
