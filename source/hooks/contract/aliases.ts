@@ -63,3 +63,12 @@ const BUILTINS: ReadonlyMap<string, readonly string[]> = new Map(
 export function toolNameSpellings(toolName: string): readonly string[] {
   return BUILTINS.get(toolName) ?? [toolName];
 }
+
+/**
+ * The built-in another agent's name stands for (`write_file` → `Write`), or
+ * the name itself: a Gemini CLI hook's tail call names Gemini's tools.
+ */
+export function builtinNamed(name: string): string {
+  for (const [builtin, spellings] of BUILTINS) if (spellings.includes(name)) return builtin;
+  return name;
+}

@@ -14,6 +14,7 @@
  * modifications, over continue.
  */
 import { z } from "zod";
+import { builtinNamed } from "../aliases.js";
 import type { Decision, ModelControl } from "../decision.js";
 import {
   llmRequestSchema,
@@ -65,8 +66,11 @@ const hookSpecificOutputSchema = z.object({
 });
 
 export const claudeAnswerSchema = z.object({
-  /** `allow` / `deny`: Gemini CLI's spelling (deny blocks; allow says nothing more). */
-  decision: z.enum(["block", "approve", "allow", "deny"]).optional(),
+  /**
+   * `allow` / `deny` / `ask`: Gemini CLI's spelling (deny blocks; ask is
+   * `permissionDecision: "ask"`; allow says nothing more).
+   */
+  decision: z.enum(["block", "approve", "allow", "deny", "ask"]).optional(),
   reason: z.string().optional(),
   continue: z.boolean().optional(),
   stopReason: z.string().optional(),
@@ -102,7 +106,9 @@ function modelControl(specific: ClaudeAnswer["hookSpecificOutput"]): ModelContro
   const text = responseText(specific.llm_response ?? undefined);
   if (text !== undefined) out.response = { text };
   const tail = specific.tailToolCallRequest ?? undefined;
-  if (tail !== undefined) out.followUp = { toolName: tail.name, input: tail.args ?? {} };
+  // Gemini's tail call names Gemini's tools (`write_file`): run the built-in it stands for.
+  if (tail !== undefined)
+    out.followUp = { toolName: builtinNamed(tail.name), input: tail.args ?? {} };
   return out;
 }
 
@@ -131,7 +137,7 @@ function toDecision(answer: ClaudeAnswer): Decision {
   if (answer.decision === "block" || answer.decision === "deny" || permission === "deny") {
     return { ...base, action: "block", ...common({ reason: permissionReason ?? answer.reason }) };
   }
-  if (permission === "ask") {
+  if (permission === "ask" || answer.decision === "ask") {
     return { ...base, action: "ask", ...common({ reason: permissionReason ?? answer.reason }) };
   }
   if (permission === "defer") {
@@ -165,7 +171,10 @@ export const claudeDialect: AnswerDialect = {
   name: "claude",
   detect: (answer) =>
     hasAny(answer, CLAUDE_ONLY_FIELDS) ||
-    (answer.decision !== undefined && answer.decision !== "allow" && answer.decision !== "deny"),
+    (answer.decision !== undefined &&
+      answer.decision !== "allow" &&
+      answer.decision !== "deny" &&
+      answer.decision !== "ask"),
   decode: (answer) =>
     decodeWith("Claude Code", claudeAnswerSchema, withoutNulls({ ...answer }), toDecision),
 };
