@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import type { RequestChanges, RequestMessage, SamplingParams } from "../../agent/event-data.js";
+import { builtinNamed } from "./aliases.js";
 import { jsonObjectSchema } from "./dialects/common.js";
 
 /** Longest conversation a hook may send in place of the real one. */
@@ -87,7 +88,9 @@ type ToolConfig = z.infer<typeof toolConfigSchema>;
 function toolChanges(config: ToolConfig | undefined): RequestChanges {
   if (config === undefined) return {};
   const out: RequestChanges = {};
-  if (config.allowedFunctionNames !== undefined) out.tools = config.allowedFunctionNames;
+  // Gemini's names (`read_file`) stand for the built-ins (`Read`).
+  if (config.allowedFunctionNames !== undefined)
+    out.tools = config.allowedFunctionNames.map(builtinNamed);
   switch (config.mode) {
     case "AUTO":
     case "auto":
