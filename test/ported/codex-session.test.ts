@@ -41,7 +41,9 @@ else:
 const spillPath = (text: string) => /(\/\S+?hook-output\/\S+?\.txt)/.exec(text)?.[1];
 
 describe("Codex: Stop", () => {
-  it("a Stop hook can block several times in one turn; each continuation prompt reaches the model and stays", async () => {
+  it("a Stop hook can block several times in one turn; each continuation prompt reaches the model and stays", {
+    timeout: 60_000,
+  }, async () => {
     p = await ported("codex-stop-twice-", [
       { text: "draft one" },
       { text: "draft two" },
@@ -97,7 +99,9 @@ else:
     expect(await readFile(file ?? "", "utf8")).toBe(long);
   });
 
-  it("a resumed session keeps the Stop continuation prompt in its history", async () => {
+  it("a resumed session keeps the Stop continuation prompt in its history", {
+    timeout: 60_000,
+  }, async () => {
     p = await ported("codex-stop-resume-", [
       { text: "initial draft" },
       { text: "revised draft" },
@@ -155,7 +159,9 @@ describe("Codex: UserPromptSubmit", () => {
   // Codex also keeps the blocked prompt's additionalContext for the next turn of the
   // session; under acai -p a blocked first prompt leaves no session to continue
   // (SCENARIOS.md: not met), so the second prompt here starts its own session.
-  it("a blocked prompt never reaches the model; the next prompt does", async () => {
+  it("a blocked prompt never reaches the model; the next prompt does", {
+    timeout: 60_000,
+  }, async () => {
     p = await ported("codex-prompt-block-", [{ text: "second prompt handled" }]);
     const script = await p.python(
       "UserPromptSubmit",

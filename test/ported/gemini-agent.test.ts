@@ -176,7 +176,9 @@ describe("Gemini CLI: SessionStart and SessionEnd", () => {
 });
 
 describe("Gemini CLI: hooks turned off in settings (hooksConfig)", () => {
-  it("hooksConfig.disabled keeps the named hook from running, run after run; the others still run", async () => {
+  it("hooksConfig.disabled keeps the named hook from running, run after run; the others still run", {
+    timeout: 60_000,
+  }, async () => {
     const turn = [
       {
         toolCalls: [{ name: "Write", input: { file_path: "disabled-test.txt", content: "test" } }],

@@ -171,7 +171,9 @@ describe("Gemini CLI: BeforeTool changes and stops", () => {
     expect(t.server.requests).toHaveLength(1);
   });
 
-  it("{decision: 'ask'} forces the question even in YOLO mode (bypassPermissions); headless, nobody answers, so it is denied", async () => {
+  it("{decision: 'ask'} forces the question even in YOLO mode (bypassPermissions); headless, nobody answers, so it is denied", {
+    timeout: 60_000,
+  }, async () => {
     const turns = [{ toolCalls: [WRITE] }, { text: "done" }];
     const t = await ported("gemini-ask-", [...turns, ...turns]);
     p = t;

@@ -15,7 +15,7 @@ import {
 } from "../support/fake-openai-server.js";
 import { type AcaiDirs, type AcaiResult, makeAcaiDirs, runAcai } from "../support/run-acai.js";
 
-export type Payload = Record<string, unknown>;
+type Payload = Record<string, unknown>;
 
 export interface Ported {
   dirs: AcaiDirs;
