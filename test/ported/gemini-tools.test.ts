@@ -78,7 +78,8 @@ describe("Gemini CLI: BeforeTool blocking", () => {
     expect(await read(path.join(p.dirs.cwd, "approved.txt"))).toBe("Approved content");
     const [payload] = await p.payloads("allow");
     expect(payload).toMatchObject({
-      tool_name: "Write",
+      hook_event_name: "BeforeTool",
+      tool_name: "write_file",
       tool_input: { file_path: "approved.txt" },
     });
   });
@@ -219,7 +220,7 @@ describe("Gemini CLI: AfterTool", () => {
     expect(p.sent(1)).toContain("Security scan: File content appears safe");
     expect(p.sent(1)).toContain("This is test content");
     const [payload] = await p.payloads("ctx");
-    expect(payload).toMatchObject({ tool_name: "Read" });
+    expect(payload).toMatchObject({ hook_event_name: "AfterTool", tool_name: "read_file" });
   });
 
   it("a tailToolCallRequest runs write_file after read_file, and its result replaces the read's", async () => {
