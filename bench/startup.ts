@@ -5,8 +5,10 @@
  *
  * Two projects: a realistic one — a git repository of 2,000 files in 100
  * folders, with a dozen hooks (six executables in `.acai/hooks/`, six command
- * hooks in `.acai/settings.json`, none on an event before the first request),
- * trusted once with `acai hooks trust` — and
+ * hooks in `.acai/settings.json`; two of the executables, on session_start and
+ * user_prompt, run before the first request, each in the OS sandbox where
+ * bwrap runs — a policy each, so two sandbox spawners), trusted once with
+ * `acai hooks trust` — and
  * an empty folder (the best case). Three runs of N alternating pairs each;
  * the RESULT lines are the ratio of the medians (target ≤ 5× for the
  * realistic project, issue 25 item 2) with every run's ratio and the load.

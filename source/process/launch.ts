@@ -36,7 +36,13 @@ export function launchMarked(
   const started = startMarked({ ...target, env }, options);
   const withRunId = (outcome: SpawnOutcome): SpawnOutcome =>
     "spawnError" in outcome ? outcome : { ...outcome, runId };
-  return started instanceof Promise ? started.then(withRunId) : withRunId(started);
+  if (!(started instanceof Promise)) return withRunId(started);
+  return started.then((outcome) => {
+    // A helper or spawner that died after forking but before saying the pid: acai never
+    // learned the child's group, so what carries this run's marker is killed instead.
+    if ("spawnError" in outcome && runId !== undefined) containment?.sweepRun(runId);
+    return withRunId(outcome);
+  });
 }
 
 function startMarked(

@@ -202,3 +202,30 @@ function alive(pid: number): boolean {
     return false;
   }
 }
+
+describe("a helper that dies after forking, before acai read the pid", () => {
+  it("leaves nothing of that run: its marked processes are swept", async () => {
+    const marker = markers.next();
+    // Stands in for the race: the child is forked with the run's environment, then the
+    // helper is gone before its `started` line was read, so the run ends as a spawn error.
+    const lostHelper: SpawnHelper = {
+      start: (target) => {
+        spawn("/bin/bash", ["-c", `exec -a ${marker} sleep 300`], {
+          env: target.env,
+          detached: true,
+          stdio: "ignore",
+        }).unref();
+        return waitFor(() => pidsWith(marker).length === 1).then(() => ({
+          spawnError: "acai's spawn helper stopped (its processes were killed with it)",
+        }));
+      },
+      ready: async () => true,
+      pid: () => undefined,
+      stop: () => {},
+    };
+    const run = createProcessRunner({ helper: lostHelper, containment: createContainment() });
+    const result = await sh(run, "true");
+    expect(result.spawnError).toMatch(/spawn helper stopped/);
+    expect(await survivors(marker)).toEqual([]);
+  });
+});
