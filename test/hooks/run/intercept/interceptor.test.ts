@@ -594,6 +594,26 @@ exit 1`;
     expect(agent.verdicts[1]?.verdict).toEqual({ action: "block", reason: "spec says no" });
   });
 
+  it("holds the audit log while a gate's chain runs: its run lines are written between hold and release", async () => {
+    const hooks = [
+      await answerHook(dir.path, "first", { action: "continue" }),
+      await answerHook(dir.path, "second", { action: "continue" }),
+    ];
+    const calls: string[] = [];
+    const audit = {
+      write: (entry: { hook?: string; kind?: string }) => {
+        calls.push(entry.kind === "considered" ? "considered" : `run ${entry.hook}`);
+      },
+      hold: () => {
+        calls.push("hold");
+        return () => calls.push("release");
+      },
+    };
+    const agent = fakeAgent([ev.sessionStart(), ev.toolStart()]);
+    await collect(createHookInterceptor(options(hooks, { audit }))(agent.run));
+    expect(calls).toEqual(["considered", "hold", "run first", "run second", "release"]);
+  });
+
   it("writes one audit line per hook run under ACAI_HOME, and one considered line per event", async () => {
     const acaiHome = join(dir.path, "home");
     const hooks = [
