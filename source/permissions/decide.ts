@@ -24,6 +24,7 @@
  */
 import path from "node:path";
 import { allowingRule, catchesCommand, suggestBashRule } from "./bash.js";
+import { bashRuleCannotCatch } from "./bash-prefilter.js";
 import {
   isInside,
   literalFileOf,
@@ -277,11 +278,23 @@ export function ruleCatches(
   policy: PermissionPolicy,
 ): boolean {
   if (!ruleMayConcern(rule, call.toolName)) return false;
+  if (cannotCatchUnparsed(rule, call)) return false;
   const target = targetOf(call, policy);
   return (
     firstMatch([rule], call.toolName, target) !== undefined ||
     uncheckable([rule], target) !== undefined
   );
+}
+
+/**
+ * A `Bash(…)` rule (its tool exactly `Bash`: a wildcard tool would judge the
+ * line's writes too) that certainly does not catch the line, told without
+ * parsing it (bash-prefilter.ts: only ever "no" where the parse says no).
+ */
+function cannotCatchUnparsed(rule: PermissionRule, call: ToolCall): boolean {
+  if (rule.tool !== "Bash" || rule.content === undefined || call.toolName !== "Bash") return false;
+  const command = (call.input as { command?: unknown } | null | undefined)?.command;
+  return typeof command === "string" && bashRuleCannotCatch(rule.content, command);
 }
 
 /** Whether a rule may concern a tool at all, by names only (a cheap test before `ruleCatches`). */

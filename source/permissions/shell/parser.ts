@@ -14,6 +14,7 @@ import {
   type ScriptParser,
   type ShellAnalyzer,
 } from "./analyze.js";
+import { memoizedAnalyzer } from "./memo.js";
 
 export interface ShellAnalyzerOptions {
   /** The grammar's WASM file; by default the copy beside this module in dist/, else tree-sitter-bash's. */
@@ -39,11 +40,12 @@ export async function loadShellAnalyzer(
   const parser = new Parser();
   parser.setLanguage(language);
   const parse: ScriptParser = (text, depth) => parseLine(parser, text, depth, parse);
-  return {
+  // One parse per line however often it is judged (hooks' `if`, the permission check): memo.ts.
+  return memoizedAnalyzer({
     analyze(line) {
       return parse(line, 0);
     },
-  };
+  });
 }
 
 function parseLine(

@@ -288,3 +288,23 @@ describe("createCandidateFinder (the interceptor's one match cache)", () => {
     expect(select(bash("rm -rf x"))).toEqual([hooks[0], ...rest.sort(compareHooks)]);
   });
 });
+
+describe("`if` without the session's judgement (an embedder's interceptor)", () => {
+  it("takes a rule with content as catching every call it names: the hook runs (fail closed)", () => {
+    const guard = hook({ if: "Bash(git push:*)" });
+    prepareHookMatcher(guard);
+    // No ruleCatches: the hook cannot be skipped by a line nobody judged.
+    expect(hookMatches(guard, bash("ls -la"))).toBe(true);
+    expect(hookMatches(guard, bash("cd x && git push"))).toBe(true);
+    // With the session's judgement, the rule decides.
+    const judged = (command: string, catches: boolean) => ({
+      ...bash(command),
+      ruleCatches: () => catches,
+    });
+    expect(hookMatches(guard, judged("ls -la", false))).toBe(false);
+    expect(hookMatches(guard, judged("git push", true))).toBe(true);
+    // A tool the rule does not name is told by names alone, judged or not.
+    const read = { event: "before_tool" as const, toolName: "Read", toolInput: { file_path: "x" } };
+    expect(hookMatches(guard, read)).toBe(false);
+  });
+});
