@@ -34,6 +34,18 @@ const CapabilitiesSchema = z.object({
   allowNetworkInHooks: z.boolean().optional(),
 });
 
+/**
+ * Plugins of `~/.acai/plugins/` by file name (docs/plugins.md): `isolation:
+ * "none"` runs that plugin in acai's own thread instead of a worker. Read
+ * from the user's settings file only; a project's is ignored.
+ */
+const PluginsSettingsSchema = z.record(
+  z.string().regex(/^[^/\\]+\.(?:js|mjs|ts)$/, {
+    error: "a plugin's file name in ~/.acai/plugins/ (guard.mjs), no folder",
+  }),
+  z.object({ isolation: z.enum(["worker", "none"]) }),
+);
+
 /** The built-in memory (`@memory:` patterns, `acai memory`; docs/memory.md). */
 const MemorySettingsSchema = z.object({
   /** False: no built-in `@memory:` handler (hooks may handle the namespace) and nothing injected at start. */
@@ -100,6 +112,8 @@ export const SettingsSchema = z.object({
   /** MCP servers by name (Claude Code's shape); the project's apply once it is trusted. */
   mcpServers: McpServersSchema.optional(),
   capabilities: CapabilitiesSchema.optional(),
+  /** Per user plugin file: `{"guard.mjs": {"isolation": "none"}}` runs it in acai's thread. User settings only. */
+  plugins: PluginsSettingsSchema.optional(),
   memory: MemorySettingsSchema.optional(),
   /** Milliseconds without agent output before the `idle` hook event (default 30,000). */
   idleMs: z.int().min(100).max(86_400_000).optional(),

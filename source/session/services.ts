@@ -77,6 +77,7 @@ export async function startServices(
     env: options.env,
     projectDir: ground.projectDir,
     openclaw: { agentDir: ground.project.paths.home, model: model.modelId },
+    ...(loaded.user.plugins === undefined ? {} : { userPluginSettings: loaded.user.plugins }),
   });
   const loadedTogether = await loadTogether(ground, options, { mcpServers, plugins });
   // Interrupted while describing: the aborted steps were not cached, go no further.

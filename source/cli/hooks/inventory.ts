@@ -131,6 +131,7 @@ async function loadInventory(options: InventoryOptions): Promise<Inventory> {
     included: (scope) => scope === "user" || projectLoaded,
     env: options.env,
     projectDir,
+    ...(settings.user.plugins === undefined ? {} : { userPluginSettings: settings.user.plugins }),
   });
   const close = async (): Promise<void> => {
     await plugins?.close();

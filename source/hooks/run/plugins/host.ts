@@ -7,7 +7,6 @@
  * even a `while (true)`) and started again, re-registered, on the plugin's
  * next call — at most `maxRestarts` times a session.
  */
-import type { Worker } from "node:worker_threads";
 import { openClawName } from "../../contract/openclaw.js";
 import type {
   LateRegistration,
@@ -21,17 +20,27 @@ import { notRunRecord } from "../run.js";
 import type { HookRunRecord } from "../run-record.js";
 import { type CallOutcome, pluginRecord } from "./record.js";
 import { handlerArgument, handlerSees } from "./shapes.js";
-import { OutCall, type PluginHostOptions, PluginThread } from "./thread.js";
+import { OutCall, type PluginHostOptions, type PluginPort, PluginThread } from "./thread.js";
 import type { PluginCall, PluginHooks } from "./types.js";
+
+export interface SessionPluginHostOptions extends PluginHostOptions {
+  /**
+   * Plugin files that run in acai's own thread (`isolation: "none"`,
+   * in-process.ts): the user's own, named in the user's settings (session.ts).
+   */
+  inProcess?: ReadonlySet<string>;
+}
 
 export class PluginHost implements PluginHooks, PluginLoader {
   private readonly threads = new Map<string, PluginThread>();
+  private readonly inProcess: ReadonlySet<string>;
   private readonly settings: ConstructorParameters<typeof PluginThread>[1];
   private readonly now: () => number;
   private seq = 0;
 
-  constructor(options: PluginHostOptions) {
+  constructor(options: SessionPluginHostOptions) {
     this.now = options.now ?? (() => performance.now());
+    this.inProcess = options.inProcess ?? new Set();
     this.settings = {
       env: options.env,
       loadTimeoutMs: options.loadTimeoutMs ?? 10_000,
@@ -57,7 +66,8 @@ export class PluginHost implements PluginHooks, PluginLoader {
     kind: PluginKind = "plugin",
     late?: (late: LateRegistration) => void,
   ): Promise<PluginLoad> {
-    const thread = new PluginThread(file, this.settings, kind);
+    const isolation = kind === "plugin" && this.inProcess.has(file) ? "none" : "worker";
+    const thread = new PluginThread(file, this.settings, kind, isolation);
     this.threads.set(file, thread);
     thread.onLate = (registration) => this.lateOne(thread, registration, late);
     const load = await thread.start();
@@ -142,7 +152,7 @@ export class PluginHost implements PluginHooks, PluginLoader {
   }
 
   /** The thread's worker, started again after a stop (bounded), or why it cannot run. */
-  private async running(thread: PluginThread): Promise<Worker | string> {
+  private async running(thread: PluginThread): Promise<PluginPort | string> {
     if (thread.worker === undefined || thread.ready === undefined) {
       if (thread.restarts >= this.settings.maxRestarts) {
         return `its plugin was stopped ${thread.restarts} times this session and is not started again`;
@@ -170,7 +180,7 @@ export class PluginHost implements PluginHooks, PluginLoader {
     shape: RegistrationShape,
     startedAt: number,
   ): Promise<HookRunRecord> {
-    const worker = thread.worker as Worker;
+    const worker = thread.worker as PluginPort;
     const id = ++this.seq;
     return new Promise<HookRunRecord>((resolve) => {
       const out = new OutCall(

@@ -6,6 +6,7 @@
  * make one, starts in a PID namespace of its own (worker.ts), under the
  * session's sandbox policy when there is one.
  */
+import path from "node:path";
 import {
   CONTAINMENT_ARGS,
   CONTAINMENT_ONLY_ARGS,
@@ -31,6 +32,24 @@ export interface SessionPluginsOptions {
   relay?: PluginRelay;
   /** OpenClaw handlers' `agentDir` and `config.model`. */
   openclaw?: OpenClawSession;
+  /** The user's own settings' `plugins` (never a project's): which user plugins run in acai's thread. */
+  userPluginSettings?: Readonly<Record<string, { isolation: "worker" | "none" }>>;
+}
+
+/**
+ * The user plugins set to `isolation: "none"` in the user's settings: files of
+ * the user's plugin folder only — a project's plugin never runs in acai's thread.
+ */
+export function inProcessPlugins(
+  plugins: readonly PluginCandidate[],
+  settings: SessionPluginsOptions["userPluginSettings"],
+): Set<string> {
+  const files = new Set<string>();
+  for (const plugin of plugins) {
+    if (plugin.scope !== "user" || (plugin.kind ?? "plugin") !== "plugin") continue;
+    if (settings?.[path.basename(plugin.file)]?.isolation === "none") files.add(plugin.file);
+  }
+  return files;
 }
 
 /** How plugins' children start: bwrap with the policy (or none) and containment, when bwrap works here. */
@@ -50,6 +69,7 @@ export function createSessionPlugins(options: SessionPluginsOptions): PluginHost
   env.CLAUDE_PROJECT_DIR = options.projectDir;
   const children = pluginChildren(options.sandbox);
   return new PluginHost({
+    inProcess: inProcessPlugins(options.plugins, options.userPluginSettings),
     env: containment.envFor(env, containment.nextRunId()),
     ...(children === undefined ? {} : { children }),
     ...(options.relay === undefined ? {} : { relay: options.relay }),

@@ -16,6 +16,7 @@ import {
   type RegistrationShape,
 } from "../../contract/plugin-registration.js";
 import type { HookRunRecord } from "../run-record.js";
+import { InProcessPort } from "./in-process.js";
 import type { OpenClawSession } from "./openclaw.js";
 import { type CallOutcome, pluginRecord, type RecordContext } from "./record.js";
 
@@ -54,6 +55,16 @@ export interface PluginRelay {
   request(op: string, args: readonly unknown[]): Promise<unknown>;
   /** agentId, recentOutput, recentMessages, sessionStartTime, lastOutputTime, idleSeconds. */
   context(): Record<string, unknown>;
+}
+
+/** The plugin's side of the thread: its worker, or — `isolation: "none"` — in-process.ts's port. */
+export interface PluginPort {
+  postMessage(message: unknown): void;
+  on(event: "message", listener: (message: WorkerMessage) => void): unknown;
+  on(event: "error", listener: (error: Error) => void): unknown;
+  on(event: "exit", listener: () => void): unknown;
+  unref(): void;
+  terminate(): Promise<number>;
 }
 
 export interface PluginChildren {
@@ -112,7 +123,7 @@ export class OutCall implements RecordContext {
 
 /** One plugin file's worker and what is waiting on it. */
 export class PluginThread {
-  worker: Worker | undefined;
+  worker: PluginPort | undefined;
   ready: Promise<PluginLoad> | undefined;
   /** Set once `ready` settled with a running worker: calls skip waiting on it. */
   loaded = false;
@@ -136,6 +147,8 @@ export class PluginThread {
     > &
       Pick<PluginHostOptions, "resourceLimits" | "children" | "relay" | "openclaw">,
     readonly kind: PluginKind = "plugin",
+    /** "none": the plugin runs in acai's own thread (in-process.ts; a user plugin the user set so). */
+    readonly isolation: "worker" | "none" = "worker",
   ) {}
 
   /** Ends a call once: its record, from what happened. */
@@ -147,13 +160,16 @@ export class PluginThread {
   }
 
   start(): Promise<PluginLoad> {
-    const worker = new Worker(workerUrl(), {
-      workerData: { file: this.file, children: this.options.children, kind: this.kind },
-      env: { ...this.options.env },
-      stdout: true,
-      stderr: true,
-      resourceLimits: this.options.resourceLimits ?? { maxOldGenerationSizeMb: 512 },
-    });
+    const worker: PluginPort =
+      this.isolation === "none"
+        ? new InProcessPort(this.file, this.kind)
+        : new Worker(workerUrl(), {
+            workerData: { file: this.file, children: this.options.children, kind: this.kind },
+            env: { ...this.options.env },
+            stdout: true,
+            stderr: true,
+            resourceLimits: this.options.resourceLimits ?? { maxOldGenerationSizeMb: 512 },
+          });
     this.worker = worker;
     this.ready = new Promise<PluginLoad>((resolve) => {
       const timer = setTimeout(() => {
@@ -169,7 +185,7 @@ export class PluginThread {
         resolve(load);
       };
       worker.on("message", (msg: WorkerMessage) => this.onMessage(msg, settle));
-      worker.on("error", (error) => {
+      worker.on("error", (error: Error) => {
         settle({ ok: false, reason: `failed: ${error.message}` });
         this.lost(`its plugin crashed (${error.message})`);
       });
@@ -276,7 +292,7 @@ export class PluginThread {
     }
   }
 
-  private postOne(worker: Worker, call: unknown): void {
+  private postOne(worker: PluginPort, call: unknown): void {
     try {
       worker.postMessage(call);
     } catch (error) {
