@@ -92,7 +92,7 @@ describe('a user plugin with isolation: "none"', () => {
       'cmd "command":"rm -rf /tmp/acai-inproc-victim"',
       "fast main rm -rf /tmp/acai-inproc-victim",
     ]);
-  });
+  }, 60_000);
 
   it("a handler that throws fails as a worker plugin's does: open goes on with a warning, closed blocks naming the hook", async () => {
     dirs = await makeAcaiDirs("acai-inproc-throw-");
@@ -130,7 +130,7 @@ export function register(api) {
     const second = toolResultsSent(server.requests[2]?.body).at(-1) ?? "";
     expect(second).toContain("closed-thrower");
     expect(second).toContain("CLOSED-BOOM");
-  });
+  }, 60_000);
 
   it("never for a project: a project plugin of the same name and a project's own setting stay in a worker", async () => {
     dirs = await makeAcaiDirs("acai-inproc-project-");
@@ -149,5 +149,5 @@ export function register(api) {
     expect(result.stderr).not.toMatch(STACK_TRACE);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(await order(dirs)).toEqual(["project worker echo one", "own worker echo one"]);
-  });
+  }, 60_000);
 });
