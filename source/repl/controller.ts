@@ -244,6 +244,7 @@ export class ReplController {
     try {
       return await streamSession(session, {
         queue,
+        wake: (prompt) => this.#turns.wake(prompt),
         signal: sessionAbort.signal,
         // Asked when the prompts run out: the user left (Ctrl-D, /exit, Ctrl-C twice) or
         // started another session (/clear, /model); otherwise the input simply ended.

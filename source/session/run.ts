@@ -55,9 +55,9 @@ export function sessionRuns(parts: SessionRunParts): RunOf {
     notify: (message, notificationType) =>
       running ? running.notify(message, notificationType) : Promise.resolve([]),
     run(given: SessionRunInput): AsyncGenerator<InterceptedEvent, void, undefined> {
-      const { onIdle, ...input } = given;
+      const { onIdle, wake, ...input } = given;
       // The agent knows nothing of hooks: the interceptor learns the running turn from its prompts.
-      const turns = trackTurnSignals(input.prompts);
+      const turns = trackTurnSignals(input.prompts, wake);
       const audit = telemetry?.auditSink(createFileAuditSink(ground.project.paths.home));
       const handlers = sessionHandlers(ground, services, built, parts.options.env);
       // Every message to another agent passes the run's before_message_send gate first.

@@ -1,4 +1,4 @@
-import type { RunInput } from "../agent/types.js";
+import type { RunInput, TurnInput } from "../agent/types.js";
 import type { BrokenHook, HookDefinition } from "../hooks/contract/definition.js";
 import type { AskUser, HookActivityEvent, InterceptedEvent } from "../hooks/run/activity.js";
 import type { McpServerEntry } from "../mcp/config.js";
@@ -134,6 +134,13 @@ export interface SessionRunInput extends RunInput {
    * prompt only), false to leave it for the next model request.
    */
   onIdle?: (idle: { idleSeconds: number; context: readonly string[] }) => boolean;
+  /**
+   * An `asyncRewake` hook's wake-up turn, for a consumer whose `prompts` is a
+   * queue of its own (the REPL): queue a turn with this prompt like any other
+   * (its own abort signal) and return it, or undefined when the queue is
+   * closed. Absent: the wake-up turn is taken before the next prompt.
+   */
+  wake?: (prompt: string) => TurnInput | undefined;
 }
 
 export interface PreparedSession {

@@ -37,12 +37,21 @@ export interface TrackedPrompts {
  */
 export function trackTurnSignals(
   source: Iterable<TurnInput> | AsyncIterable<TurnInput>,
+  /**
+   * Where wake-up turns go instead, when the source is a queue of its own
+   * (the REPL's: a wake-up is then a turn like any other, with its own abort
+   * signal, after the prompts queued before it): queues the turn and returns
+   * it, or undefined when the queue takes no more.
+   */
+  deliver?: (prompt: string) => TurnInput | undefined,
 ): TrackedPrompts {
   let current: AbortSignal | undefined;
   let iterator: Iterator<TurnInput> | AsyncIterator<TurnInput> | undefined;
   let ended = false;
   let inARow = 0;
   const wakes: TurnInput[] = [];
+  /** Wake-up turns handed to `deliver`: taken from the source, they are not the user's prompts. */
+  const delivered = new WeakSet<TurnInput>();
   let pending: Promise<IteratorResult<TurnInput>> | undefined;
   let woken: (() => void) | undefined;
   const open = (): Iterator<TurnInput> | AsyncIterator<TurnInput> => {
@@ -63,7 +72,7 @@ export function trackTurnSignals(
     if (first === "wake") return { done: false, value: wakes.shift() as TurnInput };
     pending = undefined;
     if (first.done) ended = true;
-    else inARow = 0;
+    else if (!delivered.has(first.value)) inARow = 0;
     return first;
   };
   const wrapped: AsyncIterator<TurnInput> = {
@@ -87,8 +96,16 @@ export function trackTurnSignals(
     rewake(hookName, text) {
       if (ended) return "ended";
       if (inARow >= MAX_REWAKES_IN_A_ROW) return "capped";
+      const prompt = wakeText(hookName, text);
+      if (deliver !== undefined) {
+        const turn = deliver(prompt);
+        if (turn === undefined) return "ended";
+        delivered.add(turn);
+        inARow++;
+        return "queued";
+      }
       inARow++;
-      wakes.push({ prompt: wakeText(hookName, text) });
+      wakes.push({ prompt });
       woken?.();
       return "queued";
     },

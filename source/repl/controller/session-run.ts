@@ -7,6 +7,8 @@ import { errorText, type UiStore } from "./store.js";
 
 export interface StreamSessionOptions {
   queue: PromptQueue<TurnInput>;
+  /** Queues an async hook's wake-up turn like a prompt (Turns.wake). */
+  wake: (prompt: string) => TurnInput | undefined;
   /** Aborting it ends the session without waiting for session_end hooks. */
   signal: AbortSignal;
   /** Asked when the prompts run out: why the session ends. */
@@ -32,6 +34,7 @@ export async function streamSession(
   try {
     const events = session.run({
       prompts: options.queue,
+      wake: options.wake,
       signal: options.signal,
       endReason: options.endReason,
       ...(options.source === undefined ? {} : { source: options.source }),

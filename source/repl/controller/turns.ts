@@ -95,6 +95,25 @@ export class Turns {
     }
   }
 
+  /**
+   * An async hook's wake-up (`asyncRewake`): a turn of the running session
+   * like a typed prompt — after the prompts queued before it, Esc aborts it —
+   * and returned to the session; undefined when no queue takes it.
+   */
+  wake(prompt: string): TurnInput | undefined {
+    const queue = this.#queue;
+    if (!queue || queue.closed) return undefined;
+    const abort = new AbortController();
+    const input: TurnInput = { prompt, signal: abort.signal };
+    this.#aborts.set(input, abort);
+    queue.push(input);
+    if (this.#aborts.has(input)) {
+      this.#store.set({ queued: queue.size });
+      this.#store.item({ kind: "banner", tone: "dim", text: "queued: an async hook's wake-up" });
+    }
+    return input;
+  }
+
   /** Sends what was typed while the session started (already announced as queued). */
   flushEarly(queue: PromptQueue<TurnInput>): void {
     for (const line of this.#early.splice(0)) this.#push(queue, line, false);

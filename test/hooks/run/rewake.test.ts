@@ -3,7 +3,9 @@
  * of its own, as a system reminder — at once when the agent waits for a
  * prompt, else before the next prompt; a prompt that arrived meanwhile is not
  * lost; after the prompts ran out it is not delivered ("ended"); wake-ups in a
- * row with no prompt between them stop at the cap.
+ * row with no prompt between them stop at the cap. With a `deliver` (the
+ * REPL's queue) the wake-up is queued there like a prompt, behind the ones
+ * queued before it, with the signal the queue gave it; the cap still holds.
  */
 import { describe, expect, it } from "vitest";
 import type { TurnInput } from "../../../source/agent/types.js";
@@ -85,5 +87,60 @@ describe("asyncRewake turns", () => {
     source.push("typed");
     expect((await it.next()).value?.prompt).toBe("typed");
     expect(tracked.rewake("h", "again")).toBe("queued");
+  });
+
+  it("with a deliver, a wake-up is queued there behind earlier prompts, with its own signal; the cap holds", async () => {
+    const queue: TurnInput[] = [];
+    let waiter: ((t: TurnInput) => void) | undefined;
+    let closed = false;
+    const put = (t: TurnInput) => {
+      if (waiter) {
+        const w = waiter;
+        waiter = undefined;
+        w(t);
+      } else queue.push(t);
+    };
+    const source: AsyncIterable<TurnInput> = {
+      [Symbol.asyncIterator]: () => ({
+        next: async () => {
+          const t = queue.shift();
+          if (t) return { done: false, value: t };
+          return {
+            done: false,
+            value: await new Promise<TurnInput>((r) => {
+              waiter = r;
+            }),
+          };
+        },
+      }),
+    };
+    const deliver = (prompt: string): TurnInput | undefined => {
+      if (closed) return undefined;
+      const turn = { prompt, signal: new AbortController().signal };
+      put(turn);
+      return turn;
+    };
+    const tracked = trackTurnSignals(source, deliver);
+    const it = tracked.prompts[Symbol.asyncIterator]();
+    put({ prompt: "first" });
+    expect((await it.next()).value?.prompt).toBe("first");
+    put({ prompt: "typed meanwhile" });
+    expect(tracked.rewake("tests", "failed")).toBe("queued");
+    expect((await it.next()).value?.prompt).toBe("typed meanwhile");
+    const woke = await it.next();
+    expect(woke.value?.prompt).toContain('The async hook "tests" exited 2');
+    expect(tracked.current()).toBe(woke.value?.signal);
+    expect(tracked.current()).toBeDefined();
+    // The prompt typed meanwhile started the count again; wake-ups taken from the
+    // queue do not count as the user's prompts, so the cap still holds.
+    for (let i = 0; i < MAX_REWAKES_IN_A_ROW; i++) {
+      expect(tracked.rewake("tests", `again ${i}`)).toBe("queued");
+      await it.next();
+    }
+    expect(tracked.rewake("tests", "one too many")).toBe("capped");
+    closed = true;
+    put({ prompt: "user again" });
+    expect((await it.next()).value?.prompt).toBe("user again");
+    expect(tracked.rewake("tests", "after the queue closed")).toBe("ended");
   });
 });
