@@ -212,6 +212,21 @@ describe("Codex: PostToolUse", () => {
     expect(t.server.requests).toHaveLength(1);
   });
 
+  it("exit 2 feedback over the cap is spilled to a file: the model gets a preview and the path", async () => {
+    const feedback = "blocked by post hook ".repeat(800);
+    const t = await codex(
+      "codex-post-spill-",
+      { name: "Bash", input: { command: "printf post-hook-output" } },
+      { event: "PostToolUse", matcher: "^Bash$", mode: "exit_2", reason: feedback },
+    );
+    const run = await t.run("run the exec command with long post-hook feedback");
+    expect(run.exitCode, run.stderr).toBe(0);
+    const sent = t.sent(1);
+    const file = /(\/\S+?hook-output\/\S+?\.txt)/.exec(sent)?.[1];
+    expect(file, sent).toBeDefined();
+    expect((await readFile(file ?? "", "utf8")).trim()).toBe(feedback.trim());
+  });
+
   it("Codex's Edit matcher (^Edit$) adds context after an Edit", async () => {
     const t = await codex(
       "codex-post-edit-",

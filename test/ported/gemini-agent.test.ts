@@ -5,7 +5,7 @@
  * hooks, several events in one run, SessionStart / SessionEnd, hooks turned
  * off with Gemini's `hooksConfig`. SCENARIOS.md maps each one.
  */
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { geminiGroup, type Ported, ported } from "./ported-support.js";
@@ -172,6 +172,43 @@ describe("Gemini CLI: SessionStart and SessionEnd", () => {
     const payloads = await p.payloads("end");
     expect(payloads).toHaveLength(1);
     expect(payloads[0]?.reason).toBe("completed");
+  });
+});
+
+describe("Gemini CLI: PreCompress", () => {
+  it("PreCompress (matcher 'auto') fires with trigger auto when the context nears the window", {
+    timeout: 60_000,
+  }, async () => {
+    p = await ported("gemini-precompress-", [
+      { text: "old answer" },
+      {
+        toolCalls: [{ name: "Read", input: { file_path: "a.txt" } }],
+        usage: { inputTokens: 1_700, outputTokens: 10 },
+      },
+      { text: "SUMMARY: the user read a file." },
+      { text: "final answer" },
+    ]);
+    const hook = await p.node(
+      "compress",
+      say({
+        decision: "allow",
+        systemMessage: "PreCompress hook executed for automatic compression",
+      }),
+    );
+    await p.settings({
+      contextWindow: 2_000,
+      hooks: { PreCompress: [geminiGroup([hook], "auto")] },
+    });
+    await writeFile(path.join(p.dirs.cwd, "a.txt"), "A\n");
+    const first = await p.run("an old turn");
+    expect(first.exitCode, first.stderr).toBe(0);
+    const run = await p.run("now read a.txt", { extra: ["--continue"] });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stdout).toContain("final answer");
+    const payloads = await p.payloads("compress");
+    expect(payloads).toHaveLength(1);
+    expect(payloads[0]).toMatchObject({ hook_event_name: "PreCompress", trigger: "auto" });
+    expect(run.stderr).toContain("PreCompress hook executed for automatic compression");
   });
 });
 
