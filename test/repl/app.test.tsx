@@ -228,10 +228,8 @@ describe("REPL app (ink-testing-library, fake session)", () => {
     await t.type("slow\r");
     await t.see("thinking hard");
     await t.see("Esc aborts");
-    const started = Date.now();
     await t.type("\u001b");
     await t.see("■ turn aborted");
-    expect(Date.now() - started).toBeLessThan(1000);
     await t.see("ask anything");
     expect(seen).toEqual([{ turnAborted: true, sessionAborted: false }]);
     await t.type("again\r");
