@@ -6,22 +6,15 @@
  * listens to and how), then calls handlers on request. Self-contained (only
  * erasable types), so the worker can load it as TypeScript source too.
  *
- * Messages in (`receive`): `call` (id, registration, argument), `calls`,
- * `abort` (id), `ping`, `reply` (id, value | error).
- * Messages out (`post`): `registered` | `broken`, `answers` (id, json | text |
- * error), `pong`, `request` (id, op, args: a relay handler's `ctx.memory`,
- * answered by the host), `late` (a registration made after `register()`
- * returned: its index and what it registered) and `late-problem`.
- *
- * `kind` "relay-config": the file is agent-relay's `relay.config.ts` (a
- * default export `{ patterns, hooks, … }`, no `register`), read by
- * relay-shape.ts, which also calls every relay-shaped handler.
+ * In (`receive`): `call`, `calls`, `abort`, `ping`, `reply` (a `ctx.memory`
+ * answer). Out (`post`): `registered` | `broken`, `answers`, `pong`, `request`
+ * (a relay handler's `ctx.memory`), `late` (a registration made after
+ * `register()` returned) and `late-problem`. `kind` "relay-config": agent-relay's
+ * `relay.config.ts`, read by relay-shape.ts (which calls relay-shaped handlers).
  */
 import type * as RelayShape from "./relay-shape.js";
 import type * as A3sShape from "./worker-a3s.js";
 import type { Entry, Handler, Registered } from "./worker-a3s.js";
-
-type Fn = (...args: unknown[]) => unknown;
 
 export interface PluginRuntimeOptions {
   /** The plugin file, as a URL to import. */
@@ -298,7 +291,7 @@ class Runtime implements PluginRuntime {
         relayKind === undefined
           ? await handler(request.argument, controller.signal)
           : await this.options.relay.callRelayHandler(
-              handler as Fn,
+              handler as (...args: unknown[]) => unknown,
               relayKind,
               request.argument,
               (op, args) => this.hostRequest(op, args),
