@@ -130,7 +130,11 @@ let current: SandboxLauncher | undefined;
 /** The launcher acai uses: its spawners carry this acai process's marker, so its exit sweep ends them too. */
 export function processSandboxLauncher(): SandboxLauncher {
   current ??= createSandboxLauncher({
-    spawnerEnv: () => processContainment().envFor({}, "spawner"),
+    spawnerEnv: () => {
+      // Also a spawner started ahead of any run (prepare) is swept at acai's exit.
+      processContainment().beforeSpawn();
+      return processContainment().envFor({}, "spawner");
+    },
   });
   return current;
 }

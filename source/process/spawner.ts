@@ -258,6 +258,9 @@ export class Spawner {
         return;
       }
       if (rest.length > 0) conn.unshift(rest);
+      // A spare waiting in the pool does not keep acai running (one started ahead may never
+      // be used); it is a run's stream again once handed over.
+      conn.unref();
       this.spares.set(id, conn);
       for (const pending of this.runs.values()) {
         if (pending.conns?.includes(id)) this.maybeHandOver(pending);
@@ -319,6 +322,7 @@ export class Spawner {
     if (ids.length === 0 || !ids.every((id) => this.spares.has(id))) return;
     const streams = ids.map((id) => this.spares.get(id)!);
     for (const id of ids) this.spares.delete(id);
+    for (const stream of streams) stream.ref();
     const [stdin, stdout, stderr] = pending.withStdin ? streams : [null, ...streams];
     const pid = pending.pid;
     pending.child = new RemoteChild(pid, stdin ?? null, stdout!, stderr!);
