@@ -7,6 +7,7 @@
 import type { IncomingMessage } from "../agent/event-data.js";
 import type { TurnInput } from "../agent/types.js";
 import type { SessionRelay } from "../relay/session-relay.js";
+import { IdleReminders } from "../session/idle-reminders.js";
 
 export interface ListenTurns extends AsyncIterable<TurnInput> {
   /** Lets the process exit again (the listener held it open). */
@@ -23,9 +24,7 @@ export interface ListenTurns extends AsyncIterable<TurnInput> {
 export function listenTurns(prompt: string | undefined, relay: SessionRelay): ListenTurns {
   const queue: TurnInput[] = prompt === undefined ? [] : [{ prompt }];
   let wake: (() => void) | undefined;
-  /** The idle text of the last idle turn, until another turn runs. */
-  let lastIdle: string | undefined;
-  const idleTurns = new WeakSet<TurnInput>();
+  const reminders = new IdleReminders<TurnInput>();
   // Receiving holds no handle of its own (relay/wake.ts): a listener keeps the process alive.
   const alive = setInterval(() => {}, 1 << 30);
   relay.deliverAsTurns((message: IncomingMessage) => {
@@ -35,10 +34,8 @@ export function listenTurns(prompt: string | undefined, relay: SessionRelay): Li
   return {
     close: () => clearInterval(alive),
     idle(text) {
-      if (text.trim() === "" || text === lastIdle) return true;
-      if (queue.some((turn) => idleTurns.has(turn) && turn.prompt === text)) return true;
-      const turn: TurnInput = { prompt: text };
-      idleTurns.add(turn);
+      const turn = reminders.turnFor(text, queue, (prompt) => ({ prompt }));
+      if (turn === undefined) return true;
       queue.push(turn);
       wake?.();
       return true;
@@ -48,8 +45,10 @@ export function listenTurns(prompt: string | undefined, relay: SessionRelay): Li
         for (;;) {
           const next = queue.shift();
           if (next) {
-            lastIdle = idleTurns.has(next) ? next.prompt : undefined;
+            reminders.taken(next);
             yield next;
+            // Asked for the next turn: this one is over.
+            reminders.settled();
             continue;
           }
           await new Promise<void>((resolve) => {

@@ -252,6 +252,8 @@ export class ReplController {
         ...(this.#afterClear ? { source: "clear" as const } : {}),
         store: this.#store,
         now: this.#now,
+        // agent-relay's onIdle inject: a turn of its own while the prompt waits.
+        onIdle: (text) => this.#turns.idle(text),
         onEvent: (event) => {
           if (event.type === "message_sent") relayInUse();
         },

@@ -26,6 +26,11 @@ export class PromptQueue<T> implements AsyncIterable<T> {
     return this.#items.length;
   }
 
+  /** The items not taken yet, in order. */
+  get queued(): readonly T[] {
+    return this.#items;
+  }
+
   /** True while the consumer is waiting for the next item. */
   get waiting(): boolean {
     return this.#waiter !== undefined;

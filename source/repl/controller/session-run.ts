@@ -17,6 +17,8 @@ export interface StreamSessionOptions {
   source?: "clear";
   store: UiStore;
   now: () => number;
+  /** What idle hooks injected: true when a turn was started with it (see `Turns.idle`). */
+  onIdle?: (text: string) => boolean;
   /** Sees each event after the view took it. */
   onEvent?: (event: InterceptedEvent) => void;
 }
@@ -37,6 +39,9 @@ export async function streamSession(
       wake: options.wake,
       signal: options.signal,
       endReason: options.endReason,
+      ...(options.onIdle === undefined
+        ? {}
+        : { onIdle: (idle) => options.onIdle?.(idle.context.join("\n\n")) === true }),
       ...(options.source === undefined ? {} : { source: options.source }),
     });
     for await (const event of events) {

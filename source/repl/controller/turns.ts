@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "../../agent/event-data.js";
+import { IdleReminders } from "../../session/idle-reminders.js";
 import { inertText } from "../../terminal/inert-text.js";
 import { PromptQueue } from "../prompt-queue.js";
 import type { TurnInput } from "../types.js";
@@ -23,6 +24,8 @@ export class Turns {
   #current: AbortController | undefined;
   /** Prompts submitted while a session was starting. */
   #early: string[] = [];
+  /** What idle hooks injected, as turns: never the same reminder twice while the agent stays idle. */
+  #reminders = new IdleReminders<TurnInput>();
 
   constructor(options: TurnsOptions) {
     this.#store = options.store;
@@ -38,18 +41,21 @@ export class Turns {
   open(): PromptQueue<TurnInput> {
     const queue = new PromptQueue<TurnInput>({
       onTake: (item) => {
+        this.#reminders.taken(item);
         this.#current = this.#aborts.get(item);
         this.#aborts.delete(item);
         this.#idle.clear();
         this.#store.set({ busy: true, queued: this.#queue?.size ?? 0 });
       },
       onWait: () => {
+        this.#reminders.settled();
         this.#current = undefined;
         this.#store.set({ busy: false });
         this.#idle.arm();
       },
     });
     this.#queue = queue;
+    this.#reminders = new IdleReminders<TurnInput>();
     return queue;
   }
 
@@ -112,6 +118,33 @@ export class Turns {
       this.#store.item({ kind: "banner", tone: "dim", text: "queued: an async hook's wake-up" });
     }
     return input;
+  }
+
+  /**
+   * What idle hooks injected (agent-relay's onIdle): while the agent waits
+   * for a prompt, a turn of its own (true: taken, also when it is a repeat,
+   * dropped); while a turn runs, false — it goes with the next model request —
+   * unless it repeats the idle turn before this one (dropped).
+   */
+  idle(text: string): boolean {
+    const queue = this.#queue;
+    if (!queue || queue.closed) return false;
+    // A turn runs: the next model request takes it, unless it repeats the idle turn just run.
+    if (!queue.waiting) return this.#reminders.repeats(text);
+    const abort = new AbortController();
+    const turn = this.#reminders.turnFor(text, queue.queued, (prompt) => ({
+      prompt,
+      signal: abort.signal,
+    }));
+    if (turn === undefined) return true;
+    this.#aborts.set(turn, abort);
+    this.#store.item({
+      kind: "banner",
+      tone: "dim",
+      text: inertText(`idle hook: ${firstLine(text)}`),
+    });
+    queue.push(turn);
+    return true;
   }
 
   /** Sends what was typed while the session started (already announced as queued). */

@@ -163,14 +163,15 @@ function runNotificationHooks(
  * within its budget. Their context reaches the agent with its next model
  * request, or — when the `onIdle` consumer takes it (a listening agent) —
  * starts a turn of its own.
- * No timer runs when no hook listens to `idle` and nobody asked for `onIdle`.
+ * No timer runs when no hook listens to `idle`.
  */
 type IdleEvent = Extract<AgentEvent, { type: "idle" }>;
 
 /** The session's idle timer, or undefined when nothing listens. `wake` wakes the loop to yield. */
 export function createIdle(ctx: RunContext, wake: () => void): IdleTimer | undefined {
   const { options } = ctx;
-  if (!ctx.index.byEvent.has("idle") && options.onIdle === undefined) return undefined;
+  // With no idle hook, nothing could be injected: no timer (a late idle hook starts one).
+  if (!ctx.index.byEvent.has("idle")) return undefined;
   return createIdleTimer({
     idleMs: options.idleMs ?? DEFAULT_IDLE_MS,
     now: ctx.now,
@@ -196,10 +197,16 @@ function runIdleHooks(ctx: RunContext, agentEvent: IdleEvent, wake: () => void):
     agentEvent,
     hooks,
     into: (activity) => ctx.pendingActivity.push(activity),
-    // A consumer that starts a turn with the context takes it; else it waits for the next request.
-    done: (context) =>
-      context.length > 0 &&
-      ctx.options.onIdle?.({ idleSeconds: agentEvent.idleSeconds, context }) === true,
+    // A consumer that starts a turn with the context takes it; else it waits for the next
+    // request, each text once: while the agent stays busy a reminder does not stack up.
+    done: (context) => {
+      if (context.length === 0) return true;
+      if (ctx.options.onIdle?.({ idleSeconds: agentEvent.idleSeconds, context }) === true)
+        return true;
+      for (const text of context)
+        if (!ctx.pendingContext.includes(text)) ctx.pendingContext.push(text);
+      return true;
+    },
   }).finally(wake);
 }
 
