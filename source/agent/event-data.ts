@@ -95,6 +95,21 @@ export interface SentMessage {
   kept: string[];
 }
 
+/** A settings file the session loaded (or would load) changed on disk (Claude Code's ConfigChange). */
+export interface ConfigChange {
+  /** Claude Code's name for the file's place: `~/.acai` and `~/.claude` are user_settings. */
+  source: "user_settings" | "project_settings" | "local_settings";
+  /** Absolute path of the file. */
+  filePath: string;
+}
+
+/** A watched file was added, changed or removed (Claude Code's FileChanged). */
+export interface FileChange {
+  /** Absolute path of the file. */
+  filePath: string;
+  event: "add" | "change" | "unlink";
+}
+
 export type StopReason =
   | "end_turn" // the model finished and no gate kept it going
   | "max_steps" // --max-steps reached

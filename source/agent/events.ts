@@ -5,6 +5,8 @@
  */
 import type { ModelMessage } from "ai";
 import type {
+  ConfigChange,
+  FileChange,
   IncomingMessage,
   InstructionFile,
   OutgoingMessage,
@@ -235,6 +237,14 @@ export type AgentEvent = (
   | MessageReceived
   | { type: "before_message_send"; message: OutgoingMessage } /* the session's gate before a send */
   | { type: "message_sent"; message: SentMessage } /* raised beside the loop by the session */
+  | {
+      type: "config_change";
+      change: ConfigChange;
+    } /* the session's gate when a settings file changed */
+  | {
+      type: "file_changed";
+      change: FileChange;
+    } /* raised beside the loop by the session's watcher */
   | { type: "notification"; message: string; notificationType: string }
   | { type: "warning"; message: string; source?: string }
   | { type: "error"; message: string; turn?: number }

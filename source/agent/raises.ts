@@ -9,6 +9,8 @@
 export const RAISES = {
   session_start: "session_start",
   instructions_loaded: "instructions_loaded",
+  config_change: "config_change",
+  file_changed: "file_changed",
   user_prompt: "user_prompt",
   before_model: "model_request",
   after_model: "model_response",

@@ -12,6 +12,7 @@ import type { HookDefaults } from "../config/settings.js";
 import type { InterceptedEvent } from "../hooks/run/activity.js";
 import { type AuditSink, createFileAuditSink } from "../hooks/run/audit.js";
 import type { HandlerServices } from "../hooks/run/handlers/services.js";
+import type { OnWatchPaths } from "../hooks/run/intercept/options.js";
 import {
   createHookInterceptor,
   type HookInterceptor,
@@ -33,6 +34,7 @@ import type { SessionGround } from "./ground.js";
 import { sessionHandlers } from "./hook-handlers.js";
 import type { SessionServices } from "./services.js";
 import type { PreparedSession, PrepareSessionOptions, SessionRunInput } from "./types.js";
+import { runWatches } from "./watches.js";
 
 export interface SessionRunParts {
   ground: SessionGround;
@@ -62,6 +64,14 @@ export function sessionRuns(parts: SessionRunParts): RunOf {
       const handlers = sessionHandlers(ground, services, built, parts.options.env);
       // Every message to another agent passes the run's before_message_send gate first.
       const gated = relay ? gatedRelay(relay, (event) => intercept.gate(event)) : undefined;
+      // config_change and file_changed: the run's watchers (watches.ts), closed when it ends.
+      const watches = runWatches({
+        ground,
+        options: parts.options,
+        hooks: services.registry.hooks,
+        policy: built.policy,
+        ...defined("watch", parts.options.watchFolder),
+      });
       const intercept = createHookInterceptor(
         interceptorOptions(parts, {
           relay: gated,
@@ -72,9 +82,11 @@ export function sessionRuns(parts: SessionRunParts): RunOf {
           rewake: turns.rewake,
           sent: announceSent,
           handlers: handlers.handlers,
+          onWatchPaths: watches.onWatchPaths,
         }),
       );
       running = intercept;
+      watches.start(intercept);
       /** message_sent: in the transcript, and its hooks beside the loop. */
       function announceSent(message: SentMessage): void {
         const event = { type: RAISES.message_sent, message } as const;
@@ -103,6 +115,7 @@ export function sessionRuns(parts: SessionRunParts): RunOf {
       const shown = unescapingPatterns(sent);
       const events = telemetry ? telemetry.observe(shown) : shown;
       return closingAfter(events, async () => {
+        watches.close();
         memory.close();
         audit?.close?.();
         handlers.close();
@@ -124,6 +137,7 @@ interface ThisRun {
   handlers: HandlerServices;
   /** The session's relay, its sends gated (none: this session sends no messages). */
   relay: SessionRelay | undefined;
+  onWatchPaths: OnWatchPaths;
 }
 
 function interceptorOptions(parts: SessionRunParts, run: ThisRun): InterceptorOptions {
@@ -182,6 +196,7 @@ function interceptorOptions(parts: SessionRunParts, run: ThisRun): InterceptorOp
       ? {}
       : { plugins: services.plugins, lateHooks: services.registry.late }),
     handlers: run.handlers,
+    onWatchPaths: run.onWatchPaths,
     onNotification: (event) => built.agent.record(event),
     validateToolInput: (toolName: string, toolInput: unknown) => {
       const tool = built.toolsByName.get(toolName);

@@ -1,5 +1,5 @@
 /**
- * `CLAUDE_ENV_FILE`: each session_start hook gets a file of its own (as in
+ * `CLAUDE_ENV_FILE`: each session_start and file_changed hook gets a file of its own (as in
  * Claude Code, so a hook that writes with `>` does not erase another's lines),
  * created empty, 0600, in a 0700 folder of the session under
  * `$ACAI_HOME/session-env/<session id>/`. What the hooks write there becomes
@@ -12,6 +12,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { ShellEnvironment } from "../agent/types.js";
 import type { HookDefinition } from "../hooks/contract/definition.js";
+import { eventRow } from "../hooks/contract/events/table.js";
 import { parseEnvFile } from "./env-file-parse.js";
 
 /** Past this a file is not read (a hook gone wrong); said once. */
@@ -28,19 +29,22 @@ export function sessionEnvDir(acaiHome: string, sessionId: string): string {
 }
 
 /**
- * Creates one empty file per session_start hook, in the hooks' order; returns
- * hook id → file (empty when no hook runs on session_start: nothing is created).
+ * Creates one empty file per session_start or file_changed hook, in the hooks'
+ * order; returns hook id → file (empty when there is none: nothing is created).
  */
 export async function createSessionEnvFiles(
   dir: string,
   hooks: readonly Pick<HookDefinition, "id" | "events">[],
 ): Promise<Map<string, string>> {
   const files = new Map<string, string>();
-  const starting = hooks.filter((hook) => hook.events.includes("session_start"));
+  // Hooks of every event whose hooks get CLAUDE_ENV_FILE (session_start, file_changed).
+  const starting = hooks.filter((hook) =>
+    hook.events.some((event) => eventRow(event).claudeEnvFile === true),
+  );
   if (starting.length === 0) return files;
   await mkdir(dir, { recursive: true, mode: 0o700 });
   for (const [index, hook] of starting.entries()) {
-    const file = path.join(dir, `sessionstart-hook-${index}.sh`);
+    const file = path.join(dir, `env-hook-${index}.sh`);
     await writeFile(file, "", { mode: 0o600 });
     files.set(hook.id, file);
   }

@@ -7,6 +7,7 @@ import type { PermissionFlags } from "../permissions/sources.js";
 import type { ProjectChanges } from "../project/changes.js";
 import type { TrustedLink } from "../project/links.js";
 import type { SessionRelay } from "../relay/session-relay.js";
+import type { WatchFolder } from "./path-watcher.js";
 import type { ResumeRequest } from "./resume/find.js";
 
 /** `notification_type` values acai sends (Claude Code's). */
@@ -124,6 +125,8 @@ export interface PrepareSessionOptions {
    * else refuses with the review (session/trust.ts).
    */
   projectSetTaken?: string | null;
+  /** `fs.watch` for the run's watchers of settings files and file_changed paths (tests count them). */
+  watchFolder?: WatchFolder;
 }
 
 /** A run of the session: the agent's input, and who may act on what idle hooks inject. */

@@ -35,6 +35,12 @@ export interface DecisionCommon {
   suppress?: true;
   /** agent-relay's `sendMessage` (validated: one, content ≤ 5,000 characters), for messaging. */
   sendMessage?: RelayMessage;
+  /**
+   * Claude Code's `watchPaths` (session_start, file_changed answers): the
+   * paths the session watches for file_changed hooks, replacing those an
+   * earlier answer set (session/file-watch.ts bounds and checks them).
+   */
+  watchPaths?: string[];
 }
 
 /** A message a hook asks acai to send to another agent (`*`: every agent). */

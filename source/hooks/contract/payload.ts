@@ -116,7 +116,8 @@ export function buildPayload(args: PayloadArgs): Payload {
       : { permission_mode: args.session.permissionMode }),
     hook_event_name: CLAUDE_EVENT_NAMES[args.event],
     ...fields,
-    event: args.event,
+    // file_changed's own `event` is Claude Code's (add | change | unlink); its name stays in hook_event_name.
+    ...("event" in fields ? {} : { event: args.event }),
     timestamp,
   };
   for (const [key, value] of Object.entries(relayContext(args.session))) {

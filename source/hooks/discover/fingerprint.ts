@@ -148,14 +148,14 @@ function statOr(file: string): Stats | undefined {
   }
 }
 
-/** The trust manifest's file hashes by absolute path (`file x <sha256>` entries). */
+/** The trust manifest's file hashes by absolute path (`file x <sha256>` and `settings <sha256>` entries). */
 export function manifestHashes(
   projectDir: string,
   entries: readonly { key: string; digest: string }[],
 ): Map<string, string> {
   const hashes = new Map<string, string>();
   for (const entry of entries) {
-    const match = /^file [x-] ([0-9a-f]{64})$/.exec(entry.digest);
+    const match = /^(?:file [x-]|settings) ([0-9a-f]{64})$/.exec(entry.digest);
     if (match?.[1] === undefined) continue;
     hashes.set(manifestEntryPath(projectDir, entry.key), match[1]);
   }

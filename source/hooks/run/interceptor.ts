@@ -30,6 +30,7 @@ import type { HookDefinition, HookEventName } from "../contract/definition.js";
 import { HOOK_EVENT_OF } from "../contract/events/names.js";
 import { eventRow } from "../contract/events/table.js";
 import type { InterceptedEvent } from "./activity.js";
+import { type ConfigGateEvent, type ConfigVerdict, gateConfig } from "./config-gate.js";
 import { noteConsidered } from "./intercept/audit-recorder.js";
 import {
   createAsyncHooks,
@@ -98,6 +99,12 @@ export interface HookInterceptor {
    * no run going on, it is dropped.
    */
   tell(note: string): void;
+  /**
+   * The gate when a settings file changed (config_change): its hooks run
+   * beside the loop and decide. With no run going on, the change is applied
+   * only when no hook is there to judge it.
+   */
+  gateConfig(event: ConfigGateEvent): Promise<ConfigVerdict>;
 }
 
 export function createHookInterceptor(options: InterceptorOptions): HookInterceptor {
@@ -122,6 +129,14 @@ export function createHookInterceptor(options: InterceptorOptions): HookIntercep
       gate: (event: SendGateEvent): Promise<SendVerdict> =>
         active ? active.gate(event) : Promise.resolve(noRunVerdict(byEvent, event)),
       tell: (note: string) => active?.tell(note),
+      gateConfig: (event: ConfigGateEvent): Promise<ConfigVerdict> =>
+        active
+          ? active.gateConfig(event)
+          : Promise.resolve(
+              (byEvent.get("config_change") ?? []).length === 0
+                ? { apply: true }
+                : { apply: false, reason: "its config_change hooks cannot run outside a run" },
+            ),
     },
   );
 }
@@ -148,6 +163,7 @@ interface ActiveRun {
   raise(event: BesideEvent): Promise<void>;
   gate(event: SendGateEvent): Promise<SendVerdict>;
   tell(note: string): void;
+  gateConfig(event: ConfigGateEvent): Promise<ConfigVerdict>;
 }
 
 async function* intercept(
@@ -183,6 +199,7 @@ async function* intercept(
     tell: (note) => {
       if (!ctx.stopAll.signal.aborted) ctx.pendingContext.push(note);
     },
+    gateConfig: (event) => gateConfig(ctx, event, pump.wake),
   });
   try {
     let verdict: Verdict | undefined;

@@ -70,6 +70,8 @@ export function reduceEvent(state: ViewState, event: InterceptedEvent, at: numbe
     case "turn_failed":
     case "tool_call_deferred": // headless only: the REPL's hooks never defer
     case "before_message_send": // the session's gate; never yielded
+    case "config_change": // the session's gate; never yielded (its outcome is a warning)
+    case "file_changed":
       return state;
     default:
       return event satisfies never;

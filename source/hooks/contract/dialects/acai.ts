@@ -9,7 +9,14 @@ import {
   requestChanges,
   responseText,
 } from "../model-control.js";
-import { type AnswerDialect, common, decodeWith, withoutNulls } from "./common.js";
+import {
+  type AnswerDialect,
+  common,
+  decodeWith,
+  watchPathsOf,
+  watchPathsSchema,
+  withoutNulls,
+} from "./common.js";
 
 const ACAI_ACTIONS = [
   "continue",
@@ -41,6 +48,8 @@ export const acaiAnswerSchema = z.object({
   llm_response: llmResponseSchema.optional(),
   drop_tool_calls: dropToolCallsSchema.optional(),
   follow_up: followUpSchema.optional(),
+  /** session_start / file_changed: the paths watched for file_changed hooks (Claude Code's watchPaths). */
+  watch_paths: watchPathsSchema.optional(),
 });
 
 type AcaiAnswer = z.infer<typeof acaiAnswerSchema>;
@@ -60,7 +69,7 @@ function modelControl(answer: AcaiAnswer): ModelControl {
 }
 
 function toDecision(answer: AcaiAnswer): Decision {
-  const base = common(answer);
+  const base = { ...common(answer), ...watchPathsOf(answer.watch_paths) };
   const control = modelControl(answer);
   const hasModification =
     answer.input !== undefined ||

@@ -30,6 +30,8 @@ import {
   decodeWith,
   hasAny,
   jsonObjectSchema,
+  watchPathsOf,
+  watchPathsSchema,
   withoutNulls,
 } from "./common.js";
 
@@ -63,6 +65,8 @@ const hookSpecificOutputSchema = z.object({
   tool_input: jsonObjectSchema.nullish(),
   /** PermissionDenied: the model may retry the denied call. */
   retry: z.boolean().nullish(),
+  /** SessionStart / FileChanged: the paths watched for FileChanged hooks. */
+  watchPaths: watchPathsSchema.nullish(),
 });
 
 export const claudeAnswerSchema = z.object({
@@ -114,10 +118,10 @@ function modelControl(specific: ClaudeAnswer["hookSpecificOutput"]): ModelContro
 
 function toDecision(answer: ClaudeAnswer): Decision {
   const specific = answer.hookSpecificOutput;
-  const base = common({
-    context: specific?.additionalContext ?? undefined,
-    message: answer.systemMessage,
-  });
+  const base = {
+    ...common({ context: specific?.additionalContext ?? undefined, message: answer.systemMessage }),
+    ...watchPathsOf(specific?.watchPaths),
+  };
   if (answer.continue === false) {
     return { ...base, action: "stop", ...common({ reason: answer.stopReason ?? answer.reason }) };
   }

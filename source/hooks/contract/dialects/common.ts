@@ -87,3 +87,11 @@ export function common(fields: {
   if (fields.reason !== undefined && fields.reason !== "") out.reason = fields.reason;
   return out;
 }
+
+/** Claude Code's `watchPaths`: absolute paths to watch (at most 256 listed; the session keeps fewer). */
+export const watchPathsSchema = z.array(z.string().min(1).max(4096)).max(256);
+
+/** `{watchPaths}` when the answer set it (an empty list too: it stops the watching). */
+export function watchPathsOf(paths: string[] | null | undefined): { watchPaths?: string[] } {
+  return paths === undefined || paths === null ? {} : { watchPaths: paths };
+}

@@ -8,6 +8,8 @@ import { beforeMessageSend } from "./before-message-send.js";
 import { beforeModel } from "./before-model.js";
 import { beforeStop } from "./before-stop.js";
 import { beforeTool } from "./before-tool.js";
+import { configChange } from "./config-change.js";
+import { fileChanged } from "./file-changed.js";
 import { idle } from "./idle.js";
 import { instructionsLoaded } from "./instructions-loaded.js";
 import { messageReceived } from "./message-received.js";
@@ -30,6 +32,8 @@ import { userPrompt } from "./user-prompt.js";
 export const EVENT_MODULES = [
   sessionStart,
   instructionsLoaded,
+  configChange,
+  fileChanged,
   userPrompt,
   beforeModel,
   afterModel,

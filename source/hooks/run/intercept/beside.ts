@@ -218,8 +218,14 @@ function runIdleHooks(ctx: RunContext, agentEvent: IdleEvent, wake: () => void):
  * loop, session end waits for them within its budget, and their context
  * reaches the model with the next request.
  */
-/** The agent events a session may raise beside the loop. */
-export type BesideEvent = Extract<AgentEvent, { type: "message_sent" }>;
+/**
+ * The agent events a session may raise beside the loop (file_changed: its
+ * file watcher; warning: what its watchers have to say, no hooks).
+ */
+export type BesideEvent = Extract<
+  AgentEvent,
+  { type: "message_sent" | "file_changed" | "warning" }
+>;
 
 /** Raises `event` (yielded to the consumer after `wake`) and starts its hooks; resolves when they are done. */
 export function raiseBeside(ctx: RunContext, event: BesideEvent, wake: () => void): Promise<void> {

@@ -36,6 +36,9 @@ export interface HookRunsOptions {
   contextCapChars: number;
 }
 
+/** The events whose answers may set the watched paths (Claude Code's SessionStart, FileChanged). */
+const WATCH_SETTERS: ReadonlySet<HookEventName> = new Set(["session_start", "file_changed"]);
+
 export type RunnerFor = (event: HookEventName, agentEvent: AgentEvent) => RunHook;
 
 export function hookRuns(deps: HookRunsOptions): RunnerFor {
@@ -81,6 +84,8 @@ export function hookRuns(deps: HookRunsOptions): RunnerFor {
       if (toolCallId !== undefined) record.toolCallId = toolCallId;
       // Only a command hook starts a process (http, prompt, agent, mcp_tool, plugins run in acai).
       record.sandboxed = launch?.sandboxed === true && hookTypeOf(hook) === "command";
+      const watch = record.decision.watchPaths;
+      if (watch !== undefined && WATCH_SETTERS.has(event)) options.onWatchPaths?.(watch, hook);
       return applyRelayEffects(relay, hook, event, record);
     };
   };

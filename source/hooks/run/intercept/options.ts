@@ -21,6 +21,9 @@ import type { PluginHooks } from "../plugins/types.js";
 import type { RewakeOutcome } from "../turn-signal.js";
 import type { OnSendMessage } from "./hook-runs.js";
 
+/** Told the paths a hook's answer asks the session to watch, and which hook asked. */
+export type OnWatchPaths = (paths: readonly string[], hook: HookDefinition) => void;
+
 export interface InterceptorOptions {
   /** Every configured hook; those with `disabled` set are never run (the audit log says why). */
   hooks: readonly HookDefinition[];
@@ -108,6 +111,12 @@ export interface InterceptorOptions {
    * characters). Without it such a message is not sent, with a warning.
    */
   onSendMessage?: OnSendMessage;
+  /**
+   * Claude Code's `watchPaths` of a session_start or file_changed answer (the
+   * session's file watcher takes them); said once per answer that carries
+   * them. Without it, or on another event, they are ignored.
+   */
+  onWatchPaths?: OnWatchPaths;
   /**
    * Built-in pattern namespaces (`memory`), run in-process before the
    * `pattern` hooks of their namespace; their reply leads the context.

@@ -83,6 +83,9 @@ describe("the events table", () => {
       } else if (event === "permission_denied") {
         // Claude Code's PermissionDenied: the call stays denied; retry tells the model it may try again.
         expect(row.honours).toEqual(["retry"]);
+      } else if (event === "config_change") {
+        // Claude Code's ConfigChange: a block keeps the session's settings; nothing else to say.
+        expect(row.honours).toEqual(["block"]);
       } else if (event === "pattern") {
         // A pattern handler answers (context) or skips the handlers after it; nothing to block.
         expect(row.honours).toEqual(["skip"]);
