@@ -162,11 +162,11 @@ describe("Claude Code's settings files", () => {
     await writeFile(
       path.join(d.home, ".claude", "settings.json"),
       JSON.stringify({
-        hooks: { ConfigChange: [{ hooks: [{ type: "command", command: "true" }] }] },
+        hooks: { WorktreeCreate: [{ hooks: [{ type: "command", command: "true" }] }] },
       }),
     );
     const claude = await runAcai({ args: ["-p", "go", ...REPLAY], dirs: d });
     expect(claude.exitCode, claude.stderr).toBe(0);
-    expect(claude.stderr).toContain('unknown event "ConfigChange"');
+    expect(claude.stderr).toContain('unknown event "WorktreeCreate"');
   });
 });

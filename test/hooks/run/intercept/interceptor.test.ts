@@ -104,6 +104,11 @@ const fullSession = (): AgentEvent[] => [
     type: "message_sent",
     message: { from: "bob", to: "alice", content: "hello", delivered: ["alice"], kept: [] },
   },
+  {
+    type: "config_change",
+    change: { source: "user_settings", filePath: "/h/.acai/settings.json" },
+  },
+  { type: "file_changed", change: { filePath: "/p/.envrc", event: "change" } },
   ev.sessionEnd(),
 ];
 
@@ -122,7 +127,8 @@ describe("hook interceptor", () => {
     expect(agentEvents).toEqual(fullSession());
     for (const event of HOOK_EVENTS) {
       const payload = JSON.parse(await readFile(join(dir.path, `${event}.json`), "utf8"));
-      expect(payload.event).toBe(event);
+      // file_changed's `event` is Claude Code's FileChanged field (the kind of change).
+      expect(payload.event).toBe(event === "file_changed" ? "change" : event);
       expect(payload.session_id).toBe("sess-1");
       expect(payload.transcript_path).toBe("/t/sess-1.jsonl");
     }
@@ -156,6 +162,8 @@ describe("hook interceptor", () => {
       "message_received",
       "before_message_send",
       "message_sent",
+      "config_change",
+      "file_changed",
       "session_end",
     ]);
     expect(agent.closed.value).toBe(true);
