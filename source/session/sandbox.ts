@@ -14,6 +14,7 @@ import { ensurePrivateDirSync } from "../config/private-files.js";
 import type { LoadedSettings } from "../config/settings.js";
 import { SettingsError } from "../config/settings.js";
 import type { HookDefinition } from "../hooks/contract/definition.js";
+import { eventRow } from "../hooks/contract/events/table.js";
 import type { ProcessStarter } from "../process/long-lived.js";
 import type { ProcessRunner, SandboxLaunch } from "../process/types.js";
 import type { ProjectManifest } from "../project/manifest.js";
@@ -83,7 +84,7 @@ export function setUpSandbox(options: SetUpSandboxOptions): SessionSandboxSetup 
     : sandboxedTools;
   const byHook = new Map<string, ReturnType<SessionSandboxSetup["launchFor"]>>();
   const policyOf = (hook: HookDefinition) =>
-    sandbox.hookPolicy(hook.sandbox, hook.scope, hook.events.includes("session_start"));
+    sandbox.hookPolicy(hook.sandbox, hook.scope, writesEnvFile(hook));
   return {
     sandbox,
     info: sandboxPayload(sandbox.report),
@@ -93,7 +94,7 @@ export function setUpSandbox(options: SetUpSandboxOptions): SessionSandboxSetup 
     launchFor(hook) {
       let launch = byHook.get(hook.id);
       if (launch === undefined) {
-        // A session_start hook's policy also writes its CLAUDE_ENV_FILE's folder.
+        // A session_start or file_changed hook's policy also writes its CLAUDE_ENV_FILE's folder.
         const policy = policyOf(hook);
         launch = {
           runner: sandbox.runner(base.runner, policy),
@@ -109,10 +110,15 @@ export function setUpSandbox(options: SetUpSandboxOptions): SessionSandboxSetup 
       if (policy === undefined || sandbox.bwrap === undefined) return;
       // A launch binds only folders that exist when it is first made, and is kept: the
       // CLAUDE_ENV_FILE folder a session_start hook writes must exist before, as at its run.
-      if (hook.events.includes("session_start")) ensurePrivateDirSync(sessionEnvRoot(paths.home));
+      if (writesEnvFile(hook)) ensurePrivateDirSync(sessionEnvRoot(paths.home));
       options.prepareLaunch?.(sandbox.table.launchFor(policy));
     },
   };
+}
+
+/** Its hooks get CLAUDE_ENV_FILE (session_start, file_changed: shell-env.ts). */
+function writesEnvFile(hook: HookDefinition): boolean {
+  return hook.events.some((event) => eventRow(event).claudeEnvFile === true);
 }
 
 /**
@@ -135,7 +141,7 @@ export function sessionSandboxOf(options: Omit<SetUpSandboxOptions, "wrap">): Se
       ...(loaded.user.capabilities?.allowNetworkInHooks === true
         ? { allowNetworkInHooks: true }
         : {}),
-      // session_start hooks write their CLAUDE_ENV_FILE there (shell-env.ts).
+      // session_start and file_changed hooks write their CLAUDE_ENV_FILE there (shell-env.ts).
       hookWrite: [sessionEnvRoot(paths.home)],
       env: options.env,
       platform: process.platform,

@@ -108,7 +108,11 @@ describe("FileChanged (file_changed)", { timeout: 60_000 }, () => {
       JSON.stringify({
         hooks: {
           SessionStart: hook(`echo ${q(JSON.stringify(startAnswer))}`),
-          FileChanged: hook(recorder(seen), "watched\\.txt"),
+          // What it exports reaches the Bash tool, as a SessionStart hook's does.
+          FileChanged: hook(
+            `echo 'export WATCHED_BY_HOOK=yes' >> "$CLAUDE_ENV_FILE"; ${recorder(seen)}`,
+            "watched\\.txt",
+          ),
         },
       }),
     );
@@ -118,6 +122,9 @@ describe("FileChanged (file_changed)", { timeout: 60_000 }, () => {
           { id: "w", name: "Bash", input: { command: `echo one > ${q(watched)}` } },
           waitCall("wait", seen),
         ],
+      },
+      {
+        toolCalls: [{ id: "env", name: "Bash", input: { command: 'echo "got=$WATCHED_BY_HOOK"' } }],
       },
       { text: "done" },
     ]);
@@ -134,7 +141,8 @@ describe("FileChanged (file_changed)", { timeout: 60_000 }, () => {
     // other.txt is watched too, but the matcher names only watched.txt.
     expect(got.every((p) => p.file_path === watched)).toBe(true);
     // The wait call saw the record: the event came during the session.
-    expect(toolResultsSent(server.requests.at(-1)?.body).join("\n")).toContain("FileChanged");
+    expect(toolResultsSent(server.requests.at(-2)?.body).join("\n")).toContain("FileChanged");
+    expect(toolResultsSent(server.requests.at(-1)?.body).join("\n")).toContain("got=yes");
   });
 
   it("watches a matcher's literal names in the project; watchPaths outside the project are refused with a warning", async () => {
