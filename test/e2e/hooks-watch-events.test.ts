@@ -133,11 +133,12 @@ describe("FileChanged (file_changed)", { timeout: 60_000 }, () => {
     expect(result.exitCode, result.stderr).toBe(0);
     const got = await payloads(seen);
     expect(got.length).toBeGreaterThanOrEqual(1);
-    expect(got[0]).toMatchObject({
+    // Creating it is an add (writing into it may follow as a change; their hooks run side by side).
+    expect(got.find((p) => p.event === "add")).toMatchObject({
       hook_event_name: "FileChanged",
       file_path: watched,
-      event: "add",
     });
+    expect(got.every((p) => p.event === "add" || p.event === "change")).toBe(true);
     // other.txt is watched too, but the matcher names only watched.txt.
     expect(got.every((p) => p.file_path === watched)).toBe(true);
     // The wait call saw the record: the event came during the session.
@@ -177,7 +178,8 @@ describe("FileChanged (file_changed)", { timeout: 60_000 }, () => {
     expect(result.stderr).toContain(`asked to watch ${JSON.stringify(outside)}`);
     expect(result.stderr).toContain("outside the project folder");
     const got = await payloads(seen);
-    expect(got[0]).toMatchObject({ file_path: envrc, event: "change" });
+    expect(got.length).toBeGreaterThanOrEqual(1);
+    expect(got.every((p) => p.file_path === envrc && p.event === "change")).toBe(true);
   });
 });
 

@@ -4,7 +4,7 @@
  * the project, at most MAX_WATCHED_PATHS, matcher names) and config_change's
  * outcomes, and that every folder watcher opened is closed.
  */
-import { mkdir, mkdtemp, realpath, rm, symlink, unlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rename, rm, symlink, unlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -213,7 +213,9 @@ describe("config_change's outcomes", () => {
       warn: (m) => warnings.push(m),
       watch,
     });
-    await writeFile(file, '{"permissions":{"allow":["Write"]}}');
+    // Written whole and renamed into place, as editors save: one new text, one change.
+    await writeFile(`${file}.tmp`, '{"permissions":{"allow":["Write"]}}');
+    await rename(`${file}.tmp`, file);
     await until("the change to be handled", () => warnings.length > 0);
     await config.settled();
     config.close();
