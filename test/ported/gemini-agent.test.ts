@@ -160,13 +160,13 @@ describe("Gemini CLI: SessionStart and SessionEnd", () => {
     expect(payload?.source).toBe("startup");
   });
 
-  it("SessionEnd fires when `acai -p` ends", async () => {
+  it("SessionEnd (matcher 'exit', Gemini's reason) fires when `acai -p` ends", async () => {
     p = await ported("gemini-session-end-", [{ text: "bye" }]);
     const hook = await p.node(
       "end",
       say({ decision: "allow", systemMessage: "SessionEnd hook executed on exit" }),
     );
-    await p.settings({ hooks: { SessionEnd: [geminiGroup([hook])] } });
+    await p.settings({ hooks: { SessionEnd: [geminiGroup([hook], "exit")] } });
     const run = await p.run("Hello");
     expect(run.exitCode, run.stderr).toBe(0);
     const payloads = await p.payloads("end");

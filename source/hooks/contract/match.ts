@@ -14,8 +14,8 @@ export interface MatchSubject {
   toolInput?: unknown;
   /** session_start source or notification type. */
   source?: string;
-  /** Claude Code's word for the same source, where it differs (session_end's `prompt_input_exit`). */
-  sourceAlias?: string;
+  /** Other agents' words for the same source (session_end's `prompt_input_exit`, Gemini's `exit`). */
+  sourceAliases?: readonly string[];
   /** The running session's id (for `session_id` matchers). */
   sessionId?: string;
   /** The pattern event's namespace. */
@@ -247,10 +247,10 @@ export function hookMatches(hook: HookDefinition, subject: MatchSubject): boolea
   return true;
 }
 
-/** A `source` matcher tests the source, or Claude Code's word for it. */
+/** A `source` matcher tests the source, or another agent's word for it. */
 function sourceMatches(test: NameTest, subject: MatchSubject): boolean {
   if (testName(test, subject.source ?? "")) return true;
-  return subject.sourceAlias !== undefined && testName(test, subject.sourceAlias);
+  return (subject.sourceAliases ?? []).some((alias) => testName(test, alias));
 }
 
 /** `session_id` (A3S): on every event, the exact id of the running session; unknown, no match. */

@@ -154,17 +154,29 @@ describe("hookMatches", () => {
 
   it("a source matcher may name Claude Code's word for the source (SessionEnd prompt_input_exit)", () => {
     const h = hook({ source: "prompt_input_exit" }, { events: ["session_end"] });
-    const end = (source: string, sourceAlias: string) =>
-      hookMatches(h, { event: "session_end", source, sourceAlias });
+    const end = (source: string, alias: string) =>
+      hookMatches(h, { event: "session_end", source, sourceAliases: [alias] });
     expect(end("user_exit", "prompt_input_exit")).toBe(true);
     expect(end("completed", "other")).toBe(false);
     expect(
       hookMatches(hook({ source: "user_exit" }, { events: ["session_end"] }), {
         event: "session_end",
         source: "user_exit",
-        sourceAlias: "prompt_input_exit",
+        sourceAliases: ["prompt_input_exit"],
       }),
     ).toBe(true);
+    const gemini = hook({ source: "exit" }, { events: ["session_end"] });
+    const aliases = ["other", "exit"];
+    expect(
+      hookMatches(gemini, { event: "session_end", source: "completed", sourceAliases: aliases }),
+    ).toBe(true);
+    expect(
+      hookMatches(gemini, {
+        event: "session_end",
+        source: "error",
+        sourceAliases: ["other", "other"],
+      }),
+    ).toBe(false);
   });
 
   it("applies source to session_start and notification, and ignores tool matchers elsewhere", () => {

@@ -47,8 +47,8 @@ export interface MatchFields {
   toolName?: string;
   toolInput?: unknown;
   source?: string;
-  /** Claude Code's word for the same source, where it differs (a matcher may name either). */
-  sourceAlias?: string;
+  /** Other agents' words for the same source, where they differ (a matcher may name any). */
+  sourceAliases?: readonly string[];
   /** The `pattern` event's namespace (`namespace` matchers). */
   namespace?: string;
 }

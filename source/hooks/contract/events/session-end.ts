@@ -32,6 +32,15 @@ function claudeReason(reason: string): "prompt_input_exit" | "clear" | "other" {
   return reason === "clear" ? "clear" : "other";
 }
 
+/**
+ * Gemini CLI's SessionEnd reason for acai's: the end of a run (`acai -p`
+ * done, leaving the REPL) is its exit, /clear its clear; the rest is other.
+ */
+function geminiReason(reason: string): "exit" | "clear" | "other" {
+  if (reason === "completed" || reason === "user_exit") return "exit";
+  return reason === "clear" ? "clear" : "other";
+}
+
 export const sessionEnd = defineEvent({
   name: "session_end",
   agentEvent: "session_end",
@@ -71,8 +80,12 @@ export const sessionEnd = defineEvent({
       ? {}
       : { duration_seconds: Math.round((at.now - at.startedAt) / 1000) }),
   }),
-  // Claude Code matches SessionEnd on its reason: a hook meant for /clear does not run on every exit.
-  matchOn: (ev) => ({ source: ev.reason, sourceAlias: claudeReason(ev.reason) }),
+  // Claude Code and Gemini CLI match SessionEnd on their reason: a hook meant for /clear does
+  // not run on every exit, and one meant for Gemini's "exit" does run.
+  matchOn: (ev) => ({
+    source: ev.reason,
+    sourceAliases: [claudeReason(ev.reason), geminiReason(ev.reason)],
+  }),
   sample: () => ({
     type: "session_end",
     reason: "completed",
