@@ -108,12 +108,12 @@ async function handle(
   if (location.scope === "project") {
     if (await options.projectTrusted().catch(() => false)) {
       options.warn(
-        `Settings file ${file} changed; your trust covers the project as it is now. This session keeps the settings it started with (a rule you allowed from a prompt applies already; hooks defined in the file no longer run); the change applies from the next session.`,
+        `Settings file ${file} changed; your trust covers the project as it is now. This session keeps the settings and hooks it started with (a rule you allowed from a prompt applies already); the change applies from the next session.`,
       );
       return;
     }
     options.warn(
-      `Settings file ${file} changed during the session. It is part of the project's trusted set, so nothing of the change applies to this session: hooks defined in it no longer run (each counts as failed, as its failure policy says), and the next session asks you to trust the project again (acai hooks trust).`,
+      `Settings file ${file} changed during the session. It is part of the project's trusted set, so nothing of the change applies to this session: its hooks and settings stay as the session loaded and trusted them, and the next session asks you to trust the project again (acai hooks trust).`,
     );
     return;
   }

@@ -257,7 +257,7 @@ describe("ConfigChange (config_change)", { timeout: 60_000 }, () => {
     expect(existsSync(path.join(dirs.cwd, "notes.txt"))).toBe(false);
   });
 
-  it("a project settings file changed mid-session adds no allow rule and no hook; its own hooks stop; the next run asks for trust", async () => {
+  it("a project settings file changed mid-session adds no allow rule and no hook, keeps its trusted hooks running; the next run asks for trust", async () => {
     const seen = path.join(dirs.root, "config.jsonl");
     const started = path.join(dirs.root, "started");
     const projectRan = path.join(dirs.root, "project-hook.log");
@@ -305,9 +305,10 @@ describe("ConfigChange (config_change)", { timeout: 60_000 }, () => {
     expect(result.stderr).toContain("part of the project's trusted set");
     // No allow rule: the Write was denied (nobody to ask in -p).
     expect(existsSync(path.join(dirs.cwd, "notes.txt"))).toBe(false);
-    // No hook of the change ran; the trusted file's Glob hook ran for the first Glob only.
+    // No hook of the change ran; the trusted file's Glob hook still guards: it ran for both Globs
+    // (touching the file cannot disarm it).
     expect(existsSync(addedRan)).toBe(false);
-    expect((await readFile(projectRan, "utf8")).trim().split("\n")).toEqual(["ran"]);
+    expect((await readFile(projectRan, "utf8")).trim().split("\n")).toEqual(["ran", "ran"]);
     // The next session refuses the changed, untrusted set.
     server = await startFakeOpenAI([{ text: "never" }]);
     const next = await runAcai({

@@ -9,7 +9,9 @@
  * (`>> log.txt`) are not its code and are left out, so a hook that writes a
  * file named in its command does not fail its own check. A script that is
  * not there when the session loads counts too: one that appears later is a
- * change. A project settings hook counts its settings file too.
+ * change. A settings hook's settings file is not pinned here: the hook runs
+ * the command text the session loaded (and trusted), whatever the file says
+ * later (docs/hooks.md "When settings change").
  */
 import path from "node:path";
 import { type HookDefinition, startsProcess } from "../contract/definition.js";
@@ -38,13 +40,10 @@ const INTERPRETERS = new Set([
 ]);
 
 export function hookFiles(hook: HookDefinition, roots: HookFileRoots): string[] {
-  // A project settings file is the hook's definition: once it changed, the hook is no longer
-  // what trust saw (docs/hooks.md "When settings change"). A user's file is not pinned.
-  const definedIn = hook.sourceKind === "settings" && hook.scope === "project" ? [hook.file] : [];
-  // An http, prompt, agent or mcp_tool hook runs no file of its own.
-  if (!startsProcess(hook) && hook.launch.mode !== "plugin") return definedIn;
-  if (!hook.launch.viaShell) return [...definedIn, hook.launch.command];
-  return [...definedIn, ...commandScripts(hook.launch.command, roots)];
+  // An http, prompt, agent or mcp_tool hook runs no file of its own (its settings file is pinned whole).
+  if (!startsProcess(hook) && hook.launch.mode !== "plugin") return [];
+  if (!hook.launch.viaShell) return [hook.launch.command];
+  return commandScripts(hook.launch.command, roots);
 }
 
 /** The scripts a shell command line runs by path, inside the project or ACAI_HOME. */
