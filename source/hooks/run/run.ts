@@ -77,10 +77,19 @@ export function runHookOnce(
   payload: unknown,
   options: HookRunOptions,
 ): Promise<HookRunRecord> {
-  return runByMode(hook, event, payload, options).then((record) => ({
-    ...record,
-    decision: boundDecision(record.decision, hook.name, options),
-  }));
+  return runByMode(hook, event, payload, options).then((record) =>
+    withDecision(record, boundDecision(record.decision, hook.name, options)),
+  );
+}
+
+/**
+ * The record with its decision bounded. A copy keeps the record's prototype: a
+ * plugin's record makes `stdin` by a getter there (plugins/record.ts), which a
+ * spread would drop.
+ */
+function withDecision(record: HookRunRecord, decision: HookRunRecord["decision"]): HookRunRecord {
+  const copy: HookRunRecord = Object.create(Object.getPrototypeOf(record));
+  return Object.assign(copy, record, { decision });
 }
 
 function runByMode(
