@@ -41,6 +41,9 @@ export async function* prepare(
   // Tools name themselves in their validation errors ("Invalid input for Read: …").
   if (!checked.ok) return { kind: "refused", refusal: { input: call.input, error: checked.error } };
 
+  // Hooks' `if` reads the parsed Bash line: the parser loaded when first needed
+  // (permissions/shell/deferred.ts) is loaded before the first gate that reads it.
+  await ctx.permissions.shell.ready?.();
   const flow = gateFlow(
     yield* ctx.emit({
       type: RAISES.before_tool,
