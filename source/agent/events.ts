@@ -126,6 +126,8 @@ interface TurnFailed extends TurnRef {
 interface StopRequest extends StepRef {
   type: "stop_request";
   lastAssistantMessage: string;
+  /** The turn's user prompt as it stands in the conversation (Gemini AfterAgent's `prompt`). */
+  prompt?: string;
   /** True when the previous stop request of this turn was blocked. */
   stopHookActive: boolean;
   consecutiveBlocks: number;

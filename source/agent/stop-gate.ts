@@ -23,6 +23,7 @@ function stopRequest(
     turn: state.turn,
     promptId: state.promptId,
     step,
+    prompt: state.prompt,
     lastAssistantMessage: state.text,
     stopHookActive: state.stopBlocks > 0,
     consecutiveBlocks: state.stopBlocks,
@@ -53,8 +54,23 @@ export async function* askToStop(
       message: `A stop hook blocked the end of the turn ${state.stopBlocks} times in a row; acai stopped anyway (limit ${maxStopBlocks}). Last reason: ${verdict.reason}`,
     };
   }
-  session.history.addUser(`Stop hook feedback:\n${verdict.reason}`);
+  if (verdict.clearContext === true) clearConversation(session, state, verdict.reason);
+  else session.history.addUser(`Stop hook feedback:\n${verdict.reason}`);
   return undefined;
+}
+
+/**
+ * Gemini CLI's AfterAgent `clearContext`: the model's memory of the session
+ * goes (the transcript marks where, so `--resume` reloads only what follows);
+ * the system prompt stays and the block's reason is the turn's prompt now.
+ */
+function clearConversation(session: SessionContext, state: TurnState, reason: string): void {
+  session.transcript.compactBoundary("clear_context", session.measuredTokens ?? 0);
+  session.history.replace([]);
+  session.measuredTokens = undefined;
+  state.prompt = reason;
+  state.promptAt = 0;
+  session.history.addUser(reason);
 }
 
 /**

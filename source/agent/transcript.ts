@@ -10,8 +10,9 @@ import type { Verdict } from "./verdicts.js";
  * The lines of a transcript: the conversation in Claude Code's shape (`user`,
  * `assistant`, see transcript-messages.ts), acai's events and applied
  * verdicts beside it, a `prompt_rewrite` where a hook replaced a prompt's
- * text, and a `compact_boundary` where a compaction replaced the history (the
- * conversation to reload is what follows the last one).
+ * text, and a `compact_boundary` where a compaction replaced the history, or a
+ * before_stop hook cleared it (trigger `clear_context`; the conversation to
+ * reload is what follows the last one).
  */
 export type TranscriptLine =
   | ConversationLine
@@ -28,7 +29,7 @@ export type TranscriptLine =
       time: string;
       uuid: string;
       sessionId: string;
-      trigger: "manual" | "auto";
+      trigger: "manual" | "auto" | "clear_context";
       tokensBefore: number;
     };
 
@@ -103,8 +104,8 @@ export class TranscriptWriter {
     this.write({ type: "prompt_rewrite", time: this.timestamp(), was, text });
   }
 
-  /** A compaction replaced the history: the messages written after this line are the conversation. */
-  compactBoundary(trigger: "manual" | "auto", tokensBefore: number): void {
+  /** A compaction replaced (or a hook cleared) the history: the messages written after this line are the conversation. */
+  compactBoundary(trigger: "manual" | "auto" | "clear_context", tokensBefore: number): void {
     const uuid = randomUUID();
     this.write({
       type: "compact_boundary",

@@ -22,6 +22,11 @@ type BlockVerdict = {
   modelText?: string;
 } & WithContext;
 /**
+ * stop_request's block: with `clearContext` (Gemini CLI's AfterAgent), the
+ * conversation is cleared and the reason is the new prompt.
+ */
+type ClearingBlockVerdict = BlockVerdict & { clearContext?: true };
+/**
  * before_tool in a headless run (Claude Code's `defer`): the call does not
  * run now; the run stops "deferred" and `--resume` asks the hooks again.
  */
@@ -114,8 +119,8 @@ interface GateVerdicts {
   tool_batch_end: ContinueVerdict | BlockVerdict | StopVerdict;
   /** retry: the model is told it may try the denied call again. */
   permission_denied: ContinueVerdict | RetryVerdict | StopVerdict;
-  /** block: the reason becomes a user message and the agent goes on. */
-  stop_request: ContinueVerdict | BlockVerdict | StopVerdict;
+  /** block: the reason becomes a user message and the agent goes on (`ClearingBlockVerdict`). */
+  stop_request: ContinueVerdict | ClearingBlockVerdict | StopVerdict;
   /** stop: end the session after this turn. */
   turn_end: ContinueVerdict | StopVerdict;
   /** block: do not compact now; context: instructions for the summary. */
@@ -158,7 +163,7 @@ export type Verdict =
       lastTurn?: LastTurn;
     }>
   | AllowVerdict
-  | BlockVerdict
+  | ClearingBlockVerdict
   | DeferVerdict
   | RetryVerdict
   | StopVerdict;

@@ -1,7 +1,8 @@
 /**
  * Gemini CLI's own agent- and session-level hook scenarios
  * (integration-tests/hooks-system.test.ts, hooks-agent-flow.test.ts), ported
- * to `acai -p`: BeforeAgent context, AfterAgent once per turn, sequential
+ * to `acai -p`: BeforeAgent context, AfterAgent once per turn, AfterAgent's
+ * prompt and clearContext, sequential
  * hooks, several events in one run, SessionStart / SessionEnd, hooks turned
  * off with Gemini's `hooksConfig`. SCENARIOS.md maps each one.
  */
@@ -72,6 +73,78 @@ else console.log(JSON.stringify({ decision: 'deny', reason: 'Security policy tri
     expect(p.sent(1)).toContain("Security policy triggered: say final");
     expect(run.stdout).toContain("final");
     expect((await p.payloads("gate")).map((x) => x.stop_hook_active)).toEqual([false, true]);
+  });
+});
+
+describe("Gemini CLI: AfterAgent's prompt and clearContext", () => {
+  it("AfterAgent receives the turn's prompt beside prompt_response", async () => {
+    p = await ported("gemini-after-agent-prompt-", [{ text: "Hello World" }]);
+    const hook = await p.node(
+      "after",
+      "console.log(JSON.stringify({ decision: 'allow', systemMessage: 'Received Input: ' + payload.prompt + ' / ' + payload.prompt_response }));",
+    );
+    await p.settings({ hooks: { AfterAgent: [geminiGroup([hook])] } });
+    const run = await p.run("Hello validation");
+    expect(run.exitCode, run.stderr).toBe(0);
+    const [payload] = await p.payloads("after");
+    expect(payload).toMatchObject({
+      hook_event_name: "AfterAgent",
+      prompt: "Hello validation",
+      prompt_response: "Hello World",
+    });
+    expect(run.stderr).toContain("Received Input: Hello validation / Hello World");
+  });
+
+  it("a deny with clearContext retries in a cleared conversation (system prompt kept, the reason the prompt), and --continue resumes from there", {
+    timeout: 60_000,
+  }, async () => {
+    p = await ported("gemini-clear-context-", [
+      { text: "Hi there!" },
+      { text: "Clarification: I am a bot." },
+      { text: "still here" },
+    ]);
+    const counter = await p.node("count", "console.log(JSON.stringify({ decision: 'allow' }));");
+    const gate = await p.node(
+      "gate",
+      `if (payload.stop_hook_active) console.log(JSON.stringify({ decision: 'allow' }));
+else console.log(JSON.stringify({ decision: 'block', reason: 'Security policy triggered', hookSpecificOutput: { hookEventName: 'AfterAgent', clearContext: true } }));`,
+    );
+    await p.settings({
+      hooks: { BeforeModel: [geminiGroup([counter])], AfterAgent: [geminiGroup([gate])] },
+    });
+    const run = await p.run("Hello SECRET-PROMPT");
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stdout).toContain("Clarification: I am a bot.");
+    expect(p.server.requests).toHaveLength(2);
+    const first = p.server.requests[0]?.body?.messages as Array<Record<string, unknown>>;
+    const retry = p.server.requests[1]?.body?.messages as Array<Record<string, unknown>>;
+    // The system prompt stays; the prompt and the rejected answer are gone; the reason is the prompt.
+    expect(retry[0]).toEqual(first[0]);
+    expect(retry[0]?.role).toBe("system");
+    expect(p.sent(1)).not.toContain("SECRET-PROMPT");
+    expect(p.sent(1)).not.toContain("Hi there!");
+    expect(retry.at(-1)).toEqual({ role: "user", content: "Security policy triggered" });
+    expect(retry).toHaveLength(first.length);
+    // BeforeModel saw the same: as many messages on the retry as on the first request.
+    const counts = (await p.payloads("count")).map(
+      (x) => (x.llm_request as { messages: unknown[] }).messages.length,
+    );
+    expect(counts).toHaveLength(2);
+    expect(counts[0]).toBeGreaterThan(0);
+    expect(counts[1]).toBe(counts[0]);
+    // The retry's AfterAgent hears the reason as the turn's prompt.
+    const gated = await p.payloads("gate");
+    expect(gated.map((x) => [x.stop_hook_active, x.prompt])).toEqual([
+      [false, "Hello SECRET-PROMPT"],
+      [true, "Security policy triggered"],
+    ]);
+    // The transcript marks the clearing: a resumed session does not bring the old turn back.
+    const next = await p.run("and now?", { extra: ["--continue"] });
+    expect(next.exitCode, next.stderr).toBe(0);
+    expect(p.sent(2)).not.toContain("SECRET-PROMPT");
+    expect(p.sent(2)).not.toContain("Hi there!");
+    expect(p.sent(2)).toContain("Clarification: I am a bot.");
+    expect(p.sent(2)).toContain("and now?");
   });
 });
 

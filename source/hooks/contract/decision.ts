@@ -58,6 +58,11 @@ export type Decision = DecisionCommon &
         action: "block";
         /** Said by exit code 2 with the reason on stderr, not by a JSON answer. */
         byExitCode?: true;
+        /**
+         * Gemini CLI's AfterAgent `hookSpecificOutput.clearContext`: before_stop
+         * only; the turn goes on from a cleared conversation.
+         */
+        clearContext?: true;
       }
     | ({
         action: "modify";

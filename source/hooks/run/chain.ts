@@ -172,23 +172,28 @@ export async function* runChain(
 /** A checklist gate's blocks, gathered in chain order while the other hooks still run. */
 class BlockList {
   private readonly blocks: { hook: string; reason: string }[] = [];
+  /** One of the blocks asked for a cleared conversation (Gemini's AfterAgent `clearContext`). */
+  private clearContext = false;
 
   /** Keeps a block (true: the chain goes on); anything else is for the chain to handle. */
   takes(hook: HookDefinition, end: ChainEnd | undefined): boolean {
     if (end?.kind !== "block" || end === ABORTED) return false;
     this.blocks.push({ hook: hook.name, reason: end.reason });
+    if (end.clearContext === true) this.clearContext = true;
     return true;
   }
 
   /** How the chain ends: a `stop` or an abort as they are, else one block with every reason. */
   over(end: ChainEnd): ChainEnd {
     if (this.blocks.length === 0 || end.kind === "stop" || end === ABORTED) return end;
+    const clear = this.clearContext ? { clearContext: true as const } : {};
     if (this.blocks.length === 1)
-      return { kind: "block", reason: (this.blocks[0] as { reason: string }).reason };
+      return { kind: "block", reason: (this.blocks[0] as { reason: string }).reason, ...clear };
     const lines = this.blocks.map((block, i) => `${i + 1}. ${block.hook}: ${block.reason}`);
     return {
       kind: "block",
       reason: `${this.blocks.length} hooks asked to go on:\n${lines.join("\n")}`,
+      ...clear,
     };
   }
 }

@@ -37,6 +37,8 @@ export type ChainEnd =
        * code 2: before_tool then words the tool result as Claude Code does.
        */
       exitCode2Command?: string;
+      /** before_stop: the turn goes on from a cleared conversation (Gemini's `clearContext`). */
+      clearContext?: true;
     }
   | { kind: "retry"; afterMs: number; hook: HookRef; maxRetries?: number }
   | { kind: "stop"; reason: string }
@@ -165,6 +167,7 @@ function endOf(
           kind: "block",
           reason: capText(reason, gate.contextCapChars, "reason"),
           ...(claudeShaped ? { exitCode2Command: hook.launch.command } : {}),
+          ...clearsContext(gate, hook, effective, notes),
         },
         replaced: before,
       };
@@ -207,6 +210,21 @@ function endOf(
     default:
       return effective satisfies never;
   }
+}
+
+/** Gemini's `clearContext` on a block: before_stop's alone; elsewhere a note says it is ignored. */
+function clearsContext(
+  gate: Gate,
+  hook: HookDefinition,
+  decision: Decision,
+  notes: string[],
+): { clearContext?: true } {
+  if (decision.action !== "block" || decision.clearContext !== true) return {};
+  if (gate.event === "before_stop") return { clearContext: true };
+  notes.push(
+    `hook "${hook.name}" answered clearContext, which only AfterAgent (before_stop) supports; ignored`,
+  );
+  return {};
 }
 
 /** A defer ends a deferrable before_tool chain; elsewhere a note says what became of it. */

@@ -10,7 +10,12 @@ import {
   mayMatchByName,
   prepareHookMatcher,
 } from "../../../source/hooks/contract/match.js";
-import { createCandidateFinder, indexHooks, matchedByKey } from "../../../source/hooks/run/plan.js";
+import {
+  createCandidateFinder,
+  indexHooks,
+  matchedByKey,
+  matchSubject,
+} from "../../../source/hooks/run/plan.js";
 
 let counter = 0;
 function hook(matcher: HookMatcher, overrides: Partial<HookDefinition> = {}): HookDefinition {
@@ -177,6 +182,21 @@ describe("hookMatches", () => {
         sourceAliases: ["other", "other"],
       }),
     ).toBe(false);
+  });
+
+  it("Gemini CLI's Notification matcher ToolPermission matches acai's permission_prompt, only that", () => {
+    // As a settings file's `"matcher": "ToolPermission"` under Notification becomes (settings.ts).
+    const source = claudeMatcherToRegex("ToolPermission");
+    expect(source).toBeDefined();
+    const gemini = hook({ source }, { events: ["notification"] });
+    const note = (notificationType: string) =>
+      matchSubject("notification", { type: "notification", message: "m", notificationType });
+    expect(hookMatches(gemini, note("permission_prompt"))).toBe(true);
+    expect(hookMatches(gemini, note("idle_prompt"))).toBe(false);
+    // acai's own word still matches, and Gemini's word does not widen it.
+    const own = hook({ source: "permission_prompt" }, { events: ["notification"] });
+    expect(hookMatches(own, note("permission_prompt"))).toBe(true);
+    expect(hookMatches(own, note("idle_prompt"))).toBe(false);
   });
 
   it("applies source to session_start and notification, and ignores tool matchers elsewhere", () => {

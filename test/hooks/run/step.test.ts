@@ -152,4 +152,29 @@ describe("step", () => {
     expect(next.state.context[0]).toMatch(/^abc\n… \[context cut at 3/);
     expect(next.notes).toEqual(['hook "long" gave 6 characters of context; cut at 3']);
   });
+
+  it("keeps Gemini's clearContext on a before_stop block only; elsewhere a note says it is ignored", () => {
+    const hook = makeHook({ name: "gate" });
+    const stopRequest: AgentEvent = {
+      type: "stop_request",
+      turn: 1,
+      step: 1,
+      lastAssistantMessage: "draft",
+      stopHookActive: false,
+      consecutiveBlocks: 0,
+    };
+    const answer = { action: "block", reason: "again", clearContext: true } as const;
+    const onStop = step(
+      startChain(gate({ event: "before_stop", agentEvent: stopRequest })),
+      hook,
+      answer,
+    );
+    expect(onStop.end).toEqual({ kind: "block", reason: "again", clearContext: true });
+    expect(onStop.notes).toEqual([]);
+    const onTool = step(startChain(gate()), hook, answer);
+    expect(onTool.end).toEqual({ kind: "block", reason: "again" });
+    expect(onTool.notes).toEqual([
+      'hook "gate" answered clearContext, which only AfterAgent (before_stop) supports; ignored',
+    ]);
+  });
 });

@@ -65,6 +65,8 @@ const hookSpecificOutputSchema = z.object({
   tool_input: jsonObjectSchema.nullish(),
   /** PermissionDenied: the model may retry the denied call. */
   retry: z.boolean().nullish(),
+  /** Gemini CLI's AfterAgent: a deny clears the conversation before the retry. */
+  clearContext: z.boolean().nullish(),
   /** SessionStart / FileChanged: the paths watched for FileChanged hooks. */
   watchPaths: watchPathsSchema.nullish(),
 });
@@ -139,7 +141,13 @@ function toDecision(answer: ClaudeAnswer): Decision {
   const permission = specific?.permissionDecision ?? undefined;
   const permissionReason = specific?.permissionDecisionReason ?? undefined;
   if (answer.decision === "block" || answer.decision === "deny" || permission === "deny") {
-    return { ...base, action: "block", ...common({ reason: permissionReason ?? answer.reason }) };
+    const clear = specific?.clearContext === true ? { clearContext: true as const } : {};
+    return {
+      ...base,
+      action: "block",
+      ...clear,
+      ...common({ reason: permissionReason ?? answer.reason }),
+    };
   }
   if (permission === "ask" || answer.decision === "ask") {
     return { ...base, action: "ask", ...common({ reason: permissionReason ?? answer.reason }) };

@@ -8,6 +8,7 @@ import { SAMPLE_FINAL_TEXT } from "./sample-parts.js";
 const payload = {
   stop_hook_active: z.boolean().describe("True when this turn's previous stop was blocked"),
   last_assistant_message: z.string(),
+  prompt: z.string().optional().describe("The turn's user prompt (as a hook may have replaced it)"),
   stop_reason: z
     .enum(["end_turn", "tool_rejected", "max_steps"])
     .optional()
@@ -37,6 +38,7 @@ export const beforeStop = defineEvent({
   fields: (ev) => ({
     stop_hook_active: ev.stopHookActive,
     last_assistant_message: ev.lastAssistantMessage,
+    ...(ev.prompt === undefined ? {} : { prompt: ev.prompt }),
     stop_reason: ev.stopReason ?? "end_turn",
     step: ev.step,
     turn: ev.turn,
@@ -54,13 +56,14 @@ export const beforeStop = defineEvent({
     type: "stop_request",
     turn: 1,
     step: 3,
+    prompt: "Fix the failing test in src/parse.ts",
     lastAssistantMessage: SAMPLE_FINAL_TEXT,
     stopHookActive: false,
     consecutiveBlocks: 0,
     stopReason: "end_turn",
   }),
   help: {
-    fields: "stop_hook_active, last_assistant_message",
+    fields: "stop_hook_active, last_assistant_message, prompt",
     can: "block = the reason becomes a user message and the agent goes on (quality gate); check stop_hook_active to avoid loops",
   },
 });

@@ -25,7 +25,11 @@ export const notification = defineEvent({
     message: ev.message,
     notification_type: ev.notificationType,
   }),
-  matchOn: (ev) => ({ source: ev.notificationType }),
+  // Gemini CLI calls its permission alert `ToolPermission`: a hook written for it matches acai's.
+  matchOn: (ev) => ({
+    source: ev.notificationType,
+    ...(ev.notificationType === "permission_prompt" ? { sourceAliases: ["ToolPermission"] } : {}),
+  }),
   sample: () => ({
     type: "notification",
     message: "acai is waiting for your input",

@@ -192,6 +192,7 @@ export function verdictOf(
           action: "block",
           reason: end.reason,
           ...(modelText === undefined ? {} : { modelText }),
+          ...(end.clearContext === true ? { clearContext: true } : {}),
           ...withContext,
         },
       };

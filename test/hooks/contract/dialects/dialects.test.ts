@@ -53,6 +53,20 @@ const acaiRows: Row[] = [
 ];
 
 const claudeRows: Row[] = [
+  [
+    "Gemini's AfterAgent deny with clearContext",
+    {
+      decision: "deny",
+      reason: "again",
+      hookSpecificOutput: { hookEventName: "AfterAgent", clearContext: true },
+    },
+    { action: "block", reason: "again", clearContext: true },
+  ],
+  [
+    "clearContext without a deny says nothing",
+    { decision: "allow", hookSpecificOutput: { hookEventName: "AfterAgent", clearContext: true } },
+    { action: "continue" },
+  ],
   ["decision block", { decision: "block", reason: "r" }, { action: "block", reason: "r" }],
   // Claude Code's allow spares the permission question (on before_tool), hence its own action.
   ["decision approve", { decision: "approve" }, { action: "allow" }],
