@@ -56,6 +56,7 @@ export class SessionContext {
       (was, text) => transcript.promptRewrite(was, text),
     );
     if (options.resume) this.history.load(options.resume.messages);
+    this.history.queueContext(options.resume?.context ?? []);
     this.pending = [...(options.resume?.pending ?? [])];
     this.system =
       options.systemPrompt ?? defaultSystemPrompt({ cwd: options.cwd, tools: options.tools });

@@ -85,6 +85,11 @@ interface ResumedConversation {
    * `messages`): run first, with every gate asked again.
    */
   pending?: readonly ToolCallSummary[];
+  /**
+   * Hook context the session had not sent yet (a blocked prompt's hook
+   * context): sent with the next model request, as if queued in this run.
+   */
+  context?: readonly string[];
   /** The last conversation line's uuid (`parentUuid` of the next). */
   parentUuid: string | null;
 }

@@ -87,6 +87,7 @@ export async function buildSessionAgent(
             messages: ground.resumed.messages,
             parentUuid: ground.resumed.lastUuid,
             pending: ground.resumed.pending,
+            context: ground.resumed.context,
           },
         }
       : {}),

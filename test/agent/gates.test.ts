@@ -72,6 +72,25 @@ describe.each<Api>(["chat", "responses"])("gates over the %s API", (api) => {
     expect(body).not.toContain("secret stuff");
   });
 
+  test("user_prompt: a block's context is not sent with the blocked prompt; the next turn's request carries it once", async () => {
+    fx.server = await startFakeOpenAI([{ text: "second answer" }, { text: "third answer" }]);
+    await drive(
+      makeAgent(fx.server, api, fx.dir),
+      { prompts: prompts("forbidden words", "second prompt", "third prompt") },
+      (e) =>
+        e.type === "user_prompt" && e.turn === 1
+          ? { action: "block", reason: "not this", context: ["the blocked prompt's note"] }
+          : undefined,
+    );
+    expect(fx.server.requests).toHaveLength(2);
+    const second = requestText(fx.server.requests[0]?.body);
+    expect(second).toContain("second prompt");
+    expect(second).toContain("the blocked prompt's note");
+    expect(second).not.toContain("forbidden words");
+    const third = requestText(fx.server.requests[1]?.body);
+    expect(third.split("the blocked prompt's note").length - 1).toBe(1);
+  });
+
   test("model_request: block ends the turn; retry waits and asks again; context reaches this request", async () => {
     fx.server = await startFakeOpenAI([{ text: "after retries" }]);
     let retries = 0;

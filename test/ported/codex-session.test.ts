@@ -156,31 +156,59 @@ with open(sys.argv[1], "w") as out:
 });
 
 describe("Codex: UserPromptSubmit", () => {
-  // Codex also keeps the blocked prompt's additionalContext for the next turn of the
-  // session; under acai -p a blocked first prompt leaves no session to continue
-  // (SCENARIOS.md: not met), so the second prompt here starts its own session.
-  it("a blocked prompt never reaches the model; the next prompt does", {
+  const NOTE = "Remember the blocked lighthouse note.";
+  const blockingHook = (t: Ported) =>
+    t.python(
+      "UserPromptSubmit",
+      `if payload.get("prompt") == "blocked first prompt":
+    print(json.dumps({"decision": "block", "reason": "blocked by hook", "hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": ${JSON.stringify(NOTE)}}}))
+`,
+    );
+
+  it("a blocked prompt never reaches the model; its additionalContext goes with the session's next turn (-p, then -p -c)", {
     timeout: 60_000,
   }, async () => {
     p = await ported("codex-prompt-block-", [{ text: "second prompt handled" }]);
-    const script = await p.python(
-      "UserPromptSubmit",
-      `if payload.get("prompt") == "blocked first prompt":
-    print(json.dumps({"decision": "block", "reason": "blocked by hook", "hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "Remember the blocked lighthouse note."}}))
-`,
-    );
-    await p.settings({ hooks: { UserPromptSubmit: [codexGroup(script)] } });
+    await p.settings({ hooks: { UserPromptSubmit: [codexGroup(await blockingHook(p))] } });
     const blocked = await p.run("blocked first prompt");
-    expect(blocked.stderr).toContain("blocked by hook");
+    // As before: exit 3 with the reason.
+    expect(blocked.exitCode).toBe(3);
+    expect(blocked.stderr).toContain(
+      "hook UserPromptSubmit.py blocked user_prompt: blocked by hook",
+    );
     expect(p.server.requests).toHaveLength(0);
-    const next = await p.run("second prompt");
+    const next = await p.run("second prompt", { extra: ["--continue"] });
     expect(next.exitCode, next.stderr).toBe(0);
     expect(p.server.requests).toHaveLength(1);
-    expect(p.sent(0)).toContain("second prompt");
-    expect(p.sent(0)).not.toContain("blocked first prompt");
-    expect((await p.payloads("UserPromptSubmit")).map((i) => i.prompt)).toEqual([
-      "blocked first prompt",
-      "second prompt",
+    const sent = p.sent(0);
+    expect(sent).toContain("second prompt");
+    expect(sent).toContain(NOTE);
+    expect(sent).not.toContain("blocked first prompt");
+    // The context comes after the prompt it goes with, as a system reminder.
+    expect(sent.indexOf("second prompt")).toBeLessThan(sent.indexOf(NOTE));
+    const inputs = await p.payloads("UserPromptSubmit");
+    expect(inputs.map((i) => i.prompt)).toEqual(["blocked first prompt", "second prompt"]);
+    // One session: the continued run is the blocked one's.
+    expect(inputs[1]?.session_id).toBe(inputs[0]?.session_id);
+  });
+
+  it("the kept context is sent once: a third run of the session does not get it again", {
+    timeout: 60_000,
+  }, async () => {
+    p = await ported("codex-prompt-block-once-", [
+      { text: "second handled" },
+      { text: "third handled" },
     ]);
+    await p.settings({ hooks: { UserPromptSubmit: [codexGroup(await blockingHook(p))] } });
+    await p.run("blocked first prompt");
+    const second = await p.run("second prompt", { extra: ["--continue"] });
+    expect(second.exitCode, second.stderr).toBe(0);
+    const third = await p.run("third prompt", { extra: ["--continue"] });
+    expect(third.exitCode, third.stderr).toBe(0);
+    expect(p.server.requests).toHaveLength(2);
+    const sent = p.sent(1);
+    expect(sent).toContain("third prompt");
+    // Once, from the history of the second turn; not queued anew.
+    expect(sent.split(NOTE).length - 1).toBe(1);
   });
 });

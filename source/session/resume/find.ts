@@ -65,7 +65,9 @@ export function listProjectSessions(
   for (const entry of transcriptFiles(transcriptsDir)) {
     if (sessions.length >= limit) break;
     const read = readSessionTranscript(entry.file);
-    if (read.ok && inProject(read.record.cwd, projectDir) && read.record.turns > 0) {
+    // A session whose only prompt a hook blocked is one too: its hook's context waits for the next turn.
+    const prompted = read.ok && read.record.turns + read.record.blockedPrompts > 0;
+    if (read.ok && prompted && inProject(read.record.cwd, projectDir)) {
       sessions.push(read.record);
     }
   }

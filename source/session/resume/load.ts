@@ -9,6 +9,7 @@
 import type { ModelMessage } from "ai";
 import { z } from "zod";
 import type { ToolCallSummary } from "../../agent/event-data.js";
+import { systemReminder } from "../../agent/history.js";
 import {
   answerInterruptedCalls,
   deferredCalls,
@@ -44,6 +45,13 @@ export interface SessionRecord {
   deferredIds: Set<string>;
   /** The calls the session stopped at with a deferred one: run first when it is resumed. */
   pending: ToolCallSummary[];
+  /** Prompts a `user_prompt` hook blocked (they never joined the conversation). */
+  blockedPrompts: number;
+  /**
+   * The context of the blocking hooks of prompts blocked since the last
+   * context the model was sent: the next turn of the resumed session sends it.
+   */
+  context: string[];
 }
 
 export type TranscriptRead = { ok: true; record: SessionRecord } | { ok: false; reason: string };
@@ -67,6 +75,8 @@ export function parseSessionTranscript(text: string, file: string): SessionRecor
     warnings: [],
     deferredIds: new Set(),
     pending: [],
+    blockedPrompts: 0,
+    context: [],
   };
   let skipped = 0;
   const skip = (line: number, why: string) => {
@@ -131,6 +141,8 @@ function readLine(record: SessionRecord, raw: string, last: boolean): string | u
     case undefined:
       if (isObject(value.event)) noteEvent(record, value.event);
       return undefined;
+    case "verdict":
+      return noteBlockedPrompt(record, value);
     default:
       return undefined;
   }
@@ -142,7 +154,40 @@ function addMessage(record: SessionRecord, value: Record<string, unknown>): stri
   if (!parsed.success || message === undefined) return "not a conversation line acai can read";
   record.messages.push(message);
   if (parsed.data.uuid !== undefined) record.lastUuid = parsed.data.uuid;
+  if (record.context.length > 0 && deliversContext(message, record.context)) record.context = [];
   return undefined;
+}
+
+/**
+ * A `user_prompt` gate's block: the prompt never reached the model, and the
+ * blocking hook's context (Codex's additionalContext) waits for the next turn.
+ */
+const BlockedPrompt = z.object({
+  for: z.literal("user_prompt"),
+  verdict: z.object({ action: z.literal("block"), context: z.array(z.string()).optional() }),
+});
+
+function noteBlockedPrompt(
+  record: SessionRecord,
+  value: Record<string, unknown>,
+): string | undefined {
+  if (value.for !== "user_prompt") return undefined;
+  const parsed = BlockedPrompt.safeParse(value);
+  // A user_prompt verdict that is not a block (continue, stop): nothing waits.
+  if (!parsed.success) return undefined;
+  record.blockedPrompts++;
+  // As History.queueContext: blank text is not sent.
+  for (const text of parsed.data.verdict.context ?? []) {
+    if (text.trim()) record.context.push(text);
+  }
+  return undefined;
+}
+
+/** The user message History.flushContext wrote with the waiting context in it: it was sent. */
+function deliversContext(message: ModelMessage, context: readonly string[]): boolean {
+  if (message.role !== "user" || typeof message.content !== "string") return false;
+  const content = message.content;
+  return context.every((text) => content.includes(systemReminder(text)));
 }
 
 const PromptRewrite = z.object({ was: z.string(), text: z.string() });

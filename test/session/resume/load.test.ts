@@ -112,3 +112,39 @@ test("a hook's prompt rewrite replaces the last user message with that text; a m
     "/t.jsonl:5: not a prompt rewrite acai can read; the line is skipped.",
   ]);
 });
+
+const verdict = (forType: string, value: Record<string, unknown>) =>
+  JSON.stringify({ type: "verdict", time: "t", verdict: value, for: forType });
+
+test("a blocked prompt's hook context waits for the next turn until a message delivers it", () => {
+  const block = verdict("user_prompt", {
+    action: "block",
+    reason: "no",
+    context: ["keep the lighthouse note", "  "],
+  });
+  const blocked = parseSessionTranscript(block, "/t.jsonl");
+  expect(blocked).toMatchObject({ blockedPrompts: 1, turns: 0, messages: [] });
+  expect(blocked.context).toEqual(["keep the lighthouse note"]);
+  // The next prompt alone does not deliver it; the system-reminder message does.
+  const prompted = parseSessionTranscript([block, user("next", "u1")].join("\n"), "/t.jsonl");
+  expect(prompted.context).toEqual(["keep the lighthouse note"]);
+  const reminder = "<system-reminder>\nkeep the lighthouse note\n</system-reminder>";
+  const sent = parseSessionTranscript(
+    [block, user("next", "u1"), user(reminder, "u2")].join("\n"),
+    "/t.jsonl",
+  );
+  expect(sent.context).toEqual([]);
+});
+
+test("only a user_prompt block keeps context: other verdicts' and malformed lines' do not", () => {
+  const text = [
+    verdict("user_prompt", { action: "continue", context: ["a continue's context"] }),
+    verdict("after_agent", { action: "continue", context: ["a turn end's context"] }),
+    verdict("model_request", { action: "block", reason: "r", context: ["a request's"] }),
+    verdict("user_prompt", { action: "block", reason: "r", context: "not a list" }),
+  ].join("\n");
+  const record = parseSessionTranscript(text, "/t.jsonl");
+  expect(record.context).toEqual([]);
+  expect(record.blockedPrompts).toBe(0);
+  expect(record.warnings).toEqual([]);
+});
