@@ -188,5 +188,27 @@ export const claudeDialect: AnswerDialect = {
       answer.decision !== "deny" &&
       answer.decision !== "ask"),
   decode: (answer) =>
-    decodeWith("Claude Code", claudeAnswerSchema, withoutNulls({ ...answer }), toDecision),
+    withUnreadNote(
+      decodeWith("Claude Code", claudeAnswerSchema, withoutNulls({ ...answer }), toDecision),
+      answer.hookSpecificOutput,
+    ),
 };
+
+const READ_SPECIFIC_KEYS: ReadonlySet<string> = new Set(
+  Object.keys(hookSpecificOutputSchema.shape),
+);
+
+/**
+ * `hookSpecificOutput` keys acai does not read are dropped by the schema; the
+ * audit log says which (`acai hooks log` / `why`), so a field a hook relies on
+ * never vanishes without a trace (a misspelt `updatedInput`, a field of
+ * another agent's). Not a warning on screen: Claude Code hooks often send
+ * fields for Claude Code's own UI.
+ */
+function withUnreadNote(decision: Decision, specific: unknown): Decision {
+  if (typeof specific !== "object" || specific === null || Array.isArray(specific)) return decision;
+  const unread = Object.keys(specific).filter((key) => !READ_SPECIFIC_KEYS.has(key));
+  if (unread.length === 0 || decision.action === "failed") return decision;
+  const note = `hookSpecificOutput fields acai does not read (ignored): ${unread.slice(0, 10).join(", ")}${unread.length > 10 ? ", …" : ""}`;
+  return { ...decision, log: decision.log === undefined ? note : `${decision.log}\n${note}` };
+}

@@ -63,6 +63,23 @@ const claudeRows: Row[] = [
     { action: "block", reason: "again", clearContext: true },
   ],
   [
+    "hookSpecificOutput keys acai does not read are named in the audit note",
+    {
+      decision: "block",
+      reason: "no",
+      hookSpecificOutput: {
+        hookEventName: "PreToolUse",
+        updatedInptu: { a: 1 },
+        sessionTitle: "x",
+      },
+    },
+    {
+      action: "block",
+      reason: "no",
+      log: "hookSpecificOutput fields acai does not read (ignored): updatedInptu, sessionTitle",
+    },
+  ],
+  [
     "clearContext without a deny says nothing",
     { decision: "allow", hookSpecificOutput: { hookEventName: "AfterAgent", clearContext: true } },
     { action: "continue" },
