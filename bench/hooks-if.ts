@@ -38,6 +38,7 @@ import { loadShellAnalyzer } from "../dist/permissions/shell/parser.js";
 import { runProcess } from "../dist/process/runner.js";
 import { parentEnvironment } from "./support/bash-call.ts";
 import { median, numberArg, printResult, threeRuns } from "./support/result.ts";
+import { bashCall, stepStream } from "./support/step-stream.ts";
 
 const EVENTS = numberArg("events", 100_000);
 const ROUNDS = 5;
@@ -91,36 +92,8 @@ const catches: RuleCatches = (rule, toolName, input) =>
     policy,
   );
 
-function bashCall(step: number, command: string): AgentEvent[] {
-  const s = { turn: 1, step };
-  const call = { ...s, toolCallId: `c${step}`, toolName: "Bash", input: { command } };
-  return [
-    { type: "tool_call_start", ...call },
-    { type: "tool_call_end", ...call, output: "ok", response: {}, durationMs: 1 },
-  ];
-}
-
-/** The step shape of hooks-interceptor.ts: model request, 10 deltas, response, one Bash call. */
-function stream(count: number): AgentEvent[] {
-  const events: AgentEvent[] = [];
-  for (let step = 1; events.length < count; step++) {
-    const s = { turn: 1, step };
-    events.push({ type: "step_start", ...s }, { type: "model_request", ...s, model: "m" });
-    for (let i = 0; i < 10; i++) events.push({ type: "text_delta", ...s, text: "token " });
-    events.push({
-      type: "model_response",
-      ...s,
-      model: "m",
-      text: "…",
-      toolCalls: [],
-      usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
-      finishReason: "tool-calls",
-      durationMs: 1,
-    });
-    events.push(...bashCall(step, COMMANDS[step % COMMANDS.length]!), { type: "step_end", ...s });
-  }
-  return events.slice(0, count);
-}
+/** The step shape of hooks-interceptor.ts, the Bash lines taking turns. */
+const stream = (count: number) => stepStream(count, (step) => COMMANDS[step % COMMANDS.length]!);
 
 async function* agent(events: AgentEvent[]): AsyncGenerator<AgentEvent, void, Verdict | undefined> {
   for (const event of events) yield event;

@@ -27,6 +27,7 @@ import type { HookDefinition, HookEventName } from "../dist/hooks/contract/defin
 import { createHookInterceptor } from "../dist/hooks/run/interceptor.js";
 import type { RunResult } from "../dist/process/types.js";
 import { median, printResult, type Target, threeRuns } from "./support/result.ts";
+import { stepStream } from "./support/step-stream.ts";
 
 const EVENTS = 100_000;
 /** Fewer events for matched hooks: each tool call there runs 10 hooks. */
@@ -61,30 +62,7 @@ const MATCHING: HookDefinition[] = Array.from({ length: 20 }, (_, i) => ({
   matcher: { tool: "Bash" },
 }));
 
-function realisticStream(count: number): AgentEvent[] {
-  const events: AgentEvent[] = [];
-  for (let step = 1; events.length < count; step++) {
-    const s = { turn: 1, step };
-    events.push({ type: "step_start", ...s });
-    events.push({ type: "model_request", ...s, model: "m" });
-    for (let i = 0; i < 10; i++) events.push({ type: "text_delta", ...s, text: "token " });
-    events.push({
-      type: "model_response",
-      ...s,
-      model: "m",
-      text: "…",
-      toolCalls: [],
-      usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
-      finishReason: "tool-calls",
-      durationMs: 1,
-    });
-    const call = { ...s, toolCallId: `c${step}`, toolName: "Bash", input: { command: "ls -la" } };
-    events.push({ type: "tool_call_start", ...call });
-    events.push({ type: "tool_call_end", ...call, output: "ok", response: {}, durationMs: 1 });
-    events.push({ type: "step_end", ...s });
-  }
-  return events.slice(0, count);
-}
+const realisticStream = (count: number) => stepStream(count, () => "ls -la");
 
 function toolStream(): AgentEvent[] {
   return Array.from({ length: EVENTS }, (_, i) => ({

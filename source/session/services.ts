@@ -112,6 +112,25 @@ function sessionModel(
   return [model, (spec) => resolveModel({ spec, baseUrl, env, cwd: ground.projectDir })];
 }
 
+/** The hook registry of a session's ground, with its plugins (a session's, and `acai send`'s gate). */
+export function loadGroundHookRegistry(
+  ground: SessionGround,
+  env: Readonly<Record<string, string>>,
+  plugins: PluginHost | undefined,
+): ReturnType<typeof loadHookRegistry> {
+  const { project, includeProject } = ground;
+  return loadHookRegistry(project.scan, {
+    includeProject,
+    runner: ground.describeRunner,
+    env,
+    acaiHome: project.paths.home,
+    projectDir: ground.projectDir,
+    ...hookRegistrySettings(project.loaded, includeProject),
+    confirmedEnv: project.confirmedEnv,
+    ...(plugins === undefined ? {} : { plugins }),
+  });
+}
+
 /** Independent steps run together: start-up time matters for `acai -p`. */
 async function loadTogether(
   ground: SessionGround,
@@ -130,16 +149,7 @@ async function loadTogether(
       env,
       confirmedEnv: project.confirmedEnv,
     }),
-    loadHookRegistry(project.scan, {
-      includeProject,
-      runner: describeRunner,
-      env,
-      acaiHome,
-      projectDir,
-      ...hookRegistrySettings(project.loaded, includeProject),
-      confirmedEnv: project.confirmedEnv,
-      ...(made.plugins === undefined ? {} : { plugins: made.plugins }),
-    }).then((registry) => {
+    loadGroundHookRegistry(ground, env, made.plugins).then((registry) => {
       // Their spawners start while the tools, MCP and the agent are still being set up.
       startSpawnersAhead(registry.hooks, ground.sandbox);
       return registry;

@@ -12,7 +12,6 @@
 import type { AgentEvent } from "../agent/events.js";
 import { RAISES } from "../agent/raises.js";
 import type { Verdict } from "../agent/verdicts.js";
-import { loadHookRegistry } from "../hooks/discover/registry.js";
 import type { InterceptedEvent } from "../hooks/run/activity.js";
 import { createHttpHookClient } from "../hooks/run/handlers/http-client.js";
 import { createHookInterceptor, type HookInterceptor } from "../hooks/run/interceptor.js";
@@ -22,8 +21,8 @@ import type { SendVerdict } from "../hooks/run/send-gate.js";
 import { inertText } from "../terminal/inert-text.js";
 import { UntrustedProjectHooksError } from "./errors.js";
 import { layGround, type SessionGround } from "./ground.js";
-import { hookRegistrySettings } from "./hook-registry-settings.js";
 import { pluginRelay } from "./relay-hooks.js";
+import { loadGroundHookRegistry } from "./services.js";
 import { sessionEnv } from "./settings-env.js";
 
 export interface ShellSendOptions {
@@ -82,16 +81,7 @@ async function gateOn(
     projectDir,
   });
   try {
-    const registry = await loadHookRegistry(project.scan, {
-      includeProject,
-      runner: ground.describeRunner,
-      env,
-      acaiHome: project.paths.home,
-      projectDir,
-      ...hookRegistrySettings(project.loaded, includeProject),
-      confirmedEnv: project.confirmedEnv,
-      ...(plugins === undefined ? {} : { plugins }),
-    });
+    const registry = await loadGroundHookRegistry(ground, env, plugins);
     const http = createHttpHookClient();
     const interceptor = createHookInterceptor({
       hooks: registry.hooks,
