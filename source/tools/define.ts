@@ -6,6 +6,8 @@ export interface ToolSpec<S extends z.ZodType> {
   name: string;
   description: string;
   input: S;
+  /** `input` as JSON Schema, generated at build time (`input-schemas.generated.ts`, decision 0054). */
+  inputSchema: JsonSchema;
   execute(input: z.output<S>, context: ToolContext): Promise<ToolResult>;
 }
 
@@ -18,6 +20,7 @@ export function formatZodError(toolName: string, error: z.ZodError): string {
   return `Invalid input for ${toolName}: ${problems.join("; ")}`;
 }
 
+/** A zod input as the JSON Schema the model is given (the build's generator of tools' schemas uses it). */
 export function toInputJsonSchema(schema: z.ZodType): JsonSchema {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: "input" }) as JsonSchema;
   return rest;
@@ -43,7 +46,8 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
   return {
     name: spec.name,
     description: spec.description,
-    inputSchema: toInputJsonSchema(spec.input),
+    // A copy per tool, as when it was generated here: nothing shares one object.
+    inputSchema: structuredClone(spec.inputSchema),
     validate,
     async execute(input, context) {
       const checked = validate(input);

@@ -4,11 +4,12 @@ import { defineTool } from "../define.js";
 import { capForModel } from "../text.js";
 import type { Tool } from "../types.js";
 import { gitGuardedEnv } from "./git-env.js";
+import { BUILTIN_INPUT_SCHEMAS } from "./input-schemas.generated.js";
 
 const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 const BASH_MAX_TIMEOUT_MS = 600_000;
 
-const input = z.object({
+export const input = z.object({
   command: z.string().min(1).describe("The shell command to run (bash -c)"),
   timeout: z
     .number()
@@ -58,6 +59,7 @@ export function bashTool(): Tool {
       `The command is killed (with everything it started) after its timeout (default ${BASH_DEFAULT_TIMEOUT_MS / 1000} s); ` +
       "background processes (also ones started with setsid or nohup) do not outlive the command. Output is capped; the middle of long output is cut.",
     input,
+    inputSchema: BUILTIN_INPUT_SCHEMAS.Bash,
     async execute({ command, timeout }, context) {
       const timeoutMs = timeout ?? BASH_DEFAULT_TIMEOUT_MS;
       const result = await context.runner({

@@ -5,8 +5,9 @@ import { landingAsJudged } from "../landing.js";
 import { looksBinary, numberLine, plural, resolvePath, splitLines } from "../text.js";
 import type { Tool, ToolResult } from "../types.js";
 import { NotFollowedError, writeNoFollow } from "../write-no-follow.js";
+import { BUILTIN_INPUT_SCHEMAS } from "./input-schemas.generated.js";
 
-const input = z.object({
+export const input = z.object({
   file_path: z
     .string()
     .min(1)
@@ -128,6 +129,7 @@ export function editTool(): Tool {
       "Replaces old_string with new_string in a file. old_string must match exactly and occur once, " +
       "unless replace_all is true. With an empty old_string, creates a file that does not exist yet.",
     input,
+    inputSchema: BUILTIN_INPUT_SCHEMAS.Edit,
     async execute(fields, context) {
       const path = resolvePath(context.cwd, fields.file_path);
       // Read and written where it lands (links resolved), as the permission check judged it.

@@ -4,10 +4,11 @@ import { defineTool } from "../define.js";
 import { listFiles, mapSliced, mtimeOrZero, statOrUndefined } from "../files.js";
 import { plural, resolvePath } from "../text.js";
 import type { Tool } from "../types.js";
+import { BUILTIN_INPUT_SCHEMAS } from "./input-schemas.generated.js";
 
 const GLOB_MAX_RESULTS = 100;
 
-const input = z.object({
+export const input = z.object({
   pattern: z.string().min(1).describe('Glob pattern, e.g. "**/*.ts" or "src/**/index.{js,ts}"'),
   path: z.string().optional().describe("Directory to search in (default: the project directory)"),
 });
@@ -26,6 +27,7 @@ export function globTool(): Tool {
       "Finds files by glob pattern (dotfiles included; .git, node_modules and files ignored by .gitignore skipped). " +
       `Returns absolute paths, most recently modified first, at most ${GLOB_MAX_RESULTS}.`,
     input,
+    inputSchema: BUILTIN_INPUT_SCHEMAS.Glob,
     async execute({ pattern, path }, context) {
       const started = performance.now();
       const root = resolvePath(context.cwd, path ?? ".");

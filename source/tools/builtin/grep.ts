@@ -11,6 +11,7 @@ import {
   splitLines,
 } from "../text.js";
 import type { Tool, ToolContext, ToolResult } from "../types.js";
+import { BUILTIN_INPUT_SCHEMAS } from "./input-schemas.generated.js";
 
 /** Files larger than this are skipped (and counted in the output). */
 const GREP_MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -21,7 +22,7 @@ const outputModes = ["content", "files_with_matches", "count"] as const;
 type OutputMode = (typeof outputModes)[number];
 
 const context = z.number().int().min(0).max(100).optional();
-const input = z.object({
+export const input = z.object({
   pattern: z.string().min(1).describe("JavaScript regular expression to search for, line by line"),
   path: z
     .string()
@@ -169,6 +170,7 @@ export function grepTool(): Tool {
       "files ignored by .gitignore (unless named as path), binary files and files over 10 MiB. output_mode: files_with_matches (default), content, or count. " +
       "Results are sorted by path.",
     input,
+    inputSchema: BUILTIN_INPUT_SCHEMAS.Grep,
     async execute(options, toolContext) {
       const regex = matchersFor(options);
       if ("ok" in regex) return regex;

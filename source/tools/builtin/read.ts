@@ -6,12 +6,13 @@ import { defineTool } from "../define.js";
 import { landingAsJudged } from "../landing.js";
 import { looksBinary, numberLine, plural, resolvePath, splitLines } from "../text.js";
 import type { Tool, ToolResult } from "../types.js";
+import { BUILTIN_INPUT_SCHEMAS } from "./input-schemas.generated.js";
 
 const READ_DEFAULT_LIMIT = 2000;
 /** Larger files are read only in part (with offset/limit), streamed line by line. */
 const READ_MAX_WHOLE_FILE_BYTES = 10 * 1024 * 1024;
 
-const input = z.object({
+export const input = z.object({
   file_path: z
     .string()
     .min(1)
@@ -82,6 +83,7 @@ export function readTool(): Tool {
       "use offset and limit for more). Very long lines are cut. Binary files are refused; " +
       "files over 10 MiB can only be read in parts with offset/limit.",
     input,
+    inputSchema: BUILTIN_INPUT_SCHEMAS.Read,
     async execute({ file_path, offset, limit }, context) {
       const path = resolvePath(context.cwd, file_path);
       // Read where it lands (links resolved), as the permission check judged it.

@@ -5,15 +5,16 @@
  * subagent's, and whose result is the subagent's final answer.
  */
 import { z } from "zod";
-import { formatZodError, toInputJsonSchema } from "../define.js";
+import { formatZodError } from "../define.js";
 import type { InputValidation, Tool } from "../types.js";
 import { validateOnce } from "../validated-input.js";
+import { BUILTIN_INPUT_SCHEMAS } from "./input-schemas.generated.js";
 import type { RunSubagent, SubagentDefinition } from "./task-types.js";
 
 export const TASK_TOOL_NAME = "Task";
 const DEFAULT_TYPE = "general-purpose";
 
-const input = z.object({
+export const input = z.object({
   description: z.string().min(1).max(200).describe("A short (3-5 word) description of the task"),
   prompt: z.string().min(1).describe("The task for the subagent to perform"),
   subagent_type: z
@@ -38,7 +39,7 @@ export function taskTool(options: TaskToolOptions): Tool {
   return {
     name: TASK_TOOL_NAME,
     description: describeTask(options.definitions),
-    inputSchema: toInputJsonSchema(input),
+    inputSchema: structuredClone(BUILTIN_INPUT_SCHEMAS.Task),
     validate,
     async execute() {
       return {

@@ -4,8 +4,9 @@ import { landingAsJudged } from "../landing.js";
 import { plural, resolvePath, splitLines } from "../text.js";
 import type { Tool } from "../types.js";
 import { NotFollowedError, writeNoFollow } from "../write-no-follow.js";
+import { BUILTIN_INPUT_SCHEMAS } from "./input-schemas.generated.js";
 
-const input = z.object({
+export const input = z.object({
   file_path: z
     .string()
     .min(1)
@@ -26,6 +27,7 @@ export function writeTool(): Tool {
       "Writes a file with the given content, replacing it if it exists and creating missing parent directories. " +
       "Prefer Edit for changing part of an existing file.",
     input,
+    inputSchema: BUILTIN_INPUT_SCHEMAS.Write,
     async execute({ file_path, content }, context) {
       const given = resolvePath(context.cwd, file_path);
       // Written where it lands (links resolved), as the permission check judged it; no link followed after.
