@@ -5,14 +5,14 @@ import { promptId, UsageSchema } from "./payload-parts.js";
 import { defineEvent, matchNothing, OBSERVED } from "./row.js";
 import { SAMPLE_FINAL_TEXT, SAMPLE_USAGE } from "./sample-parts.js";
 
-const payload = {
+const payload = () => ({
   turn: z.number().int(),
   stop_reason: z.string(),
   last_assistant_message: z.string(),
   usage: UsageSchema.optional(),
   message: z.string().optional(),
   ...promptId,
-};
+});
 
 export const afterAgent = defineEvent({
   name: "after_agent",

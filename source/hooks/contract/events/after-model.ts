@@ -6,7 +6,7 @@ import { promptId, ToolCallSchema, UsageSchema } from "./payload-parts.js";
 import { defineEvent, GATE, matchNothing } from "./row.js";
 import { SAMPLE_USAGE } from "./sample-parts.js";
 
-const payload = {
+const payload = () => ({
   model: z.string(),
   step: z.number().int(),
   turn: z.number().int().optional(),
@@ -18,7 +18,7 @@ const payload = {
   duration_ms: z.number(),
   llm_response: LlmResponseSchema.optional(),
   ...promptId,
-};
+});
 
 export const afterModel = defineEvent({
   name: "after_model",

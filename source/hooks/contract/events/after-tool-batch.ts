@@ -4,7 +4,7 @@ import { promptIdField, toolInputField } from "./fields.js";
 import { promptId } from "./payload-parts.js";
 import { defineEvent, matchNothing } from "./row.js";
 
-const payload = {
+const payload = () => ({
   tool_calls: z
     .array(
       z.looseObject({
@@ -19,7 +19,7 @@ const payload = {
   step: z.number().int(),
   turn: z.number().int(),
   ...promptId,
-};
+});
 
 export const afterToolBatch = defineEvent({
   name: "after_tool_batch",

@@ -5,7 +5,7 @@ import { toolFields } from "./payload-parts.js";
 import { defineEvent, OBSERVED, toolOf } from "./row.js";
 import { sampleCall } from "./sample-parts.js";
 
-const payload = {
+const payload = () => ({
   ...toolFields,
   error: z.string(),
   is_interrupt: z.boolean(),
@@ -17,7 +17,7 @@ const payload = {
       "A tool that ran and failed: what it returned (Bash: {stdout, stderr, exit_code, interrupted})",
     ),
   duration_ms: z.number().optional(),
-};
+});
 
 export const afterToolFailure = defineEvent({
   name: "after_tool_failure",

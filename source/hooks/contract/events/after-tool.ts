@@ -5,14 +5,14 @@ import { toolFields } from "./payload-parts.js";
 import { defineEvent, GATE, toolOf } from "./row.js";
 import { sampleCall } from "./sample-parts.js";
 
-const payload = {
+const payload = () => ({
   ...toolFields,
   tool_response: z
     .unknown()
     .describe("Bash: {stdout, stderr, exit_code, interrupted}; other tools: what they returned"),
   tool_output: z.string().optional().describe("The text the model will see"),
   duration_ms: z.number(),
-};
+});
 
 export const afterTool = defineEvent({
   name: "after_tool",

@@ -7,13 +7,13 @@
 import { z } from "zod";
 import { defineEvent, GATE } from "./row.js";
 
-const payload = {
+const payload = () => ({
   from: z.string().describe("This agent's name"),
   to: z.string().describe("The recipient's name, or * for every running agent"),
   content: z.string().describe("The message as it will be sent (as replaced by earlier hooks)"),
   broadcast: z.boolean(),
   agent_name: z.string().describe("This agent's name"),
-};
+});
 
 export const beforeMessageSend = defineEvent({
   name: "before_message_send",

@@ -5,7 +5,7 @@ import { LlmRequestSchema, llmRequestField } from "./model-parts.js";
 import { promptId } from "./payload-parts.js";
 import { defineEvent, GATE, matchNothing } from "./row.js";
 
-const payload = {
+const payload = () => ({
   model: z.string(),
   model_provider: z.string().optional().describe("openai, anthropic, replay, …"),
   step: z.number().int(),
@@ -21,7 +21,7 @@ const payload = {
   message_count: z.number().int().optional().describe("Messages of the conversation sent"),
   llm_request: LlmRequestSchema.optional(),
   ...promptId,
-};
+});
 
 export const beforeModel = defineEvent({
   name: "before_model",

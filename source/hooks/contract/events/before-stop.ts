@@ -5,7 +5,7 @@ import { promptId } from "./payload-parts.js";
 import { defineEvent, GATE, matchNothing } from "./row.js";
 import { SAMPLE_FINAL_TEXT } from "./sample-parts.js";
 
-const payload = {
+const payload = () => ({
   stop_hook_active: z.boolean().describe("True when this turn's previous stop was blocked"),
   last_assistant_message: z.string(),
   prompt: z.string().optional().describe("The turn's user prompt (as a hook may have replaced it)"),
@@ -16,7 +16,7 @@ const payload = {
   step: z.number().int().optional(),
   turn: z.number().int().optional(),
   ...promptId,
-};
+});
 
 export const beforeStop = defineEvent({
   name: "before_stop",

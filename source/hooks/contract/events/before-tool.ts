@@ -26,7 +26,7 @@ export const beforeTool = defineEvent({
     openclaw: ["before-tool-call"],
     a3s: { name: "PreToolUse", snake: "pre_tool_use" },
   },
-  payload: {
+  payload: () => ({
     ...toolFields,
     recent_tools: z
       .array(z.string())
@@ -34,7 +34,7 @@ export const beforeTool = defineEvent({
       .describe(
         "Names of the session's latest tool calls before this one, oldest first (at most 10)",
       ),
-  },
+  }),
   fields: (ev, state) => ({
     tool_name: ev.toolName,
     tool_input: toolInputField("toolInput" in state ? state.toolInput : ev.input),

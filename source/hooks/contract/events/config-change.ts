@@ -7,14 +7,14 @@
 import { z } from "zod";
 import { defineEvent } from "./row.js";
 
-const payload = {
+const payload = () => ({
   source: z
     .enum(["user_settings", "project_settings", "local_settings"])
     .describe(
       "user_settings: <ACAI_HOME>/settings.json or ~/.claude/settings.json; project_settings: .acai/settings.json or .claude/settings.json; local_settings: their settings.local.json; what matchers see",
     ),
   file_path: z.string().describe("Absolute path of the settings file that changed"),
-};
+});
 
 export const configChange = defineEvent({
   name: "config_change",

@@ -8,12 +8,12 @@ import path from "node:path";
 import { z } from "zod";
 import { defineEvent, OBSERVED } from "./row.js";
 
-const payload = {
+const payload = () => ({
   file_path: z.string().describe("Absolute path of the file"),
   event: z
     .enum(["add", "change", "unlink"])
     .describe("add: it appeared; change: its content changed; unlink: it was removed"),
-};
+});
 
 export const fileChanged = defineEvent({
   name: "file_changed",

@@ -2,12 +2,12 @@
 import { z } from "zod";
 import { defineEvent, matchNothing, OBSERVED } from "./row.js";
 
-const payload = {
+const payload = () => ({
   idle_seconds: z
     .number()
     .int()
     .describe("Seconds since the agent's last output (or since the session started)"),
-};
+});
 
 export const idle = defineEvent({
   name: "idle",

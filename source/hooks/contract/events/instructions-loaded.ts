@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { defineEvent, OBSERVED } from "./row.js";
 
-const payload = {
+const payload = () => ({
   file_path: z.string().describe("Absolute path of the instruction file"),
   memory_type: z
     .enum(["User", "Project"])
@@ -12,7 +12,7 @@ const payload = {
     .describe(
       "session_start: the session began; compact: it goes on after a compaction; what matchers see",
     ),
-};
+});
 
 export const instructionsLoaded = defineEvent({
   name: "instructions_loaded",

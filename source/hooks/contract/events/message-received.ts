@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { defineEvent, GATE } from "./row.js";
 
-const payload = {
+const payload = () => ({
   message_id: z.string(),
   from: z.string().describe("The sender's agent name"),
   to: z.string().describe("This agent's name"),
@@ -16,7 +16,7 @@ const payload = {
     .optional()
     .describe("What the sender attached (agent-relay's msg.metadata), when it attached any"),
   turn: z.number().int().optional(),
-};
+});
 
 export const messageReceived = defineEvent({
   name: "message_received",

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { defineEvent, OBSERVED } from "./row.js";
 
-const payload = {
+const payload = () => ({
   from: z.string().describe("This agent's name"),
   to: z.string().describe("The recipient's name, or * for every running agent"),
   content: z.string(),
@@ -10,7 +10,7 @@ const payload = {
   delivered_to: z.array(z.string()).describe("Recipients running: on their way"),
   kept_for: z.array(z.string()).describe("Recipients not running: kept for them"),
   agent_name: z.string().describe("This agent's name"),
-};
+});
 
 export const messageSent = defineEvent({
   name: "message_sent",

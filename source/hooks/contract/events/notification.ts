@@ -2,10 +2,10 @@
 import { z } from "zod";
 import { defineEvent, OBSERVED } from "./row.js";
 
-const payload = {
+const payload = () => ({
   message: z.string(),
   notification_type: z.string(),
-};
+});
 
 export const notification = defineEvent({
   name: "notification",

@@ -4,12 +4,12 @@ import { promptIdField } from "./fields.js";
 import { promptId } from "./payload-parts.js";
 import { defineEvent, matchNothing, OBSERVED } from "./row.js";
 
-const payload = {
+const payload = () => ({
   text: z.string().describe("The complete assistant message of one model step"),
   step: z.number().int(),
   turn: z.number().int(),
   ...promptId,
-};
+});
 
 export const output = defineEvent({
   name: "output",

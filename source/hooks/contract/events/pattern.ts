@@ -4,7 +4,7 @@ import { promptIdField } from "./fields.js";
 import { promptId } from "./payload-parts.js";
 import { defineEvent } from "./row.js";
 
-const payload = {
+const payload = () => ({
   namespace: z.string().describe("`deploy` in `@deploy:staging Release v1.2.3`"),
   target: z.string().describe("`staging` in `@deploy:staging Release v1.2.3`"),
   message: z.string().describe("`Release v1.2.3`: the rest of the line (may be empty)"),
@@ -12,7 +12,7 @@ const payload = {
   step: z.number().int(),
   turn: z.number().int(),
   ...promptId,
-};
+});
 
 export const pattern = defineEvent({
   name: "pattern",

@@ -5,14 +5,14 @@ import { toolFields } from "./payload-parts.js";
 import { defineEvent, OBSERVED, toolOf } from "./row.js";
 import { sampleCall } from "./sample-parts.js";
 
-const payload = {
+const payload = () => ({
   ...toolFields,
   reason: z
     .string()
     .describe(
       "Why it was denied: the deny rule, the mode, a permission_request hook, or nobody to ask",
     ),
-};
+});
 
 export const permissionDenied = defineEvent({
   name: "permission_denied",

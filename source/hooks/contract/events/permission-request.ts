@@ -9,7 +9,7 @@ import { toolFields } from "./payload-parts.js";
 import { defineEvent, toolAsReplaced } from "./row.js";
 import { sampleCall } from "./sample-parts.js";
 
-const payload = {
+const payload = () => ({
   ...toolFields,
   reason: z
     .string()
@@ -20,7 +20,7 @@ const payload = {
     .describe(
       'Claude Code\'s shape: [{type: "addRules", rules: [{toolName, ruleContent}], behavior: "allow", destination}]',
     ),
-};
+});
 
 /** `Bash(npm test:*)` as Claude Code's `{toolName, ruleContent}`. */
 function ruleValue(rule: string): Payload {

@@ -5,7 +5,7 @@ import { UsageSchema } from "./payload-parts.js";
 import { defineEvent, OBSERVED } from "./row.js";
 import { SAMPLE_USAGE } from "./sample-parts.js";
 
-const payload = {
+const payload = () => ({
   trigger: z.enum(["manual", "auto"]),
   summary: z.string().describe("The summary that replaced the older conversation"),
   compact_summary: z.string().describe("The same summary under Claude Code's PostCompact name"),
@@ -18,7 +18,7 @@ const payload = {
   messages_after: z.number().int().optional(),
   usage: UsageSchema.optional().describe("What the summary request cost"),
   duration_ms: z.number().optional(),
-};
+});
 
 export const postCompact = defineEvent({
   name: "post_compact",

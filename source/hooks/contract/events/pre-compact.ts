@@ -2,14 +2,14 @@
 import { z } from "zod";
 import { defineEvent, GATE } from "./row.js";
 
-const payload = {
+const payload = () => ({
   trigger: z
     .enum(["manual", "auto"])
     .describe("manual: /compact; auto: the context is nearly full"),
   custom_instructions: z.string().describe("What /compact was given (empty when nothing)"),
   tokens_before: z.number().int().describe("The conversation's tokens, as last measured"),
   message_count: z.number().int().optional(),
-};
+});
 
 export const preCompact = defineEvent({
   name: "pre_compact",

@@ -167,8 +167,11 @@ export interface EventModule<
   T extends AgentEventType = AgentEventType,
   S extends PayloadShape = PayloadShape,
 > extends RowFacts<N, T> {
-  /** The event's own stdin fields (beyond the common ones), as zod: the JSON Schema and the SDK's types come from it. */
-  payload: S;
+  /**
+   * The event's own stdin fields (beyond the common ones), as zod: the JSON Schema and the SDK's types
+   * come from it. A function, called the first time `schema` is read: `acai -p` builds none (decision 0054).
+   */
+  payload: () => S;
   /** Its stdin fields (Claude Code's names), with the values earlier hooks replaced. */
   fields(ev: AgentEventOf<T>, state: GateState): FieldsOf<S>;
   /** Fields only the Agent Hooks dialect receives. */
@@ -198,7 +201,15 @@ export type DefinedEvent<
 export function defineEvent<N extends string, T extends AgentEventType, S extends PayloadShape>(
   module: EventModule<N, T, S>,
 ): DefinedEvent<N, T, S> {
-  return { ...module, schema: eventSchema(module.name, module.claude, module.payload) };
+  let schema: EventSchema<N, S> | undefined;
+  return {
+    ...module,
+    // Built when first read (the SDK's schemas, their JSON, tests), not when the module loads.
+    get schema() {
+      schema ??= eventSchema(module.name, module.claude, module.payload());
+      return schema;
+    },
+  };
 }
 
 /**

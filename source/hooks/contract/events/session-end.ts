@@ -5,7 +5,7 @@ import { UsageSchema } from "./payload-parts.js";
 import { defineEvent, OBSERVED } from "./row.js";
 import { SAMPLE_USAGE } from "./sample-parts.js";
 
-const payload = {
+const payload = () => ({
   reason: z
     .enum(["completed", "aborted", "error", "hook_stop", "user_exit", "clear", "deferred"])
     .describe(
@@ -20,7 +20,7 @@ const payload = {
   total_tool_calls: z.number().int().optional(),
   usage: UsageSchema.optional().describe("Tokens of the whole session"),
   duration_ms: z.number().optional(),
-};
+});
 
 /**
  * Claude Code's SessionEnd reason for acai's: leaving the REPL is its

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { defineEvent, GATE } from "./row.js";
 
-const payload = {
+const payload = () => ({
   source: z
     .enum(["startup", "resume", "compact", "clear"])
     .describe(
@@ -27,7 +27,7 @@ const payload = {
     .describe(
       "How the session was started (Agent Hooks): ui shell (the REPL) or print (acai -p); agent default",
     ),
-};
+});
 
 export const sessionStart = defineEvent({
   name: "session_start",

@@ -4,7 +4,7 @@ import { promptIdField } from "./fields.js";
 import { promptId } from "./payload-parts.js";
 import { defineEvent, OBSERVED } from "./row.js";
 
-const payload = {
+const payload = () => ({
   error: z
     .enum([
       "rate_limit",
@@ -19,7 +19,7 @@ const payload = {
   last_assistant_message: z.string().describe('The turn\'s last answered text ("" when none)'),
   turn: z.number().int(),
   ...promptId,
-};
+});
 
 export const stopFailure = defineEvent({
   name: "stop_failure",

@@ -4,7 +4,7 @@ import { subagentShape } from "./payload-parts.js";
 import { defineEvent, GATE } from "./row.js";
 import { SAMPLE_SUBAGENT } from "./sample-parts.js";
 
-const payload = {
+const payload = () => ({
   ...subagentShape,
   task_description: z.string().describe("The Task call's description"),
   prompt: z.string().optional().describe("The subagent's task, as the Task call gave it"),
@@ -12,7 +12,7 @@ const payload = {
   subagent_type: z.string().optional().describe("The Agent Hooks spec's name of agent_type"),
   tool_use_id: z.string().optional().describe("The Task call that starts it"),
   depth: z.number().int().optional().describe("1 for a subagent of the session's agent"),
-};
+});
 
 export const subagentStart = defineEvent({
   name: "subagent_start",

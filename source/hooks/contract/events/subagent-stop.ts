@@ -4,7 +4,7 @@ import { subagentShape } from "./payload-parts.js";
 import { defineEvent, GATE } from "./row.js";
 import { SAMPLE_SUBAGENT } from "./sample-parts.js";
 
-const payload = {
+const payload = () => ({
   ...subagentShape,
   stop_hook_active: z.boolean().describe("True when this subagent's previous stop was blocked"),
   last_assistant_message: z.string(),
@@ -13,7 +13,7 @@ const payload = {
   subagent_type: z.string().optional(),
   step: z.number().int().optional(),
   turn: z.number().int().optional(),
-};
+});
 
 export const subagentStop = defineEvent({
   name: "subagent_stop",

@@ -4,11 +4,11 @@ import { promptIdField } from "./fields.js";
 import { promptId } from "./payload-parts.js";
 import { defineEvent, GATE, matchNothing } from "./row.js";
 
-const payload = {
+const payload = () => ({
   prompt: z.string().describe("As replaced by earlier hooks"),
   turn: z.number().int().optional(),
   ...promptId,
-};
+});
 
 export const userPrompt = defineEvent({
   name: "user_prompt",
