@@ -136,12 +136,7 @@ function startLongLived(
     write(text) {
       const stdin = child.stdin;
       if (gone || !stdin?.writable) return;
-      // Requests written in one tick go out in one write (one system call, one wake-up).
-      if (stdin.writableCorked === 0) {
-        stdin.cork();
-        process.nextTick(() => stdin.uncork());
-      }
-      stdin.write(text);
+      writeBatched(stdin, text);
     },
     pendingBytes: () => child.stdin?.writableLength ?? 0,
     stderrTail: () => tail.text(),
@@ -152,6 +147,18 @@ function startLongLived(
         kill,
       }),
   };
+}
+
+/**
+ * The first request of a tick goes out at once: a chain asking its hooks one
+ * after another waits for nothing else. Those after it in the same tick go out
+ * together at the end of the tick (one system call, one wake-up).
+ */
+function writeBatched(stdin: NonNullable<ChildHandle["stdin"]>, text: string): void {
+  stdin.write(text);
+  if (stdin.writableCorked > 0) return;
+  stdin.cork();
+  process.nextTick(() => stdin.uncork());
 }
 
 /** Reads stdout as capped lines and keeps stderr's tail, until the child is gone. */

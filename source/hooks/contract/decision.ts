@@ -130,9 +130,11 @@ const cutOver = (text: string, field: CappedText, cap: number): string => capTex
 /** Every text field of a decision but `context`, held to its cap in ANSWER_TEXT_CAPS. */
 export function capDecisionTexts(decision: Decision, over: OverCap = cutOver): Decision {
   const out: Decision = { ...decision };
+  let changed = false;
   const cut = (text: string, field: CappedText): string => {
     const cap = ANSWER_TEXT_CAPS[field];
     if (text.length <= cap) return text;
+    changed = true;
     return field === "log" || field === "error"
       ? cutOver(text, field, cap)
       : over(text, field, cap);
@@ -146,7 +148,8 @@ export function capDecisionTexts(decision: Decision, over: OverCap = cutOver): D
     if (out.output !== undefined) out.output = cut(out.output, "output");
     if (out.response !== undefined) out.response = { text: cut(out.response.text, "output") };
   }
-  return out;
+  // Nothing over its cap: the answer itself (decisions are not changed once made).
+  return changed ? out : decision;
 }
 
 export function failed(error: string, extra: DecisionCommon = {}): Decision {

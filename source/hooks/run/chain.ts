@@ -119,6 +119,12 @@ function resultOf(state: ChainState, end: ChainEnd): ChainResult {
  * Gating events: in order, chained, first block wins — except on a checklist
  * gate (the row's `blocks: "all"`: before_stop, subagent_stop), where every
  * hook runs and the block carries every reason, in order.
+ *
+ * Once an answer is folded and the chain goes on, the next hooks are asked
+ * before that answer's activity is yielded and its audit line made: in a
+ * chain asked one after another, the time from an answer to the next request
+ * is what acai adds to every hook. The consumer still sees each hook's
+ * `hook_end` before the next one's `hook_start`.
  */
 export async function* runChain(
   options: ChainOptions,
@@ -134,39 +140,55 @@ export async function* runChain(
   };
   let state = startChain(gate);
   const checklist = eventRow(options.event).blocks === "all" ? new BlockList() : undefined;
-  let next = 0;
-  while (next < options.hooks.length) {
-    if (options.signal.aborted) return resultOf(state, ABORTED);
-    if (!options.matches(options.hooks[next] as HookDefinition, state.replaced)) {
-      next++;
-      continue;
-    }
-    const asked = askWindow(options, next, state.replaced);
+  let window = nextWindow(options, 0, state.replaced);
+  while (window !== undefined) {
+    if (window === "aborted") return resultOf(state, ABORTED);
+    const asked = window;
+    window = undefined;
     for (let k = 0; k < asked.length; k++) {
       const { hook, index, startedAt } = asked[k] as Asked;
       yield hookStart(hook, gate.event, startedAt);
       const record = await (asked[k] as Asked).record;
-      let folded = foldOne(options, gate, state, hook, record);
+      let folded = foldOne(gate, state, hook, record);
       if ("asking" in folded)
         folded = yield* askThenFold(options, gate, hook, record, folded.asking);
-      for (const event of folded.events) yield event;
-      next = index + 1;
-      if (checklist?.takes(hook, folded.end)) {
-        state = folded.state;
-        continue;
-      }
-      const changed = folded.state.replaced !== state.replaced;
+      const taken = checklist?.takes(hook, folded.end) === true;
+      const end = taken ? undefined : folded.end;
+      const changed = !taken && folded.state.replaced !== state.replaced;
       state = folded.state;
-      if (folded.end !== undefined || changed) {
+      if (end !== undefined || changed) {
         // Asked ahead of an answer that ended the chain or changed what the rest must see.
         for (const unused of asked.slice(k + 1)) options.onUnused?.(unused.hook, unused.record);
-        if (folded.end !== undefined)
-          return resultOf(state, checklist?.over(folded.end) ?? folded.end);
-        break;
       }
+      if (end === undefined && (changed || k === asked.length - 1)) {
+        window = nextWindow(options, index + 1, state.replaced);
+      }
+      options.onRun?.(hook, record, folded.answered, folded.effective);
+      for (const event of folded.events) yield event;
+      if (end !== undefined) return resultOf(state, checklist?.over(end) ?? end);
+      if (changed) break;
     }
   }
   return resultOf(state, checklist?.over({ kind: "continue" }) ?? { kind: "continue" });
+}
+
+/**
+ * The hooks to ask next: the window (ask-ahead.ts) from the first hook at or
+ * after `from` that matches the values as they stand; none left, or the
+ * chain's abort.
+ */
+function nextWindow(
+  options: ChainOptions,
+  from: number,
+  state: GateState,
+): Asked[] | "aborted" | undefined {
+  for (let next = from; next < options.hooks.length; next++) {
+    if (options.signal.aborted) return "aborted";
+    if (options.matches(options.hooks[next] as HookDefinition, state)) {
+      return askWindow(options, next, state);
+    }
+  }
+  return undefined;
 }
 
 /** A checklist gate's blocks, gathered in chain order while the other hooks still run. */
@@ -198,11 +220,17 @@ class BlockList {
   }
 }
 
-/** One hook's answer folded in: the chain's state after it, how the chain goes on, the activity to yield. */
+/**
+ * One hook's answer folded in: the chain's state after it, how the chain goes
+ * on, the activity to yield, and the answer as its audit line takes it
+ * (`answered`, `effective`: see OnHookRun).
+ */
 interface Folded {
   state: ChainState;
   end?: ChainEnd;
   events: HookActivityEvent[];
+  answered: Decision;
+  effective: Decision;
 }
 
 /**
@@ -211,7 +239,6 @@ interface Folded {
  * hooks asked one after another pays for it once per hook.
  */
 function foldOne(
-  options: ChainOptions,
   gate: Gate,
   state: ChainState,
   hook: HookDefinition,
@@ -219,13 +246,13 @@ function foldOne(
 ): Folded | { asking: Stepped } {
   if (record.decision.action === "failed" && record.aborted) {
     // Cut by the abort: a tool whose check did not finish does not run.
-    options.onRun?.(hook, record, record.decision, record.decision);
-    const events = [endOf(hook, gate.event, record, record.decision, record.decision.error)];
-    return { state, end: ABORTED, events };
+    const { decision } = record;
+    const events = [endOf(hook, gate.event, record, decision, decision.error)];
+    return { state, end: ABORTED, events, answered: decision, effective: decision };
   }
   const stepped: Stepped = step(state, hook, record.decision);
   if (stepped.end?.kind === "ask") return { asking: stepped };
-  return settled(options, gate, hook, record, stepped);
+  return settled(gate, hook, record, stepped);
 }
 
 /** An `ask` answered: the notification first, then the user's (or `--yes`'s) answer folded in. */
@@ -236,28 +263,26 @@ async function* askThenFold(
   record: HookRunRecord,
   stepped: Stepped,
 ): AsyncGenerator<NotificationEvent, Folded, undefined> {
-  if (stepped.end?.kind !== "ask") return settled(options, gate, hook, record, stepped);
+  if (stepped.end?.kind !== "ask") return settled(gate, hook, record, stepped);
   const notification = options.onAsk?.(stepped.end.request);
   if (notification) yield notification;
   const answer = await resolveAsk(options, stepped.end.request);
-  return settled(options, gate, hook, record, settleAsk(stepped, answer));
+  return settled(gate, hook, record, settleAsk(stepped, answer));
 }
 
 function settled(
-  options: ChainOptions,
   gate: Gate,
   hook: HookDefinition,
   record: HookRunRecord,
   stepped: Stepped,
 ): Folded {
-  options.onRun?.(hook, record, stepped.answered, stepped.effective);
-  const events = [endOf(hook, gate.event, record, stepped.answered, stepped.detail)];
+  const { answered, effective } = stepped;
+  const events = [endOf(hook, gate.event, record, answered, stepped.detail)];
   for (const note of stepped.notes) events.push(hookWarning(hook, note));
   // settleAsk has replaced an `ask` end by the user's answer.
   const end = stepped.end?.kind === "ask" ? undefined : stepped.end;
-  return end === undefined
-    ? { state: stepped.state, events }
-    : { state: stepped.state, end, events };
+  const folded = { state: stepped.state, events, answered, effective };
+  return end === undefined ? folded : { ...folded, end };
 }
 
 function endOf(

@@ -77,9 +77,10 @@ export function runHookOnce(
   payload: unknown,
   options: HookRunOptions,
 ): Promise<HookRunRecord> {
-  return runByMode(hook, event, payload, options).then((record) =>
-    withDecision(record, boundDecision(record.decision, hook.name, options)),
-  );
+  return runByMode(hook, event, payload, options).then((record) => {
+    const decision = boundDecision(record.decision, hook.name, options);
+    return decision === record.decision ? record : withDecision(record, decision);
+  });
 }
 
 /**

@@ -392,6 +392,43 @@ describe("runChain", () => {
     ).toBe(true);
   });
 
+  it("asks the next hook before the last answer's activity goes up; the consumer still sees each hook_end before the next hook_start, the audit in order", async () => {
+    const hooks = ["a", "b", "c"].map((name) => makeHook({ name }));
+    const log: string[] = [];
+    const options: ChainOptions = {
+      event: "before_tool",
+      agentEvent: toolEvent,
+      hooks,
+      matches: () => true,
+      run: async (hook) => {
+        log.push(`asked ${hook.name}`);
+        return fakeRecord({ action: "continue" });
+      },
+      onRun: (hook) => log.push(`audit ${hook.name}`),
+      signal: new AbortController().signal,
+      contextCapChars: 10_000,
+      now: () => 0,
+    };
+    for await (const event of runChain(options)) {
+      if (event.type === "hook_start" || event.type === "hook_end")
+        log.push(`${event.type} ${event.hook.name}`);
+    }
+    expect(log).toEqual([
+      "asked a",
+      "hook_start a",
+      "asked b",
+      "audit a",
+      "hook_end a",
+      "hook_start b",
+      "asked c",
+      "audit b",
+      "hook_end b",
+      "hook_start c",
+      "audit c",
+      "hook_end c",
+    ]);
+  });
+
   it("an abort stops the chain with a block", async () => {
     const controller = new AbortController();
     const [a, b] = [makeHook({ name: "a" }), makeHook({ name: "b" })];

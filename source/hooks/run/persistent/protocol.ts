@@ -51,6 +51,13 @@ function onlyId(fields: Record<string, unknown>): boolean {
   return true;
 }
 
+/**
+ * `{"id":N}` or `{"id": N}` and nothing else, N a JSON integer that is a safe
+ * integer (no leading zero, at most 15 digits): what the rest of
+ * `readAnswerLine` reads as a plain continue.
+ */
+const ONLY_ID = /^\{"id": ?(0|[1-9][0-9]{0,14})\}$/;
+
 /** What a line of a persistent hook's stdout is. */
 export type AnswerLine =
   | { kind: "blank" }
@@ -66,6 +73,10 @@ export function readAnswerLine(
   line: string,
   eventOf: (id: number) => HookEventName | undefined = () => undefined,
 ): AnswerLine {
+  // `{"id":N}` alone, the usual answer, as JSON.parse would read it: nothing more to read.
+  const only = ONLY_ID.exec(line);
+  if (only !== null)
+    return { kind: "answer", id: Number(only[1]), decision: { action: "continue" } };
   if (line.trim() === "") return { kind: "blank" };
   const quoted = (): string => JSON.stringify(capText(line, QUOTE_CHARS, "line"));
   if (jsonTextTooDeep(line, MAX_ANSWER_DEPTH)) {

@@ -59,6 +59,9 @@ interface Waiting {
   settle: (outcome: Outcome) => void;
   /** The event asked about: its answer is read as a spawned hook's answer to it is (A3S's `modified`). */
   event?: HookEventName;
+  /** When it was sent (`performance.now()`): its timeout counts from there. */
+  sentAt: number;
+  signal?: AbortSignal;
 }
 
 /** One request as sent. */
@@ -71,10 +74,13 @@ interface Asked {
 
 interface Instance {
   proc?: LongLived;
+  /** In the order they were sent: the first is the one whose timeout comes first. */
   pending: Map<number, Waiting>;
   ended?: Outcome;
   /** Stopped by acai at session end: its exit is not a crash. */
   stopping: boolean;
+  /** The one timer of its requests' timeouts (`watchTimeouts`). */
+  timer?: NodeJS.Timeout;
 }
 
 /** Late answers to requests that were aborted are dropped, not taken as unknown ids (bounded). */
@@ -89,6 +95,10 @@ export class HookProcessSlot {
   private closed = false;
   private nextId = 0;
   private readonly abandoned = new Set<number>();
+  /** Its processes whose requests may be waiting: the current one, and one ending. */
+  private readonly live = new Set<Instance>();
+  /** The signals its requests came with, each listened to once, for as long as it lives. */
+  private readonly watched = new WeakSet<AbortSignal>();
 
   constructor(options: SlotOptions) {
     this.options = options;
@@ -131,30 +141,26 @@ export class HookProcessSlot {
 
   private send(inst: Instance, asked: Asked): Promise<Outcome & { sent: string }> {
     const { id, sent, signal } = asked;
-    const { hook } = this.options;
     if (inst.ended !== undefined) return Promise.resolve({ sent, ...inst.ended });
     if (inst.pending.size >= this.options.maxPending) {
       const why = `has ${inst.pending.size} requests waiting for an answer (the limit); this one was not sent`;
       return Promise.resolve({ sent, decision: failed(why) });
     }
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        settle({ decision: failed(`timed out after ${hook.timeoutMs} ms`), timedOut: true });
-        this.end(inst, `another request timed out after ${hook.timeoutMs} ms`);
-      }, hook.timeoutMs);
-      const onAbort = (): void => {
-        this.abandon(id);
-        settle({ decision: failed("aborted"), aborted: true });
-      };
       const settle = (outcome: Outcome): void => {
         if (!inst.pending.delete(id)) return;
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
+        if (inst.pending.size === 0) inst.timer?.unref();
         resolve({ sent, ...outcome });
       };
-      inst.pending.set(id, asked.event === undefined ? { settle } : { settle, event: asked.event });
-      signal?.addEventListener("abort", onAbort, { once: true });
+      const waiting: Waiting = { settle, sentAt: 0 };
+      if (asked.event !== undefined) waiting.event = asked.event;
+      if (signal !== undefined) waiting.signal = signal;
+      inst.pending.set(id, waiting);
+      // Written first: what follows is acai's own bookkeeping, done while the hook reads.
       inst.proc?.write(sent);
+      waiting.sentAt = performance.now();
+      this.watchTimeouts(inst);
+      this.watchAbort(signal);
       if ((inst.proc?.pendingBytes() ?? 0) > this.options.maxUnreadBytes) {
         this.end(
           inst,
@@ -162,6 +168,51 @@ export class HookProcessSlot {
         );
       }
     });
+  }
+
+  /**
+   * One timer per process for its requests' timeouts, not one per request
+   * (all of a hook's requests have the same timeout): made by the first
+   * request, kept while requests come (unref'd while none waits) and, when
+   * it fires, moved on to the oldest request still waiting — or that request
+   * is past its timeout: it fails, and the process is ended.
+   */
+  private watchTimeouts(inst: Instance): void {
+    if (inst.timer === undefined) {
+      inst.timer = setTimeout(() => this.onTimer(inst), this.options.hook.timeoutMs);
+    } else inst.timer.ref();
+  }
+
+  private onTimer(inst: Instance): void {
+    inst.timer = undefined;
+    const oldest = inst.pending.values().next();
+    if (inst.ended !== undefined || oldest.done === true) return;
+    const { timeoutMs } = this.options.hook;
+    const left = oldest.value.sentAt + timeoutMs - performance.now();
+    if (left > 0) {
+      inst.timer = setTimeout(() => this.onTimer(inst), Math.ceil(left));
+      return;
+    }
+    oldest.value.settle({ decision: failed(`timed out after ${timeoutMs} ms`), timedOut: true });
+    this.end(inst, `another request timed out after ${timeoutMs} ms`);
+  }
+
+  /** Listens to a request's signal (once per signal): when it aborts, its requests fail. */
+  private watchAbort(signal: AbortSignal | undefined): void {
+    if (signal === undefined || this.watched.has(signal)) return;
+    this.watched.add(signal);
+    signal.addEventListener("abort", () => this.aborted(signal), { once: true });
+  }
+
+  /** Its requests still waiting with this signal fail as aborted; their late answers are dropped. */
+  private aborted(signal: AbortSignal): void {
+    for (const inst of this.live) {
+      for (const [id, waiting] of [...inst.pending]) {
+        if (waiting.signal !== signal) continue;
+        this.abandon(id);
+        waiting.settle({ decision: failed("aborted"), aborted: true });
+      }
+    }
   }
 
   /** Closes its stdin and waits up to `graceMs` for it to exit; then its tree is killed. */
@@ -208,6 +259,7 @@ export class HookProcessSlot {
       onExit: (exit) => this.onExit(inst, exit),
     });
     inst.proc = proc;
+    if (inst.ended === undefined) this.live.add(inst);
     // Started after a stop or kill (the session ended while it started): not kept.
     if (this.closed) proc.kill();
     else if (inst.ended === undefined) this.current = inst;
@@ -275,6 +327,8 @@ export class HookProcessSlot {
   private retire(inst: Instance, outcome: Outcome): void {
     if (inst.ended !== undefined) return;
     inst.ended = outcome;
+    clearTimeout(inst.timer);
+    this.live.delete(inst);
     if (this.current === inst) this.current = undefined;
     for (const waiting of [...inst.pending.values()]) waiting.settle(outcome);
   }

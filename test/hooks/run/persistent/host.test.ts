@@ -5,6 +5,7 @@
  * is the failure of a request or of that process, said in the decision, and
  * the process is restarted (with backoff) or stopped with its whole tree.
  */
+import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
 import type { HookDefinition } from "../../../../source/hooks/contract/definition.js";
 import {
@@ -115,6 +116,36 @@ describe("persistent hook host", () => {
     const after = await ask(h, hook);
     expect(after.decision.action).toBe("continue");
     expect(after.decision.context).not.toBe(before.decision.context);
+  });
+
+  it("a request never fails before its own timeout, though the timer it runs on was made for an earlier one", async () => {
+    const hook = nodeHook("req.hang ? null : { id: req.id }", { timeoutMs: 600 });
+    const h = host();
+    expect((await ask(h, hook)).decision).toEqual({ action: "continue" });
+    await new Promise((r) => setTimeout(r, 400));
+    const hung = await ask(h, hook, { hang: true });
+    expect(hung.decision).toEqual({ action: "failed", error: "timed out after 600 ms" });
+    expect(hung.durationMs).toBeGreaterThanOrEqual(600);
+    expect((await ask(h, hook)).decision).toEqual({ action: "continue" });
+  });
+
+  it("an abort fails the requests that carry its signal, not the others; one listener per signal and hook", async () => {
+    const hook = nodeHook(
+      "req.late ? new Promise((r) => setTimeout(() => r({ id: req.id, context: 'late' }), 200)) : { id: req.id }",
+    );
+    const h = host();
+    const [first, second] = [new AbortController(), new AbortController()];
+    const cut = ask(h, hook, { late: true }, first.signal);
+    const kept = ask(h, hook, { late: true }, second.signal);
+    setTimeout(() => first.abort(), 20);
+    expect(await cut).toMatchObject({ aborted: true, decision: { action: "failed" } });
+    expect(await kept).toMatchObject({ aborted: false, decision: { context: "late" } });
+    for (let i = 0; i < 5; i++) await ask(h, hook, {}, second.signal);
+    expect(getEventListeners(second.signal, "abort")).toHaveLength(1);
+    expect((await ask(h, hook, {}, first.signal)).decision).toEqual({
+      action: "failed",
+      error: "aborted",
+    });
   });
 
   it("a crash fails what was in flight; the first restart is at once, the next ones back off", async () => {

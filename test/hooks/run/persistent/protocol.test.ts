@@ -30,4 +30,24 @@ describe("readAnswerLine", () => {
     const line = readAnswerLine(answer({ text: "cut" }), () => "after_tool");
     expect(line).toMatchObject({ kind: "answer", decision: { action: "failed" } });
   });
+
+  it("reads the usual answer, the id alone, as a plain continue, and anything near it as JSON would", () => {
+    const read = (line: string) => readAnswerLine(line);
+    const go = (id: number) => ({ kind: "answer", id, decision: { action: "continue" } });
+    expect(read('{"id":7}')).toEqual(go(7));
+    expect(read('{"id": 7}')).toEqual(go(7));
+    expect(read('{"id":0}')).toEqual(go(0));
+    expect(read('{"id":999999999999999}')).toEqual(go(999_999_999_999_999));
+    expect(read(' {"id":7} ')).toEqual(go(7));
+    expect(read('{"id":"7"}')).toEqual(go(7));
+    expect(read('{"id":1e1}')).toEqual(go(10));
+    expect(read('{"id":07}')).toMatchObject({ kind: "garbage" });
+    expect(read('{"id":9007199254740993}')).toMatchObject({ kind: "garbage" });
+    expect(read('{"id":-1}')).toEqual(go(-1));
+    expect(read('{"id":7,"action":"block","reason":"no"}')).toMatchObject({
+      kind: "answer",
+      id: 7,
+      decision: { action: "block", reason: "no" },
+    });
+  });
 });
