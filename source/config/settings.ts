@@ -251,7 +251,7 @@ function unknownKeyWarnings(file: string, value: object): string[] {
     ["capabilities", CapabilitiesSchema],
     ["memory", MemorySettingsSchema],
     ["permissions", PermissionsSettingsSchema],
-    ["sandbox", SandboxSettingsSchema],
+    ["sandbox", SandboxSettingsSchema.unwrap()],
   ] as const) {
     const given = (value as Record<string, unknown>)[section];
     if (!isPlainObject(given)) continue;

@@ -15,72 +15,88 @@ import { jsonObjectSchema } from "./dialects/common.js";
 const MAX_MESSAGES = 2000;
 const MAX_TOOL_NAMES = 1000;
 
-const messageSchema = z.object({
-  /** Gemini's `model` is the assistant; `system` messages become the system prompt. */
-  role: z.enum(["user", "assistant", "model", "system"]),
-  content: z.string(),
-});
+const messageSchema = z.lazy(() =>
+  z.object({
+    /** Gemini's `model` is the assistant; `system` messages become the system prompt. */
+    role: z.enum(["user", "assistant", "model", "system"]),
+    content: z.string(),
+  }),
+);
 
-const configSchema = z.object({
-  temperature: z.number().min(0).max(2).optional(),
-  maxOutputTokens: z.number().int().min(1).max(1_000_000).optional(),
-  max_output_tokens: z.number().int().min(1).max(1_000_000).optional(),
-  topP: z.number().min(0).max(1).optional(),
-  top_p: z.number().min(0).max(1).optional(),
-  topK: z.number().int().min(1).optional(),
-  top_k: z.number().int().min(1).optional(),
-  presencePenalty: z.number().min(-2).max(2).optional(),
-  presence_penalty: z.number().min(-2).max(2).optional(),
-  frequencyPenalty: z.number().min(-2).max(2).optional(),
-  frequency_penalty: z.number().min(-2).max(2).optional(),
-  stopSequences: z.array(z.string()).max(16).optional(),
-  stop_sequences: z.array(z.string()).max(16).optional(),
-  seed: z.number().int().optional(),
-});
+const configSchema = z.lazy(() =>
+  z.object({
+    temperature: z.number().min(0).max(2).optional(),
+    maxOutputTokens: z.number().int().min(1).max(1_000_000).optional(),
+    max_output_tokens: z.number().int().min(1).max(1_000_000).optional(),
+    topP: z.number().min(0).max(1).optional(),
+    top_p: z.number().min(0).max(1).optional(),
+    topK: z.number().int().min(1).optional(),
+    top_k: z.number().int().min(1).optional(),
+    presencePenalty: z.number().min(-2).max(2).optional(),
+    presence_penalty: z.number().min(-2).max(2).optional(),
+    frequencyPenalty: z.number().min(-2).max(2).optional(),
+    frequency_penalty: z.number().min(-2).max(2).optional(),
+    stopSequences: z.array(z.string()).max(16).optional(),
+    stop_sequences: z.array(z.string()).max(16).optional(),
+    seed: z.number().int().optional(),
+  }),
+);
 
 /** Gemini's BeforeToolSelection answer: AUTO, ANY (a tool must be called), NONE; a whitelist. */
-export const toolConfigSchema = z.object({
-  mode: z.enum(["AUTO", "ANY", "NONE", "auto", "any", "none", "required"]).optional(),
-  allowedFunctionNames: z.array(z.string()).max(MAX_TOOL_NAMES).optional(),
-});
+export const toolConfigSchema = z.lazy(() =>
+  z.object({
+    mode: z.enum(["AUTO", "ANY", "NONE", "auto", "any", "none", "required"]).optional(),
+    allowedFunctionNames: z.array(z.string()).max(MAX_TOOL_NAMES).optional(),
+  }),
+);
 
-export const llmRequestSchema = z.object({
-  messages: z.array(messageSchema).min(1).max(MAX_MESSAGES).optional(),
-  system: z.string().optional(),
-  system_prompt: z.string().optional(),
-  config: configSchema.optional(),
-  toolConfig: toolConfigSchema.optional(),
-  /** acai's spelling of the whitelist and the mode. */
-  tools: z.array(z.string()).max(MAX_TOOL_NAMES).optional(),
-  tool_mode: z.enum(["auto", "required", "none"]).optional(),
-});
+export const llmRequestSchema = z.lazy(() =>
+  z.object({
+    messages: z.array(messageSchema).min(1).max(MAX_MESSAGES).optional(),
+    system: z.string().optional(),
+    system_prompt: z.string().optional(),
+    config: configSchema.optional(),
+    toolConfig: toolConfigSchema.optional(),
+    /** acai's spelling of the whitelist and the mode. */
+    tools: z.array(z.string()).max(MAX_TOOL_NAMES).optional(),
+    tool_mode: z.enum(["auto", "required", "none"]).optional(),
+  }),
+);
 
 /** acai's `{text}`, or Gemini's LLMResponse (`candidates[0].content.parts`). */
-export const llmResponseSchema = z.object({
-  text: z.string().optional(),
-  candidates: z
-    .array(
-      z.object({
-        content: z.object({
-          parts: z.array(z.union([z.string(), z.object({ text: z.string() })])),
+export const llmResponseSchema = z.lazy(() =>
+  z.object({
+    text: z.string().optional(),
+    candidates: z
+      .array(
+        z.object({
+          content: z.object({
+            parts: z.array(z.union([z.string(), z.object({ text: z.string() })])),
+          }),
         }),
-      }),
-    )
-    .optional(),
-});
+      )
+      .optional(),
+  }),
+);
 
 /** acai's `follow_up`. */
-export const followUpSchema = z.object({
-  tool_name: z.string().min(1),
-  tool_input: jsonObjectSchema,
-});
+export const followUpSchema = z.lazy(() =>
+  z.object({
+    tool_name: z.string().min(1),
+    tool_input: jsonObjectSchema,
+  }),
+);
 /** Gemini's `tailToolCallRequest`. */
-export const tailCallSchema = z.object({
-  name: z.string().min(1),
-  args: jsonObjectSchema.optional(),
-});
+export const tailCallSchema = z.lazy(() =>
+  z.object({
+    name: z.string().min(1),
+    args: jsonObjectSchema.optional(),
+  }),
+);
 
-export const dropToolCallsSchema = z.union([z.literal(true), z.array(z.string()).max(1000)]);
+export const dropToolCallsSchema = z.lazy(() =>
+  z.union([z.literal(true), z.array(z.string()).max(1000)]),
+);
 
 type ToolConfig = z.infer<typeof toolConfigSchema>;
 

@@ -28,12 +28,14 @@ import {
 export type RegistrationShape = "acai" | "openclaw" | "a3s" | "pattern" | "relay";
 
 /** One registration as the worker reports it. */
-export const RawRegistrationSchema = z.object({
-  shape: z.enum(["acai", "openclaw", "a3s", "pattern", "relay"]),
-  name: z.string().min(1).max(200).optional(),
-  events: z.array(z.unknown()).length(1),
-  options: z.unknown(),
-});
+export const RawRegistrationSchema = z.lazy(() =>
+  z.object({
+    shape: z.enum(["acai", "openclaw", "a3s", "pattern", "relay"]),
+    name: z.string().min(1).max(200).optional(),
+    events: z.array(z.unknown()).length(1),
+    options: z.unknown(),
+  }),
+);
 export type RawRegistration = z.infer<typeof RawRegistrationSchema>;
 
 const Priority = z.number().int().min(0).max(1000);
@@ -51,11 +53,13 @@ const AcaiOptionsSchema = z.strictObject({
   askAhead: AskAheadSchema.optional(),
 });
 
-const OpenClawOptionsSchema = z.looseObject({
-  event: z.unknown().optional(),
-  name: z.string().optional(),
-  priority: z.number().optional(),
-});
+const OpenClawOptionsSchema = z.lazy(() =>
+  z.looseObject({
+    event: z.unknown().optional(),
+    name: z.string().optional(),
+    priority: z.number().optional(),
+  }),
+);
 
 const PatternOptionsSchema = AcaiOptionsSchema.omit({ matcher: true }).extend({
   namespace: z.string().min(1).max(200),

@@ -50,33 +50,41 @@ export async function findRelayConfig(
   return chosen;
 }
 
-const OptionsSchema = z.strictObject({
-  /** ms without output before onIdle (agent-relay's default 30,000). */
-  idleThreshold: z.int().min(100).max(86_400_000).optional(),
-  /** Pattern lines read per message (acai's default 20). */
-  maxPatternsPerMessage: z.int().min(0).max(100).optional(),
-  /** Model steps run per turn only so the agent reads pattern answers (acai's default 3). */
-  maxPatternFollowUps: z.int().min(0).max(20).optional(),
-});
+const OptionsSchema = z.lazy(() =>
+  z.strictObject({
+    /** ms without output before onIdle (agent-relay's default 30,000). */
+    idleThreshold: z.int().min(100).max(86_400_000).optional(),
+    /** Pattern lines read per message (acai's default 20). */
+    maxPatternsPerMessage: z.int().min(0).max(100).optional(),
+    /** Model steps run per turn only so the agent reads pattern answers (acai's default 3). */
+    maxPatternFollowUps: z.int().min(0).max(20).optional(),
+  }),
+);
 
-const CapabilitiesSchema = z.strictObject({
-  allowNetworkInHooks: z.boolean().optional(),
-  allowFileReadInHooks: z.boolean().optional(),
-  unlimitedInjection: z.boolean().optional(),
-});
+const CapabilitiesSchema = z.lazy(() =>
+  z.strictObject({
+    allowNetworkInHooks: z.boolean().optional(),
+    allowFileReadInHooks: z.boolean().optional(),
+    unlimitedInjection: z.boolean().optional(),
+  }),
+);
 
-const MemorySchema = z.strictObject({
-  backend: z.string().optional(),
-  autoSave: z.boolean().optional(),
-  promptOnEnd: z.boolean().optional(),
-  config: z.unknown().optional(),
-});
+const MemorySchema = z.lazy(() =>
+  z.strictObject({
+    backend: z.string().optional(),
+    autoSave: z.boolean().optional(),
+    promptOnEnd: z.boolean().optional(),
+    config: z.unknown().optional(),
+  }),
+);
 
-const RelayConfigSettingsSchema = z.strictObject({
-  options: OptionsSchema.optional(),
-  capabilities: CapabilitiesSchema.optional(),
-  memory: MemorySchema.optional(),
-});
+const RelayConfigSettingsSchema = z.lazy(() =>
+  z.strictObject({
+    options: OptionsSchema.optional(),
+    capabilities: CapabilitiesSchema.optional(),
+    memory: MemorySchema.optional(),
+  }),
+);
 
 /** What the relay.configs of a session change (the project's over the user's). */
 export interface RelayConfigEffect {

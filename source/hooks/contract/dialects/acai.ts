@@ -33,24 +33,26 @@ const ACAI_ACTIONS = [
 /** Used when `retry` gives no `retry_after_ms`. */
 export const DEFAULT_RETRY_AFTER_MS = 1000;
 
-export const acaiAnswerSchema = z.object({
-  action: z.enum(ACAI_ACTIONS).optional(),
-  reason: z.string().optional(),
-  input: z.unknown().optional(),
-  input_patch: z.unknown().optional(),
-  prompt: z.string().optional(),
-  output: z.string().optional(),
-  context: z.string().optional(),
-  message: z.string().optional(),
-  retry_after_ms: z.number().int().min(0).max(600_000).optional(),
-  log: z.string().optional(),
-  llm_request: llmRequestSchema.optional(),
-  llm_response: llmResponseSchema.optional(),
-  drop_tool_calls: dropToolCallsSchema.optional(),
-  follow_up: followUpSchema.optional(),
-  /** session_start / file_changed: the paths watched for file_changed hooks (Claude Code's watchPaths). */
-  watch_paths: watchPathsSchema.optional(),
-});
+export const acaiAnswerSchema = z.lazy(() =>
+  z.object({
+    action: z.enum(ACAI_ACTIONS).optional(),
+    reason: z.string().optional(),
+    input: z.unknown().optional(),
+    input_patch: z.unknown().optional(),
+    prompt: z.string().optional(),
+    output: z.string().optional(),
+    context: z.string().optional(),
+    message: z.string().optional(),
+    retry_after_ms: z.number().int().min(0).max(600_000).optional(),
+    log: z.string().optional(),
+    llm_request: llmRequestSchema.optional(),
+    llm_response: llmResponseSchema.optional(),
+    drop_tool_calls: dropToolCallsSchema.optional(),
+    follow_up: followUpSchema.optional(),
+    /** session_start / file_changed: the paths watched for file_changed hooks (Claude Code's watchPaths). */
+    watch_paths: watchPathsSchema.optional(),
+  }),
+);
 
 type AcaiAnswer = z.infer<typeof acaiAnswerSchema>;
 

@@ -13,13 +13,15 @@ import {
   withoutNulls,
 } from "./common.js";
 
-export const agentHooksAnswerSchema = z.object({
-  decision: z.enum(["allow", "deny"]).optional(),
-  reason: z.string().optional(),
-  modified_input: jsonObjectSchema.optional(),
-  additional_context: z.string().optional(),
-  log: z.string().optional(),
-});
+export const agentHooksAnswerSchema = z.lazy(() =>
+  z.object({
+    decision: z.enum(["allow", "deny"]).optional(),
+    reason: z.string().optional(),
+    modified_input: jsonObjectSchema.optional(),
+    additional_context: z.string().optional(),
+    log: z.string().optional(),
+  }),
+);
 
 type AgentHooksAnswer = z.infer<typeof agentHooksAnswerSchema>;
 

@@ -36,54 +36,60 @@ import {
 } from "./common.js";
 
 /** PermissionRequest's answer: allow (maybe with a new input) or deny (maybe ending the session). */
-const permissionRequestDecisionSchema = z.object({
-  behavior: z.enum(["allow", "deny"]),
-  updatedInput: jsonObjectSchema.nullish(),
-  /** Rules to add to settings: not applied by acai (they are ignored). */
-  updatedPermissions: z.unknown().optional(),
-  message: z.string().nullish(),
-  interrupt: z.boolean().nullish(),
-});
+const permissionRequestDecisionSchema = z.lazy(() =>
+  z.object({
+    behavior: z.enum(["allow", "deny"]),
+    updatedInput: jsonObjectSchema.nullish(),
+    /** Rules to add to settings: not applied by acai (they are ignored). */
+    updatedPermissions: z.unknown().optional(),
+    message: z.string().nullish(),
+    interrupt: z.boolean().nullish(),
+  }),
+);
 
-const hookSpecificOutputSchema = z.object({
-  hookEventName: z.string().nullish(),
-  decision: permissionRequestDecisionSchema.nullish(),
-  /** `defer`: a headless run stops at this call; `--resume` asks again. */
-  permissionDecision: z.enum(["allow", "deny", "ask", "defer"]).nullish(),
-  permissionDecisionReason: z.string().nullish(),
-  updatedInput: jsonObjectSchema.nullish(),
-  additionalContext: z.string().nullish(),
-  updatedToolOutput: z.unknown().optional(),
-  /** Claude Code's PostToolUse name for the same thing (MCP tools). */
-  updatedMCPToolOutput: z.unknown().optional(),
-  /** Gemini CLI's BeforeModel / AfterModel / BeforeToolSelection / AfterTool fields. */
-  llm_request: llmRequestSchema.nullish(),
-  llm_response: llmResponseSchema.nullish(),
-  toolConfig: toolConfigSchema.nullish(),
-  tailToolCallRequest: tailCallSchema.nullish(),
-  /** Gemini CLI's BeforeTool input override: merged onto the tool input (a merge patch). */
-  tool_input: jsonObjectSchema.nullish(),
-  /** PermissionDenied: the model may retry the denied call. */
-  retry: z.boolean().nullish(),
-  /** Gemini CLI's AfterAgent: a deny clears the conversation before the retry. */
-  clearContext: z.boolean().nullish(),
-  /** SessionStart / FileChanged: the paths watched for FileChanged hooks. */
-  watchPaths: watchPathsSchema.nullish(),
-});
+const hookSpecificOutputSchema = z.lazy(() =>
+  z.object({
+    hookEventName: z.string().nullish(),
+    decision: permissionRequestDecisionSchema.nullish(),
+    /** `defer`: a headless run stops at this call; `--resume` asks again. */
+    permissionDecision: z.enum(["allow", "deny", "ask", "defer"]).nullish(),
+    permissionDecisionReason: z.string().nullish(),
+    updatedInput: jsonObjectSchema.nullish(),
+    additionalContext: z.string().nullish(),
+    updatedToolOutput: z.unknown().optional(),
+    /** Claude Code's PostToolUse name for the same thing (MCP tools). */
+    updatedMCPToolOutput: z.unknown().optional(),
+    /** Gemini CLI's BeforeModel / AfterModel / BeforeToolSelection / AfterTool fields. */
+    llm_request: llmRequestSchema.nullish(),
+    llm_response: llmResponseSchema.nullish(),
+    toolConfig: toolConfigSchema.nullish(),
+    tailToolCallRequest: tailCallSchema.nullish(),
+    /** Gemini CLI's BeforeTool input override: merged onto the tool input (a merge patch). */
+    tool_input: jsonObjectSchema.nullish(),
+    /** PermissionDenied: the model may retry the denied call. */
+    retry: z.boolean().nullish(),
+    /** Gemini CLI's AfterAgent: a deny clears the conversation before the retry. */
+    clearContext: z.boolean().nullish(),
+    /** SessionStart / FileChanged: the paths watched for FileChanged hooks. */
+    watchPaths: watchPathsSchema.nullish(),
+  }),
+);
 
-export const claudeAnswerSchema = z.object({
-  /**
-   * `allow` / `deny` / `ask`: Gemini CLI's spelling (deny blocks; ask is
-   * `permissionDecision: "ask"`; allow says nothing more).
-   */
-  decision: z.enum(["block", "approve", "allow", "deny", "ask"]).optional(),
-  reason: z.string().optional(),
-  continue: z.boolean().optional(),
-  stopReason: z.string().optional(),
-  systemMessage: z.string().optional(),
-  suppressOutput: z.boolean().optional(),
-  hookSpecificOutput: hookSpecificOutputSchema.optional(),
-});
+export const claudeAnswerSchema = z.lazy(() =>
+  z.object({
+    /**
+     * `allow` / `deny` / `ask`: Gemini CLI's spelling (deny blocks; ask is
+     * `permissionDecision: "ask"`; allow says nothing more).
+     */
+    decision: z.enum(["block", "approve", "allow", "deny", "ask"]).optional(),
+    reason: z.string().optional(),
+    continue: z.boolean().optional(),
+    stopReason: z.string().optional(),
+    systemMessage: z.string().optional(),
+    suppressOutput: z.boolean().optional(),
+    hookSpecificOutput: hookSpecificOutputSchema.optional(),
+  }),
+);
 
 type ClaudeAnswer = z.infer<typeof claudeAnswerSchema>;
 
@@ -194,9 +200,8 @@ export const claudeDialect: AnswerDialect = {
     ),
 };
 
-const READ_SPECIFIC_KEYS: ReadonlySet<string> = new Set(
-  Object.keys(hookSpecificOutputSchema.shape),
-);
+/** The `hookSpecificOutput` keys the schema reads; worked out at the first answer, as the schema is built then. */
+let readSpecificKeys: ReadonlySet<string> | undefined;
 
 /**
  * `hookSpecificOutput` keys acai does not read are dropped by the schema; the
@@ -207,7 +212,9 @@ const READ_SPECIFIC_KEYS: ReadonlySet<string> = new Set(
  */
 function withUnreadNote(decision: Decision, specific: unknown): Decision {
   if (typeof specific !== "object" || specific === null || Array.isArray(specific)) return decision;
-  const unread = Object.keys(specific).filter((key) => !READ_SPECIFIC_KEYS.has(key));
+  readSpecificKeys ??= new Set(Object.keys(hookSpecificOutputSchema.unwrap().shape));
+  const read = readSpecificKeys;
+  const unread = Object.keys(specific).filter((key) => !read.has(key));
   if (unread.length === 0 || decision.action === "failed") return decision;
   const note = `hookSpecificOutput fields acai does not read (ignored): ${unread.slice(0, 10).join(", ")}${unread.length > 10 ? ", …" : ""}`;
   return { ...decision, log: decision.log === undefined ? note : `${decision.log}\n${note}` };

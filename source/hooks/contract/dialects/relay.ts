@@ -22,31 +22,35 @@ export const RELAY_MESSAGE_CAP = 5000;
 /** Longest agent name `sendMessage.to` may carry (`*` is everyone). */
 const RELAY_TO_CAP = 200;
 
-const sendMessageSchema = z.object({
-  to: z
-    .string()
-    .trim()
-    .min(1, { error: "sendMessage.to must name an agent (or * for everyone)" })
-    .max(RELAY_TO_CAP, { error: `sendMessage.to is longer than ${RELAY_TO_CAP} characters` }),
-  content: z.string().max(RELAY_MESSAGE_CAP, {
-    error: `sendMessage.content is longer than agent-relay's limit of ${RELAY_MESSAGE_CAP} characters`,
+const sendMessageSchema = z.lazy(() =>
+  z.object({
+    to: z
+      .string()
+      .trim()
+      .min(1, { error: "sendMessage.to must name an agent (or * for everyone)" })
+      .max(RELAY_TO_CAP, { error: `sendMessage.to is longer than ${RELAY_TO_CAP} characters` }),
+    content: z.string().max(RELAY_MESSAGE_CAP, {
+      error: `sendMessage.content is longer than agent-relay's limit of ${RELAY_MESSAGE_CAP} characters`,
+    }),
+    metadata: relayMetadataSchema.optional(),
   }),
-  metadata: relayMetadataSchema.optional(),
-});
+);
 
-const relayAnswerSchema = z.object({
-  inject: z.string().optional(),
-  suppress: z.boolean().optional(),
-  stop: z.boolean().optional(),
-  sendMessage: z
-    .unknown()
-    .refine((value) => !Array.isArray(value), {
-      error: "one sendMessage per answer (agent-relay's limit), not a list",
-    })
-    .pipe(sendMessageSchema)
-    .optional(),
-  log: z.string().optional(),
-});
+const relayAnswerSchema = z.lazy(() =>
+  z.object({
+    inject: z.string().optional(),
+    suppress: z.boolean().optional(),
+    stop: z.boolean().optional(),
+    sendMessage: z
+      .unknown()
+      .refine((value) => !Array.isArray(value), {
+        error: "one sendMessage per answer (agent-relay's limit), not a list",
+      })
+      .pipe(sendMessageSchema)
+      .optional(),
+    log: z.string().optional(),
+  }),
+);
 
 type RelayAnswer = z.infer<typeof relayAnswerSchema>;
 

@@ -178,40 +178,44 @@ export const HookSandboxNeedsSchema = z
   .describe("acai extra: what the hook needs from the OS sandbox (hosts, paths it writes)");
 
 /** What an executable hook prints for `HOOK_ACTION=describe`. Unknown fields are ignored. */
-export const ExecutableMetadataSchema = z.looseObject({
-  name: z.string().min(1).optional().describe("Defaults to the file name"),
-  description: z.string().optional(),
-  events: z.array(EventNameSchema).min(1),
-  matcher: MatcherSchema.default({}),
-  priority: PrioritySchema.default(100).describe("0–1000, higher runs first"),
-  timeout_ms: TimeoutMsSchema.optional().describe(TIMEOUT_DEFAULT_NOTE),
-  async: z.boolean().default(false),
-  failure: FailureSchema.default("open"),
-  env: EnvListSchema.default([]).describe("Secret-looking variables this hook may receive"),
-  sandbox: HookSandboxNeedsSchema.optional(),
-  max_retries: MaxRetriesSchema.optional().describe(MAX_RETRIES_NOTE),
-  mode: ModeSchema,
-  ask_ahead: AskAheadSchema.optional().describe(ASK_AHEAD_NOTE),
-});
+export const ExecutableMetadataSchema = z.lazy(() =>
+  z.looseObject({
+    name: z.string().min(1).optional().describe("Defaults to the file name"),
+    description: z.string().optional(),
+    events: z.array(EventNameSchema).min(1),
+    matcher: MatcherSchema.default({}),
+    priority: PrioritySchema.default(100).describe("0–1000, higher runs first"),
+    timeout_ms: TimeoutMsSchema.optional().describe(TIMEOUT_DEFAULT_NOTE),
+    async: z.boolean().default(false),
+    failure: FailureSchema.default("open"),
+    env: EnvListSchema.default([]).describe("Secret-looking variables this hook may receive"),
+    sandbox: HookSandboxNeedsSchema.optional(),
+    max_retries: MaxRetriesSchema.optional().describe(MAX_RETRIES_NOTE),
+    mode: ModeSchema,
+    ask_ahead: AskAheadSchema.optional().describe(ASK_AHEAD_NOTE),
+  }),
+);
 
 /** YAML frontmatter of a HOOK.md (Agent Hooks spec), plus acai's `failure` and `env`. */
-export const HookMdFrontmatterSchema = z.looseObject({
-  name: z.string().min(1).optional().describe("Defaults to the folder name"),
-  description: z.string().optional(),
-  trigger: AgentHooksTriggerSchema,
-  matcher: MatcherSchema.default({}),
-  timeout: TimeoutMsSchema.optional().describe(`Milliseconds. ${TIMEOUT_DEFAULT_NOTE}`),
-  async: z.boolean().default(false),
-  priority: PrioritySchema.default(100),
-  failure: FailureSchema.default("open"),
-  max_retries: MaxRetriesSchema.optional().describe(MAX_RETRIES_NOTE),
-  env: EnvListSchema.default([]).describe(
-    "acai extra: secret-looking variables this hook may receive",
-  ),
-  sandbox: HookSandboxNeedsSchema.optional(),
-  mode: ModeSchema,
-  ask_ahead: AskAheadSchema.optional().describe(ASK_AHEAD_NOTE),
-});
+export const HookMdFrontmatterSchema = z.lazy(() =>
+  z.looseObject({
+    name: z.string().min(1).optional().describe("Defaults to the folder name"),
+    description: z.string().optional(),
+    trigger: AgentHooksTriggerSchema,
+    matcher: MatcherSchema.default({}),
+    timeout: TimeoutMsSchema.optional().describe(`Milliseconds. ${TIMEOUT_DEFAULT_NOTE}`),
+    async: z.boolean().default(false),
+    priority: PrioritySchema.default(100),
+    failure: FailureSchema.default("open"),
+    max_retries: MaxRetriesSchema.optional().describe(MAX_RETRIES_NOTE),
+    env: EnvListSchema.default([]).describe(
+      "acai extra: secret-looking variables this hook may receive",
+    ),
+    sandbox: HookSandboxNeedsSchema.optional(),
+    mode: ModeSchema,
+    ask_ahead: AskAheadSchema.optional().describe(ASK_AHEAD_NOTE),
+  }),
+);
 
 /** One readable line from a zod error: `events.0: unknown event "Foo"; ...`. */
 export function formatZodError(error: z.ZodError): string {
