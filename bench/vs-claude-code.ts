@@ -16,15 +16,22 @@
  *
  * What is timed is a tool-call turn as the model server sees it: from one
  * model request to the next (the response, the hook, the Bash call, the next
- * request), averaged over the turns of a session after the first (which also
- * starts a persistent hook's process) — start-up and exit are not in it. Time added per hook = turn time with the hook − without. Sessions
- * alternate between the agents and hook kinds; three runs of REPS sessions
- * each; ratios are acai's added time / Claude Code's (targets: ≤ 0.8 for
- * command hooks, ≤ 0.05 for the persistent hook against Claude Code's Node
- * command hook).
+ * request), over the turns of a session after the first (which also starts a
+ * persistent hook's process) — start-up and exit are not in it. Time added
+ * per hook = turn time with the hook − without, two ways: the mean turn (a
+ * session's mean, the median over a run's sessions: every pause counts) and
+ * the median turn (all the run's turns of that agent and kind: one turn
+ * stretched by a garbage collection of 5–65 ms or the scheduler moves it
+ * less). Sessions alternate between the agents and hook kinds; three runs of
+ * REPS sessions each; ratios are acai's added time / Claude Code's (targets:
+ * ≤ 0.8 for command hooks, ≤ 0.05 for the persistent hook against Claude
+ * Code's Node command hook). acai without hooks also runs twice per
+ * repetition ("control"): what the second adds over the first is the bench's
+ * own noise, printed as NOISE beside the RESULT lines.
  *
- *   npm run build && node bench/vs-claude-code.ts [--calls 10] [--reps 3] [--claude-code DIR]
+ *   npm run build && node bench/vs-claude-code.ts [--calls 20] [--reps 3] [--claude-code DIR]
  *     [--acai-sandbox off]   (acai's tools and hooks outside its OS sandbox, as Claude Code's run)
+ *     [--acai-only]          (no Claude Code: acai's added times and the noise only)
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -36,16 +43,19 @@ import { startFakeAnthropic } from "./support/fake-anthropic.ts";
 import { median, numberArg, printResult, threeRuns } from "./support/result.ts";
 
 const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
-const CALLS = Math.max(2, numberArg("calls", 10));
+const CALLS = Math.max(2, numberArg("calls", 20));
 const REPS = numberArg("reps", 3);
 const SESSION_TIMEOUT_MS = 180_000;
 const MODEL = "claude-sonnet-4-5";
 const ccAt = process.argv.indexOf("--claude-code");
 /** `--acai-sandbox off`: acai's hooks run outside its OS sandbox, as Claude Code's do (what the sandbox costs). */
 const ACAI_SANDBOX_OFF = process.argv[process.argv.indexOf("--acai-sandbox") + 1] === "off";
+/** `--acai-only`: Claude Code is neither installed nor run (acai's own A/B). */
+const ACAI_ONLY = process.argv.includes("--acai-only");
 
 type Agent = "claude" | "acai";
-type Kind = "none" | "bash" | "python" | "node" | "persistent";
+/** "control": acai without hooks again, the bench's own noise. */
+type Kind = "none" | "control" | "bash" | "python" | "node" | "persistent";
 
 /** How to start Claude Code from an install folder, or why not. */
 function claudeCommand(dir: string): { command: string; args: string[]; version: string } | string {
@@ -113,7 +123,7 @@ async function setUp(root: string, kinds: Kind[]) {
   await writeFile(path.join(scripts, "guard.sh"), GUARD_BASH);
   await writeFile(path.join(scripts, "guard.py"), GUARD_PY);
   await writeFile(path.join(scripts, "guard.mjs"), GUARD_NODE);
-  const commandOf: Record<Exclude<Kind, "none" | "persistent">, string> = {
+  const commandOf: Record<Exclude<Kind, "none" | "control" | "persistent">, string> = {
     bash: `bash ${path.join(scripts, "guard.sh")}`,
     python: `python3 ${path.join(scripts, "guard.py")}`,
     node: `${process.execPath} ${path.join(scripts, "guard.mjs")}`,
@@ -121,14 +131,14 @@ async function setUp(root: string, kinds: Kind[]) {
   const homes = new Map<string, { home: string; acaiHome: string }>();
   for (const agent of ["claude", "acai"] as Agent[]) {
     for (const kind of kinds) {
-      if (agent === "claude" && kind === "persistent") continue;
+      if (!runs(agent, kind)) continue;
       const home = path.join(root, `home-${agent}-${kind}`);
       const acaiHome = path.join(home, ".acai");
       await mkdir(path.join(home, ".claude"), { recursive: true });
       await mkdir(path.join(acaiHome, "hooks"), { recursive: true });
       const settings = {
         ...(agent === "acai" && ACAI_SANDBOX_OFF ? { sandbox: { enabled: false } } : {}),
-        ...(kind === "none" || kind === "persistent"
+        ...(kind === "none" || kind === "control" || kind === "persistent"
           ? {}
           : {
               hooks: {
@@ -154,16 +164,22 @@ async function setUp(root: string, kinds: Kind[]) {
   return homes;
 }
 
+/** Which agent runs which kind: Claude Code has no persistent hooks, and acai alone is the control. */
+function runs(agent: Agent, kind: Kind): boolean {
+  if (agent === "acai") return true;
+  return !ACAI_ONLY && kind !== "persistent" && kind !== "control";
+}
+
 interface Runner {
-  claude: { command: string; args: string[] };
+  claude: { command: string; args: string[] } | undefined;
   url: string;
   cwd: string;
   homes: Awaited<ReturnType<typeof setUp>>;
   takeTurnTimes: () => number[];
 }
 
-/** One session; the mean time of a tool-call turn (ms) as the model server saw it. */
-async function session(r: Runner, agent: Agent, kind: Kind): Promise<number> {
+/** One session; each tool-call turn's time (ms) as the model server saw it, the first left out. */
+async function session(r: Runner, agent: Agent, kind: Kind): Promise<number[]> {
   const where = r.homes.get(`${agent}/${kind}`);
   if (!where) throw new Error(`no set-up for ${agent}/${kind}`);
   const env: Record<string, string> = {
@@ -173,7 +189,7 @@ async function session(r: Runner, agent: Agent, kind: Kind): Promise<number> {
     ANTHROPIC_API_KEY: "sk-ant-bench-not-a-key",
   };
   const [command, args] =
-    agent === "claude"
+    agent === "claude" && r.claude
       ? [
           r.claude.command,
           [
@@ -223,12 +239,25 @@ async function session(r: Runner, agent: Agent, kind: Kind): Promise<number> {
     );
   }
   // From the second request on: the first tool turn also starts a persistent hook's process.
-  return ((times.at(-1) ?? 0) - (times[1] ?? 0)) / (CALLS - 1);
+  return times.slice(2).map((at, i) => at - (times[i + 1] ?? at));
 }
 
-const root = await mkdtemp(path.join(os.tmpdir(), "acai-bench-vs-claude-code-"));
-const server = await startFakeAnthropic(CALLS, "true");
-try {
+const mean = (values: readonly number[]): number =>
+  values.reduce((sum, v) => sum + v, 0) / values.length;
+
+/** A run's turn time per agent and kind, both ways: the median session's mean turn, and the median turn. */
+interface TurnTimes {
+  mean: number;
+  median: number;
+}
+
+function turnTimes(sessions: readonly number[][]): TurnTimes {
+  return { mean: median(sessions.map(mean)), median: median(sessions.flat()) };
+}
+
+/** Claude Code to run (installed by npm unless `--claude-code DIR`), none with --acai-only; SKIP and exit when it cannot be had. */
+function findClaude(root: string): Exclude<ReturnType<typeof claudeCommand>, string> | undefined {
+  if (ACAI_ONLY) return undefined;
   const ccDir =
     ccAt > 0 ? path.resolve(process.argv[ccAt + 1] ?? ".") : path.join(root, "claude-code");
   if (ccAt < 0) {
@@ -246,9 +275,105 @@ try {
     console.log(`SKIP vs-claude-code: ${claude}`);
     process.exit(0);
   }
+  return claude;
+}
+
+type Added = Map<string, TurnTimes>;
+
+/** One run: REPS sessions of every pair, the order reversed every other repetition; the time each hook adds. */
+async function oneRun(runner: Runner, pairs: [Agent, Kind][], run: number): Promise<Added> {
+  const turns = new Map<string, number[][]>(pairs.map(([a, k]) => [`${a}/${k}`, []]));
+  for (let rep = 0; rep < REPS; rep++) {
+    const order = rep % 2 ? [...pairs].reverse() : pairs;
+    for (const [agent, kind] of order)
+      turns.get(`${agent}/${kind}`)?.push(await session(runner, agent, kind));
+  }
+  const turn = (key: string) => turnTimes(turns.get(key) ?? []);
+  const added: Added = new Map();
+  for (const [agent, kind] of pairs) {
+    if (kind === "none") continue;
+    const [withHook, without] = [turn(`${agent}/${kind}`), turn(`${agent}/none`)];
+    added.set(`${agent}/${kind}`, {
+      mean: withHook.mean - without.mean,
+      median: withHook.median - without.median,
+    });
+  }
+  const none = (agent: Agent) =>
+    `${turn(`${agent}/none`).mean.toFixed(1)} ms (median turn ${turn(`${agent}/none`).median.toFixed(1)})`;
+  console.log(
+    `run ${run + 1}: turn without hooks: ${runner.claude ? `Claude Code ${none("claude")}, ` : ""}acai ${none("acai")}; added per hook (mean turn / median turn): ${[
+      ...added,
+    ]
+      .map(([k, v]) => `${k} ${v.mean.toFixed(2)} / ${v.median.toFixed(2)} ms`)
+      .join(", ")}`,
+  );
+  return added;
+}
+
+const fixed = (values: readonly number[]) => values.map((v) => v.toFixed(2)).join(", ");
+
+/** The RESULT lines: acai's added time over Claude Code's, by the mean turn (the figure) and the median turn. */
+function printRatios(
+  values: readonly Added[],
+  loads: readonly number[],
+  kinds: readonly Kind[],
+  version: string,
+): void {
+  const at = (key: string, way: keyof TurnTimes) =>
+    values.map((v) => v.get(key)?.[way] ?? Number.NaN);
+  const line = (name: string, acai: string, claude: string, target: number) => {
+    const ratios = (way: keyof TurnTimes) =>
+      at(acai, way).map((a, i) => a / (at(claude, way)[i] ?? Number.NaN));
+    const byMedian = ratios("median");
+    printResult({
+      name,
+      ratios: ratios("mean"),
+      loads,
+      target: { op: "≤", value: target },
+      detail: `acai ${fixed(at(acai, "mean"))} ms; Claude Code ${fixed(at(claude, "mean"))} ms; by the median turn: ratio ${median(byMedian).toFixed(3)}× (runs ${fixed(byMedian)}), acai ${fixed(at(acai, "median"))} ms, Claude Code ${fixed(at(claude, "median"))} ms`,
+    });
+  };
+  for (const kind of kinds.filter((k) => k !== "none" && k !== "control" && k !== "persistent"))
+    line(
+      `time added per tool call by one ${kind} command hook, acai / Claude Code ${version}`,
+      `acai/${kind}`,
+      `claude/${kind}`,
+      0.8,
+    );
+  line(
+    "time added per tool call by the same logic as an acai persistent Node hook / Claude Code's Node command hook",
+    "acai/persistent",
+    "claude/node",
+    0.05,
+  );
+}
+
+/** acai's added times alone (and the noise line): what --acai-only prints, and the NOISE line always. */
+function printAcai(values: readonly Added[], loads: readonly number[], kinds: readonly Kind[]) {
+  const at = (key: string, way: keyof TurnTimes) =>
+    values.map((v) => v.get(key)?.[way] ?? Number.NaN);
+  const load = `load ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)}`;
+  const say = (label: string, key: string) =>
+    `${label}: mean turn ${median(at(key, "mean")).toFixed(2)} ms (runs ${fixed(at(key, "mean"))}), median turn ${median(at(key, "median")).toFixed(2)} ms (runs ${fixed(at(key, "median"))}); ${load}`;
+  if (ACAI_ONLY)
+    for (const kind of kinds.filter((k) => k !== "none" && k !== "control"))
+      console.log(say(`ACAI time added per tool call by one ${kind} hook`, `acai/${kind}`));
+  console.log(
+    say(
+      "NOISE acai without hooks, run again, over acai without hooks (no hook in either: the bench's own noise)",
+      "acai/control",
+    ),
+  );
+}
+
+const root = await mkdtemp(path.join(os.tmpdir(), "acai-bench-vs-claude-code-"));
+const server = await startFakeAnthropic(CALLS, "true");
+try {
+  const claude = findClaude(root);
   const python = spawnSync("python3", ["-c", "import json"]).status === 0;
   const kinds: Kind[] = [
     "none",
+    "control",
     "bash",
     ...(python ? (["python"] as const) : []),
     "node",
@@ -265,55 +390,16 @@ try {
     takeTurnTimes: server.takeTurnTimes,
   };
   console.log(
-    `Claude Code ${claude.version} vs acai${ACAI_SANDBOX_OFF ? " (sandbox off)" : ""}: ${CALLS} Bash calls a session, ${REPS} sessions per agent and hook a run, three runs; node ${process.version}${python ? "" : " (no python3: Python skipped)"}`,
+    `${claude ? `Claude Code ${claude.version} vs ` : ""}acai${ACAI_SANDBOX_OFF ? " (sandbox off)" : ""}: ${CALLS} Bash calls a session, ${REPS} sessions per agent and hook a run, three runs; node ${process.version}${python ? "" : " (no python3: Python skipped)"}`,
   );
   const pairs: [Agent, Kind][] = [];
   for (const kind of kinds)
     for (const agent of ["claude", "acai"] as Agent[])
-      if (!(agent === "claude" && kind === "persistent")) pairs.push([agent, kind]);
+      if (runs(agent, kind)) pairs.push([agent, kind]);
   for (const [agent, kind] of pairs) await session(runner, agent, kind); // warm-up: caches, code caches
-  const { values, loads } = await threeRuns(async (run) => {
-    const turns = new Map<string, number[]>(pairs.map(([a, k]) => [`${a}/${k}`, []]));
-    for (let rep = 0; rep < REPS; rep++) {
-      const order = rep % 2 ? [...pairs].reverse() : pairs;
-      for (const [agent, kind] of order)
-        turns.get(`${agent}/${kind}`)?.push(await session(runner, agent, kind));
-    }
-    const turn = (key: string) => median(turns.get(key) ?? []);
-    const added = new Map<string, number>();
-    for (const [agent, kind] of pairs)
-      if (kind !== "none")
-        added.set(`${agent}/${kind}`, turn(`${agent}/${kind}`) - turn(`${agent}/none`));
-    console.log(
-      `run ${run + 1}: turn without hooks: Claude Code ${turn("claude/none").toFixed(1)} ms, acai ${turn("acai/none").toFixed(1)} ms; added per hook: ${[...added].map(([k, v]) => `${k} ${v.toFixed(2)} ms`).join(", ")}`,
-    );
-    return added;
-  });
-  const at = (key: string) => values.map((v) => v.get(key) ?? Number.NaN);
-  for (const kind of kinds.filter((k) => k !== "none" && k !== "persistent")) {
-    printResult({
-      name: `time added per tool call by one ${kind} command hook, acai / Claude Code ${claude.version}`,
-      ratios: at(`acai/${kind}`).map((a, i) => a / (at(`claude/${kind}`)[i] ?? Number.NaN)),
-      loads,
-      target: { op: "≤", value: 0.8 },
-      detail: `acai ${at(`acai/${kind}`)
-        .map((v) => v.toFixed(2))
-        .join(", ")} ms; Claude Code ${at(`claude/${kind}`)
-        .map((v) => v.toFixed(2))
-        .join(", ")} ms`,
-    });
-  }
-  printResult({
-    name: `time added per tool call by the same logic as an acai persistent Node hook / Claude Code's Node command hook`,
-    ratios: at("acai/persistent").map((a, i) => a / (at("claude/node")[i] ?? Number.NaN)),
-    loads,
-    target: { op: "≤", value: 0.05 },
-    detail: `acai persistent ${at("acai/persistent")
-      .map((v) => v.toFixed(2))
-      .join(", ")} ms; Claude Code ${at("claude/node")
-      .map((v) => v.toFixed(2))
-      .join(", ")} ms`,
-  });
+  const { values, loads } = await threeRuns((run) => oneRun(runner, pairs, run));
+  if (claude) printRatios(values, loads, kinds, claude.version);
+  printAcai(values, loads, kinds);
 } finally {
   server.close();
   await rm(root, { recursive: true, force: true, maxRetries: 5 });
