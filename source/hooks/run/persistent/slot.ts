@@ -17,7 +17,9 @@ import type { LongLived, LongLivedExit, ProcessStarter } from "../../../process/
 import { type Decision, failed } from "../../contract/decision.js";
 import type { HookDefinition, HookEventName } from "../../contract/definition.js";
 import { describeSpawnFailure, formatBytes } from "../decode.js";
+import { AbortWatch } from "./abort-watch.js";
 import { readAnswerLine } from "./protocol.js";
+import { RequestTimeout } from "./request-timeout.js";
 
 /** Delay before the n-th restart in a row (n ≥ 1): 0, then 250 ms doubling up to 30 s. */
 export function restartDelayMs(crashes: number): number {
@@ -79,8 +81,8 @@ interface Instance {
   ended?: Outcome;
   /** Stopped by acai at session end: its exit is not a crash. */
   stopping: boolean;
-  /** The one timer of its requests' timeouts (`watchTimeouts`). */
-  timer?: NodeJS.Timeout;
+  /** Its requests' timeouts, on one timer. */
+  timeouts: RequestTimeout;
 }
 
 /** Late answers to requests that were aborted are dropped, not taken as unknown ids (bounded). */
@@ -97,8 +99,11 @@ export class HookProcessSlot {
   private readonly abandoned = new Set<number>();
   /** Its processes whose requests may be waiting: the current one, and one ending. */
   private readonly live = new Set<Instance>();
-  /** The signals its requests came with, each listened to once, for as long as it lives. */
-  private readonly watched = new WeakSet<AbortSignal>();
+  /** The signals its requests came with, each listened to once while requests carry it. */
+  private readonly aborts = new AbortWatch(
+    (signal) => this.aborted(signal),
+    (signal) => this.waitingWith(signal),
+  );
 
   constructor(options: SlotOptions) {
     this.options = options;
@@ -149,7 +154,7 @@ export class HookProcessSlot {
     return new Promise((resolve) => {
       const settle = (outcome: Outcome): void => {
         if (!inst.pending.delete(id)) return;
-        if (inst.pending.size === 0) inst.timer?.unref();
+        if (inst.pending.size === 0) inst.timeouts.idle();
         resolve({ sent, ...outcome });
       };
       const waiting: Waiting = { settle, sentAt: 0 };
@@ -159,8 +164,8 @@ export class HookProcessSlot {
       // Written first: what follows is acai's own bookkeeping, done while the hook reads.
       inst.proc?.write(sent);
       waiting.sentAt = performance.now();
-      this.watchTimeouts(inst);
-      this.watchAbort(signal);
+      inst.timeouts.sent();
+      this.aborts.watch(signal);
       if ((inst.proc?.pendingBytes() ?? 0) > this.options.maxUnreadBytes) {
         this.end(
           inst,
@@ -170,38 +175,13 @@ export class HookProcessSlot {
     });
   }
 
-  /**
-   * One timer per process for its requests' timeouts, not one per request
-   * (all of a hook's requests have the same timeout): made by the first
-   * request, kept while requests come (unref'd while none waits) and, when
-   * it fires, moved on to the oldest request still waiting — or that request
-   * is past its timeout: it fails, and the process is ended.
-   */
-  private watchTimeouts(inst: Instance): void {
-    if (inst.timer === undefined) {
-      inst.timer = setTimeout(() => this.onTimer(inst), this.options.hook.timeoutMs);
-    } else inst.timer.ref();
-  }
-
-  private onTimer(inst: Instance): void {
-    inst.timer = undefined;
+  /** The oldest request waiting is past its timeout: it fails, and the process is ended. */
+  private timedOut(inst: Instance): void {
     const oldest = inst.pending.values().next();
     if (inst.ended !== undefined || oldest.done === true) return;
     const { timeoutMs } = this.options.hook;
-    const left = oldest.value.sentAt + timeoutMs - performance.now();
-    if (left > 0) {
-      inst.timer = setTimeout(() => this.onTimer(inst), Math.ceil(left));
-      return;
-    }
     oldest.value.settle({ decision: failed(`timed out after ${timeoutMs} ms`), timedOut: true });
     this.end(inst, `another request timed out after ${timeoutMs} ms`);
-  }
-
-  /** Listens to a request's signal (once per signal): when it aborts, its requests fail. */
-  private watchAbort(signal: AbortSignal | undefined): void {
-    if (signal === undefined || this.watched.has(signal)) return;
-    this.watched.add(signal);
-    signal.addEventListener("abort", () => this.aborted(signal), { once: true });
   }
 
   /** Its requests still waiting with this signal fail as aborted; their late answers are dropped. */
@@ -213,6 +193,13 @@ export class HookProcessSlot {
         waiting.settle({ decision: failed("aborted"), aborted: true });
       }
     }
+  }
+
+  private waitingWith(signal: AbortSignal): boolean {
+    for (const inst of this.live) {
+      for (const waiting of inst.pending.values()) if (waiting.signal === signal) return true;
+    }
+    return false;
   }
 
   /** Closes its stdin and waits up to `graceMs` for it to exit; then its tree is killed. */
@@ -243,8 +230,17 @@ export class HookProcessSlot {
   }
 
   private async start(): Promise<Instance> {
-    const inst: Instance = { pending: new Map(), stopping: false };
     const o = this.options;
+    const pending = new Map<number, Waiting>();
+    const inst: Instance = {
+      pending,
+      stopping: false,
+      timeouts: new RequestTimeout(
+        o.hook.timeoutMs,
+        () => pending.values().next().value?.sentAt,
+        () => this.timedOut(inst),
+      ),
+    };
     const proc = await o.starter({
       command: o.command,
       args: o.args,
@@ -327,7 +323,7 @@ export class HookProcessSlot {
   private retire(inst: Instance, outcome: Outcome): void {
     if (inst.ended !== undefined) return;
     inst.ended = outcome;
-    clearTimeout(inst.timer);
+    inst.timeouts.stop();
     this.live.delete(inst);
     if (this.current === inst) this.current = undefined;
     for (const waiting of [...inst.pending.values()]) waiting.settle(outcome);

@@ -148,6 +148,23 @@ describe("persistent hook host", () => {
     });
   });
 
+  it("lets go of a signal no request waits with once another comes (a turn's, when its turn is over)", async () => {
+    const hook = nodeHook(
+      "req.late ? new Promise((r) => setTimeout(() => r({ id: req.id }), 150)) : { id: req.id }",
+    );
+    const h = host();
+    const turns = [new AbortController(), new AbortController(), new AbortController()];
+    const listeners = () => turns.map((t) => getEventListeners(t.signal, "abort").length);
+    await ask(h, hook, {}, turns[0]?.signal);
+    const waiting = ask(h, hook, { late: true }, turns[0]?.signal);
+    await ask(h, hook, {}, turns[1]?.signal);
+    // The first turn's signal still has a request waiting with it: still listened to.
+    expect(listeners()).toEqual([1, 1, 0]);
+    await waiting;
+    await ask(h, hook, {}, turns[2]?.signal);
+    expect(listeners()).toEqual([0, 0, 1]);
+  });
+
   it("a crash fails what was in flight; the first restart is at once, the next ones back off", async () => {
     const hook = nodeHook(
       "req.crash ? (console.error('Error: boom'), process.exit(7)) : { id: req.id }",
