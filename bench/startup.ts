@@ -15,6 +15,8 @@
  *
  *   npm run bench:startup            (builds first; N=7 pairs per run)
  *   node bench/startup.ts --runs 10  (after npm run build)
+ *   node bench/startup.ts --before ../old/dist/bundle/main.js
+ *                                    (also an older build, interleaved: an "after vs before" RESULT line)
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -33,8 +35,15 @@ const cli = path.join(root, "dist", "bundle", "main.js");
 const unbundled = path.join(root, "dist", "cli", "main.js");
 const runsArg = process.argv.indexOf("--runs");
 const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 7;
+const beforeArg = process.argv.indexOf("--before");
+/** Another build's bundle (`--before FILE`), measured in the same rounds: the honest A/B under load. */
+const before = beforeArg > 0 ? path.resolve(process.argv[beforeArg + 1] ?? "") : undefined;
 const TARGET_MS = 400;
 
+if (before !== undefined && !existsSync(before)) {
+  console.error(`--before ${before}: no such file (give the other build's dist/bundle/main.js).`);
+  process.exit(2);
+}
 if (!existsSync(cli) || !existsSync(unbundled)) {
   console.error(
     "dist/bundle/main.js or dist/cli/main.js is missing: run `npm run build` first (or `npm run bench:startup`).",
@@ -190,20 +199,24 @@ async function measure(
   await timeBareNode(); // one warm-up of each (file-system cache, code cache)
   await timeAcai(url, dirs, arrival);
   await timeAcai(url, dirs, arrival, unbundled);
+  if (before) await timeAcai(url, dirs, arrival, before);
   const { values, loads } = await threeRuns(async (run) => {
     const bare: number[] = [];
     const acai: number[] = [];
     const tsc: number[] = [];
+    const old: number[] = [];
     for (let i = 0; i < runs; i++) {
       bare.push(await timeBareNode());
       acai.push(await timeAcai(url, dirs, arrival));
       tsc.push(await timeAcai(url, dirs, arrival, unbundled));
+      if (before) old.push(await timeAcai(url, dirs, arrival, before));
     }
     const [a, b, t] = [percentile(acai, 50), percentile(bare, 50), percentile(tsc, 50)];
+    const o = before ? percentile(old, 50) : Number.NaN;
     console.log(
-      `${label}, run ${run + 1}: acai -p median ${a.toFixed(1)} ms (p90 ${percentile(acai, 90).toFixed(1)}), unbundled ${t.toFixed(1)} ms, node -e "" ${b.toFixed(1)} ms, ratio ${(a / b).toFixed(2)}x`,
+      `${label}, run ${run + 1}: acai -p median ${a.toFixed(1)} ms (p90 ${percentile(acai, 90).toFixed(1)}), unbundled ${t.toFixed(1)} ms, ${before ? `before ${o.toFixed(1)} ms, ` : ""}node -e "" ${b.toFixed(1)} ms, ratio ${(a / b).toFixed(2)}x`,
     );
-    return { acai: a, bare: b, tsc: t };
+    return { acai: a, bare: b, tsc: t, old: o };
   });
   const medians = values.map((v) => v.acai);
   printResult({
@@ -213,6 +226,14 @@ async function measure(
     target: { op: "≤", value: 5 },
     detail: `acai ${medians.map((m) => m.toFixed(0)).join(", ")} ms (target < ${TARGET_MS} ms: ${percentile(medians, 50) < TARGET_MS ? "met" : "NOT met"}; the issue's ≤ 150 ms on a quiet machine: ${percentile(medians, 50) <= 150 ? "met" : "NOT met"})`,
   });
+  if (before) {
+    printResult({
+      name: `start-up of acai -p, ${label}, after vs before (${path.relative(root, before)})`,
+      ratios: values.map((v) => v.acai / v.old),
+      loads,
+      detail: `before ${values.map((v) => v.old.toFixed(0)).join(", ")} ms, after ${medians.map((m) => m.toFixed(0)).join(", ")} ms`,
+    });
+  }
   printResult({
     name: `start-up of acai -p, ${label}, the bundle vs the unbundled build`,
     ratios: values.map((v) => v.acai / v.tsc),
