@@ -6,17 +6,39 @@ import path from "node:path";
 import { resolveAcaiPaths } from "../config/paths.js";
 import { ensurePrivateDirSync } from "../config/private-files.js";
 
+const cwd = process.cwd();
+const paths = resolveAcaiPaths({ env: process.env, homeDir: os.homedir(), cwd });
+
 // V8 code cache for acai and its dependencies: roughly halves start-up (docs/architecture.md).
 // NODE_COMPILE_CACHE (set by the user or the test suite) takes precedence; NODE_DISABLE_COMPILE_CACHE turns it off.
 if (process.env.NODE_DISABLE_COMPILE_CACHE === undefined) {
   try {
-    const paths = resolveAcaiPaths({ env: process.env, homeDir: os.homedir(), cwd: process.cwd() });
     const cacheDir = path.join(paths.cacheDir, "node-compile");
     // Created here so that ACAI_HOME and its folders are 0700 (Node would make them 0755).
     ensurePrivateDirSync(cacheDir);
     module.enableCompileCache?.(cacheDir);
   } catch {
     // A cache that cannot be created only costs speed.
+  }
+}
+
+// `acai -p`: the sandbox spawners the last session in this folder started ahead start now, while
+// the rest loads; the session takes only those it computes itself (session/spawner-forecast.ts).
+if (process.argv.some((arg) => arg === "-p" || arg.startsWith("--print"))) {
+  try {
+    const [forecast, { processSandboxLauncher }] = await Promise.all([
+      import("../session/spawner-forecast.js"),
+      import("../process/sandbox-launch.js"),
+    ]);
+    if (forecast.forecastApplies(process.argv.slice(2))) {
+      forecast.foreseeSpawners({
+        cacheDir: paths.cacheDir,
+        cwd,
+        launcher: processSandboxLauncher(),
+      });
+    }
+  } catch {
+    // No spawner foreseen only costs speed.
   }
 }
 

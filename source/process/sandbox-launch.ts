@@ -24,6 +24,16 @@ export interface SandboxLauncher {
    * fails is met by the first run as if that run had begun it.
    */
   prepare(launch: SandboxLaunch): void;
+  /**
+   * Starts a spawner for a launch foreseen from an earlier session (session/spawner-forecast.ts),
+   * before this session has computed its own: it serves only a launch of the same key —
+   * the same bwrap arguments — that a `prepare` or a run asks for before `dropUnclaimed`.
+   * One that fails to start is forgotten (a later ask starts afresh, as if none had been
+   * foreseen); nothing ever runs in one nobody asked for.
+   */
+  foresee(launch: SandboxLaunch): void;
+  /** Stops the foreseen spawners nobody asked for (the session knows its own launches now). */
+  dropUnclaimed(): void;
   /** How the policy's processes start now: through its spawner, or one bwrap each. */
   mode(key: string): "spawner" | "per-process" | "not-started";
   /** Stops every spawner (their namespaces and what runs in them die). */
@@ -44,26 +54,77 @@ export interface SandboxLauncherOptions {
   useSpawner?: boolean;
 }
 
+type Started = Promise<Spawner | { failure: string }>;
+
+/** Each policy key's spawner start, and which of them were foreseen and not asked for yet. */
+class SpawnerStarts {
+  readonly byKey = new Map<string, Started>();
+  private readonly foreseen = new Set<string>();
+
+  constructor(private readonly options: SandboxLauncherOptions) {}
+
+  start(path: string, launch: SandboxLaunch): Started {
+    const started = this.begin(path, launch);
+    this.byKey.set(launch.key, started);
+    return started;
+  }
+
+  /** A foreseen start that fails is forgotten if nobody asked for it yet, else begun afresh for the asker. */
+  foresee(path: string, launch: SandboxLaunch): void {
+    const entry: Started = this.begin(path, launch).then((started) => {
+      // Dropped or stopped meanwhile: nobody waits for it.
+      if (started instanceof Spawner || this.byKey.get(launch.key) !== entry) return started;
+      if (!this.foreseen.delete(launch.key)) return this.begin(path, launch);
+      this.byKey.delete(launch.key);
+      return started;
+    });
+    this.foreseen.add(launch.key);
+    this.byKey.set(launch.key, entry);
+  }
+
+  /** A prepare or a run asks for the key: a foreseen start of it is theirs. */
+  claim(key: string): void {
+    this.foreseen.delete(key);
+  }
+
+  dropUnclaimed(): void {
+    for (const key of this.foreseen) this.stop(key);
+    this.foreseen.clear();
+  }
+
+  stopAll(): void {
+    for (const key of [...this.byKey.keys()]) this.stop(key);
+    this.foreseen.clear();
+  }
+
+  private stop(key: string): void {
+    void this.byKey.get(key)?.then((spawner) => {
+      if (spawner instanceof Spawner) spawner.stop();
+    });
+    this.byKey.delete(key);
+  }
+
+  private begin(path: string, launch: SandboxLaunch): Started {
+    return Spawner.start({
+      place: { kind: "sandbox", bwrap: path, launch },
+      execPath: this.options.execPath ?? process.execPath,
+      env: this.options.spawnerEnv?.() ?? {},
+      ...(this.options.tmpDir === undefined ? {} : { tmpDir: this.options.tmpDir }),
+    });
+  }
+}
+
 export function createSandboxLauncher(options: SandboxLauncherOptions = {}): SandboxLauncher {
-  const spawners = new Map<string, Promise<Spawner | { failure: string }>>();
+  const starts = new SpawnerStarts(options);
+  const spawners = starts.byKey;
   const perProcess = new Set<string>();
   const notify = options.notify ?? ((line: string) => process.stderr.write(`${line}\n`));
   let bwrap: string | undefined;
 
-  const startSpawner = (path: string, launch: SandboxLaunch) => {
-    const started = Spawner.start({
-      place: { kind: "sandbox", bwrap: path, launch },
-      execPath: options.execPath ?? process.execPath,
-      env: options.spawnerEnv?.() ?? {},
-      ...(options.tmpDir === undefined ? {} : { tmpDir: options.tmpDir }),
-    });
-    spawners.set(launch.key, started);
-    return started;
-  };
-
   /** The policy's running spawner: the one there is, else a new one (also after one died). */
   const spawnerFor = async (path: string, launch: SandboxLaunch): Promise<Spawner | undefined> => {
     if (options.useSpawner === false || perProcess.has(launch.key)) return undefined;
+    starts.claim(launch.key);
     const known = spawners.get(launch.key);
     const previous = known ? await known : undefined;
     if (previous instanceof Spawner && previous.running) return previous;
@@ -72,7 +133,7 @@ export function createSandboxLauncher(options: SandboxLauncherOptions = {}): San
       previous !== undefined && !(previous instanceof Spawner)
         ? previous
         : await (spawners.get(launch.key) === known
-            ? startSpawner(path, launch)
+            ? starts.start(path, launch)
             : spawners.get(launch.key)!);
     if (spawner instanceof Spawner) return spawner;
     if (!perProcess.has(launch.key)) {
@@ -106,22 +167,22 @@ export function createSandboxLauncher(options: SandboxLauncherOptions = {}): San
     },
     prepare(launch) {
       if (options.useSpawner === false || perProcess.has(launch.key)) return;
+      starts.claim(launch.key);
       if (spawners.has(launch.key)) return;
       bwrap ??= (options.bwrap ?? findBwrap)();
-      if (bwrap !== undefined) startSpawner(bwrap, launch);
+      if (bwrap !== undefined) starts.start(bwrap, launch);
     },
+    foresee(launch) {
+      if (options.useSpawner === false || spawners.has(launch.key)) return;
+      bwrap ??= (options.bwrap ?? findBwrap)();
+      if (bwrap !== undefined) starts.foresee(bwrap, launch);
+    },
+    dropUnclaimed: () => starts.dropUnclaimed(),
     mode(key) {
       if (perProcess.has(key) || options.useSpawner === false) return "per-process";
       return spawners.has(key) ? "spawner" : "not-started";
     },
-    stopAll() {
-      for (const started of spawners.values()) {
-        void started.then((spawner) => {
-          if (spawner instanceof Spawner) spawner.stop();
-        });
-      }
-      spawners.clear();
-    },
+    stopAll: () => starts.stopAll(),
   };
 }
 

@@ -123,15 +123,12 @@ export class Spawner {
     const dir = mkdtempSync(join(options.tmpDir ?? tmpdir(), "acai-spawner-"));
     const socketPath = join(dir, "s");
     const server = createServer({ allowHalfOpen: false });
-    try {
-      await new Promise<void>((resolve, reject) => {
-        server.once("error", reject);
-        server.listen(socketPath, () => resolve());
-      });
-    } catch (error) {
-      rmSync(dir, { recursive: true, force: true });
-      return { failure: `cannot listen on ${socketPath}: ${(error as Error).message}` };
-    }
+    // The socket is bound at once; its "listening" (or an error) comes later, while the spawner
+    // starts — which connects only after acai's hello, sent once it said it is ready.
+    const listening = new Promise<string | undefined>((resolve) => {
+      server.once("error", (error) => resolve(error.message));
+      server.listen(socketPath, () => resolve(undefined));
+    });
     server.unref();
     const [command, args] = spawnerCommand(options, dir, socketPath);
     let child: ChildProcess;
@@ -149,7 +146,11 @@ export class Spawner {
     }
     const spawner = new Spawner(child, server, dir, options.place);
     server.on("connection", (conn) => spawner.accept(conn));
-    return spawner.waitReady(options.readyTimeoutMs ?? 10_000);
+    const ready = spawner.waitReady(options.readyTimeoutMs ?? 10_000);
+    const refused = await listening;
+    if (refused === undefined) return ready;
+    spawner.stop();
+    return { failure: `cannot listen on ${socketPath}: ${refused}` };
   }
 
   get running(): boolean {

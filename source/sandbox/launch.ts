@@ -71,16 +71,23 @@ export function createLaunchTable(options: LaunchTableOptions): LaunchTable {
         ? { ...options.context, socketDir: bridge.socketDir }
         : options.context;
       const bwrapArgs = bwrapArguments(policy, context);
-      const key = createHash("sha256").update(JSON.stringify(bwrapArgs)).digest("hex").slice(0, 16);
-      const launch: SandboxLaunch = { key, bwrapArgs, name: policy.name };
+      const launch: SandboxLaunch = { key: launchKey(bwrapArgs), bwrapArgs, name: policy.name };
       byPolicy.set(id, launch);
       if (bridge)
-        extras.set(key, { ...defined("prefix", bridge.prefix), ...defined("env", bridge.env) });
+        extras.set(launch.key, {
+          ...defined("prefix", bridge.prefix),
+          ...defined("env", bridge.env),
+        });
       return launch;
     },
     extrasOf: (key) => extras.get(key),
     canStart: options.canStart,
   };
+}
+
+/** A launch's key: its bwrap arguments' hash (one spawner per key: the same arguments, the same sandbox). */
+export function launchKey(bwrapArgs: readonly string[]): string {
+  return createHash("sha256").update(JSON.stringify(bwrapArgs)).digest("hex").slice(0, 16);
 }
 
 /** The environment a process gets: acai's sandbox variables set (sandboxed) or removed (not). */

@@ -43,8 +43,11 @@ export interface SessionSandboxSetup {
     starter: ProcessStarter;
     sandboxed: boolean;
   };
-  /** Starts, in the background, the sandbox's spawner the hook's processes will run through (nothing runs). */
-  prepareFor(hook: HookDefinition): void;
+  /**
+   * Starts, in the background, the sandbox's spawner the hook's processes will run through
+   * (nothing runs); returns its launch (none: the hook is not sandboxed).
+   */
+  prepareFor(hook: HookDefinition): SandboxLaunch | undefined;
 }
 
 export interface SetUpSandboxOptions {
@@ -107,11 +110,13 @@ export function setUpSandbox(options: SetUpSandboxOptions): SessionSandboxSetup 
     },
     prepareFor(hook) {
       const policy = policyOf(hook);
-      if (policy === undefined || sandbox.bwrap === undefined) return;
+      if (policy === undefined || sandbox.bwrap === undefined) return undefined;
       // A launch binds only folders that exist when it is first made, and is kept: the
       // CLAUDE_ENV_FILE folder a session_start hook writes must exist before, as at its run.
       if (writesEnvFile(hook)) ensurePrivateDirSync(sessionEnvRoot(paths.home));
-      options.prepareLaunch?.(sandbox.table.launchFor(policy));
+      const launch = sandbox.table.launchFor(policy);
+      options.prepareLaunch?.(launch);
+      return launch;
     },
   };
 }

@@ -12,6 +12,7 @@ import {
   type HookEventName,
   runModeOf,
 } from "../hooks/contract/definition.js";
+import type { SandboxLaunch } from "../process/types.js";
 
 const BEFORE_FIRST_REQUEST: ReadonlySet<HookEventName> = new Set<HookEventName>([
   "session_start",
@@ -29,9 +30,15 @@ export function hooksBeforeFirstRequest(hooks: readonly HookDefinition[]): HookD
   });
 }
 
+/** Starts them; returns the launches started ahead, one per key (what the next session may foresee). */
 export function startSpawnersAhead(
   hooks: readonly HookDefinition[],
-  sandbox: { prepareFor(hook: HookDefinition): void },
-): void {
-  for (const hook of hooksBeforeFirstRequest(hooks)) sandbox.prepareFor(hook);
+  sandbox: { prepareFor(hook: HookDefinition): SandboxLaunch | undefined },
+): SandboxLaunch[] {
+  const launches = new Map<string, SandboxLaunch>();
+  for (const hook of hooksBeforeFirstRequest(hooks)) {
+    const launch = sandbox.prepareFor(hook);
+    if (launch !== undefined) launches.set(launch.key, launch);
+  }
+  return [...launches.values()];
 }

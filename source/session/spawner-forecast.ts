@@ -1,0 +1,132 @@
+/**
+ * The sandbox spawners a session starts ahead (spawners-ahead.ts), foreseen
+ * from the last session started in the same folder (issue 25 item 2,
+ * decision 0055): `acai -p` starts them from `main.ts`, before it loads the
+ * rest of acai, so that each is ready (bwrap and a Node, 40–120 ms) when the
+ * first hook needs it instead of being started only once the hook registry
+ * is known, ~300 ms into the start.
+ *
+ * What is foreseen is a launch — the policy's complete bwrap arguments — as
+ * the last session computed it, kept in `ACAI_HOME/cache/spawners-ahead/`
+ * (one file per folder, private like the rest of ACAI_HOME). A foreseen
+ * spawner runs acai's own spawner script and nothing else; it serves this
+ * session only if the session, having assessed, trusted and set up its
+ * sandbox as always, asks for a launch of the same key (the hash of the same
+ * arguments: sandbox/launch.ts `launchKey`), and is stopped otherwise
+ * (`settleForecast`). So a stale or forged file can cost a Node started for
+ * nothing, never a looser sandbox or a hook run early. A file that does not
+ * parse, is too large, or names another folder is ignored.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import type { SandboxLauncher } from "../process/sandbox-launch.js";
+import type { SandboxLaunch } from "../process/types.js";
+import { launchKey } from "../sandbox/launch.js";
+
+const MAX_FORECAST_BYTES = 64 * 1024;
+const MAX_LAUNCHES = 8;
+
+const ForecastFile = z
+  .object({
+    version: z.literal(1),
+    cwd: z.string(),
+    launches: z
+      .array(
+        z
+          .object({
+            name: z.string().max(200),
+            bwrapArgs: z.array(z.string().max(4096)).max(2000),
+          })
+          .strict(),
+      )
+      .max(MAX_LAUNCHES),
+  })
+  .strict();
+
+/** `ACAI_HOME/cache/spawners-ahead/<hash of the folder>.json` */
+export function forecastFile(cacheDir: string, cwd: string): string {
+  return path.join(cacheDir, "spawners-ahead", `${launchKey([cwd])}.json`);
+}
+
+/**
+ * Whether a command line (after `node main.js`) is one whose session is worth foreseeing:
+ * `acai -p`, not with the project left out (its hooks would not run). A wrong guess only
+ * starts a spawner nobody claims.
+ */
+export function forecastApplies(args: readonly string[]): boolean {
+  const print = args.some((arg) => arg === "-p" || arg === "--print" || arg.startsWith("--print="));
+  return print && !args.includes("--no-project") && !args.includes("--no-project-hooks");
+}
+
+/** The launches the last session in `cwd` started ahead; none when the file is missing or not sound. */
+export function readForecast(file: string, cwd: string): SandboxLaunch[] {
+  try {
+    if (statSync(file).size > MAX_FORECAST_BYTES) return [];
+    const parsed = ForecastFile.safeParse(JSON.parse(readFileSync(file, "utf8")));
+    if (!parsed.success || parsed.data.cwd !== cwd) return [];
+    // The key is computed here, never read: it names exactly these arguments.
+    return parsed.data.launches.map((l) => ({ ...l, key: launchKey(l.bwrapArgs) }));
+  } catch {
+    return [];
+  }
+}
+
+/** Starts the foreseen spawners in the background (main.ts, before the rest of acai loads). */
+export function foreseeSpawners(options: {
+  cacheDir: string;
+  cwd: string;
+  launcher: Pick<SandboxLauncher, "foresee">;
+}): void {
+  for (const launch of readForecast(forecastFile(options.cacheDir, options.cwd), options.cwd)) {
+    options.launcher.foresee(launch);
+  }
+}
+
+/**
+ * Once the session started its own spawners ahead: the foreseen ones it did not ask for
+ * are stopped, and its launches are what the next session in `cwd` foresees (the file is
+ * written only when they changed; `foreseeable` leaves out launches that name something of
+ * this session only, such as a network bridge's socket folder).
+ */
+export function settleForecast(options: {
+  cacheDir: string;
+  cwd: string;
+  launcher: Pick<SandboxLauncher, "dropUnclaimed">;
+  launches: readonly SandboxLaunch[];
+  foreseeable: (launch: SandboxLaunch) => boolean;
+}): void {
+  options.launcher.dropUnclaimed();
+  const file = forecastFile(options.cacheDir, options.cwd);
+  const launches = options.launches.filter(options.foreseeable).slice(0, MAX_LAUNCHES);
+  const known = readForecast(file, options.cwd);
+  const same =
+    known.length === launches.length && known.every((l, i) => l.key === launches[i]?.key);
+  if (same) return;
+  if (launches.length === 0) {
+    try {
+      rmSync(file, { force: true });
+    } catch {
+      // A file that stays only costs a Node started for nothing next time.
+    }
+    return;
+  }
+  writeForecast(file, {
+    version: 1,
+    cwd: options.cwd,
+    launches: launches.map(({ name, bwrapArgs }) => ({ name, bwrapArgs: [...bwrapArgs] })),
+  });
+}
+
+/** Written beside and renamed over (a planted link is replaced, not followed); a failure only means no forecast. */
+function writeForecast(file: string, forecast: z.infer<typeof ForecastFile>): void {
+  const temporary = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+  try {
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    writeFileSync(temporary, JSON.stringify(forecast), { flag: "wx", mode: 0o600 });
+    renameSync(temporary, file);
+  } catch {
+    rmSync(temporary, { force: true });
+  }
+}
