@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // The `acai` bin. Kept to Node built-ins so the code cache is on before anything heavy loads.
+import { existsSync } from "node:fs";
 import module from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { resolveAcaiPaths } from "../config/paths.js";
 import { ensurePrivateDirSync } from "../config/private-files.js";
+import { forecastFile } from "../session/forecast-file.js";
 
 const cwd = process.cwd();
 const paths = resolveAcaiPaths({ env: process.env, homeDir: os.homedir(), cwd });
@@ -24,18 +26,15 @@ if (process.env.NODE_DISABLE_COMPILE_CACHE === undefined) {
 
 // `acai -p`: the sandbox spawners the last session in this folder started ahead start now, while
 // the rest loads; the session takes only those it computes itself (session/spawner-forecast.ts).
-if (process.argv.some((arg) => arg === "-p" || arg.startsWith("--print"))) {
+const print = process.argv.some((arg) => arg === "-p" || arg.startsWith("--print"));
+if (print && existsSync(forecastFile(paths.cacheDir, cwd))) {
   try {
-    const [forecast, { processSandboxLauncher }] = await Promise.all([
+    const [{ forecastApplies, foreseeSpawners }, { processSandboxLauncher }] = await Promise.all([
       import("../session/spawner-forecast.js"),
       import("../process/sandbox-launch.js"),
     ]);
-    if (forecast.forecastApplies(process.argv.slice(2))) {
-      forecast.foreseeSpawners({
-        cacheDir: paths.cacheDir,
-        cwd,
-        launcher: processSandboxLauncher(),
-      });
+    if (forecastApplies(process.argv.slice(2))) {
+      foreseeSpawners({ cacheDir: paths.cacheDir, cwd, launcher: processSandboxLauncher() });
     }
   } catch {
     // No spawner foreseen only costs speed.

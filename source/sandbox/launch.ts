@@ -15,7 +15,7 @@
  *
  * Nothing ever runs a refused command again outside the sandbox.
  */
-import { createHash } from "node:crypto";
+import { launchKey } from "../process/launch-key.js";
 import type { LongLivedOptions, ProcessStarter } from "../process/long-lived.js";
 import { quietRunResult } from "../process/result.js";
 import { describeSpawnError } from "../process/spawn.js";
@@ -83,11 +83,6 @@ export function createLaunchTable(options: LaunchTableOptions): LaunchTable {
     extrasOf: (key) => extras.get(key),
     canStart: options.canStart,
   };
-}
-
-/** A launch's key: its bwrap arguments' hash (one spawner per key: the same arguments, the same sandbox). */
-export function launchKey(bwrapArgs: readonly string[]): string {
-  return createHash("sha256").update(JSON.stringify(bwrapArgs)).digest("hex").slice(0, 16);
 }
 
 /** The environment a process gets: acai's sandbox variables set (sandboxed) or removed (not). */

@@ -12,7 +12,7 @@
  * spawner runs acai's own spawner script and nothing else; it serves this
  * session only if the session, having assessed, trusted and set up its
  * sandbox as always, asks for a launch of the same key (the hash of the same
- * arguments: sandbox/launch.ts `launchKey`), and is stopped otherwise
+ * arguments: process/launch-key.ts), and is stopped otherwise
  * (`settleForecast`). So a stale or forged file can cost a Node started for
  * nothing, never a looser sandbox or a hook run early. A file that does not
  * parse, is too large, or names another folder is ignored.
@@ -21,9 +21,10 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { launchKey } from "../process/launch-key.js";
 import type { SandboxLauncher } from "../process/sandbox-launch.js";
 import type { SandboxLaunch } from "../process/types.js";
-import { launchKey } from "../sandbox/launch.js";
+import { forecastFile } from "./forecast-file.js";
 
 const MAX_FORECAST_BYTES = 64 * 1024;
 const MAX_LAUNCHES = 8;
@@ -44,11 +45,6 @@ const ForecastFile = z
       .max(MAX_LAUNCHES),
   })
   .strict();
-
-/** `ACAI_HOME/cache/spawners-ahead/<hash of the folder>.json` */
-export function forecastFile(cacheDir: string, cwd: string): string {
-  return path.join(cacheDir, "spawners-ahead", `${launchKey([cwd])}.json`);
-}
 
 /**
  * Whether a command line (after `node main.js`) is one whose session is worth foreseeing:

@@ -9,11 +9,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { launchKey } from "../../source/process/launch-key.js";
 import type { SandboxLaunch } from "../../source/process/types.js";
-import { launchKey } from "../../source/sandbox/launch.js";
+import { forecastFile } from "../../source/session/forecast-file.js";
 import {
   forecastApplies,
-  forecastFile,
   foreseeSpawners,
   readForecast,
   settleForecast,
