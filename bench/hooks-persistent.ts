@@ -29,9 +29,13 @@
  * the other, acai once "beat" its own floor. Three runs; RESULT lines give
  * the ratio of each run, the spread and the load.
  *
+ * `--versus DIR` (another build's dist/, e.g. main's before a change) adds
+ * that build's two sessions to figure 2, interleaved call by call with the
+ * rest, and RESULT lines of this build's added time over that build's.
+ *
  * Run after a build (Node 24 strips the types itself; the bench uses dist/):
  *   npx tsc -p tsconfig.json && node bench/hooks-persistent.ts
- *     [--calls 300] [--runtimes node,python,perl] [--no-figure1]
+ *     [--calls 300] [--runtimes node,python,perl] [--no-figure1] [--versus DIR]
  */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -285,17 +289,42 @@ async function* oneToolCall(): AsyncGenerator<AgentEvent, void, Verdict | undefi
  * event to the verdict's return). Several stay open at once, so their calls
  * can be interleaved one by one.
  */
-function sessionDriver(hooks: HookDefinition[]): {
+/** What a session is made with: this build's, or `--versus DIR`'s. */
+interface Build {
+  createHookInterceptor: typeof createHookInterceptor;
+  runProcess: typeof runProcess;
+  startProcess: typeof startProcess;
+}
+const thisBuild: Build = { createHookInterceptor, runProcess, startProcess };
+
+async function otherBuild(dist: string): Promise<Build> {
+  const from = (module: string) => import(path.resolve(dist, module));
+  const [interceptor, runner, longLived] = await Promise.all([
+    from("hooks/run/interceptor.js"),
+    from("process/runner.js"),
+    from("process/long-lived.js"),
+  ]);
+  return {
+    createHookInterceptor: interceptor.createHookInterceptor,
+    runProcess: runner.runProcess,
+    startProcess: longLived.startProcess,
+  };
+}
+
+function sessionDriver(
+  hooks: HookDefinition[],
+  build = thisBuild,
+): {
   ask: () => Promise<number>;
   close: () => Promise<void>;
 } {
-  const intercept = createHookInterceptor({
+  const intercept = build.createHookInterceptor({
     hooks,
-    runner: runProcess,
-    starter: startProcess,
+    runner: build.runProcess,
+    starter: build.startProcess,
     env: parentEnv,
     projectDir: root,
-    acaiHome: path.join(root, "acai-home"),
+    acaiHome: path.join(root, build === thisBuild ? "acai-home" : "acai-home-versus"),
   });
   const asks: { resolve: (ms: number) => void }[] = [];
   let wake: (() => void) | undefined;
@@ -356,7 +385,7 @@ function bareTwenty(
 type TimedDriver = ReturnType<typeof bareTwenty>;
 
 /** Figure 2 for one runtime: floor, none, one after another, asked ahead — call by call in turn. */
-async function figure2(run: HookCommand): Promise<void> {
+async function figure2(run: HookCommand, versus?: Build): Promise<void> {
   const hooks = (askAhead: boolean): HookDefinition[] =>
     Array.from({ length: 20 }, (_, i) => ({
       ...persistentHook(`p${i}`, rawScript, run),
@@ -369,6 +398,10 @@ async function figure2(run: HookCommand): Promise<void> {
     ["in turn", sessionDriver(hooks(false))],
     ["ahead", sessionDriver(hooks(true))],
   ]);
+  if (versus !== undefined) {
+    drivers.set("in turn, versus", sessionDriver(hooks(false), versus));
+    drivers.set("ahead, versus", sessionDriver(hooks(true), versus));
+  }
   try {
     for (let i = 0; i < 20; i++) for (const d of drivers.values()) await d.ask(); // start, warm
     const { values, loads } = await threeRuns(async () => {
@@ -379,7 +412,7 @@ async function figure2(run: HookCommand): Promise<void> {
       const p50 = new Map([...times].map(([k, xs]) => [k, pct(xs, 0.5)]));
       const p99 = (k: string) => ms(pct(times.get(k) ?? [], 0.99));
       console.log(
-        `  20 ${run.label} hooks per tool call: floors (no acai) all at once p50 ${ms(p50.get("floor")!)}, one after another p50 ${ms(p50.get("floor in turn")!)}; acai one after another p50 ${ms(p50.get("in turn")!)}, p99 ${p99("in turn")}; asked ahead p50 ${ms(p50.get("ahead")!)}, p99 ${p99("ahead")}; no hooks ${ms(p50.get("none")!)}`,
+        `  20 ${run.label} hooks per tool call: floors (no acai) all at once p50 ${ms(p50.get("floor")!)}, one after another p50 ${ms(p50.get("floor in turn")!)}; acai one after another p50 ${ms(p50.get("in turn")!)}, p99 ${p99("in turn")}; asked ahead p50 ${ms(p50.get("ahead")!)}, p99 ${p99("ahead")}; no hooks ${ms(p50.get("none")!)}${versus === undefined ? "" : `; --versus one after another p50 ${ms(p50.get("in turn, versus")!)}, asked ahead p50 ${ms(p50.get("ahead, versus")!)}`}`,
       );
       return p50;
     });
@@ -403,6 +436,19 @@ async function figure2(run: HookCommand): Promise<void> {
         loads,
         ...(judged ? { target: { op: "≤", value: 1.2 } as const } : {}),
         detail: `added p50 ${added(key).map(ms).join(", ")}; floor ${at(floor).map(ms).join(", ")}; target < 1 ms added: ${median(added(key)) < 1 ? "met" : "NOT met"}`,
+      });
+    }
+    if (versus === undefined) return;
+    for (const [label, key] of [
+      ["one after another (the default chain)", "in turn"],
+      ["asked ahead", "ahead"],
+    ] as const) {
+      const other = added(`${key}, versus`);
+      printResult({
+        name: `20 ${run.label} persistent hooks ${label}, time added per tool call, this build / the --versus build`,
+        ratios: added(key).map((x, i) => x / (other[i] ?? Number.NaN)),
+        loads,
+        detail: `this build ${added(key).map(ms).join(", ")}; --versus ${other.map(ms).join(", ")}`,
       });
     }
   } finally {
@@ -454,8 +500,10 @@ try {
   console.log(`hooks-persistent: node ${process.version}, load ${loadNow().toFixed(2)}`);
   if (!process.argv.includes("--no-figure1")) await figure1();
   const only = listArg("runtimes");
+  const versusAt = process.argv.indexOf("--versus");
+  const versus = versusAt < 0 ? undefined : await otherBuild(process.argv[versusAt + 1] ?? "");
   for (const run of hookRuntimes()) {
-    if (only === undefined || only.includes(run.label.toLowerCase())) await figure2(run);
+    if (only === undefined || only.includes(run.label.toLowerCase())) await figure2(run, versus);
   }
 } finally {
   await rm(root, { recursive: true, force: true });
