@@ -52,7 +52,7 @@ export function translateClaudeSettings(
           ? permissionsOf(file, raw.permissions, warnings)
           : raw[key];
     if (value === undefined) continue;
-    const parsed = SettingsSchema.shape[key].safeParse(value);
+    const parsed = SettingsSchema._zod.innerType.shape[key].safeParse(value);
     if (parsed.success) carried[key] = parsed.data;
     else warnings.push(notUsed(file, key, parsed.error.issues[0]?.message));
   }
@@ -84,7 +84,7 @@ function permissionsOf(file: string, permissions: unknown, warnings: string[]): 
     throw unreadableGuards(file, "it is not an object");
   }
   const record = permissions as Record<string, unknown>;
-  const shape = SettingsSchema.shape.permissions.unwrap().shape;
+  const shape = SettingsSchema._zod.innerType.shape.permissions.unwrap().shape;
   const out: Record<string, unknown> = {};
   for (const key of ["deny", "ask", "allow", "defaultMode"] as const) {
     if (record[key] === undefined) continue;

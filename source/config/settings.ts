@@ -13,136 +13,148 @@ const BaseUrlSchema = z
   .refine(isHttpUrl, { message: BASE_URL_REQUIREMENT })
   .describe("An OpenAI-compatible server, http(s)://…");
 
-const HookDefaultsSchema = z.object({
-  timeoutMs: z.int().min(100).max(600_000).optional(),
-  contextCapChars: z.int().min(1).optional(),
-  maxStopBlocks: z.int().min(1).max(1000).optional(),
-  sessionEndBudgetMs: z.int().min(0).max(600_000).optional(),
-  /** Async hooks running at once (default 8). */
-  maxAsyncHooks: z.int().min(1).max(1000).optional(),
-  /** Async hooks waiting for a free slot (default 256); past it a hook is dropped, with a warning. */
-  asyncQueueLimit: z.int().min(0).max(100_000).optional(),
-  /** Hooks per event (default 100); past it the last in run order are not loaded, with a warning. User settings only. */
-  maxHooks: z.int().min(1).max(10_000).optional(),
-});
+const HookDefaultsSchema = z.lazy(() =>
+  z.object({
+    timeoutMs: z.int().min(100).max(600_000).optional(),
+    contextCapChars: z.int().min(1).optional(),
+    maxStopBlocks: z.int().min(1).max(1000).optional(),
+    sessionEndBudgetMs: z.int().min(0).max(600_000).optional(),
+    /** Async hooks running at once (default 8). */
+    maxAsyncHooks: z.int().min(1).max(1000).optional(),
+    /** Async hooks waiting for a free slot (default 256); past it a hook is dropped, with a warning. */
+    asyncQueueLimit: z.int().min(0).max(100_000).optional(),
+    /** Hooks per event (default 100); past it the last in run order are not loaded, with a warning. User settings only. */
+    maxHooks: z.int().min(1).max(10_000).optional(),
+  }),
+);
 
 /** agent-relay's capability grants (default: all off). Read from the user's settings file only. */
-const CapabilitiesSchema = z.object({
-  /** agent-relay's `inject` is not cut at 2,000 characters (the context cap still applies). */
-  unlimitedInjection: z.boolean().optional(),
-  /** agent-relay's flag: hooks get every host in the OS sandbox (docs/security.md §8; default: only what each declares). */
-  allowNetworkInHooks: z.boolean().optional(),
-});
+const CapabilitiesSchema = z.lazy(() =>
+  z.object({
+    /** agent-relay's `inject` is not cut at 2,000 characters (the context cap still applies). */
+    unlimitedInjection: z.boolean().optional(),
+    /** agent-relay's flag: hooks get every host in the OS sandbox (docs/security.md §8; default: only what each declares). */
+    allowNetworkInHooks: z.boolean().optional(),
+  }),
+);
 
 /**
  * Plugins of `~/.acai/plugins/` by file name (docs/plugins.md): `isolation:
  * "none"` runs that plugin in acai's own thread instead of a worker. Read
  * from the user's settings file only; a project's is ignored.
  */
-const PluginsSettingsSchema = z.record(
-  z.string().regex(/^[^/\\]+\.(?:js|mjs|ts)$/, {
-    error: "a plugin's file name in ~/.acai/plugins/ (guard.mjs), no folder",
-  }),
-  z.object({ isolation: z.enum(["worker", "none"]) }),
+const PluginsSettingsSchema = z.lazy(() =>
+  z.record(
+    z.string().regex(/^[^/\\]+\.(?:js|mjs|ts)$/, {
+      error: "a plugin's file name in ~/.acai/plugins/ (guard.mjs), no folder",
+    }),
+    z.object({ isolation: z.enum(["worker", "none"]) }),
+  ),
 );
 
 /** The built-in memory (`@memory:` patterns, `acai memory`; docs/memory.md). */
-const MemorySettingsSchema = z.object({
-  /** False: no built-in `@memory:` handler (hooks may handle the namespace) and nothing injected at start. */
-  enabled: z.boolean().optional(),
-  /** Where `@memory:` saves and searches: this project (default) or every project of the user. */
-  scope: z.enum(["project", "user"]).optional(),
-  /** How many memories (the most relevant to the project) the agent is given at session start; 0 = none (default 5). */
-  injectOnStart: z.int().min(0).max(50).optional(),
-});
+const MemorySettingsSchema = z.lazy(() =>
+  z.object({
+    /** False: no built-in `@memory:` handler (hooks may handle the namespace) and nothing injected at start. */
+    enabled: z.boolean().optional(),
+    /** Where `@memory:` saves and searches: this project (default) or every project of the user. */
+    scope: z.enum(["project", "user"]).optional(),
+    /** How many memories (the most relevant to the project) the agent is given at session start; 0 = none (default 5). */
+    injectOnStart: z.int().min(0).max(50).optional(),
+  }),
+);
 
 /** One model's price, USD per million tokens (no zod in models/pricing.ts: the REPL's first frame imports it). */
-const ModelPriceSettingSchema = z.object({
-  input: z.number().min(0).describe("USD per million input tokens"),
-  output: z.number().min(0).describe("USD per million output tokens"),
-});
+const ModelPriceSettingSchema = z.lazy(() =>
+  z.object({
+    input: z.number().min(0).describe("USD per million input tokens"),
+    output: z.number().min(0).describe("USD per million output tokens"),
+  }),
+);
 
 /**
  * One settings file. Unknown keys are not an error (files are shared with
  * other tools and newer acai versions): each one gives a warning and is ignored.
  */
-export const SettingsSchema = z.object({
-  $schema: z.string().optional(),
-  /** Model spec, e.g. `openai:gpt-5.1` or `replay:path/to/scenario.json`. */
-  model: z.string().min(1).optional(),
-  /** OpenAI-compatible server, e.g. `http://localhost:11434/v1`. */
-  baseUrl: BaseUrlSchema.optional(),
-  maxSteps: z.int().min(MAX_STEPS_MIN).max(MAX_STEPS_MAX).optional(),
-  /** Claude Code–shaped hook configuration; validated per hook by the hooks registry. */
-  hooks: z.unknown().optional(),
-  hookDefaults: HookDefaultsSchema.optional(),
-  /**
-   * Where http hooks may post (Claude Code's key): URL patterns, `*` any
-   * characters. The user's list binds every hook; a project's can only narrow
-   * it for its own hooks; unset, a project's http hooks post nowhere.
-   */
-  allowedHttpHookUrls: z.array(z.string().min(1)).max(1000).optional(),
-  /** Claude Code's switch: no hook runs (a project's reaches only its own hooks). */
-  disableAllHooks: z.boolean().optional(),
-  /** Hooks kept from running, by name (`acai hooks disable NAME`; a project's: its own hooks only). */
-  disabledHooks: z.array(z.string().min(1).max(200)).max(1000).optional(),
-  /**
-   * Gemini CLI's switches, read as the two above: `enabled: false` is
-   * `disableAllHooks`, `disabled` (hook names) adds to `disabledHooks`.
-   */
-  hooksConfig: z
-    .object({
-      enabled: z.boolean().optional(),
-      disabled: z.array(z.string().min(1).max(200)).max(1000).optional(),
-    })
-    .optional(),
-  /** Prices by model id, over acai's built-in table: `{"my-model": {"input": 0.5, "output": 1.5}}`. */
-  pricing: z
-    .record(
-      z.string().trim().min(1, { error: "a model id must not be empty" }),
-      ModelPriceSettingSchema,
-    )
-    .optional(),
-  /** Replaces acai's system prompt (instructions files and `appendSystemPrompt` still follow). */
-  systemPrompt: z.string().max(1_000_000).optional(),
-  /** Added at the end of the system prompt. */
-  appendSystemPrompt: z.string().max(1_000_000).optional(),
-  /** The model's context window in tokens, for models acai does not know (compaction). */
-  contextWindow: z.int().min(1000).max(100_000_000).optional(),
-  /** MCP servers by name (Claude Code's shape); the project's apply once it is trusted. */
-  mcpServers: McpServersSchema.optional(),
-  capabilities: CapabilitiesSchema.optional(),
-  /** Per user plugin file: `{"guard.mjs": {"isolation": "none"}}` runs it in acai's thread. User settings only. */
-  plugins: PluginsSettingsSchema.optional(),
-  memory: MemorySettingsSchema.optional(),
-  /** Milliseconds without agent output before the `idle` hook event (default 30,000). */
-  idleMs: z.int().min(100).max(86_400_000).optional(),
-  /**
-   * Tool permissions, Claude Code's shape: `allow` / `deny` / `ask` rules and
-   * `defaultMode` (docs/permissions.md). Rules of every file add up; the
-   * project's apply once it is trusted.
-   */
-  permissions: PermissionsSettingsSchema.optional(),
-  /** Messages between agents: `{"url": "nats://host:4222"}` for several machines (docs/messaging.md). */
-  relay: RelaySettingsSchema.optional(),
-  /** The OS sandbox of tools and hooks, Claude Code's shape (docs/security.md, "Sandbox"). */
-  sandbox: SandboxSettingsSchema.optional(),
-  /**
-   * Variables for the session (Claude Code's `env`): the environment of tools, hooks
-   * and MCP servers (secret-looking names are still withheld from them), and, from
-   * the user's own files, of acai itself (docs/cli.md "Settings").
-   */
-  env: z
-    .record(
-      z
-        .string()
-        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "a variable name: letters, digits, _" }),
-      z.string(),
-    )
-    .optional(),
-  /** False: Claude Code's settings files (~/.claude/settings.json, .claude/settings*.json) are not read. */
-  claudeSettings: z.boolean().optional(),
-});
+export const SettingsSchema = z.lazy(() =>
+  z.object({
+    $schema: z.string().optional(),
+    /** Model spec, e.g. `openai:gpt-5.1` or `replay:path/to/scenario.json`. */
+    model: z.string().min(1).optional(),
+    /** OpenAI-compatible server, e.g. `http://localhost:11434/v1`. */
+    baseUrl: BaseUrlSchema.optional(),
+    maxSteps: z.int().min(MAX_STEPS_MIN).max(MAX_STEPS_MAX).optional(),
+    /** Claude Code–shaped hook configuration; validated per hook by the hooks registry. */
+    hooks: z.unknown().optional(),
+    hookDefaults: HookDefaultsSchema.optional(),
+    /**
+     * Where http hooks may post (Claude Code's key): URL patterns, `*` any
+     * characters. The user's list binds every hook; a project's can only narrow
+     * it for its own hooks; unset, a project's http hooks post nowhere.
+     */
+    allowedHttpHookUrls: z.array(z.string().min(1)).max(1000).optional(),
+    /** Claude Code's switch: no hook runs (a project's reaches only its own hooks). */
+    disableAllHooks: z.boolean().optional(),
+    /** Hooks kept from running, by name (`acai hooks disable NAME`; a project's: its own hooks only). */
+    disabledHooks: z.array(z.string().min(1).max(200)).max(1000).optional(),
+    /**
+     * Gemini CLI's switches, read as the two above: `enabled: false` is
+     * `disableAllHooks`, `disabled` (hook names) adds to `disabledHooks`.
+     */
+    hooksConfig: z
+      .object({
+        enabled: z.boolean().optional(),
+        disabled: z.array(z.string().min(1).max(200)).max(1000).optional(),
+      })
+      .optional(),
+    /** Prices by model id, over acai's built-in table: `{"my-model": {"input": 0.5, "output": 1.5}}`. */
+    pricing: z
+      .record(
+        z.string().trim().min(1, { error: "a model id must not be empty" }),
+        ModelPriceSettingSchema,
+      )
+      .optional(),
+    /** Replaces acai's system prompt (instructions files and `appendSystemPrompt` still follow). */
+    systemPrompt: z.string().max(1_000_000).optional(),
+    /** Added at the end of the system prompt. */
+    appendSystemPrompt: z.string().max(1_000_000).optional(),
+    /** The model's context window in tokens, for models acai does not know (compaction). */
+    contextWindow: z.int().min(1000).max(100_000_000).optional(),
+    /** MCP servers by name (Claude Code's shape); the project's apply once it is trusted. */
+    mcpServers: McpServersSchema.optional(),
+    capabilities: CapabilitiesSchema.optional(),
+    /** Per user plugin file: `{"guard.mjs": {"isolation": "none"}}` runs it in acai's thread. User settings only. */
+    plugins: PluginsSettingsSchema.optional(),
+    memory: MemorySettingsSchema.optional(),
+    /** Milliseconds without agent output before the `idle` hook event (default 30,000). */
+    idleMs: z.int().min(100).max(86_400_000).optional(),
+    /**
+     * Tool permissions, Claude Code's shape: `allow` / `deny` / `ask` rules and
+     * `defaultMode` (docs/permissions.md). Rules of every file add up; the
+     * project's apply once it is trusted.
+     */
+    permissions: PermissionsSettingsSchema.optional(),
+    /** Messages between agents: `{"url": "nats://host:4222"}` for several machines (docs/messaging.md). */
+    relay: RelaySettingsSchema.optional(),
+    /** The OS sandbox of tools and hooks, Claude Code's shape (docs/security.md, "Sandbox"). */
+    sandbox: SandboxSettingsSchema.optional(),
+    /**
+     * Variables for the session (Claude Code's `env`): the environment of tools, hooks
+     * and MCP servers (secret-looking names are still withheld from them), and, from
+     * the user's own files, of acai itself (docs/cli.md "Settings").
+     */
+    env: z
+      .record(
+        z
+          .string()
+          .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "a variable name: letters, digits, _" }),
+        z.string(),
+      )
+      .optional(),
+    /** False: Claude Code's settings files (~/.claude/settings.json, .claude/settings*.json) are not read. */
+    claudeSettings: z.boolean().optional(),
+  }),
+);
 
 export type Settings = z.infer<typeof SettingsSchema>;
 export type HookDefaults = z.infer<typeof HookDefaultsSchema>;
@@ -234,13 +246,14 @@ export function parseSettingsObject(file: string, text: string): Record<string, 
 
 function unknownKeyWarnings(file: string, value: object): string[] {
   const warnings: string[] = [];
-  const known = new Set(Object.keys(SettingsSchema.shape));
+  // `_zod.innerType`: a lazy schema's one built instance (`unwrap()` would build another).
+  const known = new Set(Object.keys(SettingsSchema._zod.innerType.shape));
   for (const key of Object.keys(value)) {
     if (!known.has(key)) warnings.push(`Settings file ${file}: unknown field "${key}" is ignored.`);
   }
   const defaults = (value as Record<string, unknown>).hookDefaults;
   if (defaults && typeof defaults === "object") {
-    const knownDefaults = new Set(Object.keys(HookDefaultsSchema.shape));
+    const knownDefaults = new Set(Object.keys(HookDefaultsSchema._zod.innerType.shape));
     for (const key of Object.keys(defaults)) {
       if (!knownDefaults.has(key)) {
         warnings.push(`Settings file ${file}: unknown field "hookDefaults.${key}" is ignored.`);
@@ -248,10 +261,10 @@ function unknownKeyWarnings(file: string, value: object): string[] {
     }
   }
   for (const [section, schema] of [
-    ["capabilities", CapabilitiesSchema],
-    ["memory", MemorySettingsSchema],
+    ["capabilities", CapabilitiesSchema._zod.innerType],
+    ["memory", MemorySettingsSchema._zod.innerType],
     ["permissions", PermissionsSettingsSchema],
-    ["sandbox", SandboxSettingsSchema.unwrap()],
+    ["sandbox", SandboxSettingsSchema._zod.innerType],
   ] as const) {
     const given = (value as Record<string, unknown>)[section];
     if (!isPlainObject(given)) continue;
@@ -263,7 +276,7 @@ function unknownKeyWarnings(file: string, value: object): string[] {
   }
   const pricing = (value as Record<string, unknown>).pricing;
   if (isPlainObject(pricing)) {
-    const knownPrice = new Set(Object.keys(ModelPriceSettingSchema.shape));
+    const knownPrice = new Set(Object.keys(ModelPriceSettingSchema._zod.innerType.shape));
     for (const [model, price] of Object.entries(pricing)) {
       if (!isPlainObject(price)) continue;
       for (const key of Object.keys(price)) {

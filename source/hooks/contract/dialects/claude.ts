@@ -212,7 +212,7 @@ let readSpecificKeys: ReadonlySet<string> | undefined;
  */
 function withUnreadNote(decision: Decision, specific: unknown): Decision {
   if (typeof specific !== "object" || specific === null || Array.isArray(specific)) return decision;
-  readSpecificKeys ??= new Set(Object.keys(hookSpecificOutputSchema.unwrap().shape));
+  readSpecificKeys ??= new Set(Object.keys(hookSpecificOutputSchema._zod.innerType.shape));
   const read = readSpecificKeys;
   const unread = Object.keys(specific).filter((key) => !read.has(key));
   if (unread.length === 0 || decision.action === "failed") return decision;

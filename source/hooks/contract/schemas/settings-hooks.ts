@@ -69,16 +69,17 @@ const HandlerFieldsSchema = z.looseObject({
   ...HANDLER_FIELDS,
 });
 
-const CommandFieldsSchema = HandlerFieldsSchema.extend({
-  type: z.literal("command"),
-  command: z.string().trim().min(1, { error: "command must not be empty" }),
-  args: z
-    .array(z.string(), { error: "expected an array of strings" })
-    .optional()
-    .describe(
-      "Exec form, as in Claude Code: run `command` (an absolute path, or one under $CLAUDE_PROJECT_DIR) with these arguments and no shell",
-    ),
-});
+const CommandFieldsSchema = () =>
+  HandlerFieldsSchema.extend({
+    type: z.literal("command"),
+    command: z.string().trim().min(1, { error: "command must not be empty" }),
+    args: z
+      .array(z.string(), { error: "expected an array of strings" })
+      .optional()
+      .describe(
+        "Exec form, as in Claude Code: run `command` (an absolute path, or one under $CLAUDE_PROJECT_DIR) with these arguments and no shell",
+      ),
+  });
 
 /** A header's name and value as HTTP allows them (no line breaks: a header cannot smuggle another). */
 const HeaderNameSchema = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, {
@@ -89,22 +90,23 @@ const HeaderValueSchema = z
   .max(8192)
   .regex(/^[^\r\n\0]*$/, { error: "a header value must not hold a line break" });
 
-const HttpFieldsSchema = HandlerFieldsSchema.extend({
-  type: z.literal("http"),
-  url: z
-    .url({ protocol: /^https?$/, error: "expected an http:// or https:// URL" })
-    .describe("POSTed the payload as JSON; must match the user's allowedHttpHookUrls"),
-  headers: z
-    .record(HeaderNameSchema, HeaderValueSchema)
-    .default({})
-    .describe(
-      "Values may hold $VAR (or $VAR in braces) for variables listed in allowedEnvVars only",
-    ),
-  allowedEnvVars: z
-    .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "expected a variable name" }))
-    .default([])
-    .describe("Variables the headers may interpolate (no others are read)"),
-});
+const HttpFieldsSchema = () =>
+  HandlerFieldsSchema.extend({
+    type: z.literal("http"),
+    url: z
+      .url({ protocol: /^https?$/, error: "expected an http:// or https:// URL" })
+      .describe("POSTed the payload as JSON; must match the user's allowedHttpHookUrls"),
+    headers: z
+      .record(HeaderNameSchema, HeaderValueSchema)
+      .default({})
+      .describe(
+        "Values may hold $VAR (or $VAR in braces) for variables listed in allowedEnvVars only",
+      ),
+    allowedEnvVars: z
+      .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "expected a variable name" }))
+      .default([])
+      .describe("Variables the headers may interpolate (no others are read)"),
+  });
 
 const JudgeFieldsSchema = {
   prompt: z
@@ -121,27 +123,30 @@ const JudgeFieldsSchema = {
     .describe("A model spec as --model takes it (a small one); default: the session's model"),
 };
 
-const PromptFieldsSchema = HandlerFieldsSchema.extend({
-  type: z.literal("prompt"),
-  ...JudgeFieldsSchema,
-});
+const PromptFieldsSchema = () =>
+  HandlerFieldsSchema.extend({
+    type: z.literal("prompt"),
+    ...JudgeFieldsSchema,
+  });
 
-const AgentFieldsSchema = HandlerFieldsSchema.extend({
-  type: z.literal("agent"),
-  ...JudgeFieldsSchema,
-});
+const AgentFieldsSchema = () =>
+  HandlerFieldsSchema.extend({
+    type: z.literal("agent"),
+    ...JudgeFieldsSchema,
+  });
 
-const McpToolFieldsSchema = HandlerFieldsSchema.extend({
-  type: z.literal("mcp_tool"),
-  server: z.string().trim().min(1, { error: "server must name a configured MCP server" }),
-  tool: z.string().trim().min(1, { error: "tool must name a tool of that server" }),
-  input: z
-    .record(z.string(), z.unknown())
-    .optional()
-    .describe(
-      "The tool's arguments; a string value may name payload fields as ${tool_input.file_path}. Default: the payload",
-    ),
-});
+const McpToolFieldsSchema = () =>
+  HandlerFieldsSchema.extend({
+    type: z.literal("mcp_tool"),
+    server: z.string().trim().min(1, { error: "server must name a configured MCP server" }),
+    tool: z.string().trim().min(1, { error: "tool must name a tool of that server" }),
+    input: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(
+        "The tool's arguments; a string value may name payload fields as ${tool_input.file_path}. Default: the payload",
+      ),
+  });
 
 const HOOK_TYPES = ["command", "http", "prompt", "agent", "mcp_tool"] as const;
 
@@ -158,21 +163,23 @@ function typeError(type: unknown): string {
  * `description` are acai extras; other unknown fields are ignored so Claude
  * Code settings load unchanged.
  */
-export const SettingsHookEntrySchema = z.discriminatedUnion(
-  "type",
-  [
-    CommandFieldsSchema,
-    HttpFieldsSchema,
-    PromptFieldsSchema,
-    AgentFieldsSchema,
-    McpToolFieldsSchema,
-  ],
-  {
-    error: (issue) =>
-      issue.code === "invalid_union"
-        ? typeError((issue.input as { type?: unknown })?.type)
-        : undefined,
-  },
+export const SettingsHookEntrySchema = z.lazy(() =>
+  z.discriminatedUnion(
+    "type",
+    [
+      CommandFieldsSchema(),
+      HttpFieldsSchema(),
+      PromptFieldsSchema(),
+      AgentFieldsSchema(),
+      McpToolFieldsSchema(),
+    ],
+    {
+      error: (issue) =>
+        issue.code === "invalid_union"
+          ? typeError((issue.input as { type?: unknown })?.type)
+          : undefined,
+    },
+  ),
 );
 export type SettingsHookEntry = z.output<typeof SettingsHookEntrySchema>;
 
@@ -223,14 +230,16 @@ export const SettingsHookGroupSchema = z.looseObject({
 });
 
 /** For JSON Schema output and documentation: the whole section, fully typed. */
-const SettingsHooksSchema = z.partialRecord(
-  EventNameSchema,
-  z.array(
-    z.looseObject({
-      matcher: SettingsHookGroupSchema.shape.matcher,
-      hooks: z.array(SettingsHookEntrySchema),
-      sequential: SettingsHookGroupSchema.shape.sequential,
-    }),
+const SettingsHooksSchema = z.lazy(() =>
+  z.partialRecord(
+    EventNameSchema,
+    z.array(
+      z.looseObject({
+        matcher: SettingsHookGroupSchema.shape.matcher,
+        hooks: z.array(SettingsHookEntrySchema),
+        sequential: SettingsHookGroupSchema.shape.sequential,
+      }),
+    ),
   ),
 );
 
