@@ -10,7 +10,7 @@
  * A `bwrap` on PATH ahead of the real one logs every start, so the test sees
  * which spawners each run started (TMPDIR of its own, as in sandbox.test.ts).
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { chmod, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -96,6 +96,9 @@ describe.runIf(bwrapWorks)("spawners foreseen by acai -p", () => {
     expect(first.exitCode, first.stderr).toBe(0);
     const foreseen = readForecast(file(), dirs.cwd);
     expect(foreseen).toHaveLength(1);
+    // Private, as the rest of ACAI_HOME.
+    expect(statSync(file()).mode & 0o777).toBe(0o600);
+    expect(statSync(path.dirname(file())).mode & 0o777).toBe(0o700);
     const [launch] = foreseen;
     const started = (spawners: string[]) =>
       spawners.filter((line) => line.startsWith(launch?.bwrapArgs.join(" ") ?? "-"));
