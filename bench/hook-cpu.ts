@@ -46,7 +46,11 @@ async function setUp(root: string): Promise<Map<Kind, string>> {
     await mkdir(acaiHome, { recursive: true });
     const hooks =
       kind === "bash"
-        ? { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: `bash ${script}` }] }] }
+        ? {
+            PreToolUse: [
+              { matcher: "Bash", hooks: [{ type: "command", command: `bash ${script}` }] },
+            ],
+          }
         : undefined;
     await writeFile(path.join(acaiHome, "settings.json"), JSON.stringify(hooks ? { hooks } : {}));
     homes.set(kind, acaiHome);
@@ -85,23 +89,38 @@ try {
   execFileSync("git", ["init", "-q"], { cwd });
   const homes = await setUp(root);
   const run = (kind: Kind) => session(server.url, cwd, homes.get(kind) ?? "", root);
-  console.log(`acai CPU per tool-call turn: ${CALLS} Bash calls a session, ${REPS} sessions per kind a run; ${CLI}`);
+  console.log(
+    `acai CPU per tool-call turn: ${CALLS} Bash calls a session, ${REPS} sessions per kind a run; ${CLI}`,
+  );
   for (const kind of KINDS) await run(kind); // warm-up
   const { values, loads } = await threeRuns(async (n) => {
     const cpu = new Map<Kind, number[]>(KINDS.map((k) => [k, []]));
     for (let rep = 0; rep < REPS; rep++)
-      for (const kind of rep % 2 ? [...KINDS].reverse() : KINDS) cpu.get(kind)?.push(await run(kind));
+      for (const kind of rep % 2 ? [...KINDS].reverse() : KINDS)
+        cpu.get(kind)?.push(await run(kind));
     const at = (k: Kind) => median(cpu.get(k) ?? []);
-    const out = { none: at("none"), hook: at("bash") - at("none"), noise: at("control") - at("none") };
-    console.log(`run ${n + 1}: turn without hooks ${out.none.toFixed(2)} ms CPU; bash hook adds ${out.hook.toFixed(2)} ms; noise ${out.noise.toFixed(2)} ms`);
+    const out = {
+      none: at("none"),
+      hook: at("bash") - at("none"),
+      noise: at("control") - at("none"),
+    };
+    console.log(
+      `run ${n + 1}: turn without hooks ${out.none.toFixed(2)} ms CPU; bash hook adds ${out.hook.toFixed(2)} ms; noise ${out.noise.toFixed(2)} ms`,
+    );
     return out;
   });
   const list = (k: "none" | "hook" | "noise") => values.map((v) => v[k].toFixed(2)).join(", ");
   const load = `load ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)}`;
   const mid = (k: "none" | "hook" | "noise") => median(values.map((v) => v[k])).toFixed(2);
-  console.log(`CPU acai main process per tool-call turn without hooks: ${mid("none")} ms (runs ${list("none")}); ${load}`);
-  console.log(`CPU added per tool-call turn by one bash command hook: ${mid("hook")} ms (runs ${list("hook")}); ${load}`);
-  console.log(`NOISE acai without hooks again over without: ${mid("noise")} ms (runs ${list("noise")}); ${load}`);
+  console.log(
+    `CPU acai main process per tool-call turn without hooks: ${mid("none")} ms (runs ${list("none")}); ${load}`,
+  );
+  console.log(
+    `CPU added per tool-call turn by one bash command hook: ${mid("hook")} ms (runs ${list("hook")}); ${load}`,
+  );
+  console.log(
+    `NOISE acai without hooks again over without: ${mid("noise")} ms (runs ${list("noise")}); ${load}`,
+  );
 } finally {
   server.close();
   await rm(root, { recursive: true, force: true, maxRetries: 5 });

@@ -9,7 +9,10 @@ const file = process.env.ACAI_BENCH_CPU_FILE;
 const marks = [];
 if (file) {
   subscribe("undici:request:create", ({ request }) => {
-    if (String(request?.path ?? "").includes("/v1/messages") && !String(request.path).includes("count_tokens")) {
+    if (
+      String(request?.path ?? "").includes("/v1/messages") &&
+      !String(request.path).includes("count_tokens")
+    ) {
       const { user, system } = process.cpuUsage();
       marks.push((user + system) / 1000);
     }

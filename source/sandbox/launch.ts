@@ -60,12 +60,20 @@ export interface LaunchTableOptions {
 
 export function createLaunchTable(options: LaunchTableOptions): LaunchTable {
   const byPolicy = new Map<string, SandboxLaunch>();
+  // Every run of a hook or tool asks with the same (deeply readonly) policy object: its
+  // launch is found without serializing the policy's path lists again.
+  const byObject = new WeakMap<SandboxPolicy, SandboxLaunch>();
   const extras = new Map<string, LaunchExtras>();
   return {
     launchFor(policy) {
+      const seen = byObject.get(policy);
+      if (seen !== undefined) return seen;
       const id = JSON.stringify(policy);
       const known = byPolicy.get(id);
-      if (known !== undefined) return known;
+      if (known !== undefined) {
+        byObject.set(policy, known);
+        return known;
+      }
       const bridge = policy.network.kind === "hosts" ? options.bridgeFor?.(policy) : undefined;
       const context = bridge
         ? { ...options.context, socketDir: bridge.socketDir }
@@ -73,6 +81,7 @@ export function createLaunchTable(options: LaunchTableOptions): LaunchTable {
       const bwrapArgs = bwrapArguments(policy, context);
       const launch: SandboxLaunch = { key: launchKey(bwrapArgs), bwrapArgs, name: policy.name };
       byPolicy.set(id, launch);
+      byObject.set(policy, launch);
       if (bridge)
         extras.set(launch.key, {
           ...defined("prefix", bridge.prefix),

@@ -34,6 +34,19 @@ describe("launches", () => {
     expect(t.launchFor({ ...policy, network: { kind: "all", deny: [] } }).key).not.toBe(a.key);
   });
 
+  it("the same policy object asked again gets its launch; an equal or a different one is judged by its content", () => {
+    const t = table();
+    const a = t.launchFor(policy);
+    expect(t.launchFor(policy)).toBe(a);
+    const other: SandboxPolicy = { ...policy, network: { kind: "all", deny: [] } };
+    const b = t.launchFor(other);
+    expect(b.key).not.toBe(a.key);
+    expect(b.bwrapArgs).not.toContain("--unshare-net");
+    expect(t.launchFor(other)).toBe(b);
+    expect(t.launchFor({ ...policy })).toBe(a);
+    expect(t.launchFor({ ...other })).toBe(b);
+  });
+
   it("ACAI_SANDBOX is set when sandboxed and removed when not, whatever the parent had", () => {
     const t = table();
     const launch = t.launchFor(policy);

@@ -51,3 +51,26 @@ export function payloadText(payload: unknown, dialect: HookDialect): string {
       return dialect satisfies never;
   }
 }
+
+/**
+ * `payloadText` once per payload object and dialect: the hooks of one event
+ * get the same payload object while none changed the values
+ * (intercept/hook-runs.ts), and payloads are not changed once built, so a
+ * chain of command hooks serializes it once, not once per hook. A payload
+ * that cannot be serialized throws each time, as `payloadText` does.
+ */
+export function payloadTexts(): (payload: unknown, dialect: HookDialect) => string {
+  const made: Record<HookDialect, WeakMap<object, string>> = {
+    acai: new WeakMap(),
+    agenthooks: new WeakMap(),
+  };
+  return (payload, dialect) => {
+    if (typeof payload !== "object" || payload === null) return payloadText(payload, dialect);
+    let text = made[dialect].get(payload);
+    if (text === undefined) {
+      text = payloadText(payload, dialect);
+      made[dialect].set(payload, text);
+    }
+    return text;
+  };
+}

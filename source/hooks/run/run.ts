@@ -54,6 +54,8 @@ export interface HookRunOptions {
    */
   spill?: Spill;
   contextCapChars?: number;
+  /** A spawned hook's stdin from its payload (default `payloadText`; `payloadTexts()` shares it within an event). */
+  stdinOf?: (payload: unknown, dialect: HookDefinition["dialect"]) => string;
 }
 
 export function launchOf(hook: Pick<HookDefinition, "launch">): {
@@ -152,7 +154,7 @@ async function runSpawned(
 ): Promise<HookRunRecord> {
   let stdin: string;
   try {
-    stdin = payloadText(payload, hook.dialect);
+    stdin = (options.stdinOf ?? payloadText)(payload, hook.dialect);
   } catch (error) {
     // A payload nested too deep for JSON.stringify (the model's own tool input, say): not started.
     return notRunRecord(

@@ -6,7 +6,11 @@
  * command hook) and are pasted here literally.
  */
 import { describe, expect, it } from "vitest";
-import { payloadText, pythonJsonDumps } from "../../../source/hooks/contract/payload-text.js";
+import {
+  payloadText,
+  payloadTexts,
+  pythonJsonDumps,
+} from "../../../source/hooks/contract/payload-text.js";
 import { requestLine } from "../../../source/hooks/run/persistent/protocol.js";
 
 const value = {
@@ -75,5 +79,41 @@ describe("a persistent hook's request line", () => {
     expect(requestLine(7, payload, "agenthooks")).toBe(
       '{"id": 7, "event": "before_tool", "tool_input": {"command": "ls \\u2603\\n"}}\n',
     );
+  });
+});
+
+describe("payloadTexts", () => {
+  it("gives each dialect's text, serializing one payload object once per dialect", () => {
+    const textOf = payloadTexts();
+    const payload = { ...value };
+    expect(textOf(payload, "acai")).toBe(payloadText(value, "acai"));
+    expect(textOf(payload, "agenthooks")).toBe(payloadText(value, "agenthooks"));
+    let reads = 0;
+    const counted = {
+      get event() {
+        reads++;
+        return "before_tool";
+      },
+    };
+    const first = textOf(counted, "acai");
+    expect(textOf(counted, "acai")).toBe(first);
+    expect(reads).toBe(1);
+    expect(textOf(counted, "agenthooks")).toBe('{"event": "before_tool"}\n');
+    expect(reads).toBe(2);
+  });
+
+  it("serializes a new payload object (a hook changed the values) anew, and throws as payloadText does", () => {
+    const textOf = payloadTexts();
+    expect(textOf({ command: "ls" }, "acai")).toBe('{"command":"ls"}\n');
+    expect(textOf({ command: "rm -rf /" }, "acai")).toBe('{"command":"rm -rf /"}\n');
+    const deep: Record<string, unknown> = {};
+    let at = deep;
+    for (let i = 0; i < 20_000; i++) {
+      const inner: Record<string, unknown> = {};
+      at.a = inner;
+      at = inner;
+    }
+    expect(() => textOf(deep, "acai")).toThrow();
+    expect(() => textOf(deep, "acai")).toThrow();
   });
 });

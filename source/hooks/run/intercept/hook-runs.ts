@@ -13,6 +13,7 @@ import { type HookDefinition, type HookEventName, hookTypeOf } from "../../contr
 import { eventRow } from "../../contract/events/table.js";
 import type { GateState } from "../../contract/gate-state.js";
 import { buildPayload, type SessionInfo } from "../../contract/payload.js";
+import { payloadTexts } from "../../contract/payload-text.js";
 import { type HookRef, hookRef, hookWarning, type InterceptedEvent } from "../activity.js";
 import type { RunHook } from "../chain.js";
 import type { PersistentHost } from "../persistent/host.js";
@@ -68,6 +69,7 @@ export function hookRuns(deps: HookRunsOptions): RunnerFor {
       ...(options.handlers === undefined ? {} : { handlers: options.handlers }),
       spill: deps.spill,
       contextCapChars: deps.contextCapChars,
+      stdinOf: payloadTexts(),
       ...(options.fingerprints === undefined
         ? {}
         : { fingerprints: options.fingerprints, onChanged: warnChanged }),
