@@ -14,7 +14,7 @@
  * repetition); acai without hooks runs twice a repetition, the second printed as
  * NOISE; three runs.
  *
- *   npm run build && node bench/hook-cpu.ts [--calls 30] [--reps 4] [--cli dist/bundle/main.js]
+ *   npm run build && node bench/hook-cpu.ts [--calls 30] [--reps 4] [--cli dist/bundle/main.js] [--versus OTHER/dist/bundle/main.js]
  */
 import { execFileSync, spawn } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -59,7 +59,13 @@ async function setUp(root: string): Promise<Map<Kind, string>> {
 }
 
 /** One session: acai's CPU ms per tool-call turn (second request to last). */
-async function session(url: string, cwd: string, acaiHome: string, root: string): Promise<number> {
+async function session(
+  cli: string,
+  url: string,
+  cwd: string,
+  acaiHome: string,
+  root: string,
+): Promise<number> {
   const cpuFile = path.join(root, "cpu.json");
   const env: Record<string, string> = {
     PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? "/usr/bin:/bin"}`,
@@ -69,7 +75,7 @@ async function session(url: string, cwd: string, acaiHome: string, root: string)
     ANTHROPIC_API_KEY: "sk-ant-bench-not-a-key",
     ACAI_BENCH_CPU_FILE: cpuFile,
   };
-  const args = ["--import", PROBE, CLI, "-p", "go", "--allowedTools", "Bash"];
+  const args = ["--import", PROBE, cli, "-p", "go", "--allowedTools", "Bash"];
   args.push("--model", "anthropic:claude-sonnet-4-5", "--max-steps", String(CALLS + 5));
   const child = spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
@@ -81,6 +87,39 @@ async function session(url: string, cwd: string, acaiHome: string, root: string)
   return ((marks.at(-1) ?? 0) - (marks[1] ?? 0)) / (CALLS - 1);
 }
 
+type Figure = { none: number; hook: number; noise: number };
+const versusAt = process.argv.indexOf("--versus");
+/** `--versus OTHER_BUNDLE`: the same sessions with another build, interleaved (its figures and after/before ratio). */
+const VERSUS = versusAt > 0 ? path.resolve(process.argv[versusAt + 1] ?? "") : undefined;
+const CLIS = VERSUS === undefined ? [CLI] : [CLI, VERSUS];
+
+/** One run: REPS sessions of every build and kind, the order reversed every other repetition. */
+async function oneRun(run: (cli: string, kind: Kind) => Promise<number>): Promise<Figure[]> {
+  const pairs = CLIS.flatMap((cli) => KINDS.map((kind) => [cli, kind] as const));
+  const cpu = new Map<string, number[]>(pairs.map(([c, k]) => [`${c}/${k}`, []]));
+  for (let rep = 0; rep < REPS; rep++)
+    for (const [cli, kind] of rep % 2 ? [...pairs].reverse() : pairs)
+      cpu.get(`${cli}/${kind}`)?.push(await run(cli, kind));
+  return CLIS.map((cli) => {
+    const at = (k: Kind) => median(cpu.get(`${cli}/${k}`) ?? []);
+    return { none: at("none"), hook: at("bash") - at("none"), noise: at("control") - at("none") };
+  });
+}
+
+function report(label: string, values: Figure[], load: string): void {
+  const list = (k: keyof Figure) => values.map((v) => v[k].toFixed(2)).join(", ");
+  const mid = (k: keyof Figure) => median(values.map((v) => v[k])).toFixed(2);
+  console.log(
+    `CPU ${label}: acai per tool-call turn without hooks ${mid("none")} ms (runs ${list("none")}); ${load}`,
+  );
+  console.log(
+    `CPU ${label}: added per tool-call turn by one bash command hook ${mid("hook")} ms (runs ${list("hook")}); ${load}`,
+  );
+  console.log(
+    `NOISE ${label}: acai without hooks again over without ${mid("noise")} ms (runs ${list("noise")}); ${load}`,
+  );
+}
+
 const root = await mkdtemp(path.join(os.tmpdir(), "acai-bench-hook-cpu-"));
 const server = await startFakeAnthropic(CALLS, "true");
 try {
@@ -88,39 +127,33 @@ try {
   await mkdir(cwd);
   execFileSync("git", ["init", "-q"], { cwd });
   const homes = await setUp(root);
-  const run = (kind: Kind) => session(server.url, cwd, homes.get(kind) ?? "", root);
+  const run = (cli: string, kind: Kind) =>
+    session(cli, server.url, cwd, homes.get(kind) ?? "", root);
   console.log(
-    `acai CPU per tool-call turn: ${CALLS} Bash calls a session, ${REPS} sessions per kind a run; ${CLI}`,
+    `acai CPU per tool-call turn: ${CALLS} Bash calls a session, ${REPS} sessions per build and kind a run; ${CLIS.join(" vs ")}`,
   );
-  for (const kind of KINDS) await run(kind); // warm-up
+  for (const cli of CLIS) for (const kind of KINDS) await run(cli, kind); // warm-up
   const { values, loads } = await threeRuns(async (n) => {
-    const cpu = new Map<Kind, number[]>(KINDS.map((k) => [k, []]));
-    for (let rep = 0; rep < REPS; rep++)
-      for (const kind of rep % 2 ? [...KINDS].reverse() : KINDS)
-        cpu.get(kind)?.push(await run(kind));
-    const at = (k: Kind) => median(cpu.get(k) ?? []);
-    const out = {
-      none: at("none"),
-      hook: at("bash") - at("none"),
-      noise: at("control") - at("none"),
-    };
-    console.log(
-      `run ${n + 1}: turn without hooks ${out.none.toFixed(2)} ms CPU; bash hook adds ${out.hook.toFixed(2)} ms; noise ${out.noise.toFixed(2)} ms`,
-    );
-    return out;
+    const figures = await oneRun(run);
+    for (const [i, f] of figures.entries())
+      console.log(
+        `run ${n + 1} ${CLIS[i]}: turn without hooks ${f.none.toFixed(2)} ms CPU; bash hook adds ${f.hook.toFixed(2)} ms; noise ${f.noise.toFixed(2)} ms`,
+      );
+    return figures;
   });
-  const list = (k: "none" | "hook" | "noise") => values.map((v) => v[k].toFixed(2)).join(", ");
   const load = `load ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)}`;
-  const mid = (k: "none" | "hook" | "noise") => median(values.map((v) => v[k])).toFixed(2);
-  console.log(
-    `CPU acai main process per tool-call turn without hooks: ${mid("none")} ms (runs ${list("none")}); ${load}`,
-  );
-  console.log(
-    `CPU added per tool-call turn by one bash command hook: ${mid("hook")} ms (runs ${list("hook")}); ${load}`,
-  );
-  console.log(
-    `NOISE acai without hooks again over without: ${mid("noise")} ms (runs ${list("noise")}); ${load}`,
-  );
+  for (const [i, cli] of CLIS.entries())
+    report(
+      i === 0 ? "this build" : `versus ${cli}`,
+      values.map((v) => v[i] as Figure),
+      load,
+    );
+  if (VERSUS !== undefined) {
+    const ratios = values.map((v) => (v[0]?.hook ?? Number.NaN) / (v[1]?.hook ?? Number.NaN));
+    console.log(
+      `RATIO hook's added CPU, this build / versus: ${median(ratios).toFixed(3)}× (runs ${ratios.map((r) => r.toFixed(3)).join(", ")}); ${load}`,
+    );
+  }
 } finally {
   server.close();
   await rm(root, { recursive: true, force: true, maxRetries: 5 });
