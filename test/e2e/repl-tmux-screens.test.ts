@@ -80,6 +80,8 @@ describe.skipIf(skipReason !== "")(`REPL screens ${skipReason}`, { timeout: 60_0
     t.keys("Tab");
     await t.see(/^› \/compact\s*$/m);
     t.keys("C-u");
+    // The cleared line first: typed in the same read as C-u, the text would come as one chunk.
+    await t.see(/^›\s+ask anything/m);
     t.text("look at @s");
     await t.see("  src/");
     t.keys("Tab");
