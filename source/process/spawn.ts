@@ -6,6 +6,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
+import { isDirectory } from "../shared/is-directory.js";
 import type { SandboxLaunch } from "./types.js";
 
 export interface SpawnTarget {
@@ -68,14 +69,6 @@ export function describeSpawnError(error: NodeJS.ErrnoException, run: SpawnTarge
 function isFile(path: string, cwd: string): boolean {
   try {
     return statSync(resolve(cwd, path)).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
   } catch {
     return false;
   }

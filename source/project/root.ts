@@ -10,6 +10,7 @@
  */
 import { statSync } from "node:fs";
 import path from "node:path";
+import { isDirectory } from "../shared/is-directory.js";
 
 export interface FindProjectRootOptions {
   cwd: string;
@@ -52,14 +53,6 @@ function identity(file: string): string | undefined {
     return `${stats.dev}:${stats.ino}`;
   } catch {
     return undefined;
-  }
-}
-
-function isDirectory(file: string): boolean {
-  try {
-    return statSync(file).isDirectory();
-  } catch {
-    return false;
   }
 }
 

@@ -11,6 +11,7 @@
  */
 import { type FSWatcher, watch as fsWatch, readdirSync, type Stats, statSync } from "node:fs";
 import path from "node:path";
+import { isDirectory } from "../shared/is-directory.js";
 
 /** The kind of change reported (Claude Code's FileChanged `event`). */
 export type PathChange = "add" | "change" | "unlink";
@@ -98,7 +99,7 @@ export function createPathWatcher(options: PathWatcherOptions): PathWatcher {
       files = [...new Set(next)];
       const wanted = new Map<string, Set<string>>();
       for (const file of files) {
-        const [folder, name] = isFolder(file)
+        const [folder, name] = isDirectory(file)
           ? [file, "*"]
           : [path.dirname(file), path.basename(file)];
         const names = wanted.get(folder) ?? new Set<string>();
@@ -143,14 +144,6 @@ function remember(stamps: Map<string, Stamp>, folder: string, name: string): voi
   for (const entry of entries) {
     const file = path.join(folder, entry);
     if (!stamps.has(file)) stamps.set(file, stampOf(file));
-  }
-}
-
-function isFolder(file: string): boolean {
-  try {
-    return statSync(file).isDirectory();
-  } catch {
-    return false;
   }
 }
 
