@@ -10,7 +10,16 @@
  *
  * Node built-ins only: the `acai` bin imports this before the code cache is on.
  */
-import { fchmodSync, fstatSync, mkdirSync, openSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import {
+  fchmodSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { chmod, mkdir, stat } from "node:fs/promises";
 import path from "node:path";
 
@@ -47,4 +56,22 @@ export function openPrivateAppendSync(file: string): number {
 export async function tightenFile(file: string): Promise<void> {
   const info = await stat(file).catch(() => undefined);
   if (info && (info.mode & GROUP_OTHER) !== 0) await chmod(file, PRIVATE_FILE_MODE).catch(() => {});
+}
+
+/**
+ * Writes `text` to `file` (0600, new folders 0700) beside it and renames it
+ * over, so it is never half written and a planted link is replaced, not
+ * followed; false when it could not be written (nothing is left behind).
+ */
+export function writePrivateFileAtomicSync(file: string, text: string): boolean {
+  const temporary = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+  try {
+    ensurePrivateDirSync(path.dirname(file));
+    writeFileSync(temporary, text, { flag: "wx", mode: PRIVATE_FILE_MODE });
+    renameSync(temporary, file);
+    return true;
+  } catch {
+    rmSync(temporary, { force: true });
+    return false;
+  }
 }

@@ -13,20 +13,10 @@
  * sandbox because of the cache. A file that does not parse, is too large or
  * does not match is ignored and the probe runs. `acai doctor` probes afresh.
  */
-import { randomBytes } from "node:crypto";
-import {
-  mkdirSync,
-  readFileSync,
-  readlinkSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { z } from "zod";
+import { writePrivateFileAtomicSync } from "../config/private-files.js";
 import type { ProbeResult } from "./detect.js";
 
 type Probe = (bwrap: string, args: readonly string[]) => ProbeResult;
@@ -115,15 +105,7 @@ function readKey(file: string): string | undefined {
   }
 }
 
-/** Written beside and renamed over (a planted link is replaced, not followed); a failure only means no cache. */
+/** Written beside and renamed over; a failure only means no cache (the next session probes again). */
 function writeKey(file: string, key: string): void {
-  const temporary = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-  try {
-    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    writeFileSync(temporary, JSON.stringify({ version: 1, key }), { flag: "wx", mode: 0o600 });
-    renameSync(temporary, file);
-  } catch {
-    // No cache this time: the next session probes again.
-    rmSync(temporary, { force: true });
-  }
+  writePrivateFileAtomicSync(file, JSON.stringify({ version: 1, key }));
 }

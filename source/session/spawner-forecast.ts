@@ -17,10 +17,9 @@
  * nothing, never a looser sandbox or a hook run early. A file that does not
  * parse, is too large, or names another folder is ignored.
  */
-import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import path from "node:path";
+import { readFileSync, rmSync, statSync } from "node:fs";
 import { z } from "zod";
+import { writePrivateFileAtomicSync } from "../config/private-files.js";
 import { launchKey } from "../process/launch-key.js";
 import type { SandboxLauncher } from "../process/sandbox-launch.js";
 import type { SandboxLaunch } from "../process/types.js";
@@ -115,14 +114,7 @@ export function settleForecast(options: {
   });
 }
 
-/** Written beside and renamed over (a planted link is replaced, not followed); a failure only means no forecast. */
+/** Written beside and renamed over; a failure only means no forecast. */
 function writeForecast(file: string, forecast: z.infer<typeof ForecastFile>): void {
-  const temporary = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-  try {
-    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    writeFileSync(temporary, JSON.stringify(forecast), { flag: "wx", mode: 0o600 });
-    renameSync(temporary, file);
-  } catch {
-    rmSync(temporary, { force: true });
-  }
+  writePrivateFileAtomicSync(file, JSON.stringify(forecast));
 }
