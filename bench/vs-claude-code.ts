@@ -29,6 +29,14 @@
  * repetition ("control"): what the second adds over the first is the bench's
  * own noise, printed as NOISE beside the RESULT lines.
  *
+ * The persistent hook is also measured paired ("paired"): one session asks
+ * for `true` and `:` in turn, and the same persistent hook matches only
+ * `true` (its matcher's `pattern`), so its added time is the matched turns'
+ * mean minus the unmatched turns' in the same session — a garbage collection
+ * or a slow sandboxed call lands in either kind of turn alike, instead of in
+ * one of two sessions. The control sessions alternate the same way: their
+ * `true` turns over their `:` turns is that figure's NOISE.
+ *
  *   npm run build && node bench/vs-claude-code.ts [--calls 20] [--reps 3] [--claude-code DIR]
  *     [--acai-sandbox off]   (acai's tools and hooks outside its OS sandbox, as Claude Code's run)
  *     [--acai-only]          (no Claude Code: acai's added times and the noise only)
@@ -54,8 +62,8 @@ const ACAI_SANDBOX_OFF = process.argv[process.argv.indexOf("--acai-sandbox") + 1
 const ACAI_ONLY = process.argv.includes("--acai-only");
 
 type Agent = "claude" | "acai";
-/** "control": acai without hooks again, the bench's own noise. */
-type Kind = "none" | "control" | "bash" | "python" | "node" | "persistent";
+/** "control": acai without hooks again, the bench's own noise; "paired": the persistent hook matching every other call. */
+type Kind = "none" | "control" | "bash" | "python" | "node" | "persistent" | "paired";
 
 /** How to start Claude Code from an install folder, or why not. */
 function claudeCommand(dir: string): { command: string; args: string[]; version: string } | string {
@@ -102,11 +110,12 @@ function install(dir: string): string | undefined {
 const GUARD_BASH = `payload="$(cat)"\ncase "$payload" in *'rm -rf /'*) echo "blocked: rm -rf /" >&2; exit 2;; esac\nexit 0\n`;
 const GUARD_PY = `import json, sys\nevent = json.load(sys.stdin)\nif "rm -rf /" in str(event.get("tool_input", {}).get("command", "")):\n    print("blocked: rm -rf /", file=sys.stderr)\n    sys.exit(2)\n`;
 const GUARD_NODE = `let text = "";\nprocess.stdin.on("data", (c) => (text += c));\nprocess.stdin.on("end", () => {\n  const event = JSON.parse(text);\n  if (String(event.tool_input?.command ?? "").includes("rm -rf /")) {\n    console.error("blocked: rm -rf /");\n    process.exit(2);\n  }\n});\n`;
-/** The same logic as an acai persistent hook: one process, one JSON line per request. */
-const GUARD_PERSISTENT = (node: string) => `#!${node}
+/** The same logic as an acai persistent hook: one process, one JSON line per request (`paired`: matching only `true`). */
+const GUARD_PERSISTENT = (node: string, paired: boolean) => `#!${node}
 import { createInterface } from "node:readline";
 if (process.env.HOOK_ACTION === "describe") {
-  console.log(JSON.stringify({ name: "guard", events: ["before_tool"], matcher: { tool: "Bash" }, mode: "persistent" }));
+  const matcher = ${paired ? `{ tool: "Bash", pattern: "^true$" }` : `{ tool: "Bash" }`};
+  console.log(JSON.stringify({ name: "guard", events: ["before_tool"], matcher, mode: "persistent" }));
   process.exit(0);
 }
 createInterface({ input: process.stdin }).on("line", (line) => {
@@ -123,7 +132,7 @@ async function setUp(root: string, kinds: Kind[]) {
   await writeFile(path.join(scripts, "guard.sh"), GUARD_BASH);
   await writeFile(path.join(scripts, "guard.py"), GUARD_PY);
   await writeFile(path.join(scripts, "guard.mjs"), GUARD_NODE);
-  const commandOf: Record<Exclude<Kind, "none" | "control" | "persistent">, string> = {
+  const commandOf: Record<Exclude<Kind, "none" | "control" | "persistent" | "paired">, string> = {
     bash: `bash ${path.join(scripts, "guard.sh")}`,
     python: `python3 ${path.join(scripts, "guard.py")}`,
     node: `${process.execPath} ${path.join(scripts, "guard.mjs")}`,
@@ -138,7 +147,7 @@ async function setUp(root: string, kinds: Kind[]) {
       await mkdir(path.join(acaiHome, "hooks"), { recursive: true });
       const settings = {
         ...(agent === "acai" && ACAI_SANDBOX_OFF ? { sandbox: { enabled: false } } : {}),
-        ...(kind === "none" || kind === "control" || kind === "persistent"
+        ...(kind === "none" || kind === "control" || kind === "persistent" || kind === "paired"
           ? {}
           : {
               hooks: {
@@ -153,9 +162,9 @@ async function setUp(root: string, kinds: Kind[]) {
           ? path.join(home, ".claude", "settings.json")
           : path.join(acaiHome, "settings.json");
       await writeFile(file, JSON.stringify(settings, null, 2));
-      if (kind === "persistent") {
+      if (kind === "persistent" || kind === "paired") {
         const hook = path.join(acaiHome, "hooks", "guard");
-        await writeFile(hook, GUARD_PERSISTENT(process.execPath));
+        await writeFile(hook, GUARD_PERSISTENT(process.execPath, kind === "paired"));
         await chmod(hook, 0o755);
       }
       homes.set(`${agent}/${kind}`, { home, acaiHome });
@@ -167,12 +176,14 @@ async function setUp(root: string, kinds: Kind[]) {
 /** Which agent runs which kind: Claude Code has no persistent hooks, and acai alone is the control. */
 function runs(agent: Agent, kind: Kind): boolean {
   if (agent === "acai") return true;
-  return !ACAI_ONLY && kind !== "persistent" && kind !== "control";
+  return !ACAI_ONLY && kind !== "persistent" && kind !== "paired" && kind !== "control";
 }
 
 interface Runner {
   claude: { command: string; args: string[] } | undefined;
   url: string;
+  /** The fake server asking for `true` and `:` in turn (the paired sessions). */
+  alternateUrl: string;
   cwd: string;
   homes: Awaited<ReturnType<typeof setUp>>;
   takeTurnTimes: () => number[];
@@ -185,7 +196,7 @@ async function session(r: Runner, agent: Agent, kind: Kind): Promise<number[]> {
   const env: Record<string, string> = {
     PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? "/usr/bin:/bin"}`,
     HOME: where.home,
-    ANTHROPIC_BASE_URL: r.url,
+    ANTHROPIC_BASE_URL: kind === "paired" || kind === "control" ? r.alternateUrl : r.url,
     ANTHROPIC_API_KEY: "sk-ant-bench-not-a-key",
   };
   const [command, args] =
@@ -291,7 +302,9 @@ async function oneRun(runner: Runner, pairs: [Agent, Kind][], run: number): Prom
   const turn = (key: string) => turnTimes(turns.get(key) ?? []);
   const added: Added = new Map();
   for (const [agent, kind] of pairs) {
-    if (kind === "none") continue;
+    if (kind === "control" || kind === "paired")
+      added.set(`${agent}/${kind}-paired`, pairedAdded(turns.get(`${agent}/${kind}`) ?? []));
+    if (kind === "none" || kind === "paired") continue;
     const [withHook, without] = [turn(`${agent}/${kind}`), turn(`${agent}/none`)];
     added.set(`${agent}/${kind}`, {
       mean: withHook.mean - without.mean,
@@ -308,6 +321,21 @@ async function oneRun(runner: Runner, pairs: [Agent, Kind][], run: number): Prom
       .join(", ")}`,
   );
   return added;
+}
+
+/**
+ * A paired session's added time: its matched (`true`, odd-indexed) turns over its unmatched (`:`)
+ * ones — the median session's difference of means, and the difference of the run's median turns.
+ */
+function pairedAdded(sessions: readonly number[][]): TurnTimes {
+  const split = (turns: readonly number[], matched: boolean) =>
+    turns.filter((_, i) => i % 2 === (matched ? 1 : 0));
+  return {
+    mean: median(sessions.map((s) => mean(split(s, true)) - mean(split(s, false)))),
+    median:
+      median(sessions.flatMap((s) => split(s, true))) -
+      median(sessions.flatMap((s) => split(s, false))),
+  };
 }
 
 const fixed = (values: readonly number[]) => values.map((v) => v.toFixed(2)).join(", ");
@@ -346,6 +374,12 @@ function printRatios(
     "claude/node",
     0.05,
   );
+  line(
+    "time added per tool call by the same persistent Node hook, paired (matched / unmatched turns of one session), / Claude Code's Node command hook",
+    "acai/paired-paired",
+    "claude/node",
+    0.05,
+  );
 }
 
 /** acai's added times alone (and the noise line): what --acai-only prints, and the NOISE line always. */
@@ -356,12 +390,22 @@ function printAcai(values: readonly Added[], loads: readonly number[], kinds: re
   const say = (label: string, key: string) =>
     `${label}: mean turn ${median(at(key, "mean")).toFixed(2)} ms (runs ${fixed(at(key, "mean"))}), median turn ${median(at(key, "median")).toFixed(2)} ms (runs ${fixed(at(key, "median"))}); ${load}`;
   if (ACAI_ONLY)
-    for (const kind of kinds.filter((k) => k !== "none" && k !== "control"))
+    for (const kind of kinds.filter((k) => k !== "none" && k !== "control" && k !== "paired"))
       console.log(say(`ACAI time added per tool call by one ${kind} hook`, `acai/${kind}`));
+  if (ACAI_ONLY)
+    console.log(
+      say("ACAI time added per tool call by the persistent hook, paired", "acai/paired-paired"),
+    );
   console.log(
     say(
       "NOISE acai without hooks, run again, over acai without hooks (no hook in either: the bench's own noise)",
       "acai/control",
+    ),
+  );
+  console.log(
+    say(
+      "NOISE paired: acai without hooks, its `true` turns over its `:` turns (the paired figure's own noise)",
+      "acai/control-paired",
     ),
   );
 }
@@ -378,6 +422,7 @@ try {
     ...(python ? (["python"] as const) : []),
     "node",
     "persistent",
+    "paired",
   ];
   const cwd = path.join(root, "project");
   await mkdir(cwd);
@@ -385,6 +430,7 @@ try {
   const runner: Runner = {
     claude,
     url: server.url,
+    alternateUrl: server.alternateUrl,
     cwd,
     homes: await setUp(root, kinds),
     takeTurnTimes: server.takeTurnTimes,

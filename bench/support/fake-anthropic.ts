@@ -5,7 +5,9 @@
  * tool results in it), so the server holds no state between sessions and
  * answers any side request (a title, a quota check: no tools, or
  * `count_tokens`) with a short text. Streams SSE when asked (`"stream": true`),
- * as the real API does; JSON otherwise.
+ * as the real API does; JSON otherwise. A client whose base URL ends in
+ * `/alternate` (`alternateUrl`) is asked for `command` and `:` in turn
+ * (`command` first): the paired measurement's two kinds of turn in one session.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -32,6 +34,7 @@ function answer(
   body: { messages?: Message[]; tools?: { name: string }[] },
   toolCalls: number,
   command: string,
+  alternate: boolean,
 ): Block[] {
   const hasBash = body.tools?.some((t) => t.name === "Bash") ?? false;
   const done = toolResults(body.messages ?? []);
@@ -41,7 +44,7 @@ function answer(
       type: "tool_use",
       id: `toolu_bench_${done + 1}`,
       name: "Bash",
-      input: { command, description: "bench" },
+      input: { command: alternate && done % 2 === 1 ? ":" : command, description: "bench" },
     },
   ];
 }
@@ -103,6 +106,8 @@ function sse(res: http.ServerResponse, model: string, blocks: Block[]): void {
 export interface FakeAnthropic {
   /** For ANTHROPIC_BASE_URL (no `/v1`: clients add it). */
   url: string;
+  /** The same server, asking for `command` and `:` in turn (request k after k tool results: `:` when k is odd). */
+  alternateUrl: string;
   /** Requests seen to /v1/messages. */
   requests: () => number;
   /** When each request offering the Bash tool arrived (performance.now()) since the last call; clears them. */
@@ -147,7 +152,7 @@ export async function startFakeAnthropic(
       }
       requests++;
       if (body.tools?.some((t) => t.name === "Bash")) turnTimes.push(arrived);
-      const blocks = answer(body, toolCalls, command);
+      const blocks = answer(body, toolCalls, command, url.startsWith("/alternate/"));
       const model = body.model ?? "claude-bench";
       if (body.stream) return sse(res, model, blocks);
       res.writeHead(200, { "content-type": "application/json" });
@@ -170,6 +175,7 @@ export async function startFakeAnthropic(
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    alternateUrl: `http://127.0.0.1:${port}/alternate`,
     requests: () => requests,
     takeTurnTimes: () => {
       const times = turnTimes;
