@@ -19,7 +19,7 @@ import {
   settingsHooksEventError,
   settingsHooksTypeError,
 } from "../hooks/discover/sources/settings-section.js";
-import { getProjectTrust, trustProject } from "../hooks/discover/trust.js";
+import { getProjectTrust, type TrustRecord, trustProject } from "../hooks/discover/trust.js";
 import { collectServers, projectNameClash } from "../mcp/config.js";
 import { projectChanges } from "../project/changes.js";
 import { trustedLinks } from "../project/links.js";
@@ -44,7 +44,8 @@ export interface ProjectAssessment {
   status: ProjectStatus;
   /** Project settings files that exist but were not read (`includeProject: false`). */
   unreadSettings: string[];
-  review: ProjectReview;
+  /** What an untrusted project shows; built when first read for a trusted one (`acai -p` never reads it). */
+  readonly review: ProjectReview;
   /** The describe `env` requests the user confirmed for this exact set (none unless trusted). */
   confirmedEnv: ConfirmedEnv;
   /** Records trust for exactly the current set; refuses a set that cannot be hashed completely. */
@@ -79,15 +80,9 @@ export async function assessProject(options: AssessProjectOptions): Promise<Proj
       : manifest.incomplete === undefined && record?.fingerprint === manifest.fingerprint
         ? "trusted"
         : "untrusted";
-  const review: ProjectReview = {
-    root: root.dir,
-    items: describeUntrusted(scan).map(toUntrustedInfo),
-    settings: summarizeSettings(loaded, root.dir),
-    changes: projectChanges(manifest.entries, record),
-    links: trustedLinks(manifest.entries, root.dir),
-    mcpNameClashes: mcpNameClashes(loaded, root.dir),
-    ...(manifest.incomplete !== undefined ? { incomplete: manifest.incomplete } : {}),
-  };
+  const buildReview = () => projectReview(scan, loaded, root.dir, record);
+  // Only what is not trusted is shown: a trusted project's review is built if something asks.
+  let review = status === "trusted" ? undefined : buildReview();
   const unreadSettings =
     options.includeProject === false
       ? settingsLocations({ acaiHome: paths.home, projectDir: root.dir, homeDir: options.homeDir })
@@ -101,7 +96,10 @@ export async function assessProject(options: AssessProjectOptions): Promise<Proj
     scan,
     status,
     unreadSettings,
-    review,
+    get review() {
+      review ??= buildReview();
+      return review;
+    },
     confirmedEnv: status === "trusted" ? (record?.env ?? {}) : {},
     trust: async () => {
       if (manifest.fingerprint === null) return;
@@ -114,6 +112,25 @@ export async function assessProject(options: AssessProjectOptions): Promise<Proj
         entries: manifest.entries,
       });
     },
+  };
+}
+
+/** What the user reviews before trusting: the hooks, settings, changes and links of the set. */
+function projectReview(
+  scan: HookScan,
+  loaded: LoadedSettings,
+  root: string,
+  record: TrustRecord | undefined,
+): ProjectReview {
+  const manifest = scan.projectManifest;
+  return {
+    root,
+    items: describeUntrusted(scan).map(toUntrustedInfo),
+    settings: summarizeSettings(loaded, root),
+    changes: projectChanges(manifest.entries, record),
+    links: trustedLinks(manifest.entries, root),
+    mcpNameClashes: mcpNameClashes(loaded, root),
+    ...(manifest.incomplete !== undefined ? { incomplete: manifest.incomplete } : {}),
   };
 }
 
