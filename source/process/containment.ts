@@ -35,13 +35,21 @@ export interface Containment {
   nextRunId(): string;
   /** The child's environment: `env` plus the inherited markers and this run's. */
   envFor(env: Readonly<Record<string, string>>, runId: string): Record<string, string>;
-  /** Called before each spawn: starts the watchdog and the exit hook the first time. */
-  beforeSpawn(): void;
+  /**
+   * Called before each spawn: registers the exit sweep the first time, and starts the watchdog
+   * before the first spawn on the host. A `namespace` spawn (bwrap with `--unshare-pid
+   * --die-with-parent`, bwrap.ts) needs none: the kernel ends its whole tree with acai,
+   * SIGKILL included (decision 0058).
+   */
+  beforeSpawn(place?: SpawnPlace): void;
   /** SIGKILLs what is left of one run (its setsid/double-fork escapees). */
   sweepRun(runId: string): number;
   /** SIGKILLs everything this acai started that is still running. */
   sweepAll(): number;
 }
+
+/** Where a child starts: on the host, or in a PID namespace that dies with acai. */
+export type SpawnPlace = "host" | "namespace";
 
 export interface ContainmentOptions {
   markerName?: string;
@@ -62,6 +70,7 @@ export function createContainment(options: ContainmentOptions = {}): Containment
   const procDir = options.procDir ?? "/proc";
   let runs = 0;
   let started = false;
+  let watchdogAsked = false;
   let watchdog: ChildProcess | undefined;
   const exclude = (): number[] =>
     watchdog?.pid === undefined ? [process.pid] : [process.pid, watchdog.pid];
@@ -75,12 +84,15 @@ export function createContainment(options: ContainmentOptions = {}): Containment
     markerName,
     nextRunId: () => String(++runs),
     envFor: (env, runId) => ({ ...env, ...inherited, [markerName]: runId }),
-    beforeSpawn() {
-      if (started) return;
-      started = true;
-      options.onExit?.(() => {
-        sweepAll();
-      });
+    beforeSpawn(place = "host") {
+      if (!started) {
+        started = true;
+        options.onExit?.(() => {
+          sweepAll();
+        });
+      }
+      if (place === "namespace" || watchdogAsked) return;
+      watchdogAsked = true;
       if (options.watchdogExecPath !== undefined) {
         watchdog = startWatchdog({
           execPath: options.watchdogExecPath,

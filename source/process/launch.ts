@@ -30,7 +30,8 @@ export function launchMarked(
 ): SpawnOutcome | Promise<SpawnOutcome> {
   const { containment } = options;
   const runId = containment?.nextRunId();
-  containment?.beforeSpawn();
+  // A sandboxed child starts in bwrap's PID namespace, which dies with acai: no watchdog needed for it.
+  containment?.beforeSpawn(target.sandbox === undefined ? "host" : "namespace");
   const env =
     containment && runId !== undefined ? containment.envFor(target.env, runId) : target.env;
   const started = startMarked({ ...target, env }, options);

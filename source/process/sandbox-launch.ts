@@ -192,8 +192,9 @@ let current: SandboxLauncher | undefined;
 export function processSandboxLauncher(): SandboxLauncher {
   current ??= createSandboxLauncher({
     spawnerEnv: () => {
-      // Also a spawner started ahead of any run (prepare) is swept at acai's exit.
-      processContainment().beforeSpawn();
+      // Also a spawner started ahead of any run (prepare) is swept at acai's exit; it runs in
+      // bwrap's PID namespace, which dies with acai even if acai is SIGKILLed (no watchdog).
+      processContainment().beforeSpawn("namespace");
       return processContainment().envFor({}, "spawner");
     },
   });

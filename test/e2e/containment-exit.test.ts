@@ -116,7 +116,7 @@ for (const containment of CONTAINMENTS) {
       expect(await survivors(marker)).toEqual([]);
     });
 
-    it("SIGKILL of acai: the watchdog kills what acai started", async () => {
+    it("SIGKILL of acai: nothing it started survives (the watchdog; in the sandbox, the namespace)", async () => {
       const marker = markers.next();
       server = await startFakeOpenAI([
         {

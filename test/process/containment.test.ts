@@ -125,6 +125,33 @@ describe("a runner with containment", () => {
     expect(await survivors(marker)).toEqual([]);
   });
 
+  it("starts the watchdog at the first spawn on the host, none for spawns in a namespace", async () => {
+    const markerName = newMarkerName();
+    const exits: (() => void)[] = [];
+    const containment = createContainment({
+      markerName,
+      watchdogExecPath: process.execPath,
+      onExit: (sweep) => exits.push(sweep),
+    });
+    // The watchdog's argv names the entry it sweeps for.
+    const watchdogs = () => pidsWith(`${markerName}=`);
+    try {
+      containment.beforeSpawn("namespace");
+      containment.beforeSpawn("namespace");
+      expect(exits).toHaveLength(1); // the exit sweep holds for namespaced children too
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(watchdogs()).toEqual([]);
+      containment.beforeSpawn("host");
+      containment.beforeSpawn();
+      expect(await waitFor(() => watchdogs().length === 1)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(watchdogs()).toHaveLength(1);
+      expect(exits).toHaveLength(1);
+    } finally {
+      for (const pid of watchdogs()) process.kill(pid, "SIGKILL");
+    }
+  });
+
   it("does not scan /proc when nothing was spawned", () => {
     const containment = createContainment({ procDir: join(dir, "no-proc") });
     expect(containment.sweepAll()).toBe(0);

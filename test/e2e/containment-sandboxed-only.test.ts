@@ -1,0 +1,92 @@
+/**
+ * A session whose children all run in the OS sandbox starts no watchdog
+ * (decision 0058): each runs in bwrap's PID namespace, which dies with acai.
+ * Through `acai -p` with the sandbox on and required, a session_start hook
+ * that starts an escapee (setsid, empty environment) and waits: while it runs,
+ * no watchdog is a child of acai; after acai is SIGKILLed, neither the hook,
+ * its escapee nor the sandbox's bwrap processes are left.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { Markers, pidsWith, survivors, waitFor } from "../process/survivors.js";
+import { bwrapWorks } from "../support/bwrap.js";
+import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
+import { type AcaiDirs, makeAcaiDirs, startAcai } from "../support/run-acai.js";
+import { installUserHook, writeUserSettings } from "./containment-support.js";
+import { modelArgs } from "./helpers.js";
+
+const markers = new Markers();
+let dirs: AcaiDirs;
+let server: FakeOpenAIServer | undefined;
+
+beforeEach(async () => {
+  dirs = await makeAcaiDirs("acai-sandboxed-only-");
+  await writeUserSettings(dirs, { sandbox: { enabled: true, required: true } });
+});
+afterEach(async () => {
+  markers.killAll();
+  await server?.close();
+  server = undefined;
+  await dirs.cleanup();
+});
+
+/** Live children of `parent`, each with its command line (NULs as spaces). */
+function childrenOf(parent: number): { pid: number; cmdline: string }[] {
+  const found: { pid: number; cmdline: string }[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (fields[0] === "Z" || Number(fields[1]) !== parent) continue;
+      const cmdline = readFileSync(`/proc/${name}/cmdline`, "utf8").replaceAll("\0", " ");
+      found.push({ pid: Number(name), cmdline });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+function alive(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+describe.runIf(bwrapWorks)("a session whose children all run in the sandbox", () => {
+  it("starts no watchdog, and leaves nothing when acai is SIGKILLed", async () => {
+    const marker = markers.next();
+    await installUserHook(dirs, {
+      name: "starter",
+      events: ["session_start"],
+      timeoutMs: 60_000,
+      body: [
+        `setsid env -i /bin/bash -c 'exec -a ${marker}-escapee sleep 300' </dev/null >/dev/null 2>&1 &`,
+        `exec -a ${marker}-hook sleep 300`,
+      ].join("\n"),
+    });
+    server = await startFakeOpenAI([{ text: "unreachable" }]);
+    const run = startAcai({
+      dirs,
+      args: ["-p", "go", ...modelArgs("chat", server)],
+      baseUrl: server.url,
+    });
+    const acai = run.child.pid ?? 0;
+    expect(await waitFor(() => pidsWith(marker).length === 2, 15_000)).toBe(true);
+    const children = childrenOf(acai);
+    // The watchdog's argv names the marker entry it sweeps for (`ACAI_RUN_<id>=`).
+    expect(children.filter((child) => child.cmdline.includes("ACAI_RUN_"))).toEqual([]);
+    const sandboxes = children.filter(
+      (child) => child.cmdline.startsWith("bwrap ") || child.cmdline.includes("/bwrap "),
+    );
+    expect(sandboxes.length).toBeGreaterThan(0);
+    run.child.kill("SIGKILL");
+    await run.result;
+    expect(await survivors(marker, 5000)).toEqual([]);
+    expect(await waitFor(() => sandboxes.every((child) => !alive(child.pid)), 5000)).toBe(true);
+    expect(server.requests).toHaveLength(0);
+  });
+});
