@@ -49,7 +49,7 @@ export interface Containment {
 }
 
 /** Where a child starts: on the host, or in a PID namespace that dies with acai. */
-export type SpawnPlace = "host" | "namespace";
+type SpawnPlace = "host" | "namespace";
 
 export interface ContainmentOptions {
   markerName?: string;
