@@ -17,6 +17,11 @@
  *   node bench/startup.ts --runs 10  (after npm run build)
  *   node bench/startup.ts --before ../old/dist/bundle/main.js
  *                                    (also an older build, interleaved: an "after vs before" RESULT line)
+ *
+ * With --before on Linux, also the CPU time used until the request arrives
+ * (bench/support/tree-cpu.ts): acai's main thread, and its whole process tree
+ * (sandbox spawners, the watchdog, hooks), after vs before — less at the
+ * mercy of a shared machine's load than the wall clock.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -26,7 +31,8 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { printResult, threeRuns } from "./support/result.ts";
+import { median, printResult, threeRuns } from "./support/result.ts";
+import { type TreeCpu, treeCpuMs } from "./support/tree-cpu.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 /** What the `acai` command runs (bin/start.cjs): the bundle (decision 0035). */
@@ -105,12 +111,24 @@ interface Dirs {
   acaiHome: string;
 }
 
+/** When the first model request arrived, and the CPU acai's process tree had used by then. */
+interface Arrival {
+  at: number;
+  cpu: TreeCpu | undefined;
+}
+
+interface Arrivals {
+  /** The acai whose request is awaited (its CPU is read when it arrives). */
+  pid: number;
+  next: () => Promise<Arrival>;
+}
+
 async function timeAcai(
   url: string,
   dirs: Dirs,
-  arrival: { next: () => Promise<number> },
+  arrival: Arrivals,
   main = cli,
-): Promise<number> {
+): Promise<{ ms: number; cpu: TreeCpu | undefined }> {
   const env = {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
     HOME: dirs.home,
@@ -125,15 +143,16 @@ async function timeAcai(
     env,
     stdio: ["ignore", "ignore", "pipe"],
   });
+  arrival.pid = child.pid ?? 0;
   let stderr = "";
   child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
   const exit = waitExit(child);
-  const first = await Promise.race([arrived, exit.then(() => -1)]);
+  const first = await Promise.race([arrived, exit.then(() => undefined)]);
   const code = await exit;
-  if (first < 0 || code !== 0) {
+  if (first === undefined || code !== 0) {
     throw new Error(`acai -p exited ${code} before/after its model request:\n${stderr}`);
   }
-  return first - start;
+  return { ms: first.at - start, cpu: first.cpu };
 }
 
 function percentile(values: number[], p: number): number {
@@ -190,12 +209,7 @@ async function realisticProject(cwd: string, env: NodeJS.ProcessEnv): Promise<vo
 }
 
 /** Three runs of `runs` alternating triples (node -e "", acai -p, the unbundled acai -p) in `dirs`. */
-async function measure(
-  label: string,
-  url: string,
-  dirs: Dirs,
-  arrival: { next: () => Promise<number> },
-) {
+async function measure(label: string, url: string, dirs: Dirs, arrival: Arrivals) {
   await timeBareNode(); // one warm-up of each (file-system cache, code cache)
   await timeAcai(url, dirs, arrival);
   await timeAcai(url, dirs, arrival, unbundled);
@@ -205,18 +219,25 @@ async function measure(
     const acai: number[] = [];
     const tsc: number[] = [];
     const old: number[] = [];
+    const cpu = { acai: [] as TreeCpu[], old: [] as TreeCpu[] };
     for (let i = 0; i < runs; i++) {
       bare.push(await timeBareNode());
-      acai.push(await timeAcai(url, dirs, arrival));
-      tsc.push(await timeAcai(url, dirs, arrival, unbundled));
-      if (before) old.push(await timeAcai(url, dirs, arrival, before));
+      const after = await timeAcai(url, dirs, arrival);
+      acai.push(after.ms);
+      if (after.cpu) cpu.acai.push(after.cpu);
+      tsc.push((await timeAcai(url, dirs, arrival, unbundled)).ms);
+      if (before) {
+        const then = await timeAcai(url, dirs, arrival, before);
+        old.push(then.ms);
+        if (then.cpu) cpu.old.push(then.cpu);
+      }
     }
     const [a, b, t] = [percentile(acai, 50), percentile(bare, 50), percentile(tsc, 50)];
     const o = before ? percentile(old, 50) : Number.NaN;
     console.log(
       `${label}, run ${run + 1}: acai -p median ${a.toFixed(1)} ms (p90 ${percentile(acai, 90).toFixed(1)}), unbundled ${t.toFixed(1)} ms, ${before ? `before ${o.toFixed(1)} ms, ` : ""}node -e "" ${b.toFixed(1)} ms, ratio ${(a / b).toFixed(2)}x`,
     );
-    return { acai: a, bare: b, tsc: t, old: o };
+    return { acai: a, bare: b, tsc: t, old: o, cpu: cpuMedians(cpu) };
   });
   const medians = values.map((v) => v.acai);
   printResult({
@@ -234,6 +255,7 @@ async function measure(
       detail: `before ${values.map((v) => v.old.toFixed(0)).join(", ")} ms, after ${medians.map((m) => m.toFixed(0)).join(", ")} ms`,
     });
   }
+  if (before) printCpuResults(label, values, loads);
   printResult({
     name: `start-up of acai -p, ${label}, the bundle vs the unbundled build`,
     ratios: values.map((v) => v.acai / v.tsc),
@@ -242,18 +264,50 @@ async function measure(
   });
 }
 
-async function main(): Promise<void> {
-  let waiter: ((t: number) => void) | undefined;
-  const { server, url } = await startServer(() => {
-    waiter?.(nowMs());
-    waiter = undefined;
+type CpuMedians = Record<"acai" | "old", TreeCpu> | undefined;
+
+/** Each build's median CPU to the request in one run (none without /proc or --before). */
+function cpuMedians(cpu: { acai: TreeCpu[]; old: TreeCpu[] }): CpuMedians {
+  if (cpu.acai.length === 0 || cpu.old.length === 0) return undefined;
+  const of = (list: TreeCpu[]): TreeCpu => ({
+    mainThread: median(list.map((c) => c.mainThread)),
+    tree: median(list.map((c) => c.tree)),
   });
-  const arrival = {
+  return { acai: of(cpu.acai), old: of(cpu.old) };
+}
+
+/** The after-vs-before RESULT lines of the CPU used until the request arrived. */
+function printCpuResults(label: string, values: { cpu: CpuMedians }[], loads: number[]): void {
+  const runs = values.flatMap((v) => (v.cpu ? [v.cpu] : []));
+  if (runs.length !== values.length) return;
+  for (const [part, words] of [
+    ["mainThread", "main thread"],
+    ["tree", "whole process tree (all its threads, spawners, watchdog, hooks)"],
+  ] as const) {
+    const ms = (side: "acai" | "old") => runs.map((r) => r[side][part].toFixed(0)).join(", ");
+    printResult({
+      name: `CPU of acai -p until its first model request, ${words}, ${label}, after vs before`,
+      ratios: runs.map((r) => r.acai[part] / r.old[part]),
+      loads,
+      detail: `before ${ms("old")} ms, after ${ms("acai")} ms`,
+    });
+  }
+}
+
+async function main(): Promise<void> {
+  let waiter: ((arrived: Arrival) => void) | undefined;
+  const arrival: Arrivals = {
+    pid: 0,
     next: () =>
-      new Promise<number>((resolve) => {
+      new Promise<Arrival>((resolve) => {
         waiter = resolve;
       }),
   };
+  const { server, url } = await startServer(() => {
+    // Read at once, while acai and its children still run.
+    waiter?.({ at: nowMs(), cpu: treeCpuMs(arrival.pid) });
+    waiter = undefined;
+  });
   const tmp = await mkdtemp(path.join(os.tmpdir(), "acai-bench-"));
   const dirs = {
     cwd: path.join(tmp, "project"),
@@ -274,7 +328,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < 3; i++) {
       const acaiHome = path.join(tmp, `cold-${i}`);
       await mkdir(acaiHome);
-      cold.push(await timeAcai(url, { ...dirs, acaiHome }, arrival));
+      cold.push((await timeAcai(url, { ...dirs, acaiHome }, arrival)).ms);
     }
     console.log(
       `acai -p start-up to first model request (${runs} pairs a run, node ${process.version})`,
