@@ -24,7 +24,10 @@
  * instead: the spawner writes it to a pipe (one connection less; EPIPE
  * ignored). When stdin closes (acai ended), every child's group is killed
  * and the spawner exits — and with it bwrap's namespace and everything left
- * in it.
+ * in it. The same when a line to acai cannot be written (EPIPE: acai is gone;
+ * a `started` or exit line written as acai died used to crash the helper
+ * before it saw stdin close, leaving its children on the host) and on any
+ * uncaught error.
  *
  * argv[1] "host": acai's spawn helper for unsandboxed runs (spawn-helper.ts,
  * decision 0041), started without bwrap: the same protocol, but `sweep` is
@@ -169,9 +172,15 @@ process.stdin.on("data", (chunk) => {
     onRequest(line);
   }
 });
-process.stdin.on("close", () => {
+function endAll(code) {
   for (const pid of runs.keys()) { try { process.kill(-pid, "SIGKILL"); } catch {} }
-  process.exit(0);
+  process.exit(code);
+}
+process.stdin.on("close", () => endAll(0));
+process.stdout.on("error", () => endAll(0));
+process.on("uncaughtException", (error) => {
+  try { process.stderr.write(String((error && error.stack) || error) + "\\n"); } catch {}
+  endAll(1);
 });
 send({ ready: true });
 `;

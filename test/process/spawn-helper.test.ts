@@ -5,17 +5,23 @@
  * a direct spawn while it is not ready, the helper's death mid-run (the run
  * ends as lost, its group is killed, the next run starts a new helper), and
  * the helper dying with the process that started it (SIGKILL included),
- * taking its children with it.
+ * taking its children with it — also when the line it writes to acai fails
+ * because acai is gone (EPIPE; decision 0056).
  */
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createContainment } from "../../source/process/containment.js";
 import { createProcessRunner } from "../../source/process/runner.js";
+import { killGroup } from "../../source/process/spawn.js";
 import { createSpawnHelper, type SpawnHelper } from "../../source/process/spawn-helper.js";
+import { SPAWNER_SCRIPT } from "../../source/process/spawner-script.js";
 import type { ProcessRunner, RunOptions } from "../../source/process/types.js";
 import { Markers, markedSleep, pidsWith, survivors, waitFor } from "./survivors.js";
 
@@ -192,6 +198,71 @@ describe("the helper dies with acai", () => {
       expect(await waitFor(() => !alive(helperPid), 5000)).toBe(true);
     },
   );
+});
+
+/**
+ * acai's end of the helper's protocol, by hand: the helper script started on the host with a
+ * socket served here (its spare connections are accepted and held), so a test can do what acai
+ * would not — here, stop reading the helper's answers, as when acai has just died.
+ */
+async function bareHelper(): Promise<{
+  pid: number;
+  spawn: (command: string, args: string[]) => void;
+  nextLine: () => Promise<string>;
+  stopReading: () => void;
+  close: () => void;
+}> {
+  const socketPath = join(dir, "s");
+  const held: Socket[] = [];
+  const server = createServer((conn) => held.push(conn.on("error", () => {})));
+  await new Promise<void>((done) => server.listen(socketPath, done));
+  const helper = spawn(process.execPath, ["-e", SPAWNER_SCRIPT, socketPath, "host"], {
+    stdio: ["pipe", "pipe", "inherit"],
+    detached: true,
+    env: {},
+  });
+  helper.stdin.on("error", () => {});
+  const lines = createInterface({ input: helper.stdout })[Symbol.asyncIterator]();
+  const nextLine = async () => String((await lines.next()).value);
+  expect(await nextLine()).toBe('{"ready":true}');
+  const write = (message: object) => helper.stdin.write(`${JSON.stringify(message)}\n`);
+  write({ op: "hello", secret: randomBytes(16).toString("hex") });
+  let id = 0;
+  return {
+    pid: helper.pid!,
+    spawn: (command, args) => {
+      const token = randomBytes(16).toString("hex");
+      const env = { PATH: "/usr/bin:/bin" };
+      write({ op: "spawn", id: ++id, token, command, args, cwd: "/", env, stdin: "none" });
+    },
+    nextLine,
+    stopReading: () => helper.stdout.destroy(),
+    close: () => {
+      server.close();
+      for (const conn of held) conn.destroy();
+      killGroup(helper.pid, "SIGKILL");
+    },
+  };
+}
+
+describe("the helper whose answers can no longer be written (acai gone)", () => {
+  it("kills its children's groups and exits instead of dying of the EPIPE and leaving them", async () => {
+    const marker = markers.next();
+    const helper = await bareHelper();
+    try {
+      helper.spawn("/bin/bash", ["-c", markedSleep(marker)]);
+      expect(await helper.nextLine()).toMatch(/"started":\d+/);
+      expect(pidsWith(marker)).toHaveLength(1);
+      // As when acai has just died: the next line the helper writes (here the second run's
+      // `started`) fails with EPIPE — before the fix that killed the helper and left the sleep.
+      helper.stopReading();
+      helper.spawn("/bin/true", []);
+      expect(await survivors(marker)).toEqual([]);
+      expect(await waitFor(() => !alive(helper.pid), 5000)).toBe(true);
+    } finally {
+      helper.close();
+    }
+  });
 });
 
 function alive(pid: number): boolean {
