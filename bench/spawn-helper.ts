@@ -14,7 +14,10 @@
  *   - helper at 430 MB / helper at 50 MB      target ≤ 1.05×
  *   - helper / bare spawn, at 50 MB           target ≤ 1.1× (per-hook overhead)
  * and, for information, the direct runner at 430 MB / 50 MB (what the helper
- * removes) and helper / bare spawn at 430 MB.
+ * removes) and helper / bare spawn at 430 MB. A CPU line says what one hook
+ * costs in CPU each way — the worker's own (acai's side) and the helper
+ * process's (its threads' schedstat) — which, unlike the times, hardly
+ * depends on the machine's load.
  *
  *   npm run build && node bench/spawn-helper.ts [--runs N]
  */
@@ -57,18 +60,38 @@ async function once(way) {
   const result = await runners[way]({ command: script, cwd, env, stdin, timeoutMs: 30000 });
   if (!result.stdout.includes("continue")) throw new Error(way + ": " + JSON.stringify(result));
 }
+const { readdirSync, readFileSync } = await import("node:fs");
+function helperCpuMs() {
+  let ns = 0;
+  try {
+    for (const tid of readdirSync("/proc/" + helper.pid() + "/task")) {
+      ns += Number(readFileSync("/proc/" + helper.pid() + "/task/" + tid + "/schedstat", "utf8").split(" ")[0]);
+    }
+  } catch {}
+  return ns / 1e6;
+}
 console.log("ready " + (process.memoryUsage.rss() >> 20));
 for await (const line of (await import("node:readline")).createInterface({ input: process.stdin })) {
+  const cpu = process.cpuUsage(), helperBefore = helperCpuMs();
   const started = performance.now();
   await once(line.trim());
-  console.log(String(performance.now() - started));
+  const ms = performance.now() - started;
+  const own = process.cpuUsage(cpu);
+  console.log(ms + " " + (own.user + own.system) / 1000 + " " + (helperCpuMs() - helperBefore));
 }
 `;
+
+/** One hook: its time, and the CPU the worker (acai's side) and the helper process used for it. */
+interface Answer {
+  ms: number;
+  ownCpuMs: number;
+  helperCpuMs: number;
+}
 
 interface Worker {
   child: ChildProcess;
   rssMb: number;
-  ask(way: Way): Promise<number>;
+  ask(way: Way): Promise<Answer>;
 }
 
 async function startWorker(root: string, script: string, ballastMb: number): Promise<Worker> {
@@ -91,30 +114,48 @@ async function startWorker(root: string, script: string, ballastMb: number): Pro
     rssMb: Number(first.slice(6)),
     async ask(way) {
       child.stdin!.write(`${way}\n`);
-      return Number((await lines.next()).value);
+      const [ms, ownCpuMs, helperCpuMs] = String((await lines.next()).value)
+        .split(" ")
+        .map(Number);
+      return { ms: ms!, ownCpuMs: ownCpuMs!, helperCpuMs: helperCpuMs! };
     },
   };
 }
 
 type Times = Record<"small" | "big", Record<Way, number[]>>;
+type Cpu = Record<Way, { own: number; helper: number }>;
 
 async function oneRun(workers: Record<"small" | "big", Worker>): Promise<Times> {
   const times: Times = {
     small: { helper: [], direct: [], bare: [] },
     big: { helper: [], direct: [], bare: [] },
   };
+  const cpu: Cpu = { helper: zero(), direct: zero(), bare: zero() };
   const order = (["small", "big"] as const).flatMap((size) =>
     WAYS.map((way) => [size, way] as const),
   );
   for (let i = 0; i < N + 5; i++) {
     for (let j = 0; j < order.length; j++) {
       const [size, way] = order[(i + j) % order.length]!;
-      const ms = await workers[size].ask(way);
-      if (i >= 5) times[size][way].push(ms);
+      const answer = await workers[size].ask(way);
+      if (i < 5) continue;
+      times[size][way].push(answer.ms);
+      if (size === "small") {
+        cpu[way].own += answer.ownCpuMs / N;
+        cpu[way].helper += answer.helperCpuMs / N;
+      }
     }
   }
+  cpuRuns.push(cpu);
   return times;
 }
+
+function zero(): { own: number; helper: number } {
+  return { own: 0, helper: 0 };
+}
+
+/** Each run's mean CPU per hook at ~50 MB, by way. */
+const cpuRuns: Cpu[] = [];
 
 const root = await mkdtemp(path.join(os.tmpdir(), "acai-bench-spawn-helper-"));
 const script = path.join(root, "answer.sh");
@@ -140,6 +181,11 @@ try {
       `${size.padEnd(5)} helper ${ms(size, "helper")} ms; direct ${ms(size, "direct")} ms; bare ${ms(size, "bare")} ms`,
     );
   }
+  const cpuMs = (way: Way, side: "own" | "helper") =>
+    cpuRuns.map((cpu) => cpu[way][side].toFixed(2)).join(", ");
+  console.log(
+    `CPU per hook at ~50 MB (each run's mean): helper path: acai ${cpuMs("helper", "own")} + helper ${cpuMs("helper", "helper")} ms; direct: acai ${cpuMs("direct", "own")} ms; bare: ${cpuMs("bare", "own")} ms`,
+  );
   printResult({
     name: "a spawned hook through the helper at ~430 MB RSS vs at ~50 MB",
     ratios: values.map((t) => m(t, "big", "helper") / m(t, "small", "helper")),
