@@ -78,8 +78,13 @@ export async function streamsWait(
   await Promise.all([streamWait(child.stdout, out), streamWait(child.stderr, err)]);
 }
 
+/**
+ * Until the stream closes. A spawner's stream may have closed before it was handed over (an
+ * empty one whose child exited first: its end is read while it waits paused, spawner.ts), and
+ * then no "close" comes again — without this check the run waited the whole drain.
+ */
 function streamWait(stream: Readable | null, collector: Collector): Promise<void> {
-  if (!stream) return Promise.resolve();
+  if (!stream || stream.closed) return Promise.resolve();
   return new Promise((resolve) => {
     stream.on("data", (chunk: Buffer) => collector.push(chunk));
     stream.on("error", () => {});

@@ -84,6 +84,24 @@ describe("a run through the spawn helper", () => {
     expect(names.some((name) => name.startsWith("ACAI_RUN_"))).toBe(true);
   });
 
+  it("ends a run at its child's exit when the child's empty output closed before the hand-over", {
+    timeout: 20_000,
+  }, async () => {
+    // A child that exits at once, saying nothing, often has its streams' end read while they
+    // wait paused in the helper's pool; the run once waited the whole drain for a "close" that
+    // had come already. With a drain of a minute, a run that waits for it fails the test.
+    const helper = createSpawnHelper({ tmpDir: dir });
+    helpers.push(helper);
+    expect(await helper.ready()).toBe(true);
+    const run = createProcessRunner({ helper, containment: createContainment(), drainMs: 60_000 });
+    for (let i = 0; i < 40; i++) {
+      const result = await run({ command: "/bin/true", cwd: dir, env });
+      expect(result).toMatchObject({ exitCode: 0, stdout: "", stderr: "" });
+    }
+    const said = await run({ command: "/bin/echo", args: ["{}"], cwd: dir, env });
+    expect(said).toMatchObject({ exitCode: 0, stdout: "{}\n", stderr: "" });
+  });
+
   it("says plainly why a command cannot start", async () => {
     const { run } = await ready();
     const missing = await run({ command: "acai-no-such-command", cwd: dir, env });
