@@ -1,10 +1,11 @@
 /**
- * Spawning that does not grow with acai (issue 25 item 1, decision 0041):
- * one matched hook's process (a bash script that reads its stdin and answers
- * JSON, as in hooks-spawn.ts) started by acai's process runner through the
- * spawn helper, in a process of ~50 MB RSS and in one of ~430 MB, against
- * the same runner forking directly (ACAI_SPAWN_HELPER=0's path) and a bare
- * `child_process.spawn` of the script.
+ * Spawning that does not grow with acai (issue 25 item 1, decisions 0041
+ * and 0056): one matched hook's process (a bash script that reads its stdin
+ * and answers JSON, as in hooks-spawn.ts) started by acai's process runner
+ * through the spawn helper (the Python one where /usr/bin/python3 runs — the
+ * first line says which), in a process of ~50 MB RSS and in one of ~430 MB,
+ * against the Node helper (`node`, the A/B), the same runner forking directly
+ * (ACAI_SPAWN_HELPER=0's path) and a bare `child_process.spawn` of the script.
  *
  * Two worker processes ("small" and "big", the latter holding ~380 MB of
  * touched ballast) are started once and kept; the parent asks them in turn,
@@ -29,7 +30,7 @@ import { createInterface } from "node:readline";
 import { median, printResult, threeRuns } from "./support/result.ts";
 
 const N = Number(process.argv[process.argv.indexOf("--runs") + 1]) || 60;
-const WAYS = ["helper", "direct", "bare"] as const;
+const WAYS = ["helper", "node", "direct", "bare"] as const;
 type Way = (typeof WAYS)[number];
 
 const WORKER = `
@@ -40,8 +41,13 @@ const ballast = [];
 for (let mb = Number(process.env.BALLAST_MB); mb > 0; mb -= 16) ballast.push(Buffer.alloc(16 << 20, 1));
 globalThis.keep = ballast;
 const helper = createSpawnHelper();
-if (!(await helper.ready())) { console.log("no-helper"); process.exit(1); }
-const runners = { helper: createProcessRunner({ helper }), direct: createProcessRunner({}) };
+const nodeHelper = createSpawnHelper({ python: false });
+if (!(await helper.ready()) || !(await nodeHelper.ready())) { console.log("no-helper"); process.exit(1); }
+const runners = {
+  helper: createProcessRunner({ helper }),
+  node: createProcessRunner({ helper: nodeHelper }),
+  direct: createProcessRunner({}),
+};
 const script = process.env.SCRIPT, cwd = process.env.ROOT, stdin = process.env.PAYLOAD;
 const env = { PATH: "/usr/bin:/bin", LANG: "C.UTF-8" };
 function bare() {
@@ -63,14 +69,16 @@ async function once(way) {
 const { readdirSync, readFileSync } = await import("node:fs");
 function helperCpuMs() {
   let ns = 0;
-  try {
-    for (const tid of readdirSync("/proc/" + helper.pid() + "/task")) {
-      ns += Number(readFileSync("/proc/" + helper.pid() + "/task/" + tid + "/schedstat", "utf8").split(" ")[0]);
-    }
-  } catch {}
+  for (const pid of [helper.pid(), nodeHelper.pid()]) {
+    try {
+      for (const tid of readdirSync("/proc/" + pid + "/task")) {
+        ns += Number(readFileSync("/proc/" + pid + "/task/" + tid + "/schedstat", "utf8").split(" ")[0]);
+      }
+    } catch {}
+  }
   return ns / 1e6;
 }
-console.log("ready " + (process.memoryUsage.rss() >> 20));
+console.log("ready " + (process.memoryUsage.rss() >> 20) + " " + helper.kind());
 for await (const line of (await import("node:readline")).createInterface({ input: process.stdin })) {
   const cpu = process.cpuUsage(), helperBefore = helperCpuMs();
   const started = performance.now();
@@ -91,6 +99,7 @@ interface Answer {
 interface Worker {
   child: ChildProcess;
   rssMb: number;
+  helperKind: string;
   ask(way: Way): Promise<Answer>;
 }
 
@@ -111,7 +120,8 @@ async function startWorker(root: string, script: string, ballastMb: number): Pro
   if (!first.startsWith("ready ")) throw new Error(`worker: ${first}`);
   return {
     child,
-    rssMb: Number(first.slice(6)),
+    rssMb: Number(first.split(" ")[1]),
+    helperKind: String(first.split(" ")[2]),
     async ask(way) {
       child.stdin!.write(`${way}\n`);
       const [ms, ownCpuMs, helperCpuMs] = String((await lines.next()).value)
@@ -127,10 +137,10 @@ type Cpu = Record<Way, { own: number; helper: number }>;
 
 async function oneRun(workers: Record<"small" | "big", Worker>): Promise<Times> {
   const times: Times = {
-    small: { helper: [], direct: [], bare: [] },
-    big: { helper: [], direct: [], bare: [] },
+    small: { helper: [], node: [], direct: [], bare: [] },
+    big: { helper: [], node: [], direct: [], bare: [] },
   };
-  const cpu: Cpu = { helper: zero(), direct: zero(), bare: zero() };
+  const cpu: Cpu = { helper: zero(), node: zero(), direct: zero(), bare: zero() };
   const order = (["small", "big"] as const).flatMap((size) =>
     WAYS.map((way) => [size, way] as const),
   );
@@ -170,7 +180,7 @@ const workers = {
 };
 try {
   console.log(
-    `spawn-helper: N=${N} per way and size, interleaved, node ${process.version}; RSS small ${workers.small.rssMb} MB, big ${workers.big.rssMb} MB`,
+    `spawn-helper: N=${N} per way and size, interleaved, node ${process.version}; RSS small ${workers.small.rssMb} MB, big ${workers.big.rssMb} MB; helper: ${workers.small.helperKind}`,
   );
   const { values, loads } = await threeRuns(() => oneRun(workers));
   const m = (t: Times, size: "small" | "big", way: Way) => median(t[size][way]);
@@ -178,13 +188,13 @@ try {
     values.map((t) => m(t, size, way).toFixed(2)).join(", ");
   for (const size of ["small", "big"] as const) {
     console.log(
-      `${size.padEnd(5)} helper ${ms(size, "helper")} ms; direct ${ms(size, "direct")} ms; bare ${ms(size, "bare")} ms`,
+      `${size.padEnd(5)} helper ${ms(size, "helper")} ms; node helper ${ms(size, "node")} ms; direct ${ms(size, "direct")} ms; bare ${ms(size, "bare")} ms`,
     );
   }
   const cpuMs = (way: Way, side: "own" | "helper") =>
     cpuRuns.map((cpu) => cpu[way][side].toFixed(2)).join(", ");
   console.log(
-    `CPU per hook at ~50 MB (each run's mean): helper path: acai ${cpuMs("helper", "own")} + helper ${cpuMs("helper", "helper")} ms; direct: acai ${cpuMs("direct", "own")} ms; bare: ${cpuMs("bare", "own")} ms`,
+    `CPU per hook at ~50 MB (each run's mean): helper path: acai ${cpuMs("helper", "own")} + helper ${cpuMs("helper", "helper")} ms; Node helper path: acai ${cpuMs("node", "own")} + helper ${cpuMs("node", "helper")} ms; direct: acai ${cpuMs("direct", "own")} ms; bare: ${cpuMs("bare", "own")} ms`,
   );
   printResult({
     name: "a spawned hook through the helper at ~430 MB RSS vs at ~50 MB",
@@ -199,6 +209,18 @@ try {
     loads,
     target: { op: "≤", value: 1.1 },
     detail: `helper ${ms("small", "helper")} ms, bare ${ms("small", "bare")} ms`,
+  });
+  printResult({
+    name: "(A/B) the helper vs the Node helper, at ~50 MB",
+    ratios: values.map((t) => m(t, "small", "helper") / m(t, "small", "node")),
+    loads,
+    detail: `helper ${ms("small", "helper")} ms, Node helper ${ms("small", "node")} ms`,
+  });
+  printResult({
+    name: "(before) the Node helper vs a bare spawn, at ~50 MB",
+    ratios: values.map((t) => m(t, "small", "node") / m(t, "small", "bare")),
+    loads,
+    detail: `Node helper ${ms("small", "node")} ms, bare ${ms("small", "bare")} ms`,
   });
   printResult({
     name: "(before) the runner forking directly at ~430 MB vs at ~50 MB",

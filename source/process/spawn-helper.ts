@@ -5,6 +5,9 @@
  * so acai's main thread never forks its own, possibly large, process: Node's
  * fork copies the page tables of the whole process, and that grows with
  * acai's memory (1.5 ms at 47 MB, 2–2.3 ms at 434 MB, 6–7 ms at 2.9 GB).
+ * Where /usr/bin/python3 runs, the helper is the same protocol in Python
+ * (spawn-helper-python.ts, decision 0056), whose `posix_spawn` does not copy
+ * page tables at all: a hook through it costs about what a bare spawn costs.
  *
  * One helper per runner (per acai process), started in the background at the
  * first run; until it is ready, and whenever it cannot serve, a run is
@@ -19,7 +22,7 @@
 import { processContainment } from "./containment.js";
 import type { SpawnOutcome } from "./handle.js";
 import type { SpawnTarget } from "./spawn.js";
-import { type SandboxStdin, Spawner } from "./spawner.js";
+import { type SandboxStdin, Spawner, type SpawnerPlace } from "./spawner.js";
 
 export interface SpawnHelper {
   /** Starts `target` (its environment complete) through the helper; undefined: spawn it directly. */
@@ -28,6 +31,8 @@ export interface SpawnHelper {
   ready(): Promise<boolean>;
   /** The running helper's pid (tests). */
   pid(): number | undefined;
+  /** Which helper runs (tests, benchmarks). */
+  kind(): "python" | "node" | undefined;
   /** Stops it (what runs through it is killed); the next run may start a new one. */
   stop(): void;
 }
@@ -41,7 +46,17 @@ export interface SpawnHelperOptions {
   tmpDir?: string;
   /** How many times per acai process a helper may be started (default 5); then runs spawn directly. */
   maxStarts?: number;
+  /**
+   * The Python that runs the Python helper (decision 0056; default `/usr/bin/python3`, never
+   * looked up on PATH); `false`: the Node helper only. When it cannot start, the Node one is used.
+   */
+  python?: string | false;
+  /** Says why the Python helper was not used (acai: on stderr with ACAI_DEBUG=1). */
+  debug?: (line: string) => void;
 }
+
+/** The system's Python; one on PATH could be a project's (a `.venv/bin` first on PATH). */
+const DEFAULT_PYTHON = "/usr/bin/python3";
 
 type State =
   | { kind: "none" }
@@ -52,15 +67,31 @@ export function createSpawnHelper(options: SpawnHelperOptions = {}): SpawnHelper
   const maxStarts = options.maxStarts ?? 5;
   let starts = 0;
   let state: State = { kind: "none" };
+  let python = options.python === undefined ? DEFAULT_PYTHON : options.python;
 
-  const launch = (): Promise<boolean> => {
-    starts += 1;
-    const started = Spawner.start({
-      place: { kind: "host" },
+  const startOne = (place: SpawnerPlace) =>
+    Spawner.start({
+      place,
       execPath: options.execPath ?? process.execPath,
       env: options.env?.() ?? {},
       ...(options.tmpDir === undefined ? {} : { tmpDir: options.tmpDir }),
-    }).then((spawner) => {
+    });
+
+  /** The Python helper if it starts (once it failed, never again in this process), else the Node one. */
+  const startEither = async (): Promise<Spawner | { failure: string }> => {
+    if (python === false) return startOne({ kind: "host" });
+    const tried = await startOne({ kind: "host", python });
+    if (tried instanceof Spawner) return tried;
+    options.debug?.(
+      `spawn helper: the Python helper (${python}) did not start (${tried.failure}); using the Node one`,
+    );
+    python = false;
+    return startOne({ kind: "host" });
+  };
+
+  const launch = (): Promise<boolean> => {
+    starts += 1;
+    const started = startEither().then((spawner) => {
       if (state.kind !== "starting" || state.started !== started) {
         if (spawner instanceof Spawner) spawner.stop(); // stopped while it started
         return false;
@@ -100,6 +131,11 @@ export function createSpawnHelper(options: SpawnHelperOptions = {}): SpawnHelper
     pid() {
       return state.kind === "running" && state.spawner.running ? state.spawner.pid : undefined;
     },
+    kind() {
+      return state.kind === "running" && state.spawner.running
+        ? state.spawner.helperKind
+        : undefined;
+    },
     stop() {
       if (state.kind === "running") state.spawner.stop();
       state = { kind: "none" };
@@ -112,12 +148,18 @@ let current: SpawnHelper | undefined;
 /**
  * The helper acai's runner uses, as runner options: it carries this acai
  * process's marker, so acai's exit sweep ends it too. `ACAI_SPAWN_HELPER=0`
- * in acai's environment turns it off (acai forks every child itself).
+ * in acai's environment turns it off (acai forks every child itself),
+ * `ACAI_SPAWN_HELPER=node` keeps it to the Node helper (no Python).
  */
 export function processSpawnHelper(): { helper?: SpawnHelper } {
-  if (process.env.ACAI_SPAWN_HELPER === "0") return {};
+  const setting = process.env.ACAI_SPAWN_HELPER;
+  if (setting === "0") return {};
   current ??= createSpawnHelper({
     env: () => processContainment().envFor({}, "spawn-helper"),
+    ...(setting === "node" ? { python: false } : {}),
+    debug: (line) => {
+      if (process.env.ACAI_DEBUG === "1") process.stderr.write(`acai: debug: ${line}\n`);
+    },
   });
   return { helper: current };
 }

@@ -60,3 +60,58 @@ export function readHeader(
   conn.on("data", onData);
   conn.once("close", onClose);
 }
+
+/** What acai asks a spawner (spawner-script.ts) or the Python helper (spawn-helper-python.ts). */
+export type SpawnerRequest =
+  | { op: "hello"; secret: string }
+  | {
+      op: "spawn";
+      id: number;
+      token: string;
+      command: string;
+      args: readonly string[];
+      cwd: string;
+      env: Readonly<Record<string, string>>;
+      stdin: "socket" | "none" | "text";
+      text?: string;
+    }
+  | { op: "kill"; pid: number; signal: NodeJS.Signals }
+  | { op: "sweep" };
+
+/** The Node spawner's framing: one JSON line. */
+export function jsonLine(request: SpawnerRequest): string {
+  return `${JSON.stringify(request)}\n`;
+}
+
+/**
+ * The Python helper's framing (decision 0056): `<byte length>\n` then the
+ * fields joined by NUL bytes, a spawn's stdin text last (it may hold NULs;
+ * nothing else can: a C string ends at one). Undefined when a field that is
+ * not the text holds a NUL (no process can be given it).
+ */
+export function nulRecord(request: SpawnerRequest): string | undefined {
+  const fields = recordFields(request);
+  const last = request.op === "spawn" ? fields.length - 1 : fields.length;
+  if (fields.slice(0, last).some((field) => field.includes("\0"))) return undefined;
+  const payload = fields.join("\0");
+  return `${Buffer.byteLength(payload)}\n${payload}`;
+}
+
+function recordFields(request: SpawnerRequest): string[] {
+  switch (request.op) {
+    case "hello":
+      return ["hello", request.secret];
+    case "spawn": {
+      const env = Object.entries(request.env).map(([name, value]) => `${name}=${value}`);
+      const head = [request.stdin, request.command, request.cwd];
+      const counted = [String(request.args.length), ...request.args, String(env.length), ...env];
+      return ["spawn", String(request.id), request.token, ...head, ...counted, request.text ?? ""];
+    }
+    case "kill":
+      return ["kill", String(request.pid), request.signal];
+    case "sweep":
+      return ["sweep"];
+    default:
+      return request satisfies never;
+  }
+}

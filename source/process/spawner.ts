@@ -30,8 +30,9 @@ import { join } from "node:path";
 import { bwrapArgv } from "./bwrap.js";
 import type { ChildHandle, SpawnOutcome } from "./handle.js";
 import { describeSpawnError, killGroup, type SpawnTarget } from "./spawn.js";
+import { PYTHON_HELPER_SCRIPT } from "./spawn-helper-python.js";
 import { SPAWNER_SCRIPT } from "./spawner-script.js";
-import { newToken, readHeader } from "./spawner-wire.js";
+import { jsonLine, newToken, nulRecord, readHeader, type SpawnerRequest } from "./spawner-wire.js";
 import type { SandboxLaunch } from "./types.js";
 
 /** Spare connections acai keeps at most (the spawner keeps 4 ahead, more while runs wait). */
@@ -47,10 +48,14 @@ function connIds(value: unknown, count: number): number[] | undefined {
 /** A sandboxed child's stdin: a stream acai writes, none, or a text written for it (one-shot runs). */
 export type SandboxStdin = "pipe" | "ignore" | { text: string };
 
-/** Where the spawner runs: inside a policy's sandbox (started by bwrap), or on the host. */
+/**
+ * Where the spawner runs: inside a policy's sandbox (started by bwrap), or on
+ * the host — the Node script, or with `python` (its path) the Python helper
+ * (spawn-helper-python.ts, decision 0056).
+ */
 export type SpawnerPlace =
   | { kind: "sandbox"; bwrap: string; launch: SandboxLaunch }
-  | { kind: "host" };
+  | { kind: "host"; python?: string };
 
 export interface SpawnerOptions {
   place: SpawnerPlace;
@@ -157,6 +162,12 @@ export class Spawner {
     return this.alive;
   }
 
+  /** Which host helper this is (undefined in a sandbox): for tests and benchmarks. */
+  get helperKind(): "python" | "node" | undefined {
+    if (this.place.kind !== "host") return undefined;
+    return this.place.python === undefined ? "node" : "python";
+  }
+
   /** The spawner's own pid (bwrap's, for a sandbox's): for tests. */
   get pid(): number | undefined {
     return this.process.pid;
@@ -195,7 +206,8 @@ export class Spawner {
         }
         this.stop();
         const said = stderr.trim().split("\n")[0];
-        resolve({ failure: said ? `bwrap said: ${said}` : "it did not get ready" });
+        const who = this.place.kind === "sandbox" ? "bwrap" : "it";
+        resolve({ failure: said ? `${who} said: ${said}` : "it did not get ready" });
       };
     });
   }
@@ -206,22 +218,27 @@ export class Spawner {
     if (!this.alive) return Promise.resolve({ spawnError: this.lostMessage() });
     const id = ++this.nextId;
     const token = newToken();
+    const request: SpawnerRequest = {
+      op: "spawn",
+      id,
+      token,
+      command: target.command,
+      args: target.args ?? [],
+      cwd: target.cwd,
+      env: target.env,
+      ...(typeof stdin === "object"
+        ? { stdin: "text", text: stdin.text }
+        : { stdin: withStdin ? "socket" : "none" }),
+    };
+    const encoded = this.encode(request);
+    if (encoded === undefined) {
+      const spawnError = `cannot run "${target.command}": its command, arguments, working directory or environment hold a NUL byte`;
+      return Promise.resolve({ spawnError });
+    }
     return new Promise((resolve) => {
-      const pending: Pending = { id, token, target, withStdin, resolve };
-      this.runs.set(id, pending);
+      this.runs.set(id, { id, token, target, withStdin, resolve });
       this.busy();
-      this.send({
-        op: "spawn",
-        id,
-        token,
-        command: target.command,
-        args: target.args ?? [],
-        cwd: target.cwd,
-        env: target.env,
-        ...(typeof stdin === "object"
-          ? { stdin: "text", text: stdin.text }
-          : { stdin: withStdin ? "socket" : "none" }),
-      });
+      this.write(encoded);
     });
   }
 
@@ -231,9 +248,20 @@ export class Spawner {
     this.died("it was stopped");
   }
 
-  private send(message: object): void {
+  private encode(request: SpawnerRequest): string | undefined {
+    return this.place.kind === "host" && this.place.python !== undefined
+      ? nulRecord(request)
+      : jsonLine(request);
+  }
+
+  private send(request: SpawnerRequest): void {
+    const encoded = this.encode(request);
+    if (encoded !== undefined) this.write(encoded);
+  }
+
+  private write(encoded: string): void {
     const stdin = this.process.stdin;
-    if (this.alive && stdin?.writable) stdin.write(`${JSON.stringify(message)}\n`);
+    if (this.alive && stdin?.writable) stdin.write(encoded);
   }
 
   private busy(): void {
@@ -396,6 +424,9 @@ function spawnerCommand(
   socketPath: string,
 ): [string, string[]] {
   const { place, execPath } = options;
+  if (place.kind === "host" && place.python !== undefined) {
+    return [place.python, ["-I", "-S", "-c", PYTHON_HELPER_SCRIPT, socketPath]];
+  }
   if (place.kind === "host") return [execPath, ["-e", SPAWNER_SCRIPT, socketPath, "host"]];
   const args = bwrapArgv(
     place.launch.bwrapArgs,

@@ -1,0 +1,220 @@
+/**
+ * The host spawn helper in Python (decision 0056): the Node helper's
+ * protocol (spawner-script.ts run with "host"), but each child is started
+ * with `os.posix_spawn`, which glibc implements with a vfork-style clone:
+ * no copy of the helper's page tables and no teardown of a copied address
+ * space at exec — the cost that made a fork-based helper (Node, or Perl:
+ * measured) no cheaper than acai forking itself. Standard library only;
+ * Python ≥ 3.9 (pidfd_open) on Linux ≥ 5.3, and a probe spawn of /bin/true
+ * with the options every child gets, checked at start. When
+ * /usr/bin/python3 is missing or this script does not get ready, acai uses
+ * the Node helper (spawn-helper.ts). The sandbox's spawner stays Node.
+ *
+ * Run as `python3 -I -S -c SCRIPT socketPath` (isolated: no PYTHON*
+ * variables, no site). Requests on stdin as NUL records (spawner-wire.ts
+ * `nulRecord`): hello, spawn, kill (`sweep` is refused on the host:
+ * ignored). Answers on stdout as the Node script's JSON lines: {ready},
+ * {started, conns}, {error, code}, {exit, code, signal}. Spare connections
+ * opened ahead, each starting "<secret> <conn id>\n", handed to the child as
+ * its fds; a `text` stdin written through a non-blocking pipe (EPIPE
+ * ignored). The child: its own session and group, every signal at its
+ * default and none blocked, the cwd (the helper changes into it first) and
+ * exactly the environment sent; the command looked up on that environment's
+ * PATH as Node does, a file without a #! line run by /bin/sh as Node does; a
+ * failed chdir or exec is reported with its errno name (ENOENT, EACCES …).
+ * Exits are watched through pidfds. At EOF on stdin, on a failed write to
+ * acai (EPIPE: acai is gone) and on any error it SIGKILLs every child's
+ * group and exits.
+ */
+export const PYTHON_HELPER_SCRIPT = String.raw`
+import os, sys, socket, selectors, signal, json, errno, re
+if sys.version_info < (3, 9): sys.exit("python 3.9 or later is needed")
+path = sys.argv[1]
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+signal.signal(signal.SIGHUP, signal.SIG_IGN)
+SIGDEF = [s for s in signal.valid_signals() if s not in (signal.SIGKILL, signal.SIGSTOP)]
+os.close(os.pidfd_open(os.getpid()))
+os.waitpid(os.posix_spawn(b"/bin/true", [b"/bin/true"], {}, setsid=True, setsigdef=SIGDEF, setsigmask=[]), 0)
+sel = selectors.DefaultSelector()
+state = {"secret": b"", "next": 0}
+pool = []
+waiting = []
+runs = {}
+writing = {}
+POOL_SIZE = 4
+
+def end_all(code=0):
+    for pid in list(runs):
+        try: os.killpg(pid, signal.SIGKILL)
+        except OSError: pass
+    os._exit(code)
+
+def send(obj):
+    try: os.write(1, (json.dumps(obj, separators=(",", ":")) + "\n").encode())
+    except OSError: end_all(0)
+
+def open_spare():
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        s.connect(path)
+        state["next"] += 1
+        s.sendall(state["secret"] + b" %d\n" % state["next"])
+    except OSError:
+        s.close(); return False
+    entry = [s, state["next"]]
+    pool.append(entry)
+    sel.register(s, selectors.EVENT_READ, ("spare", entry))
+    return True
+
+def refill():
+    if not state["secret"]: return
+    want = POOL_SIZE + sum(r["need"] for r in waiting)
+    while len(pool) < want:
+        if not open_spare(): break
+
+def fail(run, err):
+    code = errno.errorcode.get(err, "E%d" % err)
+    send({"id": run["id"], "token": run["token"].decode(), "error": "spawn %s %s" % (run["command"].decode("utf-8", "replace"), code), "code": code})
+
+def candidates(run):
+    cmd = run["command"]
+    if b"/" in cmd: return [cmd]
+    p = run["envmap"].get(b"PATH", b"/usr/bin:/bin")
+    return [os.path.join(d or b".", cmd) for d in p.split(b":")]
+
+def spawn_as(exe, argv, run, actions):
+    return os.posix_spawn(exe, argv, run["envmap"], file_actions=actions, setsid=True, setsigdef=SIGDEF, setsigmask=[])
+
+def spawn_one(run, actions):
+    seen = None
+    for exe in candidates(run):
+        try:
+            return spawn_as(exe, [run["command"]] + run["args"], run, actions)
+        except OSError as e:
+            if e.errno == errno.ENOEXEC:
+                return spawn_as(b"/bin/sh", [b"/bin/sh", exe] + run["args"], run, actions)
+            if e.errno == errno.EACCES: seen = e.errno
+            elif e.errno not in (errno.ENOENT, errno.ENOTDIR): raise
+    raise OSError(seen or errno.ENOENT, "not found")
+
+def start(run, conns):
+    fds = [c[0].fileno() for c in conns]
+    extra = []
+    w = None
+    try:
+        if run["stdin"] == b"text":
+            r, w = os.pipe(); extra.append(r); fds.insert(0, r)
+        elif run["stdin"] == b"none":
+            r = os.open("/dev/null", os.O_RDONLY); extra.append(r); fds.insert(0, r)
+        os.chdir(run["cwd"])
+        pid = spawn_one(run, [(os.POSIX_SPAWN_DUP2, fd, i) for i, fd in enumerate(fds)])
+    except (OSError, ValueError) as e:
+        for fd in extra: os.close(fd)
+        for c in conns: c[0].close()
+        if w is not None: os.close(w)
+        return fail(run, getattr(e, "errno", None) or errno.EINVAL)
+    for fd in extra: os.close(fd)
+    for c in conns: c[0].close()
+    pidfd = os.pidfd_open(pid)
+    run["pid"] = pid
+    runs[pid] = run
+    sel.register(pidfd, selectors.EVENT_READ, ("exit", pid))
+    if w is not None:
+        os.set_blocking(w, False)
+        writing[w] = bytearray(run["text"])
+        write_text(w)
+    send({"id": run["id"], "token": run["token"].decode(), "started": pid, "conns": [c[1] for c in conns]})
+
+def write_text(w):
+    buf = writing[w]
+    try:
+        while buf:
+            n = os.write(w, buf)
+            del buf[:n]
+    except BlockingIOError:
+        if w not in sel.get_map(): sel.register(w, selectors.EVENT_WRITE, ("text", w))
+        return
+    except OSError:
+        pass
+    if w in sel.get_map(): sel.unregister(w)
+    os.close(w); del writing[w]
+
+def reap(pid, pidfd):
+    got, status = os.waitpid(pid, os.WNOHANG)
+    if got != pid: return
+    sel.unregister(pidfd); os.close(pidfd)
+    run = runs.pop(pid)
+    if os.WIFSIGNALED(status):
+        n = os.WTERMSIG(status)
+        try: name = signal.Signals(n).name
+        except ValueError: name = "SIG%d" % n
+        code, sig = None, name
+    else:
+        code, sig = os.WEXITSTATUS(status), None
+    send({"id": run["id"], "token": run["token"].decode(), "exit": True, "code": code, "signal": sig})
+
+def flush():
+    while waiting and len(pool) >= waiting[0]["need"]:
+        run = waiting.pop(0)
+        conns = pool[:run["need"]]; del pool[:run["need"]]
+        for c in conns: sel.unregister(c[0])
+        start(run, conns)
+    refill()
+
+HEX = re.compile(rb"[0-9a-f]{32}\Z")
+NUM = re.compile(rb"[0-9]{1,15}\Z")
+
+def request(payload):
+    f = payload.split(b"\0")
+    op = f.pop(0)
+    if op == b"hello":
+        if not state["secret"] and f and HEX.match(f[0]): state["secret"] = f[0]; flush()
+    elif op == b"spawn" and state["secret"]:
+        if len(f) < 7: return
+        rid, token, stdin, command, cwd, nargs = f[:6]; f = f[6:]
+        if not (NUM.match(rid) and HEX.match(token) and stdin in (b"socket", b"none", b"text") and NUM.match(nargs)): return
+        nargs = int(nargs)
+        if len(f) <= nargs: return
+        args = f[:nargs]; f = f[nargs:]
+        nenv = f.pop(0)
+        if not NUM.match(nenv) or len(f) < int(nenv): return
+        envmap = {}
+        for pair in f[:int(nenv)]:
+            k, _, v = pair.partition(b"=")
+            envmap[k] = v
+        text = b"\0".join(f[int(nenv):])
+        waiting.append({"id": int(rid), "token": token, "stdin": stdin, "command": command, "cwd": cwd, "args": args, "envmap": envmap, "text": text, "need": 3 if stdin == b"socket" else 2})
+        flush()
+    elif op == b"kill" and len(f) >= 2 and NUM.match(f[0]) and int(f[0]) > 1:
+        try: os.killpg(int(f[0]), getattr(signal, f[1].decode(), None) or 0)
+        except (OSError, ValueError, TypeError): pass
+
+buf = bytearray()
+sel.register(0, selectors.EVENT_READ, ("stdin", None))
+send({"ready": True})
+try:
+    while True:
+        for key, _ in sel.select(0.01 if (waiting and len(pool) < waiting[0]["need"]) else None):
+            kind, data = key.data
+            if kind == "exit": reap(data, key.fd)
+            elif kind == "text": write_text(data)
+            elif kind == "spare":
+                if data in pool: pool.remove(data)
+                sel.unregister(data[0]); data[0].close(); refill()
+            elif kind == "stdin":
+                chunk = os.read(0, 65536)
+                if not chunk: end_all(0)
+                buf += chunk
+                while True:
+                    nl = buf.find(b"\n")
+                    if nl < 0 or nl > 10: 
+                        if nl > 10 or (nl < 0 and len(buf) > 10): end_all(0)
+                        break
+                    n = int(buf[:nl]); 
+                    if len(buf) < nl + 1 + n: break
+                    payload = bytes(buf[nl + 1:nl + 1 + n]); del buf[:nl + 1 + n]
+                    request(payload)
+        if waiting: flush()
+except Exception:
+    end_all(1)
+`;
