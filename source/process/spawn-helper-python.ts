@@ -18,10 +18,11 @@
  * opened ahead, each starting "<secret> <conn id>\n", handed to the child as
  * its fds; a `text` stdin written through a non-blocking pipe (EPIPE
  * ignored). The child: its own session and group, every signal at its
- * default and none blocked, the cwd (the helper changes into it first) and
- * exactly the environment sent; the command looked up on that environment's
- * PATH as Node does, a file without a #! line run by /bin/sh as Node does; a
- * failed chdir or exec is reported with its errno name (ENOENT, EACCES …).
+ * default and none blocked, the cwd (the helper changes into it for the
+ * spawn, then back to /) and exactly the environment sent; the command
+ * looked up on that environment's PATH as Node does, a file without a #!
+ * line run by /bin/sh as Node does; a failed chdir or exec is reported with
+ * its errno name (ENOENT, EACCES …).
  * Exits are watched through pidfds. At EOF on stdin, on a failed write to
  * acai (EPIPE: acai is gone) and on any error it SIGKILLs every child's
  * group and exits.
@@ -107,7 +108,10 @@ def start(run, conns):
         elif run["stdin"] == b"none":
             r = os.open("/dev/null", os.O_RDONLY); extra.append(r); fds.insert(0, r)
         os.chdir(run["cwd"])
-        pid = spawn_one(run, [(os.POSIX_SPAWN_DUP2, fd, i) for i, fd in enumerate(fds)])
+        try:
+            pid = spawn_one(run, [(os.POSIX_SPAWN_DUP2, fd, i) for i, fd in enumerate(fds)])
+        finally:
+            os.chdir("/")
     except (OSError, ValueError) as e:
         for fd in extra: os.close(fd)
         for c in conns: c[0].close()
