@@ -1,0 +1,193 @@
+// Makes the bundle's chunk-level functions compiled eagerly, so that Node's
+// compile cache holds their bytecode (decision 0057).
+//
+// Node's compile cache (module.enableCompileCache, turned on by cli/main.ts)
+// stores what V8 compiled when a module was compiled — its top level and the
+// functions V8 compiled eagerly — not what ran later: every function a run
+// calls is otherwise parsed and compiled again on every start (for `acai -p`,
+// ~1,600 of the bundle's functions before the first model request). V8
+// compiles a function eagerly when it is a parenthesized function expression
+// (its "PIFE" heuristic), so after esbuild:
+//
+// - each chunk-level `function f(…) {…}` becomes `var f = (function (…) {…});`
+//   placed before the chunk's first statement, where the declaration's hoisting
+//   made it available (anonymous, so `f` inside it is still the chunk's binding
+//   and the name is still "f");
+// - each chunk-level `var/let/const f = <arrow or function expression>` gets
+//   the parentheses.
+//
+// A hoisted declaration is callable before its chunk runs; the `var` only once
+// the chunk starts. No other chunk can call it earlier unless the chunks import
+// each other in a cycle, so a chunk in a static import cycle is left as it is.
+// Class methods and nested functions stay lazy.
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import ts from "typescript";
+
+/** The chunk's source parsed as an ES module; throws on a syntax error. */
+function parse(name, text) {
+  const file = ts.createSourceFile(name, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  const problems = file.parseDiagnostics ?? [];
+  if (problems.length > 0) {
+    const first = problems[0];
+    throw new Error(`${name}: cannot parse (${ts.flattenDiagnosticMessageText(first.messageText, "\n")})`);
+  }
+  return file;
+}
+
+const hasModifier = (node, kind) => (node.modifiers ?? []).some((m) => m.kind === kind);
+
+/** A chunk-level function declaration this can move: named, not exported, with a body. */
+function movable(statement) {
+  return (
+    ts.isFunctionDeclaration(statement) &&
+    statement.name !== undefined &&
+    statement.body !== undefined &&
+    !hasModifier(statement, ts.SyntaxKind.ExportKeyword)
+  );
+}
+
+/** `function f(…) {…}` as `var f = (function (…) {…});` (async and generators kept). */
+function asExpression(file, text, statement) {
+  const start = statement.getStart(file);
+  const name = statement.name;
+  const head = text.slice(start, name.getStart(file)).trimEnd();
+  const rest = text.slice(name.end, statement.end);
+  return `var ${name.text} = (${head} ${rest.trimStart()});`;
+}
+
+/** The function-valued initializers of chunk-level variable statements, not yet parenthesized. */
+function functionInitializers(statements) {
+  const found = [];
+  for (const statement of statements) {
+    if (!ts.isVariableStatement(statement)) continue;
+    for (const declaration of statement.declarationList.declarations) {
+      const init = declaration.initializer;
+      if (init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init))) found.push(init);
+    }
+  }
+  return found;
+}
+
+/** esbuild's `// source/…` (or `// node_modules/…`) line before each module's part of a chunk. */
+const MODULE_MARK = /^\/\/ (?:source|node_modules)\/\S+$/gm;
+
+/** The module mark in effect at `position` (the last one before it), or undefined. */
+function markAt(marks, position) {
+  let found;
+  for (const mark of marks) if (mark.index < position) found = mark[0];
+  return found;
+}
+
+/**
+ * The moved functions as one block, each under its module's mark, and the mark in
+ * effect where the block goes after it: so each line still lies under its module's mark.
+ */
+function hoistedBlock(file, text, moved, at) {
+  const marks = [...text.matchAll(MODULE_MARK)];
+  const lines = [];
+  let current;
+  for (const statement of moved) {
+    const mark = markAt(marks, statement.getStart(file));
+    if (mark !== undefined && mark !== current) lines.push(mark);
+    current = mark;
+    lines.push(asExpression(file, text, statement));
+  }
+  const after = markAt(marks, at);
+  if (after !== undefined && after !== current) lines.push(after);
+  return `\n${lines.join("\n")}\n`;
+}
+
+/** The chunk with its chunk-level functions made eager (see the top of this file). */
+export function eagerChunk(name, text) {
+  const file = parse(name, text);
+  const statements = file.statements;
+  const first = statements.find((s) => !ts.isImportDeclaration(s));
+  if (first === undefined) return text;
+  const moved = statements.filter(movable);
+  const edits = [];
+  if (moved.length > 0) {
+    // Before the first statement's comments (its module's mark among them).
+    const at = first.pos;
+    edits.push({ at, end: at, insert: hoistedBlock(file, text, moved, at) });
+    for (const s of moved) edits.push({ at: s.getStart(file), end: s.end, insert: "" });
+  }
+  for (const init of functionInitializers(statements)) {
+    edits.push({ at: init.getStart(file), end: init.getStart(file), insert: "(" });
+    edits.push({ at: init.end, end: init.end, insert: ")" });
+  }
+  return applyEdits(text, edits);
+}
+
+/** `text` with non-overlapping edits applied (ordered by position; an insertion before a removal there). */
+function applyEdits(text, edits) {
+  const sorted = edits
+    .map((edit, order) => ({ ...edit, order }))
+    .sort((a, b) => a.at - b.at || a.end - a.at - (b.end - b.at) || a.order - b.order);
+  let out = "";
+  let position = 0;
+  for (const edit of sorted) {
+    out += text.slice(position, edit.at) + edit.insert;
+    position = edit.end;
+  }
+  return out + text.slice(position);
+}
+
+/** The relative modules a chunk imports or re-exports statically ("./chunk-X.js" → "chunk-X.js"). */
+export function staticImports(name, text) {
+  const file = parse(name, text);
+  const found = [];
+  for (const statement of file.statements) {
+    const from = statement.moduleSpecifier;
+    if ((ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) && from) {
+      if (ts.isStringLiteral(from) && from.text.startsWith("./")) found.push(from.text.slice(2));
+    }
+  }
+  return found;
+}
+
+/** The names of the chunks that are part of a static import cycle (Tarjan's strongly connected components). */
+export function chunksInCycles(imports) {
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const inCycle = new Set();
+  const visit = (chunk) => {
+    index.set(chunk, index.size);
+    low.set(chunk, index.get(chunk));
+    stack.push(chunk);
+    onStack.add(chunk);
+    for (const next of imports.get(chunk) ?? []) {
+      if (!imports.has(next)) continue;
+      if (!index.has(next)) visit(next);
+      if (onStack.has(next)) low.set(chunk, Math.min(low.get(chunk), low.get(next)));
+    }
+    if (low.get(chunk) !== index.get(chunk)) return;
+    const component = [];
+    for (let top = stack.pop(); ; top = stack.pop()) {
+      onStack.delete(top);
+      component.push(top);
+      if (top === chunk) break;
+    }
+    const selfImport = (imports.get(chunk) ?? []).includes(chunk);
+    if (component.length > 1 || selfImport) for (const c of component) inCycle.add(c);
+  };
+  for (const chunk of imports.keys()) if (!index.has(chunk)) visit(chunk);
+  return inCycle;
+}
+
+/** Rewrites every .js file of the bundle folder in place; returns what it left alone. */
+export function eagerBundle(dir) {
+  const texts = new Map();
+  for (const name of readdirSync(dir).filter((n) => n.endsWith(".js"))) {
+    texts.set(name, readFileSync(path.join(dir, name), "utf8"));
+  }
+  const imports = new Map([...texts].map(([name, text]) => [name, staticImports(name, text)]));
+  const skipped = chunksInCycles(imports);
+  for (const [name, text] of texts) {
+    if (skipped.has(name)) continue;
+    writeFileSync(path.join(dir, name), eagerChunk(name, text));
+  }
+  return { files: texts.size, inCycles: [...skipped].sort() };
+}

@@ -1,0 +1,191 @@
+/**
+ * The bundle's chunk-level functions compile eagerly, so Node's compile cache
+ * holds them (scripts/bundle-eager.mjs, decision 0057): the rewrite keeps what
+ * the chunk does, leaves a chunk in an import cycle alone, and its functions do
+ * land in the compile cache of the Node that runs the tests.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  chunksInCycles,
+  eagerBundle,
+  eagerChunk,
+  staticImports,
+  // @ts-expect-error -- a build script in plain JavaScript, without types
+} from "../../scripts/bundle-eager.mjs";
+import { REPO_ROOT } from "../support/run-acai.js";
+
+const BUNDLE = path.join(REPO_ROOT, "dist", "bundle");
+
+let tmp: string;
+beforeEach(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), "acai-eager-"));
+});
+afterEach(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+/** A chunk that calls its functions before their declarations, as hoisting allows. */
+const CHUNK = `import path from "node:path";
+export const early = [double(2), named.name, typeof later];
+const arrow = (x) => x + 1;
+const expression = function (x) { return x * 3; };
+function double(x) { return x * 2; }
+async function later() { return "later"; }
+function* counter() { yield 1; yield 2; }
+function named() { return named; }
+export function exported() { return "exported"; }
+class Box { open() { function inner() { return 1; } return inner(); } }
+export const results = [arrow(1), expression(2), [...counter()], named() === named, new Box().open(), path.sep];
+export { later, exported as alias };
+`;
+
+async function importText(name: string, text: string): Promise<Record<string, unknown>> {
+  const file = path.join(tmp, name);
+  await writeFile(file, text);
+  return import(pathToFileURL(file).href);
+}
+
+describe("a chunk made eager", () => {
+  it("does what it did: functions callable before their place, names kept, async and generators kept", async () => {
+    const before = await importText("before.mjs", CHUNK);
+    const after = await importText("after.mjs", eagerChunk("after.mjs", CHUNK));
+    expect(after.early).toEqual(before.early);
+    expect(after.early).toEqual([4, "named", "function"]);
+    expect(after.results).toEqual(before.results);
+    expect(await (after.later as () => Promise<string>)()).toBe("later");
+    expect((after.alias as () => string)()).toBe("exported");
+  });
+
+  it("turns chunk-level declarations into parenthesized expressions before the first statement", () => {
+    const text = eagerChunk("chunk.js", CHUNK);
+    const lines = text.split("\n");
+    expect(lines[0]).toBe('import path from "node:path";');
+    expect(lines[1]).toBe("var double = (function (x) { return x * 2; });");
+    expect(text).toContain("var later = (async function () {");
+    expect(text).toContain("var counter = (function* () {");
+    expect(text).toContain("var named = (function () { return named; });");
+    expect(text).toContain("const arrow = ((x) => x + 1);");
+    expect(text).toContain("const expression = (function (x) { return x * 3; });");
+    expect(text).not.toMatch(/^(async )?function/m);
+    // Left as they were: an exported declaration, a class and what is inside it.
+    expect(text).toContain('export function exported() { return "exported"; }');
+    expect(text).toContain(
+      "class Box { open() { function inner() { return 1; } return inner(); } }",
+    );
+  });
+
+  it("keeps each line under its module's mark (what the bundle's tests and readers go by)", () => {
+    const chunk = `import a from "./chunk-A.js";
+
+// source/one.ts
+var x = f();
+function f() { return a; }
+
+// source/two.ts
+function g() { return new URL("./two.json", import.meta.url); }
+var y = g();
+`;
+    expect(eagerChunk("chunk.js", chunk)).toBe(`import a from "./chunk-A.js";
+// source/one.ts
+var f = (function () { return a; });
+// source/two.ts
+var g = (function () { return new URL("./two.json", import.meta.url); });
+
+
+// source/one.ts
+var x = f();
+
+
+// source/two.ts
+
+var y = g();
+`);
+  });
+
+  it("refuses a chunk it cannot parse, naming it", () => {
+    expect(() => eagerChunk("chunk-BAD.js", "function (")).toThrow(/chunk-BAD\.js: cannot parse/);
+  });
+});
+
+describe("chunks in an import cycle", () => {
+  it("are found from the static imports and re-exports", () => {
+    const imports = new Map<string, string[]>([
+      ["a.js", staticImports("a.js", 'import { b } from "./b.js";\nexport const a = b;')],
+      ["b.js", staticImports("b.js", 'export { a } from "./a.js";\nexport const b = 1;')],
+      [
+        "c.js",
+        staticImports("c.js", 'import "./a.js";\nimport("./d.js");\nimport x from "node:fs";'),
+      ],
+      ["d.js", staticImports("d.js", 'import "./d.js";')],
+      ["e.js", []],
+    ]);
+    expect(imports.get("c.js")).toEqual(["a.js"]);
+    expect([...chunksInCycles(imports)].sort()).toEqual(["a.js", "b.js", "d.js"]);
+  });
+
+  it("are left as esbuild wrote them; the others are rewritten", async () => {
+    const a =
+      'import { b } from "./b.js";\nexport function a() { return b(); }\nfunction helperA() {}\n';
+    const b =
+      'import { a } from "./a.js";\nexport function b() { return 1; }\nfunction helperB() {}\n';
+    const c =
+      'import { a } from "./a.js";\nfunction helperC() { return a(); }\nexport { helperC };\n';
+    await Promise.all([
+      writeFile(path.join(tmp, "a.js"), a),
+      writeFile(path.join(tmp, "b.js"), b),
+      writeFile(path.join(tmp, "c.js"), c),
+    ]);
+    expect(eagerBundle(tmp)).toEqual({ files: 3, inCycles: ["a.js", "b.js"] });
+    expect(await readFile(path.join(tmp, "a.js"), "utf8")).toBe(a);
+    expect(await readFile(path.join(tmp, "b.js"), "utf8")).toBe(b);
+    expect(await readFile(path.join(tmp, "c.js"), "utf8")).toContain(
+      "var helperC = (function () { return a(); });",
+    );
+  });
+});
+
+/** The size of the compile cache Node writes for a module that imports `module`. */
+async function compileCacheSize(name: string, module: string): Promise<number> {
+  const dir = path.join(tmp, name);
+  const cacheDir = path.join(dir, "cache");
+  await mkdir(cacheDir, { recursive: true });
+  await writeFile(path.join(dir, "m.mjs"), module);
+  const entry = `import module from "node:module"; module.enableCompileCache(${JSON.stringify(cacheDir)}); await import("./m.mjs");`;
+  await writeFile(path.join(dir, "entry.mjs"), entry);
+  execFileSync(process.execPath, [path.join(dir, "entry.mjs")], { env: {}, stdio: "ignore" });
+  let size = 0;
+  for (const sub of await readdir(cacheDir)) {
+    for (const file of await readdir(path.join(cacheDir, sub))) {
+      size += (await stat(path.join(cacheDir, sub, file))).size;
+    }
+  }
+  return size;
+}
+
+describe("the compile cache", () => {
+  it("holds a chunk-level function's code once the chunk is made eager (and not before)", async () => {
+    const body = Array.from({ length: 2000 }, (_, i) => `  total += ${i} * Math.sqrt(${i});`);
+    const module = `function big() {\n  let total = 0;\n${body.join("\n")}\n  return total;\n}\nexport const value = 1;\nexport { big };\n`;
+    const lazy = await compileCacheSize("lazy", module);
+    const eager = await compileCacheSize("eager", eagerChunk("m.mjs", module));
+    // The 2,000-line body compiled is tens of kilobytes; the module's top level alone, ~1.
+    expect(lazy).toBeGreaterThan(0);
+    expect(eager).toBeGreaterThan(lazy * 10);
+  });
+});
+
+describe("the built bundle", () => {
+  it("is eager already: making it eager again changes no file (no chunk is in an import cycle today)", async () => {
+    const left: string[] = [];
+    for (const name of (await readdir(BUNDLE)).filter((file) => file.endsWith(".js"))) {
+      const text = await readFile(path.join(BUNDLE, name), "utf8");
+      if (eagerChunk(name, text) !== text) left.push(name);
+    }
+    expect(left).toEqual([]);
+  });
+});
