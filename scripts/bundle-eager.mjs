@@ -1,5 +1,5 @@
-// Makes the bundle's chunk-level functions compiled eagerly, so that Node's
-// compile cache holds their bytecode (decision 0057).
+// Makes the chunk-level functions an `acai -p` start uses compile eagerly, so
+// that Node's compile cache holds their bytecode (decision 0057).
 //
 // Node's compile cache (module.enableCompileCache, turned on by cli/main.ts)
 // stores what V8 compiled when a module was compiled — its top level and the
@@ -7,14 +7,16 @@
 // calls is otherwise parsed and compiled again on every start (for `acai -p`,
 // ~1,600 of the bundle's functions before the first model request). V8
 // compiles a function eagerly when it is a parenthesized function expression
-// (its "PIFE" heuristic), so after esbuild:
+// (its "PIFE" heuristic). So after esbuild, for the functions the build's
+// training start used (bundle-training.mjs; making every function eager put
+// ~3,400 unused ones in the cache, to be read on every start):
 //
-// - each chunk-level `function f(…) {…}` becomes `var f = (function (…) {…});`
+// - a chunk-level `function f(…) {…}` becomes `var f = (function (…) {…});`
 //   placed before the chunk's first statement, where the declaration's hoisting
 //   made it available (anonymous, so `f` inside it is still the chunk's binding
 //   and the name is still "f");
-// - each chunk-level `var/let/const f = <arrow or function expression>` gets
-//   the parentheses.
+// - a chunk-level `var/let/const f = <arrow or function expression>` gets the
+//   parentheses.
 //
 // A hoisted declaration is callable before its chunk runs; the `var` only once
 // the chunk starts. No other chunk can call it earlier unless the chunks import
@@ -45,6 +47,17 @@ function movable(statement) {
     statement.body !== undefined &&
     !hasModifier(statement, ts.SyntaxKind.ExportKeyword)
   );
+}
+
+/**
+ * Whether V8 logged the function as used: it names a function by a start position
+ * (the parameters' parenthesis; the first token for an arrow without one).
+ */
+function isUsed(file, text, fn, used) {
+  if (used === undefined) return true;
+  const start = fn.getStart(file);
+  const paren = text.indexOf("(", fn.name ? fn.name.end : start);
+  return used.has(start) || used.has(paren) || (fn.name !== undefined && used.has(fn.name.end));
 }
 
 /** `function f(…) {…}` as `var f = (function (…) {…});` (async and generators kept). */
@@ -98,13 +111,16 @@ function hoistedBlock(file, text, moved, at) {
   return `\n${lines.join("\n")}\n`;
 }
 
-/** The chunk with its chunk-level functions made eager (see the top of this file). */
-export function eagerChunk(name, text) {
+/**
+ * The chunk with its chunk-level functions made eager (see the top of this file):
+ * those whose start positions are in `used` (V8's, from the training run), or all.
+ */
+export function eagerChunk(name, text, used) {
   const file = parse(name, text);
   const statements = file.statements;
   const first = statements.find((s) => !ts.isImportDeclaration(s));
   if (first === undefined) return text;
-  const moved = statements.filter(movable);
+  const moved = statements.filter((s) => movable(s) && isUsed(file, text, s, used));
   const edits = [];
   if (moved.length > 0) {
     // Before the first statement's comments (its module's mark among them).
@@ -112,7 +128,7 @@ export function eagerChunk(name, text) {
     edits.push({ at, end: at, insert: hoistedBlock(file, text, moved, at) });
     for (const s of moved) edits.push({ at: s.getStart(file), end: s.end, insert: "" });
   }
-  for (const init of functionInitializers(statements)) {
+  for (const init of functionInitializers(statements).filter((f) => isUsed(file, text, f, used))) {
     edits.push({ at: init.getStart(file), end: init.getStart(file), insert: "(" });
     edits.push({ at: init.end, end: init.end, insert: ")" });
   }
@@ -177,17 +193,25 @@ export function chunksInCycles(imports) {
   return inCycle;
 }
 
-/** Rewrites every .js file of the bundle folder in place; returns what it left alone. */
-export function eagerBundle(dir) {
+/**
+ * Rewrites the bundle folder's chunks in place, making eager the functions `used`
+ * names (bundle-training.mjs: file → V8 start positions); returns what it did.
+ */
+export function eagerBundle(dir, used) {
   const texts = new Map();
   for (const name of readdirSync(dir).filter((n) => n.endsWith(".js"))) {
     texts.set(name, readFileSync(path.join(dir, name), "utf8"));
   }
   const imports = new Map([...texts].map(([name, text]) => [name, staticImports(name, text)]));
   const skipped = chunksInCycles(imports);
+  let rewritten = 0;
   for (const [name, text] of texts) {
-    if (skipped.has(name)) continue;
-    writeFileSync(path.join(dir, name), eagerChunk(name, text));
+    const positions = used.get(name);
+    if (skipped.has(name) || positions === undefined) continue;
+    const eager = eagerChunk(name, text, positions);
+    if (eager === text) continue;
+    writeFileSync(path.join(dir, name), eager);
+    rewritten += 1;
   }
-  return { files: texts.size, inCycles: [...skipped].sort() };
+  return { files: texts.size, rewritten, inCycles: [...skipped].sort() };
 }

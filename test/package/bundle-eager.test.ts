@@ -17,6 +17,8 @@ import {
   staticImports,
   // @ts-expect-error -- a build script in plain JavaScript, without types
 } from "../../scripts/bundle-eager.mjs";
+// @ts-expect-error -- a build script in plain JavaScript, without types
+import { usedFunctions } from "../../scripts/bundle-training.mjs";
 import { REPO_ROOT } from "../support/run-acai.js";
 
 const BUNDLE = path.join(REPO_ROOT, "dist", "bundle");
@@ -107,6 +109,22 @@ var y = g();
 `);
   });
 
+  it("makes eager only the functions the training start used (V8 names them by their parenthesis)", () => {
+    const chunk = `function used(a) { return a; }
+function unused(b) { return b; }
+const usedArrow = (x) => x;
+const unusedArrow = async (y) => y;
+export { used, unused, usedArrow, unusedArrow };
+`;
+    const positions = new Set([chunk.indexOf("(a)"), chunk.indexOf("(x)")]);
+    const text = eagerChunk("chunk.js", chunk, positions);
+    expect(text).toContain("var used = (function (a) { return a; });");
+    expect(text).toContain("const usedArrow = ((x) => x);");
+    expect(text).toContain("function unused(b) { return b; }");
+    expect(text).toContain("const unusedArrow = async (y) => y;");
+    expect(eagerChunk("chunk.js", chunk, new Set())).toBe(chunk);
+  });
+
   it("refuses a chunk it cannot parse, naming it", () => {
     expect(() => eagerChunk("chunk-BAD.js", "function (")).toThrow(/chunk-BAD\.js: cannot parse/);
   });
@@ -140,12 +158,37 @@ describe("chunks in an import cycle", () => {
       writeFile(path.join(tmp, "b.js"), b),
       writeFile(path.join(tmp, "c.js"), c),
     ]);
-    expect(eagerBundle(tmp)).toEqual({ files: 3, inCycles: ["a.js", "b.js"] });
+    const everything = (text: string) => new Set([...text.matchAll(/\(/g)].map((m) => m.index));
+    const used = new Map([
+      ["a.js", everything(a)],
+      ["b.js", everything(b)],
+      ["c.js", everything(c)],
+    ]);
+    expect(eagerBundle(tmp, used)).toEqual({ files: 3, rewritten: 1, inCycles: ["a.js", "b.js"] });
     expect(await readFile(path.join(tmp, "a.js"), "utf8")).toBe(a);
     expect(await readFile(path.join(tmp, "b.js"), "utf8")).toBe(b);
     expect(await readFile(path.join(tmp, "c.js"), "utf8")).toContain(
       "var helperC = (function () { return a(); });",
     );
+  });
+});
+
+describe("the training start's log", () => {
+  it("gives, per bundle file, the positions of the functions V8 compiled or ran, and nothing else", () => {
+    const dir = path.join(tmp, "bundle");
+    const log = [
+      `script-details,7,${pathToFileURL(path.join(dir, "chunk-A.js")).href},0,0,`,
+      `script-details,8,${pathToFileURL(path.join(tmp, "elsewhere", "x.js")).href},0,0,`,
+      "script-details,9,node:internal/x,0,0,",
+      "function,parse-function,7,120,200,0.1,100,f",
+      "function,interpreter,7,120,200,0.1,101,f",
+      "function,first-execution,7,300,320,0,102,g",
+      "function,preparse-resolution,7,400,420,0,103,h",
+      "function,parse-function,8,10,20,0.1,104,elsewhere",
+      "function,parse-function,9,10,20,0.1,105,builtin",
+      "function,parse-function,99,10,20,0.1,106,unknown",
+    ].join("\n");
+    expect(usedFunctions(log, dir)).toEqual(new Map([["chunk-A.js", new Set([120, 300])]]));
   });
 });
 
@@ -180,12 +223,18 @@ describe("the compile cache", () => {
 });
 
 describe("the built bundle", () => {
-  it("is eager already: making it eager again changes no file (no chunk is in an import cycle today)", async () => {
-    const left: string[] = [];
-    for (const name of (await readdir(BUNDLE)).filter((file) => file.endsWith(".js"))) {
-      const text = await readFile(path.join(BUNDLE, name), "utf8");
-      if (eagerChunk(name, text) !== text) left.push(name);
-    }
-    expect(left).toEqual([]);
+  it("has what an acai -p start runs eager, and what it does not run lazy", async () => {
+    const texts = await Promise.all(
+      (await readdir(BUNDLE))
+        .filter((file) => file.endsWith(".js"))
+        .map((file) => readFile(path.join(BUNDLE, file), "utf8")),
+    );
+    const all = texts.join("\n");
+    // The headless run and zod's schema constructor run before every first request.
+    expect(all).toMatch(/^var runHeadless = \(async function \(/m);
+    expect(all).toMatch(/^var \$constructor = \(function \(/m);
+    // `acai hooks init` and the REPL's mount never run in `acai -p`.
+    expect(all).toMatch(/^async function initHook\(/m);
+    expect(all).toMatch(/^async function mountRepl\(/m);
   });
 });
