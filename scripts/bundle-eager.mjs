@@ -116,7 +116,11 @@ function hoistedBlock(file, text, moved, at) {
  * those whose start positions are in `used` (V8's, from the training run), or all.
  */
 export function eagerChunk(name, text, used) {
-  const file = parse(name, text);
+  return eagerOf(parse(name, text), text, used);
+}
+
+/** eagerChunk over a chunk already parsed. */
+function eagerOf(file, text, used) {
   const statements = file.statements;
   const first = statements.find((s) => !ts.isImportDeclaration(s));
   if (first === undefined) return text;
@@ -151,7 +155,11 @@ function applyEdits(text, edits) {
 
 /** The relative modules a chunk imports or re-exports statically ("./chunk-X.js" → "chunk-X.js"). */
 export function staticImports(name, text) {
-  const file = parse(name, text);
+  return importsOf(parse(name, text));
+}
+
+/** staticImports over a chunk already parsed. */
+function importsOf(file) {
   const found = [];
   for (const statement of file.statements) {
     const from = statement.moduleSpecifier;
@@ -198,20 +206,22 @@ export function chunksInCycles(imports) {
  * names (bundle-training.mjs: file → V8 start positions); returns what it did.
  */
 export function eagerBundle(dir, used) {
-  const texts = new Map();
+  // Each chunk read and parsed once, for its imports and its rewriting.
+  const chunks = new Map();
   for (const name of readdirSync(dir).filter((n) => n.endsWith(".js"))) {
-    texts.set(name, readFileSync(path.join(dir, name), "utf8"));
+    const text = readFileSync(path.join(dir, name), "utf8");
+    chunks.set(name, { text, file: parse(name, text) });
   }
-  const imports = new Map([...texts].map(([name, text]) => [name, staticImports(name, text)]));
+  const imports = new Map([...chunks].map(([name, { file }]) => [name, importsOf(file)]));
   const skipped = chunksInCycles(imports);
   let rewritten = 0;
-  for (const [name, text] of texts) {
+  for (const [name, { text, file }] of chunks) {
     const positions = used.get(name);
     if (skipped.has(name) || positions === undefined) continue;
-    const eager = eagerChunk(name, text, positions);
+    const eager = eagerOf(file, text, positions);
     if (eager === text) continue;
     writeFileSync(path.join(dir, name), eager);
     rewritten += 1;
   }
-  return { files: texts.size, rewritten, inCycles: [...skipped].sort() };
+  return { files: chunks.size, rewritten, inCycles: [...skipped].sort() };
 }
