@@ -67,6 +67,31 @@ export interface SpawnerOptions {
   tmpDir?: string;
   /** How long the spawner may take to say it is ready (default 10 s). */
   readyTimeoutMs?: number;
+  /**
+   * Registers the socket folder's removal for acai's exit, where the spawner's own exit is never
+   * seen; returns how to take it back (default: `process.once("exit")`).
+   */
+  atExit?: (cleanup: () => void) => () => void;
+}
+
+/** The default `atExit`: synchronous work at the process's "exit", taken back when done earlier. */
+function atProcessExit(cleanup: () => void): () => void {
+  process.once("exit", cleanup);
+  return () => process.off("exit", cleanup);
+}
+
+/** The private socket folder: made now, removed at the spawner's end or at acai's exit, whichever comes first. */
+function socketFolder(options: SpawnerOptions): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(options.tmpDir ?? tmpdir(), "acai-spawner-"));
+  const removeNow = () => rmSync(dir, { recursive: true, force: true });
+  const takeBack = (options.atExit ?? atProcessExit)(removeNow);
+  return {
+    dir,
+    remove: () => {
+      takeBack();
+      removeNow();
+    },
+  };
 }
 
 class RemoteChild extends EventEmitter implements ChildHandle {
@@ -119,13 +144,13 @@ export class Spawner {
   private constructor(
     private readonly process: ChildProcess,
     private readonly server: Server,
-    private readonly dir: string,
+    private readonly removeDir: () => void,
     private readonly place: SpawnerPlace,
   ) {}
 
   /** Starts a spawner for `options.launch`; resolves once it is ready, or with why it is not. */
   static async start(options: SpawnerOptions): Promise<Spawner | { failure: string }> {
-    const dir = mkdtempSync(join(options.tmpDir ?? tmpdir(), "acai-spawner-"));
+    const { dir, remove: removeDir } = socketFolder(options);
     const socketPath = join(dir, "s");
     const server = createServer({ allowHalfOpen: false });
     // The socket is bound at once; its "listening" (or an error) comes later, while the spawner
@@ -146,10 +171,10 @@ export class Spawner {
       });
     } catch (error) {
       server.close();
-      rmSync(dir, { recursive: true, force: true });
+      removeDir();
       return { failure: (error as Error).message };
     }
-    const spawner = new Spawner(child, server, dir, options.place);
+    const spawner = new Spawner(child, server, removeDir, options.place);
     server.on("connection", (conn) => spawner.accept(conn));
     const ready = spawner.waitReady(options.readyTimeoutMs ?? 10_000);
     const refused = await listening;
@@ -400,7 +425,7 @@ export class Spawner {
     this.server.close();
     for (const conn of this.spares.values()) conn.destroy();
     this.spares.clear();
-    rmSync(this.dir, { recursive: true, force: true });
+    this.removeDir();
     const message = `${this.lostMessage()}: ${why}`;
     for (const pending of [...this.runs.values()]) {
       pending.lost = message;

@@ -12,7 +12,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { chmod, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -103,6 +103,8 @@ describe.runIf(bwrapWorks)("the sandbox in acai -p (bubblewrap)", () => {
     // The same kind of calls inside the project and the temp folder work.
     expect(results[4]).toContain("inside\ntmp");
     expect(await readFile(path.join(dirs.cwd, "inside.txt"), "utf8")).toBe("inside\n");
+    // The spawners' socket folders (in TMPDIR, one per spawner) are gone once acai has exited.
+    expect((await readdir(tmp)).filter((name) => name.startsWith("acai-spawner-"))).toEqual([]);
   }, 90_000);
 
   it("a link in the project does not carry a write outside", async () => {
