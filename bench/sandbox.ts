@@ -2,8 +2,10 @@
  * Cost of the OS sandbox (issue 19): one spawned hook (runHookOnce: a bash
  * script that reads its payload and answers JSON) and one Bash tool call
  * (`ls -la` through the Bash tool) — each unsandboxed, sandboxed through the
- * policy's long-lived spawner (what acai does), and, for information,
- * sandboxed with one bwrap per process (the fallback). All interleaved in one
+ * policy's long-lived spawner (what acai does: the Python one where
+ * /usr/bin/python3 shows in the sandbox, decision 0059), and, for
+ * information, through the Node spawner and with one bwrap per process (the
+ * fallbacks). All interleaved in one
  * run, the order rotating each round; three runs. Prints min/median/max per
  * kind and RESULT lines (bench/support/result.ts): sandboxed ÷ unsandboxed
  * medians against the 1.3× target, every run's ratio, the spread and the load.
@@ -22,7 +24,8 @@ import { containmentInForce } from "../dist/process/bwrap.js";
 import { processContainment } from "../dist/process/containment.js";
 import { createProcessRunner, runProcess } from "../dist/process/runner.js";
 import { createSandboxLauncher } from "../dist/process/sandbox-launch.js";
-import type { ProcessRunner, SandboxLaunch } from "../dist/process/types.js";
+import { spawnerKindChooser } from "../dist/process/spawner-kind.js";
+import type { ProcessRunner, SandboxLaunch, SpawnerKind } from "../dist/process/types.js";
 import { bashTool } from "../dist/tools/builtin/bash.js";
 import { bashToolCall, parentEnvironment } from "./support/bash-call.ts";
 import { median, printResult, threeRuns } from "./support/result.ts";
@@ -46,27 +49,33 @@ await writeFile(
 );
 await chmod(script, 0o755);
 
-const policy: SandboxLaunch = {
-  key: "bench",
+const bwrapArgs = [
+  "--ro-bind",
+  "/",
+  "/",
+  "--dev",
+  "/dev",
+  "--bind",
+  root,
+  root,
+  "--bind",
+  scratch,
+  scratch,
+];
+// What acai asks for (the Python spawner where /usr/bin/python3 shows in the sandbox), and the
+// Node spawner beside it (decision 0059: the Node one is what every sandbox had before).
+const spawnerKind = spawnerKindChooser(process.env)(bwrapArgs);
+const launchOf = (helper: SpawnerKind): SandboxLaunch => ({
+  key: `bench-${helper}`,
   name: "bench",
-  bwrapArgs: [
-    "--ro-bind",
-    "/",
-    "/",
-    "--dev",
-    "/dev",
-    "--bind",
-    root,
-    root,
-    "--bind",
-    scratch,
-    scratch,
-  ],
-};
+  bwrapArgs,
+  helper,
+});
+const policy = launchOf(spawnerKind);
 const sandboxed =
-  (runner: ProcessRunner): ProcessRunner =>
+  (runner: ProcessRunner, launch = policy): ProcessRunner =>
   (run) =>
-    runner({ ...run, sandbox: policy });
+    runner({ ...run, sandbox: launch });
 const perProcessLauncher = createSandboxLauncher({ useSpawner: false });
 const perProcess = sandboxed(
   createProcessRunner({ containment: processContainment(), sandbox: perProcessLauncher }),
@@ -116,12 +125,15 @@ async function bashCall(runner: ProcessRunner): Promise<number> {
   return performance.now() - started;
 }
 
+const nodeSpawner = launchOf("node");
 const kinds = {
   "hook, unsandboxed": () => hookRun(runProcess),
   "hook, sandboxed (spawner)": () => hookRun(sandboxed(runProcess)),
+  "hook, sandboxed (Node spawner)": () => hookRun(sandboxed(runProcess, nodeSpawner)),
   "hook, sandboxed (bwrap per process)": () => hookRun(perProcess),
   "Bash, unsandboxed": () => bashCall(runProcess),
   "Bash, sandboxed (spawner)": () => bashCall(sandboxed(runProcess)),
+  "Bash, sandboxed (Node spawner)": () => bashCall(sandboxed(runProcess, nodeSpawner)),
   "Bash, sandboxed (bwrap per process)": () => bashCall(perProcess),
 } as const;
 type Kind = keyof typeof kinds;
@@ -142,7 +154,9 @@ try {
         times[name].push(await kinds[name]());
       }
     }
-    console.log(`run ${run + 1}: N=${N} each, interleaved, node ${process.version}`);
+    console.log(
+      `run ${run + 1}: N=${N} each, interleaved, node ${process.version}; spawner: ${spawnerKind}`,
+    );
     for (const name of names) {
       const values = times[name];
       console.log(
@@ -152,6 +166,10 @@ try {
     console.log(
       `  per-process bwrap for comparison: hook ${ratio(times, "hook, sandboxed (bwrap per process)", "hook, unsandboxed").toFixed(2)}×, ` +
         `Bash ${ratio(times, "Bash, sandboxed (bwrap per process)", "Bash, unsandboxed").toFixed(2)}×`,
+    );
+    console.log(
+      `  ${spawnerKind} spawner / Node spawner: hook ${ratio(times, "hook, sandboxed (spawner)", "hook, sandboxed (Node spawner)").toFixed(3)}×, ` +
+        `Bash ${ratio(times, "Bash, sandboxed (spawner)", "Bash, sandboxed (Node spawner)").toFixed(3)}×`,
     );
     return times;
   });

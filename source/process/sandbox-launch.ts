@@ -1,7 +1,9 @@
 /**
  * Starting a process inside the OS sandbox (RunOptions.sandbox): through the
  * policy's long-lived spawner (spawner.ts; one per SandboxLaunch.key per acai
- * process, started at the first run, started again after it died), or — when
+ * process, started at the first run, started again after it died) — the
+ * Python one where the launch asks for it (decision 0059), the Node one
+ * where it does not or where the Python one did not start — or — when
  * a spawner cannot start for a policy — one `bwrap … -- command` per process,
  * said once. Both run the process in a PID namespace that dies with acai
  * (bwrap.ts). Without bwrap there is no sandboxed start: the run fails with
@@ -12,6 +14,7 @@ import { processContainment } from "./containment.js";
 import type { SpawnOutcome } from "./handle.js";
 import { type SpawnTarget, spawnGroup } from "./spawn.js";
 import { type SandboxStdin, Spawner } from "./spawner.js";
+import { SYSTEM_PYTHON } from "./spawner-kind.js";
 import type { SandboxLaunch } from "./types.js";
 
 export interface SandboxLauncher {
@@ -52,6 +55,10 @@ export interface SandboxLauncherOptions {
   tmpDir?: string;
   /** `false`: always one bwrap per process (benchmarks, tests). */
   useSpawner?: boolean;
+  /** The Python of a launch whose `helper` is "python" (default /usr/bin/python3, never looked up on PATH). */
+  python?: string;
+  /** Says why a Python spawner was not used (acai: on stderr with ACAI_DEBUG=1). */
+  debug?: (line: string) => void;
 }
 
 type Started = Promise<Spawner | { failure: string }>;
@@ -60,6 +67,8 @@ type Started = Promise<Spawner | { failure: string }>;
 class SpawnerStarts {
   readonly byKey = new Map<string, Started>();
   private readonly foreseen = new Set<string>();
+  /** Keys whose Python spawner did not start: Node from then on (not tried again). */
+  private readonly noPython = new Set<string>();
 
   constructor(private readonly options: SandboxLauncherOptions) {}
 
@@ -104,9 +113,23 @@ class SpawnerStarts {
     this.byKey.delete(key);
   }
 
+  /** The launch's Python spawner, or its Node one when it asks for Node or Python did not start. */
   private begin(path: string, launch: SandboxLaunch): Started {
+    if (launch.helper === "node" || this.noPython.has(launch.key)) return this.spawn(path, launch);
+    const python = this.options.python ?? SYSTEM_PYTHON;
+    return this.spawn(path, launch, python).then((started) => {
+      if (started instanceof Spawner) return started;
+      this.options.debug?.(
+        `sandbox spawner of policy "${launch.name}": the Python spawner (${python}) did not start (${started.failure}); using the Node one`,
+      );
+      this.noPython.add(launch.key);
+      return this.spawn(path, launch);
+    });
+  }
+
+  private spawn(path: string, launch: SandboxLaunch, python?: string): Started {
     return Spawner.start({
-      place: { kind: "sandbox", bwrap: path, launch },
+      place: { kind: "sandbox", bwrap: path, launch, ...(python === undefined ? {} : { python }) },
       execPath: this.options.execPath ?? process.execPath,
       env: this.options.spawnerEnv?.() ?? {},
       ...(this.options.tmpDir === undefined ? {} : { tmpDir: this.options.tmpDir }),
@@ -196,6 +219,9 @@ export function processSandboxLauncher(): SandboxLauncher {
       // bwrap's PID namespace, which dies with acai even if acai is SIGKILLed (no watchdog).
       processContainment().beforeSpawn("namespace");
       return processContainment().envFor({}, "spawner");
+    },
+    debug: (line) => {
+      if (process.env.ACAI_DEBUG === "1") process.stderr.write(`acai: debug: ${line}\n`);
     },
   });
   return current;

@@ -1,43 +1,53 @@
 /**
- * The host spawn helper in Python (decision 0056): the Node helper's
- * protocol (spawner-script.ts run with "host"), but each child is started
- * with `os.posix_spawn`, which glibc implements with a vfork-style clone:
- * no copy of the helper's page tables and no teardown of a copied address
- * space at exec — the cost that made a fork-based helper (Node, or Perl:
- * measured) no cheaper than acai forking itself. Standard library only;
- * Python ≥ 3.9 (pidfd_open) on Linux ≥ 5.3, and a probe spawn of /bin/true
- * with the options every child gets, checked at start. When
- * /usr/bin/python3 is missing or this script does not get ready, acai uses
- * the Node helper (spawn-helper.ts). The sandbox's spawner stays Node.
+ * The spawner in Python (decisions 0056, 0059): the Node spawner's protocol
+ * (spawner-script.ts), but each child is started with `os.posix_spawn`,
+ * which glibc implements with a vfork-style clone: no copy of the helper's
+ * page tables and no teardown of a copied address space at exec — the cost
+ * that made a fork-based helper (Node, or Perl: measured) no cheaper than
+ * acai forking itself — and a start of ~10 ms of CPU where Node's is ~40.
+ * One script for both places: acai's host spawn helper (spawn-helper.ts),
+ * and, with the argument "namespace", a sandbox policy's spawner inside
+ * bwrap (sandbox-launch.ts), where `sweep` is allowed. Standard library
+ * only; Python ≥ 3.9 (pidfd_open) on Linux ≥ 5.3, and a probe spawn of
+ * /bin/true with the options every child gets, checked at start. When
+ * /usr/bin/python3 is missing (or hidden by the policy) or this script does
+ * not get ready, acai uses the Node script.
  *
- * Run as `python3 -I -S -c SCRIPT socketPath` (isolated: no PYTHON*
- * variables, no site). Requests on stdin as NUL records (spawner-wire.ts
- * `nulRecord`): hello, spawn, kill (`sweep` is refused on the host:
- * ignored). Answers on stdout as the Node script's JSON lines: {ready},
- * {started, conns}, {error, code}, {exit, code, signal}. Spare connections
- * opened ahead, each starting "<secret> <conn id>\n", handed to the child as
- * its fds; a `text` stdin written through a non-blocking pipe (EPIPE
- * ignored). The child: its own session and group, every signal at its
- * default and none blocked, the cwd (the helper changes into it for the
- * spawn, then back to /) and exactly the environment sent; the command
- * looked up on that environment's PATH as Node does, a file without a #!
- * line run by /bin/sh as Node does; a failed chdir or exec is reported with
- * its errno name (ENOENT, EACCES …).
+ * Run as `python3 -I -S -c SCRIPT socketPath [namespace]` (isolated: no
+ * PYTHON* variables, no site). Requests on stdin as NUL records
+ * (spawner-wire.ts `nulRecord`): hello, spawn, kill, sweep (ignored unless
+ * "namespace" was given and the parent is the namespace's init, pid 1 —
+ * on the host pid 1 is the host's init). Answers on stdout as the Node
+ * script's JSON lines: {ready}, {started, conns}, {error, code},
+ * {exit, code, signal}. Spare connections opened ahead, each starting
+ * "<secret> <conn id>\n", handed to the child as its fds; a `text` stdin
+ * written through a non-blocking pipe (EPIPE ignored). The child: its own
+ * session and group, every signal at its default and none blocked, the cwd
+ * (the helper changes into it for the spawn, then back to /) and exactly the
+ * environment sent; the command looked up on that environment's PATH as
+ * Node does, a file without a #! line run by /bin/sh as Node does; a failed
+ * chdir or exec is reported with its errno name (ENOENT, EACCES …).
  * Exits are watched through pidfds. At EOF on stdin, on a failed write to
  * acai (EPIPE: acai is gone) and on any error it SIGKILLs every child's
  * group and exits.
+ *
+ * `sweep` (namespace only), as the Node script's: every process reparented
+ * to the namespace's init (pid 1) whose session is not a running child's is
+ * SIGKILLed, round after round 2 ms apart (at most 50), its own children
+ * becoming orphans in turn — also those that dropped acai's marker.
  */
 export const PYTHON_HELPER_SCRIPT = String.raw`
-import os, sys, socket, selectors, signal, json, errno, re
+import os, sys, socket, selectors, signal, json, errno, re, time
 if sys.version_info < (3, 9): sys.exit("python 3.9 or later is needed")
 path = sys.argv[1]
+NAMESPACE = sys.argv[2:3] == ["namespace"] and os.getppid() == 1
 signal.signal(signal.SIGINT, signal.SIG_IGN)
 signal.signal(signal.SIGHUP, signal.SIG_IGN)
 SIGDEF = [s for s in signal.valid_signals() if s not in (signal.SIGKILL, signal.SIGSTOP)]
 os.close(os.pidfd_open(os.getpid()))
 os.waitpid(os.posix_spawn(b"/bin/true", [b"/bin/true"], {}, setsid=True, setsigdef=SIGDEF, setsigmask=[]), 0)
 sel = selectors.DefaultSelector()
-state = {"secret": b"", "next": 0}
+state = {"secret": b"", "next": 0, "sweep": -1, "sweep_at": 0.0}
 pool = []
 waiting = []
 runs = {}
@@ -157,6 +167,36 @@ def reap(pid, pidfd):
         code, sig = os.WEXITSTATUS(status), None
     send({"id": run["id"], "token": run["token"].decode(), "exit": True, "code": code, "signal": sig})
 
+def orphans():
+    found = []
+    try: names = os.listdir("/proc")
+    except OSError: names = []
+    for name in names:
+        if not name.isdigit() or int(name) <= 1 or int(name) == os.getpid(): continue
+        try:
+            with open("/proc/%s/stat" % name, "rb") as f: stat = f.read()
+        except OSError: continue
+        fields = stat[stat.rfind(b")") + 2:].split(b" ")
+        if fields[0] != b"Z" and fields[1] == b"1" and int(fields[3]) not in runs: found.append(int(name))
+    return found
+
+def sweep_round():
+    found = orphans()
+    for pid in found:
+        try: os.kill(pid, signal.SIGKILL)
+        except OSError: pass
+    if found and state["sweep"] < 50:
+        state["sweep"] += 1; state["sweep_at"] = time.monotonic() + 0.002
+    else:
+        state["sweep"] = -1
+
+def timeout():
+    t = 0.01 if (waiting and len(pool) < waiting[0]["need"]) else None
+    if state["sweep"] >= 0:
+        due = max(0.0, state["sweep_at"] - time.monotonic())
+        t = due if t is None else min(t, due)
+    return t
+
 def flush():
     while waiting and len(pool) >= waiting[0]["need"]:
         run = waiting.pop(0)
@@ -192,13 +232,15 @@ def request(payload):
     elif op == b"kill" and len(f) >= 2 and NUM.match(f[0]) and int(f[0]) > 1:
         try: os.killpg(int(f[0]), getattr(signal, f[1].decode(), None) or 0)
         except (OSError, ValueError, TypeError): pass
+    elif op == b"sweep" and NAMESPACE and state["sweep"] < 0:
+        state["sweep"] = 0; state["sweep_at"] = time.monotonic()
 
 buf = bytearray()
 sel.register(0, selectors.EVENT_READ, ("stdin", None))
 send({"ready": True})
 try:
     while True:
-        for key, _ in sel.select(0.01 if (waiting and len(pool) < waiting[0]["need"]) else None):
+        for key, _ in sel.select(timeout()):
             kind, data = key.data
             if kind == "exit": reap(data, key.fd)
             elif kind == "text": write_text(data)
@@ -219,6 +261,7 @@ try:
                     payload = bytes(buf[nl + 1:nl + 1 + n]); del buf[:nl + 1 + n]
                     request(payload)
         if waiting: flush()
+        if state["sweep"] >= 0 and time.monotonic() >= state["sweep_at"]: sweep_round()
 except Exception:
     end_all(1)
 `;

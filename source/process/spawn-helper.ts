@@ -23,6 +23,7 @@ import { processContainment } from "./containment.js";
 import type { SpawnOutcome } from "./handle.js";
 import type { SpawnTarget } from "./spawn.js";
 import { type SandboxStdin, Spawner, type SpawnerPlace } from "./spawner.js";
+import { SYSTEM_PYTHON } from "./spawner-kind.js";
 
 export interface SpawnHelper {
   /** Starts `target` (its environment complete) through the helper; undefined: spawn it directly. */
@@ -55,9 +56,6 @@ export interface SpawnHelperOptions {
   debug?: (line: string) => void;
 }
 
-/** The system's Python; one on PATH could be a project's (a `.venv/bin` first on PATH). */
-const DEFAULT_PYTHON = "/usr/bin/python3";
-
 type State =
   | { kind: "none" }
   | { kind: "starting"; started: Promise<boolean> }
@@ -67,7 +65,7 @@ export function createSpawnHelper(options: SpawnHelperOptions = {}): SpawnHelper
   const maxStarts = options.maxStarts ?? 5;
   let starts = 0;
   let state: State = { kind: "none" };
-  let python = options.python === undefined ? DEFAULT_PYTHON : options.python;
+  let python = options.python === undefined ? SYSTEM_PYTHON : options.python;
 
   const startOne = (place: SpawnerPlace) =>
     Spawner.start({

@@ -1,7 +1,9 @@
 /**
  * acai's side of one sandbox spawner (the script is spawner-script.ts;
  * decision 0013): bwrap started once with the policy's options, containment
- * added, running acai's own Node with the spawner script; a unix socket
+ * added, running acai's own Node with the spawner script — or, where the
+ * launch asks for it, the system's Python with the same protocol
+ * (spawn-helper-python.ts, decision 0059); a unix socket
  * served by acai in a private temp folder, bind-mounted read-only into the
  * sandbox (the spawner connects out; nothing in the sandbox can replace the
  * socket); JSON lines to the spawner's stdin and from its stdout.
@@ -33,7 +35,7 @@ import { describeSpawnError, killGroup, type SpawnTarget } from "./spawn.js";
 import { PYTHON_HELPER_SCRIPT } from "./spawn-helper-python.js";
 import { SPAWNER_SCRIPT } from "./spawner-script.js";
 import { jsonLine, newToken, nulRecord, readHeader, type SpawnerRequest } from "./spawner-wire.js";
-import type { SandboxLaunch } from "./types.js";
+import type { SandboxLaunch, SpawnerKind } from "./types.js";
 
 /** Spare connections acai keeps at most (the spawner keeps 4 ahead, more while runs wait). */
 const MAX_SPARES = 64;
@@ -50,11 +52,11 @@ export type SandboxStdin = "pipe" | "ignore" | { text: string };
 
 /**
  * Where the spawner runs: inside a policy's sandbox (started by bwrap), or on
- * the host — the Node script, or with `python` (its path) the Python helper
- * (spawn-helper-python.ts, decision 0056).
+ * the host. Either place runs the Node script, or with `python` (its path)
+ * the same protocol in Python (spawn-helper-python.ts; decisions 0056, 0059).
  */
 export type SpawnerPlace =
-  | { kind: "sandbox"; bwrap: string; launch: SandboxLaunch }
+  | { kind: "sandbox"; bwrap: string; launch: SandboxLaunch; python?: string }
   | { kind: "host"; python?: string };
 
 export interface SpawnerOptions {
@@ -187,9 +189,8 @@ export class Spawner {
     return this.alive;
   }
 
-  /** Which host helper this is (undefined in a sandbox): for tests and benchmarks. */
-  get helperKind(): "python" | "node" | undefined {
-    if (this.place.kind !== "host") return undefined;
+  /** Which script this is: for tests and benchmarks. */
+  get helperKind(): SpawnerKind {
     return this.place.python === undefined ? "node" : "python";
   }
 
@@ -274,9 +275,7 @@ export class Spawner {
   }
 
   private encode(request: SpawnerRequest): string | undefined {
-    return this.place.kind === "host" && this.place.python !== undefined
-      ? nulRecord(request)
-      : jsonLine(request);
+    return this.place.python !== undefined ? nulRecord(request) : jsonLine(request);
   }
 
   private send(request: SpawnerRequest): void {
@@ -442,22 +441,27 @@ export class Spawner {
   }
 }
 
-/** The spawner's command line: acai's Node with the script, inside bwrap for a sandbox. */
+/**
+ * The spawner's command line: the system's Python (`-I -S`: no PYTHON* variables, no site,
+ * no folder of the cwd on sys.path) or acai's Node with the script, inside bwrap for a
+ * sandbox. The sandbox gets the same mounts either way (acai's Node too: TypeScript hooks
+ * run with it), so the kind of spawner never changes what a hook can see.
+ */
 function spawnerCommand(
   options: SpawnerOptions,
   dir: string,
   socketPath: string,
 ): [string, string[]] {
   const { place, execPath } = options;
-  if (place.kind === "host" && place.python !== undefined) {
-    return [place.python, ["-I", "-S", "-c", PYTHON_HELPER_SCRIPT, socketPath]];
-  }
-  if (place.kind === "host") return [execPath, ["-e", SPAWNER_SCRIPT, socketPath, "host"]];
-  const args = bwrapArgv(
-    place.launch.bwrapArgs,
-    execPath,
-    ["-e", SPAWNER_SCRIPT, socketPath],
-    ["--ro-bind", dir, dir, "--ro-bind-try", execPath, execPath],
-  );
-  return [place.bwrap, args];
+  const inSandbox = place.kind === "sandbox";
+  const [command, args] =
+    place.python !== undefined
+      ? [
+          place.python,
+          ["-I", "-S", "-c", PYTHON_HELPER_SCRIPT, socketPath, ...(inSandbox ? ["namespace"] : [])],
+        ]
+      : [execPath, ["-e", SPAWNER_SCRIPT, socketPath, ...(inSandbox ? [] : ["host"])]];
+  if (!inSandbox) return [command, args];
+  const mounts = ["--ro-bind", dir, dir, "--ro-bind-try", execPath, execPath];
+  return [place.bwrap, bwrapArgv(place.launch.bwrapArgs, command, args, mounts)];
 }

@@ -2,14 +2,22 @@
  * The one child-process runner's contract. Bash, dynamic tools and hooks all go
  * through `ProcessRunner`; tests may pass their own.
  */
+/**
+ * Which spawner forks a sandbox policy's processes (decision 0059): the
+ * Python one where /usr/bin/python3 is usable inside the sandbox, else Node.
+ */
+export type SpawnerKind = "python" | "node";
+
 /** How to start a process inside the OS sandbox (built from the policy by source/sandbox/). */
 export interface SandboxLaunch {
-  /** Stable key of the policy: one long-lived spawner per key per acai process. */
+  /** Stable key of the policy and spawner kind (launch-key.ts): one long-lived spawner per key per acai process. */
   readonly key: string;
   /** bubblewrap options — everything between `bwrap` and the command — from the policy. */
   readonly bwrapArgs: readonly string[];
   /** The policy's name, for ACAI_SANDBOX_POLICY and reports. */
   readonly name: string;
+  /** The spawner it asks for (spawner-kind.ts); a Python one that does not start falls back to Node. */
+  readonly helper: SpawnerKind;
 }
 
 export interface RunOptions {

@@ -19,7 +19,7 @@ import { launchKey } from "../process/launch-key.js";
 import type { LongLivedOptions, ProcessStarter } from "../process/long-lived.js";
 import { quietRunResult } from "../process/result.js";
 import { describeSpawnError } from "../process/spawn.js";
-import type { ProcessRunner, RunOptions, SandboxLaunch } from "../process/types.js";
+import type { ProcessRunner, RunOptions, SandboxLaunch, SpawnerKind } from "../process/types.js";
 import { defined } from "../shared/defined.js";
 import { type BwrapContext, bwrapArguments } from "./bwrap-args.js";
 import type { SandboxPolicy } from "./policy.js";
@@ -56,6 +56,8 @@ export interface LaunchTableOptions {
   /** The network bridge of a policy with allowed hosts (network.ts); none: its network stays off. */
   bridgeFor?: (policy: SandboxPolicy) => LaunchExtras & { socketDir: string };
   canStart: LaunchTable["canStart"];
+  /** Which spawner a launch asks for (process/spawner-kind.ts: Python where the sandbox shows it). */
+  spawnerKind: (bwrapArgs: readonly string[]) => SpawnerKind;
 }
 
 export function createLaunchTable(options: LaunchTableOptions): LaunchTable {
@@ -79,7 +81,9 @@ export function createLaunchTable(options: LaunchTableOptions): LaunchTable {
         ? { ...options.context, socketDir: bridge.socketDir }
         : options.context;
       const bwrapArgs = bwrapArguments(policy, context);
-      const launch: SandboxLaunch = { key: launchKey(bwrapArgs), bwrapArgs, name: policy.name };
+      const helper = options.spawnerKind(bwrapArgs);
+      const key = launchKey(bwrapArgs, helper);
+      const launch: SandboxLaunch = { key, bwrapArgs, name: policy.name, helper };
       byPolicy.set(id, launch);
       byObject.set(policy, launch);
       if (bridge)

@@ -10,6 +10,7 @@ import path from "node:path";
 import type { SandboxSettings } from "../config/sandbox-settings.js";
 import { findOnPath } from "../process/find-on-path.js";
 import type { ProcessStarter } from "../process/long-lived.js";
+import { spawnerKindChooser } from "../process/spawner-kind.js";
 import type { ProcessRunner } from "../process/types.js";
 import {
   type BwrapContext,
@@ -133,6 +134,7 @@ export function createSessionSandbox(options: SessionSandboxOptions): SessionSan
   const table = createLaunchTable({
     context: fileSystemContext(),
     canStart,
+    spawnerKind: spawnerKindChooser(options.env),
     ...(bridges ? { bridgeFor: (policy: SandboxPolicy) => bridges.bridgeFor(policy) } : {}),
   });
   const policy = on ? resolved.policy : undefined;

@@ -5,8 +5,8 @@
  * loads the forecast's code only where there is one.
  */
 import path from "node:path";
-import { launchKey } from "../process/launch-key.js";
+import { folderKey } from "../process/launch-key.js";
 
 export function forecastFile(cacheDir: string, cwd: string): string {
-  return path.join(cacheDir, "spawners-ahead", `${launchKey([cwd])}.json`);
+  return path.join(cacheDir, "spawners-ahead", `${folderKey(cwd)}.json`);
 }

@@ -6,13 +6,14 @@
  * first hook needs it instead of being started only once the hook registry
  * is known, ~300 ms into the start.
  *
- * What is foreseen is a launch — the policy's complete bwrap arguments — as
- * the last session computed it, kept in `ACAI_HOME/cache/spawners-ahead/`
+ * What is foreseen is a launch — the policy's complete bwrap arguments and
+ * the kind of spawner, Python or Node (decision 0059) — as the last session
+ * computed it, kept in `ACAI_HOME/cache/spawners-ahead/`
  * (one file per folder, private like the rest of ACAI_HOME). A foreseen
  * spawner runs acai's own spawner script and nothing else; it serves this
  * session only if the session, having assessed, trusted and set up its
  * sandbox as always, asks for a launch of the same key (the hash of the same
- * arguments: process/launch-key.ts), and is stopped otherwise
+ * arguments and spawner kind: process/launch-key.ts), and is stopped otherwise
  * (`settleForecast`). So a stale or forged file can cost a Node started for
  * nothing, never a looser sandbox or a hook run early. A file that does not
  * parse, is too large, or names another folder is ignored.
@@ -30,7 +31,8 @@ const MAX_LAUNCHES = 8;
 
 const ForecastFile = z
   .object({
-    version: z.literal(1),
+    // 2: each launch names its spawner kind (decision 0059); a version-1 file is not read.
+    version: z.literal(2),
     cwd: z.string(),
     launches: z
       .array(
@@ -38,6 +40,7 @@ const ForecastFile = z
           .object({
             name: z.string().max(200),
             bwrapArgs: z.array(z.string().max(4096)).max(2000),
+            helper: z.enum(["python", "node"]),
           })
           .strict(),
       )
@@ -61,8 +64,8 @@ export function readForecast(file: string, cwd: string): SandboxLaunch[] {
     if (statSync(file).size > MAX_FORECAST_BYTES) return [];
     const parsed = ForecastFile.safeParse(JSON.parse(readFileSync(file, "utf8")));
     if (!parsed.success || parsed.data.cwd !== cwd) return [];
-    // The key is computed here, never read: it names exactly these arguments.
-    return parsed.data.launches.map((l) => ({ ...l, key: launchKey(l.bwrapArgs) }));
+    // The key is computed here, never read: it names exactly these arguments and spawner kind.
+    return parsed.data.launches.map((l) => ({ ...l, key: launchKey(l.bwrapArgs, l.helper) }));
   } catch {
     return [];
   }
@@ -108,9 +111,13 @@ export function settleForecast(options: {
     return;
   }
   writeForecast(file, {
-    version: 1,
+    version: 2,
     cwd: options.cwd,
-    launches: launches.map(({ name, bwrapArgs }) => ({ name, bwrapArgs: [...bwrapArgs] })),
+    launches: launches.map(({ name, bwrapArgs, helper }) => ({
+      name,
+      bwrapArgs: [...bwrapArgs],
+      helper,
+    })),
   });
 }
 

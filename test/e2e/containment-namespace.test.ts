@@ -8,7 +8,7 @@
  *   and none after acai is SIGKILLed while the plugin waits (the sync forms:
  *   test/hooks/run/plugins/children.test.ts);
  * - sandboxed runs of the process runner in a Node process standing in for
- *   acai (a hook's `setsid env -i sleep &`, a Python daemon: fork, setsid,
+ *   acai, through the Python spawner and the Node one (a hook's `setsid env -i sleep &`, a Python daemon: fork, setsid,
  *   fork, execve with an empty environment): none is left after that process
  *   is SIGKILLed.
  *
@@ -125,7 +125,7 @@ const PARENT = `
 import { runProcess } from ${JSON.stringify(path.join(REPO_ROOT, "dist", "process", "runner.js"))};
 const [command, ...args] = JSON.parse(process.env.RUN_COMMAND);
 const dir = process.argv[1];
-const sandbox = { key: "t", name: "test", bwrapArgs: ["--ro-bind", "/", "/", "--dev", "/dev", "--bind", dir, dir] };
+const sandbox = { key: "t", name: "test", bwrapArgs: ["--ro-bind", "/", "/", "--dev", "/dev", "--bind", dir, dir], helper: process.env.RUN_HELPER };
 const result = await runProcess({ command, args, cwd: dir, env: { PATH: "/usr/bin:/bin", SHLVL: "1" }, sandbox });
 process.stdout.write("up " + result.exitCode + "\\n");
 setInterval(() => {}, 1000);
@@ -140,36 +140,42 @@ if os.fork() == 0:
     os._exit(0)
 `;
 
-describe.skipIf(!available)("PID-namespace containment of sandboxed runs", () => {
-  it.each([
-    [
-      "a hook's setsid env -i sleep &",
-      (m: string) => [
-        "/bin/bash",
-        "-c",
-        `setsid env -i /bin/bash -c 'exec -a ${m} sleep 300' </dev/null >/dev/null 2>&1 & sleep 0.2`,
+/** The sandbox's spawner kinds (decision 0059), run alike. */
+const SPAWNERS = existsSync("/usr/bin/python3") ? ["python", "node"] : ["node"];
+
+describe.skipIf(!available).each(SPAWNERS)(
+  "PID-namespace containment of sandboxed runs (%s spawner)",
+  (helper) => {
+    it.each([
+      [
+        "a hook's setsid env -i sleep &",
+        (m: string) => [
+          "/bin/bash",
+          "-c",
+          `setsid env -i /bin/bash -c 'exec -a ${m} sleep 300' </dev/null >/dev/null 2>&1 & sleep 0.2`,
+        ],
       ],
-    ],
-    [
-      "a Python daemon (fork, setsid, fork, execve with {})",
-      (m: string) => ["/usr/bin/python3", "-c", PYTHON_DAEMON, m],
-    ],
-  ])("%s leaves nothing after its acai is SIGKILLed", async (_label, command) => {
-    dirs = await makeAcaiDirs("acai-ns-runner-");
-    const marker = markers.next("acai-ns-run");
-    const parent = spawn(process.execPath, ["--input-type=module", "-e", PARENT, dirs.root], {
-      // The marker goes in the environment: only the escapee's arguments carry it.
-      env: { ...process.env, RUN_COMMAND: JSON.stringify(command(marker)) },
-      stdio: ["ignore", "pipe", "inherit"],
+      [
+        "a Python daemon (fork, setsid, fork, execve with {})",
+        (m: string) => ["/usr/bin/python3", "-c", PYTHON_DAEMON, m],
+      ],
+    ])("%s leaves nothing after its acai is SIGKILLed", async (_label, command) => {
+      dirs = await makeAcaiDirs("acai-ns-runner-");
+      const marker = markers.next("acai-ns-run");
+      const parent = spawn(process.execPath, ["--input-type=module", "-e", PARENT, dirs.root], {
+        // The marker goes in the environment: only the escapee's arguments carry it.
+        env: { ...process.env, RUN_COMMAND: JSON.stringify(command(marker)), RUN_HELPER: helper },
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      let out = "";
+      parent.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+      const closed = new Promise((resolve) => parent.on("close", resolve));
+      expect(await waitFor(() => out.includes("up"), 30_000)).toBe(true);
+      expect(out).toContain("up 0");
+      expect(await waitFor(() => pidsWith(marker).length === 1, 5000)).toBe(true); // it escaped its run
+      parent.kill("SIGKILL");
+      await closed;
+      expect(await survivors(marker, 5000)).toEqual([]);
     });
-    let out = "";
-    parent.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
-    const closed = new Promise((resolve) => parent.on("close", resolve));
-    expect(await waitFor(() => out.includes("up"), 30_000)).toBe(true);
-    expect(out).toContain("up 0");
-    expect(await waitFor(() => pidsWith(marker).length === 1, 5000)).toBe(true); // it escaped its run
-    parent.kill("SIGKILL");
-    await closed;
-    expect(await survivors(marker, 5000)).toEqual([]);
-  });
-});
+  },
+);

@@ -4,8 +4,9 @@
  * the next one in the same folder, which starts that spawner first thing and
  * takes it — one spawner started, not two — with the hook run exactly as
  * before; a forecast naming other bwrap arguments (a looser sandbox) is never
- * used, and its spawner does not outlive acai, also when acai stops at an
- * untrusted project.
+ * used, nor one of the same sandbox with the other kind of spawner (Python
+ * or Node, decision 0059), and its spawner does not outlive acai, also when
+ * acai stops at an untrusted project.
  *
  * A `bwrap` on PATH ahead of the real one logs every start, so the test sees
  * which spawners each run started (TMPDIR of its own, as in sandbox.test.ts).
@@ -81,10 +82,10 @@ async function run(args: string[] = []) {
   server = undefined;
   expect(result.stderr).not.toMatch(STACK_TRACE);
   const log = await readFile(path.join(dirs.root, "bwrap.log"), "utf8").catch(() => "");
-  // The spawners' starts: their command is acai's Node with the spawner script.
+  // The spawners' starts: their command is the system's Python or acai's Node with the spawner script.
   const spawners = log
     .split("\n")
-    .filter((line) => line.includes(" -e ") && line.includes("acai-spawner-"));
+    .filter((line) => / -(e|I -S -c) /.test(line) && line.includes("acai-spawner-"));
   return { ...result, spawners };
 }
 
@@ -131,12 +132,12 @@ describe.runIf(bwrapWorks)("spawners foreseen by acai -p", () => {
     await writeFile(
       file(),
       JSON.stringify({
-        version: 1,
+        version: 2,
         cwd: dirs.cwd,
-        launches: [{ name: "default", bwrapArgs: forged }],
+        launches: [{ name: "default", bwrapArgs: forged, helper: launch?.helper }],
       }),
     );
-    expect(launchKey(forged)).not.toBe(launch?.key);
+    expect(launchKey(forged, launch?.helper ?? "node")).not.toBe(launch?.key);
     const second = await run();
     expect(second.exitCode, second.stderr).toBe(0);
     // Started ahead (the forecast was read), then stopped unused; the session started its own.
@@ -149,6 +150,30 @@ describe.runIf(bwrapWorks)("spawners foreseen by acai -p", () => {
     expect(readForecast(file(), dirs.cwd)).toEqual([launch]);
   }, 120_000);
 
+  it("a forecast of the same sandbox with the other kind of spawner is not used", async () => {
+    expect((await run()).exitCode).toBe(0);
+    const [launch] = readForecast(file(), dirs.cwd);
+    expect(launch?.helper).toBe(existsSync("/usr/bin/python3") ? "python" : "node");
+    const other = launch?.helper === "python" ? "node" : "python";
+    await writeFile(
+      file(),
+      JSON.stringify({
+        version: 2,
+        cwd: dirs.cwd,
+        launches: [{ name: "default", bwrapArgs: launch?.bwrapArgs, helper: other }],
+      }),
+    );
+    expect(readForecast(file(), dirs.cwd)[0]?.key).not.toBe(launch?.key);
+    const second = await run();
+    expect(second.exitCode, second.stderr).toBe(0);
+    // The foreseen one (the other kind) started and was stopped unused; the session started its own.
+    const kind = (line: string) => (line.includes(" -I -S -c ") ? "python" : "node");
+    expect(second.spawners.map(kind)).toEqual([other, launch?.helper]);
+    expect(readForecast(file(), dirs.cwd)).toEqual([launch]);
+    const lines = (await readFile(path.join(tmp, "start.out"), "utf8")).trim().split("\n");
+    expect(lines[1]).toBe("sandbox=1 policy=default forged= outside=refused");
+  }, 120_000);
+
   it("acai stopping at an untrusted project leaves no foreseen spawner behind", async () => {
     expect((await run()).exitCode).toBe(0);
     const [launch] = readForecast(file(), dirs.cwd);
@@ -156,9 +181,9 @@ describe.runIf(bwrapWorks)("spawners foreseen by acai -p", () => {
     await writeFile(
       file(),
       JSON.stringify({
-        version: 1,
+        version: 2,
         cwd: dirs.cwd,
-        launches: [{ name: "default", bwrapArgs: forged }],
+        launches: [{ name: "default", bwrapArgs: forged, helper: launch?.helper }],
       }),
     );
     // A project hook nobody trusted: acai -p exits 4 before any hook runs.

@@ -5,7 +5,7 @@
  * `dropUnclaimed`; a foreseen start that fails says nothing and is forgotten,
  * or — claimed meanwhile — is begun afresh for the claimer.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,6 +19,7 @@ import {
   type SandboxLauncherOptions,
 } from "../../source/process/sandbox-launch.js";
 import type { ProcessRunner, SandboxLaunch } from "../../source/process/types.js";
+import { PYTHON } from "./spawn-helper-kinds.js";
 import { pidsWith, waitFor } from "./survivors.js";
 
 const env = { PATH: "/usr/bin:/bin", LANG: "C.UTF-8", SHLVL: "1" };
@@ -41,6 +42,7 @@ function policy(key = "test"): SandboxLaunch {
     key,
     name: key,
     bwrapArgs: ["--ro-bind", "/", "/", "--dev", "/dev", "--bind", dir, dir],
+    helper: existsSync(PYTHON) ? "python" : "node",
   };
 }
 
@@ -80,8 +82,14 @@ function echo(run: ProcessRunner, text: string) {
   return run({ command: "/bin/echo", args: [text], cwd: dir, env, sandbox: policy() });
 }
 
-/** A "Node" for the spawner that never gets ready: it counts its starts and exits. */
-function failingNode(): { execPath: string; starts: () => number } {
+/**
+ * A "Node" for the spawner that never gets ready: it counts its starts and exits — and no
+ * Python (a Python spawner that cannot start is replaced by the Node one: sandbox-runner.test.ts).
+ */
+function failingNode(): {
+  options: { execPath: string; python: string };
+  starts: () => number;
+} {
   const starts = join(dir, "starts");
   const execPath = join(dir, "node");
   writeFileSync(execPath, `#!/bin/sh\necho started >> ${starts}\nexit 1\n`, { mode: 0o755 });
@@ -92,7 +100,7 @@ function failingNode(): { execPath: string; starts: () => number } {
       return 0;
     }
   };
-  return { execPath, starts: count };
+  return { options: { execPath, python: "/nonexistent/python3" }, starts: count };
 }
 
 describe.skipIf(!available)("a foreseen spawner", () => {
@@ -136,7 +144,7 @@ describe.skipIf(!available)("a foreseen spawner", () => {
   it("that fails to start, unclaimed, is forgotten without a word; a later run starts afresh", async () => {
     const node = failingNode();
     const said: string[] = [];
-    const { run, launcher } = setup({ execPath: node.execPath, notify: (l) => said.push(l) });
+    const { run, launcher } = setup({ ...node.options, notify: (l) => said.push(l) });
     launcher.foresee(policy());
     expect(
       await waitFor(() => node.starts() === 1 && launcher.mode("test") === "not-started"),
@@ -153,7 +161,7 @@ describe.skipIf(!available)("a foreseen spawner", () => {
   it("that fails to start after a prepare claimed it is begun afresh for it, as if none had been foreseen", async () => {
     const node = failingNode();
     const said: string[] = [];
-    const { run, launcher } = setup({ execPath: node.execPath, notify: (l) => said.push(l) });
+    const { run, launcher } = setup({ ...node.options, notify: (l) => said.push(l) });
     launcher.foresee(policy());
     launcher.prepare(policy());
     expect(await echo(run, "one")).toMatchObject({ exitCode: 0, stdout: "one\n" });

@@ -1,12 +1,14 @@
 /**
  * The runner and the long-lived starter with `sandbox` (a hand-written
  * SandboxLaunch, as the policy side builds them): through the policy's
- * spawner and through one bwrap per process — output, stdin, exit codes and
- * signals of the command, timeouts, aborts, caps, EPIPE, the spawner's crash
- * and restart, and what escapes (setsid, an empty environment) dying with
- * the namespace.
+ * spawner — the Python one and the Node one alike (decision 0059) — and
+ * through one bwrap per process — output, stdin, exit codes and signals of
+ * the command, timeouts, aborts, caps, EPIPE, the spawner's crash and
+ * restart, what escapes (setsid, an empty environment) swept or dying with
+ * the namespace, and a Python spawner that cannot start in its sandbox
+ * replaced by the Node one.
  */
-import { readFileSync, readlinkSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,12 +22,20 @@ import {
   type SandboxLauncher,
   type SandboxLauncherOptions,
 } from "../../source/process/sandbox-launch.js";
-import type { ProcessRunner, RunOptions, SandboxLaunch } from "../../source/process/types.js";
+import type {
+  ProcessRunner,
+  RunOptions,
+  SandboxLaunch,
+  SpawnerKind,
+} from "../../source/process/types.js";
+import { PYTHON } from "./spawn-helper-kinds.js";
 import { Markers, pidsWith, survivors, waitFor } from "./survivors.js";
 
 // SHLVL: bash given a socket as stdin (libuv's pipes are socketpairs) reads ~/.bashrc at level 1.
 const env = { PATH: "/usr/bin:/bin", LANG: "C.UTF-8", SHLVL: "1" };
 const available = containmentInForce().kind === "namespace";
+/** The spawner kinds run alike (the Python one where /usr/bin/python3 is installed). */
+const KINDS: readonly SpawnerKind[] = existsSync(PYTHON) ? ["python", "node"] : ["node"];
 const markers = new Markers();
 let dir: string;
 const launchers: SandboxLauncher[] = [];
@@ -51,12 +61,23 @@ function named(marker: string): number[] {
   });
 }
 
-function policy(key = "test"): SandboxLaunch {
+let helper: SpawnerKind = "node";
+
+function policy(key = "test", extra: readonly string[] = []): SandboxLaunch {
   return {
     key,
     name: key,
-    bwrapArgs: ["--ro-bind", "/", "/", "--dev", "/dev", "--bind", dir, dir],
+    bwrapArgs: ["--ro-bind", "/", "/", "--dev", "/dev", "--bind", dir, dir, ...extra],
+    helper,
   };
+}
+
+/** What runs the spawner a run was forked by (its parent's argv[0]). */
+async function spawnerOf(run: ProcessRunner, launch = policy()): Promise<string> {
+  const result = await sh(run, "tr '\\0' '\\n' < /proc/$PPID/cmdline | head -1", {
+    sandbox: launch,
+  });
+  return result.stdout.trim();
 }
 
 function setup(options: SandboxLauncherOptions = {}): {
@@ -81,10 +102,14 @@ function sh(run: ProcessRunner, script: string, extra: Partial<RunOptions> = {})
 }
 
 describe.skipIf(!available).each([
-  ["through the spawner", true],
-  ["one bwrap per process", false],
-])("a sandboxed run %s", (_label, useSpawner) => {
+  ["through the Python spawner", true, "python"],
+  ["through the Node spawner", true, "node"],
+  ["one bwrap per process", false, "node"],
+] as const)("a sandboxed run %s", (_label, useSpawner, kind) => {
   const make = () => setup({ useSpawner }).run;
+  beforeEach(() => {
+    helper = kind;
+  });
 
   it("returns the command's stdout, stderr, exit code, and reads its stdin", async () => {
     const result = await sh(make(), "echo out; echo err >&2; cat; exit 3", { stdin: "in put" });
@@ -150,7 +175,16 @@ describe.skipIf(!available).each([
   });
 });
 
-describe.skipIf(!available)("the spawner", () => {
+describe.skipIf(!available).each(KINDS)("the %s spawner", (kind) => {
+  beforeEach(() => {
+    helper = kind;
+  });
+
+  it("forks the runs itself", async () => {
+    const parent = await spawnerOf(setup().run);
+    expect(parent).toBe(kind === "python" ? PYTHON : process.execPath);
+  });
+
   it("reports the command's own signal, not bwrap's exit", async () => {
     const result = await sh(setup().run, "kill -TERM $$");
     expect(result).toMatchObject({ exitCode: null, signal: "SIGTERM" });
@@ -208,7 +242,11 @@ describe.skipIf(!available)("the spawner", () => {
 
   it("falls back to one bwrap per process when it cannot start, and says so once", async () => {
     const said: string[] = [];
-    const { run, launcher } = setup({ execPath: "/nonexistent/node", notify: (l) => said.push(l) });
+    const { run, launcher } = setup({
+      execPath: "/nonexistent/node",
+      python: "/nonexistent/python3",
+      notify: (l) => said.push(l),
+    });
     const first = await sh(run, "echo one");
     const second = await sh(run, "echo two; exit 4");
     expect(first).toMatchObject({ exitCode: 0, stdout: "one\n" });
@@ -225,7 +263,41 @@ describe.skipIf(!available)("the spawner", () => {
   });
 });
 
-describe.skipIf(!available)("a policy's spawner started ahead (prepare)", () => {
+describe.skipIf(!available || !KINDS.includes("python"))(
+  "a Python spawner whose python is missing in its sandbox",
+  () => {
+    beforeEach(() => {
+      helper = "python";
+    });
+
+    it("is replaced by the Node one, said once as a debug line, and not tried again", async () => {
+      const debug: string[] = [];
+      const said: string[] = [];
+      const { run, launcher } = setup({ debug: (l) => debug.push(l), notify: (l) => said.push(l) });
+      // The policy hides the interpreter (denyRead of a file: /dev/null over it).
+      const hidden = policy("test", ["--ro-bind", "/dev/null", realpathSync(PYTHON)]);
+      expect(await spawnerOf(run, hidden)).toBe(process.execPath);
+      const result = await sh(run, "echo through; exit 5", { sandbox: hidden });
+      expect(result).toMatchObject({ exitCode: 5, stdout: "through\n" });
+      expect(launcher.mode("test")).toBe("spawner");
+      // Killed and started again: Node at once, Python not tried a second time.
+      const lost = await sh(run, "kill -KILL $PPID; sleep 5", { sandbox: hidden });
+      expect(lost.spawnError).toMatch(/sandbox spawner of policy "test" stopped/);
+      expect(await spawnerOf(run, hidden)).toBe(process.execPath);
+      expect(debug).toHaveLength(1);
+      expect(debug[0]).toMatch(
+        /policy "test": the Python spawner \(\/usr\/bin\/python3\) did not start .*using the Node one/,
+      );
+      expect(said).toEqual([]);
+    });
+  },
+);
+
+describe.skipIf(!available).each(KINDS)("a policy's %s spawner started ahead (prepare)", (kind) => {
+  beforeEach(() => {
+    helper = kind;
+  });
+
   /** bwrap started for this test's policy (its arguments name the test's folder), not the child it forks. */
   const bwraps = () => {
     const all = pidsWith(dir).filter((pid) => {
@@ -261,14 +333,23 @@ describe.skipIf(!available)("a policy's spawner started ahead (prepare)", () => 
 
   it("that cannot start is tried once: the first run falls back to one bwrap and says so once", async () => {
     const starts = join(dir, "starts");
-    const node = join(dir, "node");
-    writeFileSync(node, `#!/bin/sh\necho started >> ${starts}\nexit 1\n`, { mode: 0o755 });
+    const fake = (name: string) => {
+      writeFileSync(join(dir, name), `#!/bin/sh\necho ${name} >> ${starts}\nexit 1\n`, {
+        mode: 0o755,
+      });
+      return join(dir, name);
+    };
     const said: string[] = [];
-    const { run, launcher } = setup({ execPath: node, notify: (l) => said.push(l) });
+    const { run, launcher } = setup({
+      execPath: fake("node"),
+      python: fake("python"),
+      notify: (l) => said.push(l),
+    });
     launcher.prepare(policy());
     const first = await sh(run, "echo one");
     expect(first).toMatchObject({ exitCode: 0, stdout: "one\n" });
-    expect(readFileSync(starts, "utf8")).toBe("started\n");
+    // The Python spawner, then the Node one: each once.
+    expect(readFileSync(starts, "utf8")).toBe(kind === "python" ? "python\nnode\n" : "node\n");
     expect(said).toHaveLength(1);
     expect(said[0]).toMatch(/sandbox helper for policy "test" could not start/);
     expect(launcher.mode("test")).toBe("per-process");
@@ -282,7 +363,11 @@ describe.skipIf(!available)("a policy's spawner started ahead (prepare)", () => 
   });
 });
 
-describe.skipIf(!available)("a sandboxed long-lived process", () => {
+describe.skipIf(!available).each(KINDS)("a sandboxed long-lived process (%s spawner)", (kind) => {
+  beforeEach(() => {
+    helper = kind;
+  });
+
   it("keeps its stdin open, reads its lines, and is gone after kill", async () => {
     const launcher = createSandboxLauncher({ notify: () => {} });
     launchers.push(launcher);

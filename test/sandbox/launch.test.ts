@@ -21,6 +21,7 @@ function table(canStart = true) {
   return createLaunchTable({
     context: { kind: (p) => (p === "/p" ? "dir" : "missing"), realpath: (p) => p },
     canStart: () => canStart,
+    spawnerKind: () => "python",
   });
 }
 
@@ -97,6 +98,7 @@ describe("launches", () => {
     const t = createLaunchTable({
       context: { kind: () => "missing", realpath: (p) => p },
       canStart: () => true,
+      spawnerKind: () => "node",
       bridgeFor: () => ({
         socketDir: "/s",
         prefix: ["/node", "/bridge.js", "{}", "--"],

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { launchKey } from "../../source/process/launch-key.js";
-import type { SandboxLaunch } from "../../source/process/types.js";
+import type { SandboxLaunch, SpawnerKind } from "../../source/process/types.js";
 import { forecastFile } from "../../source/session/forecast-file.js";
 import {
   forecastApplies,
@@ -29,9 +29,9 @@ afterEach(async () => {
   await rm(cacheDir, { recursive: true, force: true });
 });
 
-function launch(name: string, extra: string[] = []): SandboxLaunch {
+function launch(name: string, extra: string[] = [], helper: SpawnerKind = "python"): SandboxLaunch {
   const bwrapArgs = ["--ro-bind", "/", "/", "--bind", cwd, cwd, ...extra];
-  return { key: launchKey(bwrapArgs), name, bwrapArgs };
+  return { key: launchKey(bwrapArgs, helper), name, bwrapArgs, helper };
 }
 
 function settle(launches: SandboxLaunch[], foreseeable = (_: SandboxLaunch) => true) {
@@ -84,10 +84,24 @@ describe("the spawner forecast", () => {
     expect(existsSync(file)).toBe(false);
   });
 
+  it("keys a launch by its spawner kind too: the same arguments with the other kind are another launch", () => {
+    const file = forecastFile(cacheDir, cwd);
+    const python = launch("default");
+    const node = launch("default", [], "node");
+    expect(node.bwrapArgs).toEqual(python.bwrapArgs);
+    expect(node.key).not.toBe(python.key);
+    settle([python]);
+    const before = statSync(file);
+    settle([node]);
+    expect(statSync(file).ino).not.toBe(before.ino); // a change: written again
+    expect(readForecast(file, cwd)).toEqual([node]);
+  });
+
   it("ignores a file that does not parse, has unknown fields, is too large or names another folder", () => {
     const file = forecastFile(cacheDir, cwd);
     mkdirSync(path.dirname(file), { recursive: true });
-    const good = { version: 1, cwd, launches: [{ name: "d", bwrapArgs: ["--ro-bind", "/", "/"] }] };
+    const d = { name: "d", bwrapArgs: ["--ro-bind", "/", "/"], helper: "node" };
+    const good = { version: 2, cwd, launches: [d] };
     writeFileSync(file, JSON.stringify(good));
     expect(readForecast(file, cwd)).toHaveLength(1);
     for (const bad of [
@@ -95,8 +109,11 @@ describe("the spawner forecast", () => {
       JSON.stringify({ ...good, cwd: "/elsewhere" }),
       // A key in the file is refused: the key is always computed from the arguments.
       JSON.stringify({ ...good, launches: [{ ...good.launches[0], key: "0000000000000000" }] }),
-      JSON.stringify({ ...good, version: 2 }),
-      JSON.stringify({ ...good, launches: [{ name: "d", bwrapArgs: "--ro-bind / /" }] }),
+      // Version 1 named no spawner kind.
+      JSON.stringify({ ...good, version: 1, launches: [{ name: "d", bwrapArgs: d.bwrapArgs }] }),
+      JSON.stringify({ ...good, launches: [{ ...d, helper: "perl" }] }),
+      JSON.stringify({ ...good, launches: [{ name: "d", bwrapArgs: d.bwrapArgs }] }),
+      JSON.stringify({ ...good, launches: [{ ...d, bwrapArgs: "--ro-bind / /" }] }),
       JSON.stringify({ ...good, padding: "x".repeat(70_000) }),
     ]) {
       writeFileSync(file, bad);

@@ -63,7 +63,12 @@ describe("spawners started ahead", () => {
   });
 
   it("returns the launches prepared, one per key, for the next session to foresee", () => {
-    const launchOf = (key: string) => ({ key, name: key, bwrapArgs: ["--ro-bind", "/", "/"] });
+    const launchOf = (key: string) => ({
+      key,
+      name: key,
+      bwrapArgs: ["--ro-bind", "/", "/"],
+      helper: "python" as const,
+    });
     // Two policies: session_start hooks write their CLAUDE_ENV_FILE folder; an unsandboxed hook has none.
     const launches = startSpawnersAhead(hooks, {
       prepareFor: (hook) =>
