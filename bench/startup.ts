@@ -25,7 +25,7 @@
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -213,7 +213,13 @@ async function measure(label: string, url: string, dirs: Dirs, arrival: Arrivals
   await timeBareNode(); // one warm-up of each (file-system cache, code cache)
   await timeAcai(url, dirs, arrival);
   await timeAcai(url, dirs, arrival, unbundled);
-  if (before) await timeAcai(url, dirs, arrival, before);
+  // The older build gets an ACAI_HOME of its own (a copy: the same trust): the two builds'
+  // spawner forecasts (ACAI_HOME/cache) may differ in form and would undo each other's.
+  const beforeDirs = { ...dirs, acaiHome: `${dirs.acaiHome}-before` };
+  if (before) {
+    await cp(dirs.acaiHome, beforeDirs.acaiHome, { recursive: true, force: true });
+    await timeAcai(url, beforeDirs, arrival, before);
+  }
   const { values, loads } = await threeRuns(async (run) => {
     const bare: number[] = [];
     const acai: number[] = [];
@@ -227,7 +233,7 @@ async function measure(label: string, url: string, dirs: Dirs, arrival: Arrivals
       if (after.cpu) cpu.acai.push(after.cpu);
       tsc.push((await timeAcai(url, dirs, arrival, unbundled)).ms);
       if (before) {
-        const then = await timeAcai(url, dirs, arrival, before);
+        const then = await timeAcai(url, beforeDirs, arrival, before);
         old.push(then.ms);
         if (then.cpu) cpu.old.push(then.cpu);
       }
