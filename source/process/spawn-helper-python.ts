@@ -4,12 +4,15 @@
  * which glibc implements with a vfork-style clone: no copy of the helper's
  * page tables and no teardown of a copied address space at exec — the cost
  * that made a fork-based helper (Node, or Perl: measured) no cheaper than
- * acai forking itself — and a start of ~10 ms of CPU where Node's is ~40.
+ * acai forking itself — and a start of ~16 ms of CPU where Node's is ~45.
  * One script for both places: acai's host spawn helper (spawn-helper.ts),
  * and, with the argument "namespace", a sandbox policy's spawner inside
- * bwrap (sandbox-launch.ts), where `sweep` is allowed. Standard library
- * only; Python ≥ 3.9 (pidfd_open) on Linux ≥ 5.3, and a probe spawn of
- * /bin/true with the options every child gets, checked at start. When
+ * bwrap (sandbox-launch.ts), where `sweep` is allowed. Only modules
+ * written in C (`_socket`, `select`'s epoll, `_signal`; not json, re,
+ * selectors or enum: they doubled its start, 16 → 33 ms of CPU; answers
+ * are written by a small JSON encoder of its own). Python ≥ 3.9
+ * (pidfd_open) on Linux ≥ 5.3, and a probe spawn of /bin/true with the
+ * options every child gets, checked at start. When
  * /usr/bin/python3 is missing (or hidden by the policy) or this script does
  * not get ready, acai uses the Node script.
  *
@@ -37,35 +40,60 @@
  * becoming orphans in turn — also those that dropped acai's marker.
  */
 export const PYTHON_HELPER_SCRIPT = String.raw`
-import os, sys, socket, selectors, signal, json, errno, re, time
+import os, sys, _socket, select, _signal, errno, time
 if sys.version_info < (3, 9): sys.exit("python 3.9 or later is needed")
 path = sys.argv[1]
 NAMESPACE = sys.argv[2:3] == ["namespace"] and os.getppid() == 1
-signal.signal(signal.SIGINT, signal.SIG_IGN)
-signal.signal(signal.SIGHUP, signal.SIG_IGN)
-SIGDEF = [s for s in signal.valid_signals() if s not in (signal.SIGKILL, signal.SIGSTOP)]
+SIGNAME = {}
+SIGNUM = {}
+for k in dir(_signal):
+    if k.startswith("SIG") and not k.startswith("SIG_"):
+        SIGNAME.setdefault(getattr(_signal, k), k); SIGNUM[k] = getattr(_signal, k)
+_signal.signal(_signal.SIGINT, _signal.SIG_IGN)
+_signal.signal(_signal.SIGHUP, _signal.SIG_IGN)
+SIGDEF = [s for s in _signal.valid_signals() if s not in (_signal.SIGKILL, _signal.SIGSTOP)]
 os.close(os.pidfd_open(os.getpid()))
 os.waitpid(os.posix_spawn(b"/bin/true", [b"/bin/true"], {}, setsid=True, setsigdef=SIGDEF, setsigmask=[]), 0)
-sel = selectors.DefaultSelector()
+ep = select.epoll()
+watched = {}
 state = {"secret": b"", "next": 0, "sweep": -1, "sweep_at": 0.0}
 pool = []
 waiting = []
 runs = {}
 writing = {}
 POOL_SIZE = 4
+HEXDIGITS = b"0123456789abcdef"
+ESC = {'"': '\\"', "\\": "\\\\"}
+
+def watch(fd, events, kind, data):
+    ep.register(fd, events); watched[fd] = (kind, data)
+
+def unwatch(fd):
+    if watched.pop(fd, None) is not None: ep.unregister(fd)
 
 def end_all(code=0):
     for pid in list(runs):
-        try: os.killpg(pid, signal.SIGKILL)
+        try: os.killpg(pid, _signal.SIGKILL)
         except OSError: pass
     os._exit(code)
 
+def js(v):
+    if v is None: return "null"
+    if v is True or v is False: return "true" if v else "false"
+    if isinstance(v, int): return str(v)
+    if isinstance(v, str): return '"' + "".join(ESC.get(c) or (c if c >= " " else "\\u%04x" % ord(c)) for c in v) + '"'
+    if isinstance(v, list): return "[" + ",".join(js(x) for x in v) + "]"
+    return "{" + ",".join(js(k) + ":" + js(x) for k, x in v.items()) + "}"
+
 def send(obj):
-    try: os.write(1, (json.dumps(obj, separators=(",", ":")) + "\n").encode())
+    try: os.write(1, (js(obj) + "\n").encode())
     except OSError: end_all(0)
 
+def is_hex(b): return len(b) == 32 and not b.strip(HEXDIGITS)
+def is_num(b): return 1 <= len(b) <= 15 and b.isdigit()
+
 def open_spare():
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         s.connect(path)
         state["next"] += 1
@@ -74,7 +102,7 @@ def open_spare():
         s.close(); return False
     entry = [s, state["next"]]
     pool.append(entry)
-    sel.register(s, selectors.EVENT_READ, ("spare", entry))
+    watch(s.fileno(), select.EPOLLIN, "spare", entry)
     return True
 
 def refill():
@@ -132,7 +160,7 @@ def start(run, conns):
     pidfd = os.pidfd_open(pid)
     run["pid"] = pid
     runs[pid] = run
-    sel.register(pidfd, selectors.EVENT_READ, ("exit", pid))
+    watch(pidfd, select.EPOLLIN, "exit", pid)
     if w is not None:
         os.set_blocking(w, False)
         writing[w] = bytearray(run["text"])
@@ -146,23 +174,21 @@ def write_text(w):
             n = os.write(w, buf)
             del buf[:n]
     except BlockingIOError:
-        if w not in sel.get_map(): sel.register(w, selectors.EVENT_WRITE, ("text", w))
+        if w not in watched: watch(w, select.EPOLLOUT, "text", w)
         return
     except OSError:
         pass
-    if w in sel.get_map(): sel.unregister(w)
+    unwatch(w)
     os.close(w); del writing[w]
 
 def reap(pid, pidfd):
     got, status = os.waitpid(pid, os.WNOHANG)
     if got != pid: return
-    sel.unregister(pidfd); os.close(pidfd)
+    unwatch(pidfd); os.close(pidfd)
     run = runs.pop(pid)
     if os.WIFSIGNALED(status):
         n = os.WTERMSIG(status)
-        try: name = signal.Signals(n).name
-        except ValueError: name = "SIG%d" % n
-        code, sig = None, name
+        code, sig = None, SIGNAME.get(n, "SIG%d" % n)
     else:
         code, sig = os.WEXITSTATUS(status), None
     send({"id": run["id"], "token": run["token"].decode(), "exit": True, "code": code, "signal": sig})
@@ -183,7 +209,7 @@ def orphans():
 def sweep_round():
     found = orphans()
     for pid in found:
-        try: os.kill(pid, signal.SIGKILL)
+        try: os.kill(pid, _signal.SIGKILL)
         except OSError: pass
     if found and state["sweep"] < 50:
         state["sweep"] += 1; state["sweep_at"] = time.monotonic() + 0.002
@@ -191,37 +217,34 @@ def sweep_round():
         state["sweep"] = -1
 
 def timeout():
-    t = 0.01 if (waiting and len(pool) < waiting[0]["need"]) else None
+    t = 0.01 if (waiting and len(pool) < waiting[0]["need"]) else -1
     if state["sweep"] >= 0:
         due = max(0.0, state["sweep_at"] - time.monotonic())
-        t = due if t is None else min(t, due)
+        t = due if t < 0 else min(t, due)
     return t
 
 def flush():
     while waiting and len(pool) >= waiting[0]["need"]:
         run = waiting.pop(0)
         conns = pool[:run["need"]]; del pool[:run["need"]]
-        for c in conns: sel.unregister(c[0])
+        for c in conns: unwatch(c[0].fileno())
         start(run, conns)
     refill()
-
-HEX = re.compile(rb"[0-9a-f]{32}\Z")
-NUM = re.compile(rb"[0-9]{1,15}\Z")
 
 def request(payload):
     f = payload.split(b"\0")
     op = f.pop(0)
     if op == b"hello":
-        if not state["secret"] and f and HEX.match(f[0]): state["secret"] = f[0]; flush()
+        if not state["secret"] and f and is_hex(f[0]): state["secret"] = f[0]; flush()
     elif op == b"spawn" and state["secret"]:
         if len(f) < 7: return
         rid, token, stdin, command, cwd, nargs = f[:6]; f = f[6:]
-        if not (NUM.match(rid) and HEX.match(token) and stdin in (b"socket", b"none", b"text") and NUM.match(nargs)): return
+        if not (is_num(rid) and is_hex(token) and stdin in (b"socket", b"none", b"text") and is_num(nargs)): return
         nargs = int(nargs)
         if len(f) <= nargs: return
         args = f[:nargs]; f = f[nargs:]
         nenv = f.pop(0)
-        if not NUM.match(nenv) or len(f) < int(nenv): return
+        if not is_num(nenv) or len(f) < int(nenv): return
         envmap = {}
         for pair in f[:int(nenv)]:
             k, _, v = pair.partition(b"=")
@@ -229,34 +252,38 @@ def request(payload):
         text = b"\0".join(f[int(nenv):])
         waiting.append({"id": int(rid), "token": token, "stdin": stdin, "command": command, "cwd": cwd, "args": args, "envmap": envmap, "text": text, "need": 3 if stdin == b"socket" else 2})
         flush()
-    elif op == b"kill" and len(f) >= 2 and NUM.match(f[0]) and int(f[0]) > 1:
-        try: os.killpg(int(f[0]), getattr(signal, f[1].decode(), None) or 0)
-        except (OSError, ValueError, TypeError): pass
+    elif op == b"kill" and len(f) >= 2 and is_num(f[0]) and int(f[0]) > 1:
+        n = SIGNUM.get(f[1].decode("latin-1"))
+        if n is None: return
+        try: os.killpg(int(f[0]), n)
+        except OSError: pass
     elif op == b"sweep" and NAMESPACE and state["sweep"] < 0:
         state["sweep"] = 0; state["sweep_at"] = time.monotonic()
 
 buf = bytearray()
-sel.register(0, selectors.EVENT_READ, ("stdin", None))
+watch(0, select.EPOLLIN, "stdin", None)
 send({"ready": True})
 try:
     while True:
-        for key, _ in sel.select(timeout()):
-            kind, data = key.data
-            if kind == "exit": reap(data, key.fd)
+        # What each fd was when polled: one closed and reused meanwhile is not taken for the new one.
+        for fd, entry in [(fd, watched.get(fd)) for fd, _ in ep.poll(timeout())]:
+            if entry is None or watched.get(fd) is not entry: continue
+            kind, data = entry
+            if kind == "exit": reap(data, fd)
             elif kind == "text": write_text(data)
             elif kind == "spare":
                 if data in pool: pool.remove(data)
-                sel.unregister(data[0]); data[0].close(); refill()
+                unwatch(fd); data[0].close(); refill()
             elif kind == "stdin":
                 chunk = os.read(0, 65536)
                 if not chunk: end_all(0)
                 buf += chunk
                 while True:
                     nl = buf.find(b"\n")
-                    if nl < 0 or nl > 10: 
+                    if nl < 0 or nl > 10:
                         if nl > 10 or (nl < 0 and len(buf) > 10): end_all(0)
                         break
-                    n = int(buf[:nl]); 
+                    n = int(buf[:nl])
                     if len(buf) < nl + 1 + n: break
                     payload = bytes(buf[nl + 1:nl + 1 + n]); del buf[:nl + 1 + n]
                     request(payload)

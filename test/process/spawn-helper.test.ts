@@ -111,6 +111,14 @@ describe.each(KINDS)("a run through the $name spawn helper", (kind) => {
     expect(missing.spawnError).toMatch(/cannot run "acai-no-such-command": no such file/);
     const nowhere = await run({ command: "/bin/true", cwd: join(dir, "gone"), env });
     expect(nowhere.spawnError).toMatch(/working directory ".*gone" does not exist/);
+    // Its answer names the command: quotes, backslashes, control characters and UTF-8 in it
+    // still make one JSON line (the Python helper writes its own JSON).
+    const odd = 'acai-"no"\\such\n\t\u0001-é-😀';
+    const strange = await run({ command: odd, cwd: dir, env });
+    expect(strange.spawnError).toBe(
+      `cannot run "${odd}": no such file or executable (check the path or PATH)`,
+    );
+    expect(await run({ command: "/bin/true", cwd: dir, env })).toMatchObject({ exitCode: 0 });
   });
 
   it.skipIf(kind.missing !== undefined)(
