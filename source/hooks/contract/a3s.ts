@@ -46,25 +46,28 @@ export function a3sEvents(name: unknown): readonly HookEventName[] | string {
   return `A3S event type ${JSON.stringify(name)} is unknown; acai takes ${A3S_EVENT_TYPES.join(", ")} (or their snake_case forms)`;
 }
 
-const A3sMatcherSchema = z.strictObject({
-  tool: z.string().optional(),
-  path_pattern: z.string().optional(),
-  command_pattern: z.string().optional(),
-  session_id: z.string().optional(),
-});
-
-const A3sOptionsSchema = z.looseObject({
-  matcher: A3sMatcherSchema.nullish(),
-  config: z
-    .looseObject({
-      priority: z.number().optional(),
-      timeout_ms: z.int().min(100).max(600_000).optional(),
-      async_execution: z.boolean().optional(),
-      max_retries: MaxRetriesSchema.optional(),
-      ask_ahead: AskAheadSchema.optional(),
-    })
-    .nullish(),
-});
+/** Built at its first parse (a session without A3S plugins parses none). */
+const A3sOptionsSchema = z.lazy(() =>
+  z.looseObject({
+    matcher: z
+      .strictObject({
+        tool: z.string().optional(),
+        path_pattern: z.string().optional(),
+        command_pattern: z.string().optional(),
+        session_id: z.string().optional(),
+      })
+      .nullish(),
+    config: z
+      .looseObject({
+        priority: z.number().optional(),
+        timeout_ms: z.int().min(100).max(600_000).optional(),
+        async_execution: z.boolean().optional(),
+        max_retries: MaxRetriesSchema().optional(),
+        ask_ahead: AskAheadSchema().optional(),
+      })
+      .nullish(),
+  }),
+);
 
 /** An A3S registration's matcher and config in acai's terms; `priority` still on A3S's scale. */
 export interface A3sOptions {

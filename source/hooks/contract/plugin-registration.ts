@@ -38,20 +38,24 @@ export const RawRegistrationSchema = z.lazy(() =>
 );
 export type RawRegistration = z.infer<typeof RawRegistrationSchema>;
 
-const Priority = z.number().int().min(0).max(1000);
-const Timeout = z.int().min(100).max(600_000);
-const Failure = z.enum(["open", "closed"]);
+const Priority = () => z.number().int().min(0).max(1000);
+const Timeout = () => z.int().min(100).max(600_000);
+const Failure = () => z.enum(["open", "closed"]);
 
-const AcaiOptionsSchema = z.strictObject({
-  name: z.string().min(1).max(200).optional(),
-  priority: Priority.optional(),
-  matcher: MatcherSchema.optional(),
-  async: z.boolean().optional(),
-  timeoutMs: Timeout.optional(),
-  failure: Failure.optional(),
-  maxRetries: MaxRetriesSchema.optional(),
-  askAhead: AskAheadSchema.optional(),
-});
+const acaiOptions = () =>
+  z.strictObject({
+    name: z.string().min(1).max(200).optional(),
+    priority: Priority().optional(),
+    matcher: MatcherSchema().optional(),
+    async: z.boolean().optional(),
+    timeoutMs: Timeout().optional(),
+    failure: Failure().optional(),
+    maxRetries: MaxRetriesSchema().optional(),
+    askAhead: AskAheadSchema().optional(),
+  });
+
+/** Each options schema is built at its first parse (a session without plugins parses none). */
+const AcaiOptionsSchema = z.lazy(acaiOptions);
 
 const OpenClawOptionsSchema = z.lazy(() =>
   z.looseObject({
@@ -61,15 +65,23 @@ const OpenClawOptionsSchema = z.lazy(() =>
   }),
 );
 
-const PatternOptionsSchema = AcaiOptionsSchema.omit({ matcher: true }).extend({
-  namespace: z.string().min(1).max(200),
-});
+const PatternOptionsSchema = z.lazy(() =>
+  acaiOptions()
+    .omit({ matcher: true })
+    .extend({
+      namespace: z.string().min(1).max(200),
+    }),
+);
 
 /** agent-relay's: what its handler takes (`relay`: the hook's name, or `pattern`) and acai's options. */
-const RelayOptionsSchema = AcaiOptionsSchema.omit({ matcher: true }).extend({
-  relay: z.string().min(1).max(100),
-  namespace: z.string().min(1).max(200).optional(),
-});
+const RelayOptionsSchema = z.lazy(() =>
+  acaiOptions()
+    .omit({ matcher: true })
+    .extend({
+      relay: z.string().min(1).max(100),
+      namespace: z.string().min(1).max(200).optional(),
+    }),
+);
 
 /**
  * The default priority of each "lower runs first" system, on its own scale:

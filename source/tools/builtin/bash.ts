@@ -9,22 +9,25 @@ import { BUILTIN_INPUT_SCHEMAS } from "./input-schemas.generated.js";
 const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 const BASH_MAX_TIMEOUT_MS = 600_000;
 
-export const input = z.object({
-  command: z.string().min(1).describe("The shell command to run (bash -c)"),
-  timeout: z
-    .number()
-    .int()
-    .positive()
-    .max(BASH_MAX_TIMEOUT_MS)
-    .optional()
-    .describe(
-      `Timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS})`,
-    ),
-  description: z
-    .string()
-    .optional()
-    .describe("A short description of what the command does, in 5-10 words"),
-});
+/** Built at its first parse: the model is handed the generated JSON Schema (decision 0060). */
+export const input = z.lazy(() =>
+  z.object({
+    command: z.string().min(1).describe("The shell command to run (bash -c)"),
+    timeout: z
+      .number()
+      .int()
+      .positive()
+      .max(BASH_MAX_TIMEOUT_MS)
+      .optional()
+      .describe(
+        `Timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS})`,
+      ),
+    description: z
+      .string()
+      .optional()
+      .describe("A short description of what the command does, in 5-10 words"),
+  }),
+);
 
 export interface BashResponse {
   stdout: string;

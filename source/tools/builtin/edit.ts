@@ -7,21 +7,24 @@ import type { Tool, ToolResult } from "../types.js";
 import { NotFollowedError, writeNoFollow } from "../write-no-follow.js";
 import { BUILTIN_INPUT_SCHEMAS } from "./input-schemas.generated.js";
 
-export const input = z.object({
-  file_path: z
-    .string()
-    .min(1)
-    .describe("Path of the file to edit (absolute, or relative to the project)"),
-  old_string: z
-    .string()
-    .describe("Exact text to replace (whitespace included); empty to create a new file"),
-  new_string: z.string().describe("Text to put in its place"),
-  replace_all: z
-    .boolean()
-    .optional()
-    .default(false)
-    .describe("Replace every occurrence instead of requiring old_string to be unique"),
-});
+/** Built at its first parse: the model is handed the generated JSON Schema (decision 0060). */
+export const input = z.lazy(() =>
+  z.object({
+    file_path: z
+      .string()
+      .min(1)
+      .describe("Path of the file to edit (absolute, or relative to the project)"),
+    old_string: z
+      .string()
+      .describe("Exact text to replace (whitespace included); empty to create a new file"),
+    new_string: z.string().describe("Text to put in its place"),
+    replace_all: z
+      .boolean()
+      .optional()
+      .default(false)
+      .describe("Replace every occurrence instead of requiring old_string to be unique"),
+  }),
+);
 
 interface EditResponse {
   filePath: string;

@@ -8,10 +8,13 @@ import { BUILTIN_INPUT_SCHEMAS } from "./input-schemas.generated.js";
 
 const GLOB_MAX_RESULTS = 100;
 
-export const input = z.object({
-  pattern: z.string().min(1).describe('Glob pattern, e.g. "**/*.ts" or "src/**/index.{js,ts}"'),
-  path: z.string().optional().describe("Directory to search in (default: the project directory)"),
-});
+/** Built at its first parse: the model is handed the generated JSON Schema (decision 0060). */
+export const input = z.lazy(() =>
+  z.object({
+    pattern: z.string().min(1).describe('Glob pattern, e.g. "**/*.ts" or "src/**/index.{js,ts}"'),
+    path: z.string().optional().describe("Directory to search in (default: the project directory)"),
+  }),
+);
 
 interface GlobResponse {
   filenames: string[];

@@ -21,37 +21,43 @@ const MAX_ENTRIES = 20_000;
 const outputModes = ["content", "files_with_matches", "count"] as const;
 type OutputMode = (typeof outputModes)[number];
 
-const context = z.number().int().min(0).max(100).optional();
-export const input = z.object({
-  pattern: z.string().min(1).describe("JavaScript regular expression to search for, line by line"),
-  path: z
-    .string()
-    .optional()
-    .describe("File or directory to search (default: the project directory)"),
-  glob: z
-    .string()
-    .optional()
-    .describe(
-      'Only search files matching this glob, e.g. "*.ts" (any depth) or "src/**/*.{js,ts}"',
-    ),
-  output_mode: z
-    .enum(outputModes)
-    .optional()
-    .default("files_with_matches")
-    .describe(
-      "content: matching lines; files_with_matches: file paths (default); count: matches per file",
-    ),
-  "-i": z.boolean().optional().describe("Case-insensitive search"),
-  "-n": z.boolean().optional().describe("Show line numbers in content mode (default true)"),
-  "-A": context.describe("Lines of context after each match (content mode)"),
-  "-B": context.describe("Lines of context before each match (content mode)"),
-  "-C": context.describe("Lines of context before and after each match (content mode)"),
-  head_limit: z
-    .number()
-    .int()
-    .positive()
-    .optional()
-    .describe("Return only the first N lines/files/counts"),
+/** Built at its first parse: the model is handed the generated JSON Schema (decision 0060). */
+export const input = z.lazy(() => {
+  const context = () => z.number().int().min(0).max(100).optional();
+  return z.object({
+    pattern: z
+      .string()
+      .min(1)
+      .describe("JavaScript regular expression to search for, line by line"),
+    path: z
+      .string()
+      .optional()
+      .describe("File or directory to search (default: the project directory)"),
+    glob: z
+      .string()
+      .optional()
+      .describe(
+        'Only search files matching this glob, e.g. "*.ts" (any depth) or "src/**/*.{js,ts}"',
+      ),
+    output_mode: z
+      .enum(outputModes)
+      .optional()
+      .default("files_with_matches")
+      .describe(
+        "content: matching lines; files_with_matches: file paths (default); count: matches per file",
+      ),
+    "-i": z.boolean().optional().describe("Case-insensitive search"),
+    "-n": z.boolean().optional().describe("Show line numbers in content mode (default true)"),
+    "-A": context().describe("Lines of context after each match (content mode)"),
+    "-B": context().describe("Lines of context before each match (content mode)"),
+    "-C": context().describe("Lines of context before and after each match (content mode)"),
+    head_limit: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe("Return only the first N lines/files/counts"),
+  });
 });
 type GrepInput = z.output<typeof input>;
 

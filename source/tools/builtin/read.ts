@@ -12,19 +12,22 @@ const READ_DEFAULT_LIMIT = 2000;
 /** Larger files are read only in part (with offset/limit), streamed line by line. */
 const READ_MAX_WHOLE_FILE_BYTES = 10 * 1024 * 1024;
 
-export const input = z.object({
-  file_path: z
-    .string()
-    .min(1)
-    .describe("Path of the file to read (absolute, or relative to the project)"),
-  offset: z.number().int().min(1).optional().describe("1-based line number to start from"),
-  limit: z
-    .number()
-    .int()
-    .positive()
-    .optional()
-    .describe(`How many lines to read (default ${READ_DEFAULT_LIMIT})`),
-});
+/** Built at its first parse: the model is handed the generated JSON Schema (decision 0060). */
+export const input = z.lazy(() =>
+  z.object({
+    file_path: z
+      .string()
+      .min(1)
+      .describe("Path of the file to read (absolute, or relative to the project)"),
+    offset: z.number().int().min(1).optional().describe("1-based line number to start from"),
+    limit: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe(`How many lines to read (default ${READ_DEFAULT_LIMIT})`),
+  }),
+);
 
 interface ReadResponse {
   type: "text";

@@ -14,15 +14,18 @@ import type { RunSubagent, SubagentDefinition } from "./task-types.js";
 export const TASK_TOOL_NAME = "Task";
 const DEFAULT_TYPE = "general-purpose";
 
-export const input = z.object({
-  description: z.string().min(1).max(200).describe("A short (3-5 word) description of the task"),
-  prompt: z.string().min(1).describe("The task for the subagent to perform"),
-  subagent_type: z
-    .string()
-    .min(1)
-    .default(DEFAULT_TYPE)
-    .describe(`The type of subagent to use (default ${DEFAULT_TYPE})`),
-});
+/** Built at its first parse: the model is handed the generated JSON Schema (decision 0060). */
+export const input = z.lazy(() =>
+  z.object({
+    description: z.string().min(1).max(200).describe("A short (3-5 word) description of the task"),
+    prompt: z.string().min(1).describe("The task for the subagent to perform"),
+    subagent_type: z
+      .string()
+      .min(1)
+      .default(DEFAULT_TYPE)
+      .describe(`The type of subagent to use (default ${DEFAULT_TYPE})`),
+  }),
+);
 
 export interface TaskToolOptions {
   definitions: readonly SubagentDefinition[];

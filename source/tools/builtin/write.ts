@@ -6,13 +6,16 @@ import type { Tool } from "../types.js";
 import { NotFollowedError, writeNoFollow } from "../write-no-follow.js";
 import { BUILTIN_INPUT_SCHEMAS } from "./input-schemas.generated.js";
 
-export const input = z.object({
-  file_path: z
-    .string()
-    .min(1)
-    .describe("Path of the file to write (absolute, or relative to the project)"),
-  content: z.string().describe("The complete new content of the file"),
-});
+/** Built at its first parse: the model is handed the generated JSON Schema (decision 0060). */
+export const input = z.lazy(() =>
+  z.object({
+    file_path: z
+      .string()
+      .min(1)
+      .describe("Path of the file to write (absolute, or relative to the project)"),
+    content: z.string().describe("The complete new content of the file"),
+  }),
+);
 
 interface WriteResponse {
   type: "create" | "update";

@@ -9,9 +9,9 @@ const payload = () => ({
   turn: z.number().int(),
   stop_reason: z.string(),
   last_assistant_message: z.string(),
-  usage: UsageSchema.optional(),
+  usage: UsageSchema().optional(),
   message: z.string().optional(),
-  ...promptId,
+  ...promptId(),
 });
 
 export const afterAgent = defineEvent({

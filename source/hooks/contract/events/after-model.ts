@@ -12,12 +12,12 @@ const payload = () => ({
   turn: z.number().int().optional(),
   prompt: z.string().optional().describe("The turn's user prompt the model answered"),
   text: z.string(),
-  tool_calls: z.array(ToolCallSchema),
-  usage: UsageSchema,
+  tool_calls: z.array(ToolCallSchema()),
+  usage: UsageSchema(),
   finish_reason: z.string(),
   duration_ms: z.number(),
-  llm_response: LlmResponseSchema.optional(),
-  ...promptId,
+  llm_response: LlmResponseSchema().optional(),
+  ...promptId(),
 });
 
 export const afterModel = defineEvent({

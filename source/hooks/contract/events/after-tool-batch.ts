@@ -18,7 +18,7 @@ const payload = () => ({
     .describe("Every call of the step, in order, with its result"),
   step: z.number().int(),
   turn: z.number().int(),
-  ...promptId,
+  ...promptId(),
 });
 
 export const afterToolBatch = defineEvent({

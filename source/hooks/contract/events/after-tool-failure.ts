@@ -6,7 +6,7 @@ import { defineEvent, OBSERVED, toolOf } from "./row.js";
 import { sampleCall } from "./sample-parts.js";
 
 const payload = () => ({
-  ...toolFields,
+  ...toolFields(),
   error: z.string(),
   is_interrupt: z.boolean(),
   is_blocked: z.boolean().optional().describe("True when a hook blocked the call"),

@@ -6,7 +6,7 @@ import { defineEvent, GATE, toolOf } from "./row.js";
 import { sampleCall } from "./sample-parts.js";
 
 const payload = () => ({
-  ...toolFields,
+  ...toolFields(),
   tool_response: z
     .unknown()
     .describe("Bash: {stdout, stderr, exit_code, interrupted}; other tools: what they returned"),

@@ -19,8 +19,8 @@ const payload = () => ({
   system_prompt: z.string().optional().describe("The system prompt the request carries"),
   available_tools: z.array(z.string()).optional().describe("Names of the tools offered"),
   message_count: z.number().int().optional().describe("Messages of the conversation sent"),
-  llm_request: LlmRequestSchema.optional(),
-  ...promptId,
+  llm_request: LlmRequestSchema().optional(),
+  ...promptId(),
 });
 
 export const beforeModel = defineEvent({

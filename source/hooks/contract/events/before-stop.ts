@@ -15,7 +15,7 @@ const payload = () => ({
     .describe("end_turn: no tool calls; tool_rejected: after refused tool calls; max_steps"),
   step: z.number().int().optional(),
   turn: z.number().int().optional(),
-  ...promptId,
+  ...promptId(),
 });
 
 export const beforeStop = defineEvent({

@@ -27,7 +27,7 @@ export const beforeTool = defineEvent({
     a3s: { name: "PreToolUse", snake: "pre_tool_use" },
   },
   payload: () => ({
-    ...toolFields,
+    ...toolFields(),
     recent_tools: z
       .array(z.string())
       .optional()

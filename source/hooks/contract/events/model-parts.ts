@@ -9,36 +9,39 @@ import type { ModelMessage } from "ai";
 import { z } from "zod";
 import type { RequestChanges } from "../../../agent/event-data.js";
 
-const RequestMessageSchema = z.object({
-  role: z.enum(["user", "assistant"]),
-  content: z.string(),
-});
+const RequestMessageSchema = () =>
+  z.object({
+    role: z.enum(["user", "assistant"]),
+    content: z.string(),
+  });
 
-export const LlmRequestSchema = z
-  .looseObject({
-    model: z.string(),
-    messages: z
-      .array(RequestMessageSchema)
-      .describe("The conversation sent, text only (tool calls and results are left out)"),
-    system: z.string().optional(),
-    config: z.looseObject({}).describe("Sampling settings a hook set (empty: the provider's)"),
-    toolConfig: z.looseObject({
-      mode: z.enum(["AUTO", "ANY", "NONE"]),
-      allowedFunctionNames: z.array(z.string()),
-    }),
-  })
-  .describe("The request as it will be sent (Gemini CLI's LLMRequest)");
-
-export const LlmResponseSchema = z
-  .looseObject({
-    candidates: z.array(
-      z.looseObject({
-        content: z.looseObject({ role: z.literal("model"), parts: z.array(z.string()) }),
-        finishReason: z.string(),
+export const LlmRequestSchema = () =>
+  z
+    .looseObject({
+      model: z.string(),
+      messages: z
+        .array(RequestMessageSchema())
+        .describe("The conversation sent, text only (tool calls and results are left out)"),
+      system: z.string().optional(),
+      config: z.looseObject({}).describe("Sampling settings a hook set (empty: the provider's)"),
+      toolConfig: z.looseObject({
+        mode: z.enum(["AUTO", "ANY", "NONE"]),
+        allowedFunctionNames: z.array(z.string()),
       }),
-    ),
-  })
-  .describe("The response (Gemini CLI's LLMResponse): its text as the one part");
+    })
+    .describe("The request as it will be sent (Gemini CLI's LLMRequest)");
+
+export const LlmResponseSchema = () =>
+  z
+    .looseObject({
+      candidates: z.array(
+        z.looseObject({
+          content: z.looseObject({ role: z.literal("model"), parts: z.array(z.string()) }),
+          finishReason: z.string(),
+        }),
+      ),
+    })
+    .describe("The response (Gemini CLI's LLMResponse): its text as the one part");
 
 /** The text of one message; parts that are not text are left out (as Gemini CLI does). */
 function textOf(message: ModelMessage): string {
@@ -49,8 +52,10 @@ function textOf(message: ModelMessage): string {
 }
 
 /** The conversation as text messages, user and assistant only. */
-function messagesView(messages: readonly ModelMessage[]): z.infer<typeof RequestMessageSchema>[] {
-  const out: z.infer<typeof RequestMessageSchema>[] = [];
+function messagesView(
+  messages: readonly ModelMessage[],
+): z.infer<ReturnType<typeof RequestMessageSchema>>[] {
+  const out: z.infer<ReturnType<typeof RequestMessageSchema>>[] = [];
   for (const message of messages) {
     if (message.role !== "user" && message.role !== "assistant") continue;
     const content = textOf(message);
@@ -74,7 +79,7 @@ export function llmRequestField(
     messages?: () => readonly ModelMessage[];
   },
   changes: RequestChanges | undefined,
-): z.input<typeof LlmRequestSchema> {
+): z.input<ReturnType<typeof LlmRequestSchema>> {
   const all = ev.availableTools ?? [];
   const kept = changes?.tools === undefined ? all : all.filter((n) => changes.tools?.includes(n));
   const system = changes?.system ?? ev.systemPrompt;
@@ -94,6 +99,6 @@ export function llmRequestField(
 export function llmResponseField(
   text: string,
   finishReason: string,
-): z.input<typeof LlmResponseSchema> {
+): z.input<ReturnType<typeof LlmResponseSchema>> {
   return { candidates: [{ content: { role: "model", parts: [text] }, finishReason }] };
 }

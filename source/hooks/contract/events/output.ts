@@ -8,7 +8,7 @@ const payload = () => ({
   text: z.string().describe("The complete assistant message of one model step"),
   step: z.number().int(),
   turn: z.number().int(),
-  ...promptId,
+  ...promptId(),
 });
 
 export const output = defineEvent({

@@ -11,7 +11,7 @@ const payload = () => ({
   line: z.number().int().describe("1-based line of the assistant message"),
   step: z.number().int(),
   turn: z.number().int(),
-  ...promptId,
+  ...promptId(),
 });
 
 export const pattern = defineEvent({

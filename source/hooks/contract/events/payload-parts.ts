@@ -11,7 +11,7 @@ import { z } from "zod";
 
 export type PayloadShape = z.core.$ZodLooseShape;
 
-const base = {
+const base = () => ({
   hook_event_name: z
     .string()
     .describe("Claude Code's name of the event (acai's where it has none)"),
@@ -35,50 +35,52 @@ const base = {
     .string()
     .optional()
     .describe("ISO 8601: when the session started (agent-relay's sessionStartTime)"),
-};
+});
 
-/** Sent on every event raised inside a subagent. */
-const inSubagent = {
+/** Sent on every event raised inside a subagent. (Every part here is built only when an event's schema is.) */
+const inSubagent = () => ({
   agent_id: z.string().optional().describe("Inside a subagent: its id"),
   agent_type: z.string().optional().describe("Inside a subagent: its type"),
-};
-
-export const UsageSchema = z.looseObject({
-  input_tokens: z.number(),
-  output_tokens: z.number(),
-  total_tokens: z.number(),
 });
 
-export const ToolCallSchema = z.looseObject({
-  tool_use_id: z.string(),
-  tool_name: z.string(),
-  tool_input: z.unknown(),
-});
+export const UsageSchema = () =>
+  z.looseObject({
+    input_tokens: z.number(),
+    output_tokens: z.number(),
+    total_tokens: z.number(),
+  });
 
-export const promptId = {
+export const ToolCallSchema = () =>
+  z.looseObject({
+    tool_use_id: z.string(),
+    tool_name: z.string(),
+    tool_input: z.unknown(),
+  });
+
+export const promptId = () => ({
   prompt_id: z
     .string()
     .optional()
     .describe("Id of the user prompt this event belongs to: the same on every event of its turn"),
-};
+});
 
 /** A tool call's fields, on every tool event. */
-export const toolFields = {
+export const toolFields = () => ({
   tool_name: z.string().describe("Bash, Read, Write, Edit, Glob, Grep or a dynamic tool's name"),
   tool_input: z
     .record(z.string(), z.unknown())
     .describe("The tool's input, with Claude Code's field names (as modified by earlier hooks)"),
   tool_use_id: z.string(),
-  ...promptId,
-};
+  ...promptId(),
+});
 
 /** Whose events a subagent's lifecycle events are. */
-export const subagentShape = {
+export const subagentShape = () => ({
   agent_id: z.string().describe("The subagent's id"),
   agent_type: z
     .string()
     .describe("The subagent's type (its agent file's name, or general-purpose)"),
-};
+});
 
 /** An event's whole stdin: `event`, the common fields, the subagent mark, then its own. */
 export function eventSchema<N extends string, S extends PayloadShape>(
@@ -87,7 +89,7 @@ export function eventSchema<N extends string, S extends PayloadShape>(
   shape: S,
 ) {
   return z
-    .looseObject({ event: z.literal(name), ...base, ...inSubagent, ...shape })
+    .looseObject({ event: z.literal(name), ...base(), ...inSubagent(), ...shape })
     .describe(`stdin of a hook on ${name} (${claude})`);
 }
 

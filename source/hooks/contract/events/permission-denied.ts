@@ -6,7 +6,7 @@ import { defineEvent, OBSERVED, toolOf } from "./row.js";
 import { sampleCall } from "./sample-parts.js";
 
 const payload = () => ({
-  ...toolFields,
+  ...toolFields(),
   reason: z
     .string()
     .describe(

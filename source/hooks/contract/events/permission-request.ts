@@ -10,7 +10,7 @@ import { defineEvent, toolAsReplaced } from "./row.js";
 import { sampleCall } from "./sample-parts.js";
 
 const payload = () => ({
-  ...toolFields,
+  ...toolFields(),
   reason: z
     .string()
     .describe("Why the user would be asked: the ask rule, the hook that asked, or the mode"),

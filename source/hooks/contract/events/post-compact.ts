@@ -16,7 +16,7 @@ const payload = () => ({
     .describe("Estimated: the server measures it with the next request"),
   messages_before: z.number().int().optional(),
   messages_after: z.number().int().optional(),
-  usage: UsageSchema.optional().describe("What the summary request cost"),
+  usage: UsageSchema().optional().describe("What the summary request cost"),
   duration_ms: z.number().optional(),
 });
 

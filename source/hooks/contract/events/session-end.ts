@@ -18,7 +18,7 @@ const payload = () => ({
     ),
   total_steps: z.number().int().optional().describe("Model requests of the session"),
   total_tool_calls: z.number().int().optional(),
-  usage: UsageSchema.optional().describe("Tokens of the whole session"),
+  usage: UsageSchema().optional().describe("Tokens of the whole session"),
   duration_ms: z.number().optional(),
 });
 

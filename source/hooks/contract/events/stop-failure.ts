@@ -18,7 +18,7 @@ const payload = () => ({
   error_details: z.string().describe("The error as the user reads it"),
   last_assistant_message: z.string().describe('The turn\'s last answered text ("" when none)'),
   turn: z.number().int(),
-  ...promptId,
+  ...promptId(),
 });
 
 export const stopFailure = defineEvent({

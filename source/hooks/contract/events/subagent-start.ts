@@ -5,7 +5,7 @@ import { defineEvent, GATE } from "./row.js";
 import { SAMPLE_SUBAGENT } from "./sample-parts.js";
 
 const payload = () => ({
-  ...subagentShape,
+  ...subagentShape(),
   task_description: z.string().describe("The Task call's description"),
   prompt: z.string().optional().describe("The subagent's task, as the Task call gave it"),
   subagent_name: z.string().optional().describe("The Agent Hooks spec's name of agent_type"),

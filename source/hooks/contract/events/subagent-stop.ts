@@ -5,7 +5,7 @@ import { defineEvent, GATE } from "./row.js";
 import { SAMPLE_SUBAGENT } from "./sample-parts.js";
 
 const payload = () => ({
-  ...subagentShape,
+  ...subagentShape(),
   stop_hook_active: z.boolean().describe("True when this subagent's previous stop was blocked"),
   last_assistant_message: z.string(),
   agent_transcript_path: z.string().describe("The subagent's own JSONL transcript"),

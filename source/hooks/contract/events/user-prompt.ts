@@ -7,7 +7,7 @@ import { defineEvent, GATE, matchNothing } from "./row.js";
 const payload = () => ({
   prompt: z.string().describe("As replaced by earlier hooks"),
   turn: z.number().int().optional(),
-  ...promptId,
+  ...promptId(),
 });
 
 export const userPrompt = defineEvent({

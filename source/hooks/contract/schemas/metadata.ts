@@ -40,20 +40,22 @@ function unknownEventMessage(input: unknown, agentHooks = false): string {
 }
 
 /** An event name in either spelling; parses to the canonical name. */
-export const EventNameSchema = z
-  .enum(ACAI_EVENT_SPELLINGS, { error: (issue) => unknownEventMessage(issue.input) })
-  .transform((name) => normalizeEventName(name) as HookEventName);
+export const EventNameSchema = () =>
+  z
+    .enum(ACAI_EVENT_SPELLINGS, { error: (issue) => unknownEventMessage(issue.input) })
+    .transform((name) => normalizeEventName(name) as HookEventName);
 
 /**
  * A HOOK.md `trigger` (acai's, Claude Code's or the Agent Hooks spec's names,
  * `pre-tool-call`, …): the event, and the spelling used (sent back as `event_type`).
  */
-const AgentHooksTriggerSchema = z
-  .enum(AGENT_HOOKS_EVENT_SPELLINGS, { error: (issue) => unknownEventMessage(issue.input, true) })
-  .transform((name) => ({
-    event: normalizeAgentHooksEventName(name) as HookEventName,
-    spelling: name,
-  }));
+const AgentHooksTriggerSchema = () =>
+  z
+    .enum(AGENT_HOOKS_EVENT_SPELLINGS, { error: (issue) => unknownEventMessage(issue.input, true) })
+    .transform((name) => ({
+      event: normalizeAgentHooksEventName(name) as HookEventName,
+      spelling: name,
+    }));
 
 const MATCHER_KEYS = [
   "tool",
@@ -80,56 +82,59 @@ function unknownMatcherKeyMessage(key: string): string {
   return `unknown matcher key ${JSON.stringify(key)}: ${hint} (an ignored key would make the hook run on every event it listens to)`;
 }
 
-export const MatcherSchema = z.strictObject(
-  {
-    tool: z
-      .string()
-      .optional()
-      .describe(
-        "Regular expression matching the whole tool name (other agents' names of built-ins match too)",
-      ),
-    pattern: z
-      .string()
-      .optional()
-      .describe(
-        "Regular expression searched in each string value of the tool input and in the input as JSON",
-      ),
-    command: z.string().optional().describe("Regular expression searched in a Bash command"),
-    path: z
-      .string()
-      .optional()
-      .describe("Glob matched against the tool's file path, relative to the project root"),
-    source: z
-      .string()
-      .optional()
-      .describe("Regular expression matching the whole session_start source or notification type"),
-    session_id: z
-      .string()
-      .optional()
-      .describe("One session (A3S): the hook runs only in the session with exactly this id"),
-    namespace: z
-      .string()
-      .optional()
-      .describe(
-        "Regular expression matching the whole namespace of a pattern event (@namespace:target message)",
-      ),
-  },
-  {
-    error: (issue) =>
-      issue.code === "unrecognized_keys"
-        ? issue.keys.map(unknownMatcherKeyMessage).join("; ")
-        : undefined,
-  },
-);
+export const MatcherSchema = () =>
+  z.strictObject(
+    {
+      tool: z
+        .string()
+        .optional()
+        .describe(
+          "Regular expression matching the whole tool name (other agents' names of built-ins match too)",
+        ),
+      pattern: z
+        .string()
+        .optional()
+        .describe(
+          "Regular expression searched in each string value of the tool input and in the input as JSON",
+        ),
+      command: z.string().optional().describe("Regular expression searched in a Bash command"),
+      path: z
+        .string()
+        .optional()
+        .describe("Glob matched against the tool's file path, relative to the project root"),
+      source: z
+        .string()
+        .optional()
+        .describe(
+          "Regular expression matching the whole session_start source or notification type",
+        ),
+      session_id: z
+        .string()
+        .optional()
+        .describe("One session (A3S): the hook runs only in the session with exactly this id"),
+      namespace: z
+        .string()
+        .optional()
+        .describe(
+          "Regular expression matching the whole namespace of a pattern event (@namespace:target message)",
+        ),
+    },
+    {
+      error: (issue) =>
+        issue.code === "unrecognized_keys"
+          ? issue.keys.map(unknownMatcherKeyMessage).join("; ")
+          : undefined,
+    },
+  );
 
-const PrioritySchema = z.int().min(0).max(1000);
-const TimeoutMsSchema = z.int().min(100).max(600_000);
+const PrioritySchema = () => z.int().min(0).max(1000);
+const TimeoutMsSchema = () => z.int().min(100).max(600_000);
 /** A hook that sets no timeout gets `hookDefaults.timeoutMs` from settings, else this. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 30_000;
 const TIMEOUT_DEFAULT_NOTE = "Default 30000, or hookDefaults.timeoutMs from settings";
-const FailureSchema = z.enum(["open", "closed"]);
+const FailureSchema = () => z.enum(["open", "closed"]);
 /** How many `retry` answers of one hook in a row are honoured (A3S's `max_retries`). */
-export const MaxRetriesSchema = z.int().min(0).max(100);
+export const MaxRetriesSchema = () => z.int().min(0).max(100);
 const MAX_RETRIES_NOTE =
   "How many retry answers of this hook in a row are honoured (default: the session's 3)";
 /**
@@ -137,21 +142,23 @@ const MAX_RETRIES_NOTE =
  * be asked together with the hooks before it in a chain; its answer counts
  * only if the chain reaches it with the values it was asked about.
  */
-export const AskAheadSchema = z.boolean();
+export const AskAheadSchema = () => z.boolean();
 const ASK_AHEAD_NOTE =
   "Persistent hooks only (ignored for spawned ones): may be asked at the same time as the hooks before it; the answer is used only if the chain reaches it unchanged, otherwise it is asked again";
-const ModeSchema = z
-  .enum(["spawn", "persistent"])
-  .default("spawn")
-  .describe(
-    "spawn: a process per event; persistent: one process per session answering a JSON request per line",
-  );
+const ModeSchema = () =>
+  z
+    .enum(["spawn", "persistent"])
+    .default("spawn")
+    .describe(
+      "spawn: a process per event; persistent: one process per session answering a JSON request per line",
+    );
 /** Secret-looking variables a hook may receive (source/process/secrets.ts); shown at trust. */
-export const EnvListSchema = z
-  .array(
-    z.string().regex(ENV_VAR_NAME, "must be an environment variable name (letters, digits, _)"),
-  )
-  .max(100);
+export const EnvListSchema = () =>
+  z
+    .array(
+      z.string().regex(ENV_VAR_NAME, "must be an environment variable name (letters, digits, _)"),
+    )
+    .max(100);
 
 /**
  * What a hook needs from the OS sandbox beyond the session's policy: hosts it
@@ -159,40 +166,41 @@ export const EnvListSchema = z
  * (`./.cache`). Shown by the trust review; a project hook gets only hosts the
  * user's own policy allows (docs/security.md).
  */
-export const HookSandboxNeedsSchema = z
-  .object({
-    network: z
-      .array(
-        z
-          .string()
-          .trim()
-          .toLowerCase()
-          .regex(/^(\*|(\*\.)?[a-z0-9_.-]+|\[[0-9a-f:]+\])(:\d{1,5})?$/, {
-            error: 'a host pattern is "host", "*.host", "host:port" or "*"',
-          }),
-      )
-      .max(64)
-      .optional(),
-    write: z.array(z.string().trim().min(1).max(4096)).max(64).optional(),
-  })
-  .describe("acai extra: what the hook needs from the OS sandbox (hosts, paths it writes)");
+export const HookSandboxNeedsSchema = () =>
+  z
+    .object({
+      network: z
+        .array(
+          z
+            .string()
+            .trim()
+            .toLowerCase()
+            .regex(/^(\*|(\*\.)?[a-z0-9_.-]+|\[[0-9a-f:]+\])(:\d{1,5})?$/, {
+              error: 'a host pattern is "host", "*.host", "host:port" or "*"',
+            }),
+        )
+        .max(64)
+        .optional(),
+      write: z.array(z.string().trim().min(1).max(4096)).max(64).optional(),
+    })
+    .describe("acai extra: what the hook needs from the OS sandbox (hosts, paths it writes)");
 
 /** What an executable hook prints for `HOOK_ACTION=describe`. Unknown fields are ignored. */
 export const ExecutableMetadataSchema = z.lazy(() =>
   z.looseObject({
     name: z.string().min(1).optional().describe("Defaults to the file name"),
     description: z.string().optional(),
-    events: z.array(EventNameSchema).min(1),
-    matcher: MatcherSchema.default({}),
-    priority: PrioritySchema.default(100).describe("0–1000, higher runs first"),
-    timeout_ms: TimeoutMsSchema.optional().describe(TIMEOUT_DEFAULT_NOTE),
+    events: z.array(EventNameSchema()).min(1),
+    matcher: MatcherSchema().default({}),
+    priority: PrioritySchema().default(100).describe("0–1000, higher runs first"),
+    timeout_ms: TimeoutMsSchema().optional().describe(TIMEOUT_DEFAULT_NOTE),
     async: z.boolean().default(false),
-    failure: FailureSchema.default("open"),
-    env: EnvListSchema.default([]).describe("Secret-looking variables this hook may receive"),
-    sandbox: HookSandboxNeedsSchema.optional(),
-    max_retries: MaxRetriesSchema.optional().describe(MAX_RETRIES_NOTE),
-    mode: ModeSchema,
-    ask_ahead: AskAheadSchema.optional().describe(ASK_AHEAD_NOTE),
+    failure: FailureSchema().default("open"),
+    env: EnvListSchema().default([]).describe("Secret-looking variables this hook may receive"),
+    sandbox: HookSandboxNeedsSchema().optional(),
+    max_retries: MaxRetriesSchema().optional().describe(MAX_RETRIES_NOTE),
+    mode: ModeSchema(),
+    ask_ahead: AskAheadSchema().optional().describe(ASK_AHEAD_NOTE),
   }),
 );
 
@@ -201,19 +209,19 @@ export const HookMdFrontmatterSchema = z.lazy(() =>
   z.looseObject({
     name: z.string().min(1).optional().describe("Defaults to the folder name"),
     description: z.string().optional(),
-    trigger: AgentHooksTriggerSchema,
-    matcher: MatcherSchema.default({}),
-    timeout: TimeoutMsSchema.optional().describe(`Milliseconds. ${TIMEOUT_DEFAULT_NOTE}`),
+    trigger: AgentHooksTriggerSchema(),
+    matcher: MatcherSchema().default({}),
+    timeout: TimeoutMsSchema().optional().describe(`Milliseconds. ${TIMEOUT_DEFAULT_NOTE}`),
     async: z.boolean().default(false),
-    priority: PrioritySchema.default(100),
-    failure: FailureSchema.default("open"),
-    max_retries: MaxRetriesSchema.optional().describe(MAX_RETRIES_NOTE),
-    env: EnvListSchema.default([]).describe(
-      "acai extra: secret-looking variables this hook may receive",
-    ),
-    sandbox: HookSandboxNeedsSchema.optional(),
-    mode: ModeSchema,
-    ask_ahead: AskAheadSchema.optional().describe(ASK_AHEAD_NOTE),
+    priority: PrioritySchema().default(100),
+    failure: FailureSchema().default("open"),
+    max_retries: MaxRetriesSchema().optional().describe(MAX_RETRIES_NOTE),
+    env: EnvListSchema()
+      .default([])
+      .describe("acai extra: secret-looking variables this hook may receive"),
+    sandbox: HookSandboxNeedsSchema().optional(),
+    mode: ModeSchema(),
+    ask_ahead: AskAheadSchema().optional().describe(ASK_AHEAD_NOTE),
   }),
 );
 

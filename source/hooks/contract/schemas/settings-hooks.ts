@@ -12,7 +12,7 @@ import {
  * Claude Code's handler fields, the same for every hook type: `if`, `once`,
  * `statusMessage`, `asyncRewake`, and acai's `enabled`.
  */
-const HANDLER_FIELDS = {
+const HANDLER_FIELDS = () => ({
   if: z
     .string({ error: 'expected a permission rule, e.g. "Bash(git push:*)"' })
     .superRefine((text, ctx) => {
@@ -42,35 +42,36 @@ const HANDLER_FIELDS = {
     .boolean({ error: "expected true or false" })
     .default(true)
     .describe("acai extra: false keeps the hook configured but never runs it"),
-};
-
-/** The fields every type of settings hook has (handler fields: how it runs, not what it runs). */
-const HandlerFieldsSchema = z.looseObject({
-  timeout: z
-    .number({ error: "expected a number of seconds" })
-    .positive({ error: "expected a positive number of seconds" })
-    .optional()
-    .describe(
-      "Seconds, as in Claude Code; default 30, or hookDefaults.timeoutMs. Outside acai's 0.1–600 the hook runs with the nearest limit, and acai warns",
-    ),
-  name: z.string().min(1).optional(),
-  description: z.string().optional(),
-  priority: z.int().min(0).max(1000).default(100),
-  failure: z.enum(["open", "closed"]).default("open"),
-  onFailure: z
-    .enum(["block"], { error: 'expected "block" (or use acai\'s "failure": "open" | "closed")' })
-    .optional()
-    .describe('Claude Code\'s spelling of "failure": "closed"'),
-  async: z.boolean().default(false),
-  env: EnvListSchema.default([]).describe(
-    "acai extra: secret-looking variables this hook may receive (otherwise scrubbed)",
-  ),
-  sandbox: HookSandboxNeedsSchema.optional(),
-  ...HANDLER_FIELDS,
 });
 
+/** The fields every type of settings hook has (handler fields: how it runs, not what it runs). */
+const HandlerFieldsSchema = () =>
+  z.looseObject({
+    timeout: z
+      .number({ error: "expected a number of seconds" })
+      .positive({ error: "expected a positive number of seconds" })
+      .optional()
+      .describe(
+        "Seconds, as in Claude Code; default 30, or hookDefaults.timeoutMs. Outside acai's 0.1–600 the hook runs with the nearest limit, and acai warns",
+      ),
+    name: z.string().min(1).optional(),
+    description: z.string().optional(),
+    priority: z.int().min(0).max(1000).default(100),
+    failure: z.enum(["open", "closed"]).default("open"),
+    onFailure: z
+      .enum(["block"], { error: 'expected "block" (or use acai\'s "failure": "open" | "closed")' })
+      .optional()
+      .describe('Claude Code\'s spelling of "failure": "closed"'),
+    async: z.boolean().default(false),
+    env: EnvListSchema()
+      .default([])
+      .describe("acai extra: secret-looking variables this hook may receive (otherwise scrubbed)"),
+    sandbox: HookSandboxNeedsSchema().optional(),
+    ...HANDLER_FIELDS(),
+  });
+
 const CommandFieldsSchema = () =>
-  HandlerFieldsSchema.extend({
+  HandlerFieldsSchema().extend({
     type: z.literal("command"),
     command: z.string().trim().min(1, { error: "command must not be empty" }),
     args: z
@@ -82,22 +83,24 @@ const CommandFieldsSchema = () =>
   });
 
 /** A header's name and value as HTTP allows them (no line breaks: a header cannot smuggle another). */
-const HeaderNameSchema = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, {
-  error: "a header name is letters, digits and !#$%&'*+.^_`|~-",
-});
-const HeaderValueSchema = z
-  .string()
-  .max(8192)
-  .regex(/^[^\r\n\0]*$/, { error: "a header value must not hold a line break" });
+const HeaderNameSchema = () =>
+  z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, {
+    error: "a header name is letters, digits and !#$%&'*+.^_`|~-",
+  });
+const HeaderValueSchema = () =>
+  z
+    .string()
+    .max(8192)
+    .regex(/^[^\r\n\0]*$/, { error: "a header value must not hold a line break" });
 
 const HttpFieldsSchema = () =>
-  HandlerFieldsSchema.extend({
+  HandlerFieldsSchema().extend({
     type: z.literal("http"),
     url: z
       .url({ protocol: /^https?$/, error: "expected an http:// or https:// URL" })
       .describe("POSTed the payload as JSON; must match the user's allowedHttpHookUrls"),
     headers: z
-      .record(HeaderNameSchema, HeaderValueSchema)
+      .record(HeaderNameSchema(), HeaderValueSchema())
       .default({})
       .describe(
         "Values may hold $VAR (or $VAR in braces) for variables listed in allowedEnvVars only",
@@ -108,7 +111,7 @@ const HttpFieldsSchema = () =>
       .describe("Variables the headers may interpolate (no others are read)"),
   });
 
-const JudgeFieldsSchema = {
+const JudgeFieldsSchema = () => ({
   prompt: z
     .string()
     .trim()
@@ -121,22 +124,22 @@ const JudgeFieldsSchema = {
     .min(1)
     .optional()
     .describe("A model spec as --model takes it (a small one); default: the session's model"),
-};
+});
 
 const PromptFieldsSchema = () =>
-  HandlerFieldsSchema.extend({
+  HandlerFieldsSchema().extend({
     type: z.literal("prompt"),
-    ...JudgeFieldsSchema,
+    ...JudgeFieldsSchema(),
   });
 
 const AgentFieldsSchema = () =>
-  HandlerFieldsSchema.extend({
+  HandlerFieldsSchema().extend({
     type: z.literal("agent"),
-    ...JudgeFieldsSchema,
+    ...JudgeFieldsSchema(),
   });
 
 const McpToolFieldsSchema = () =>
-  HandlerFieldsSchema.extend({
+  HandlerFieldsSchema().extend({
     type: z.literal("mcp_tool"),
     server: z.string().trim().min(1, { error: "server must name a configured MCP server" }),
     tool: z.string().trim().min(1, { error: "tool must name a tool of that server" }),
@@ -208,40 +211,45 @@ export function clampTimeoutSeconds(seconds: number): { seconds: number; note?: 
   return { seconds };
 }
 
-export const SettingsHookGroupSchema = z.looseObject({
-  matcher: z
-    .string({
-      error: (issue) =>
-        issue.input === undefined
-          ? undefined
-          : 'expected a Claude Code matcher string (a tool name, "Edit|Write" or a regular expression); matcher objects with keys ({"tool": …, "command": …}) are for executable hooks and HOOK.md',
-    })
-    .optional()
-    .describe(
-      "Claude Code matcher: empty or * = all; a name or A|B = exact names; otherwise a regular expression",
-    ),
-  hooks: z.array(z.unknown()).describe("Entries validated one by one (SettingsHookEntry)"),
-  sequential: z
-    .boolean()
-    .optional()
-    .describe(
-      "Gemini CLI's: run the group's hooks one after another. Accepted either way: acai asks a gate's hooks in order (persistent hooks and plugins that set ask_ahead may be asked together)",
-    ),
-});
+const settingsHookGroup = () =>
+  z.looseObject({
+    matcher: z
+      .string({
+        error: (issue) =>
+          issue.input === undefined
+            ? undefined
+            : 'expected a Claude Code matcher string (a tool name, "Edit|Write" or a regular expression); matcher objects with keys ({"tool": …, "command": …}) are for executable hooks and HOOK.md',
+      })
+      .optional()
+      .describe(
+        "Claude Code matcher: empty or * = all; a name or A|B = exact names; otherwise a regular expression",
+      ),
+    hooks: z.array(z.unknown()).describe("Entries validated one by one (SettingsHookEntry)"),
+    sequential: z
+      .boolean()
+      .optional()
+      .describe(
+        "Gemini CLI's: run the group's hooks one after another. Accepted either way: acai asks a gate's hooks in order (persistent hooks and plugins that set ask_ahead may be asked together)",
+      ),
+  });
+
+/** A `hooks` group of a settings file; its entries are validated one by one. Built at its first parse. */
+export const SettingsHookGroupSchema = z.lazy(settingsHookGroup);
 
 /** For JSON Schema output and documentation: the whole section, fully typed. */
-const SettingsHooksSchema = z.lazy(() =>
-  z.partialRecord(
-    EventNameSchema,
+const SettingsHooksSchema = z.lazy(() => {
+  const group = settingsHookGroup();
+  return z.partialRecord(
+    EventNameSchema(),
     z.array(
       z.looseObject({
-        matcher: SettingsHookGroupSchema.shape.matcher,
+        matcher: group.shape.matcher,
         hooks: z.array(SettingsHookEntrySchema),
-        sequential: SettingsHookGroupSchema.shape.sequential,
+        sequential: group.shape.sequential,
       }),
     ),
-  ),
-);
+  );
+});
 
 /** JSON Schemas for the toolkit: describe metadata, HOOK.md frontmatter, settings `hooks`. */
 export function hookJsonSchemas(): Record<
