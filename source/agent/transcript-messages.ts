@@ -112,17 +112,19 @@ function blockOfPart(typed: { type: string }): Json {
   }
 }
 
-const Block = z.looseObject({ type: z.string() });
-export const ConversationLineSchema = z.looseObject({
-  type: z.enum(["user", "assistant"]),
-  message: z.looseObject({
-    role: z.enum(["user", "assistant"]),
-    content: z.union([z.string(), z.array(Block)]),
-    provider_options: z.record(z.string(), z.unknown()).optional(),
+const Block = z.lazy(() => z.looseObject({ type: z.string() }));
+export const ConversationLineSchema = z.lazy(() =>
+  z.looseObject({
+    type: z.enum(["user", "assistant"]),
+    message: z.looseObject({
+      role: z.enum(["user", "assistant"]),
+      content: z.union([z.string(), z.array(Block)]),
+      provider_options: z.record(z.string(), z.unknown()).optional(),
+    }),
+    uuid: z.string().optional(),
+    acai_role: z.literal("tool").optional(),
   }),
-  uuid: z.string().optional(),
-  acai_role: z.literal("tool").optional(),
-});
+);
 
 /** The AI SDK message a conversation line records; undefined when its blocks are not ones acai wrote. */
 export function messageOfLine(

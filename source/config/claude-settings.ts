@@ -84,7 +84,7 @@ function permissionsOf(file: string, permissions: unknown, warnings: string[]): 
     throw unreadableGuards(file, "it is not an object");
   }
   const record = permissions as Record<string, unknown>;
-  const shape = SettingsSchema._zod.innerType.shape.permissions.unwrap().shape;
+  const shape = SettingsSchema._zod.innerType.shape.permissions.unwrap()._zod.innerType.shape;
   const out: Record<string, unknown> = {};
   for (const key of ["deny", "ask", "allow", "defaultMode"] as const) {
     if (record[key] === undefined) continue;

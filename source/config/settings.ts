@@ -8,10 +8,12 @@ import { McpServersSchema } from "./mcp-servers.js";
 import { RelaySettingsSchema } from "./relay-settings.js";
 import { SandboxSettingsSchema } from "./sandbox-settings.js";
 
-const BaseUrlSchema = z
-  .string()
-  .refine(isHttpUrl, { message: BASE_URL_REQUIREMENT })
-  .describe("An OpenAI-compatible server, http(s)://…");
+const BaseUrlSchema = z.lazy(() =>
+  z
+    .string()
+    .refine(isHttpUrl, { message: BASE_URL_REQUIREMENT })
+    .describe("An OpenAI-compatible server, http(s)://…"),
+);
 
 const HookDefaultsSchema = z.lazy(() =>
   z.object({
@@ -263,7 +265,7 @@ function unknownKeyWarnings(file: string, value: object): string[] {
   for (const [section, schema] of [
     ["capabilities", CapabilitiesSchema._zod.innerType],
     ["memory", MemorySettingsSchema._zod.innerType],
-    ["permissions", PermissionsSettingsSchema],
+    ["permissions", PermissionsSettingsSchema._zod.innerType],
     ["sandbox", SandboxSettingsSchema._zod.innerType],
   ] as const) {
     const given = (value as Record<string, unknown>)[section];

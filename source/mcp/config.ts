@@ -12,7 +12,7 @@ import { type McpServerConfig, McpServersSchema } from "../config/mcp-servers.js
 import { MAX_PROJECT_FILE_BYTES, readRegularFileSync } from "../config/read-regular-file.js";
 import { variablesOf } from "./expand.js";
 
-const McpJsonSchema = z.object({ mcpServers: McpServersSchema.optional() });
+const McpJsonSchema = z.lazy(() => z.object({ mcpServers: McpServersSchema.optional() }));
 
 type McpScope = "user" | "project";
 

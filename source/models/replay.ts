@@ -24,27 +24,33 @@ type StreamPart = StreamResult["stream"] extends ReadableStream<infer P> ? P : n
 type Usage = GenerateResult["usage"];
 type Content = GenerateResult["content"][number];
 
-const toolCallSchema = z.strictObject({
-  name: z.string().min(1, "a tool call needs a tool name"),
-  input: z.record(z.string(), z.unknown()),
-});
+const toolCallSchema = z.lazy(() =>
+  z.strictObject({
+    name: z.string().min(1, "a tool call needs a tool name"),
+    input: z.record(z.string(), z.unknown()),
+  }),
+);
 
-const turnSchema = z
-  .strictObject({
-    text: z.string().optional(),
-    tool_calls: z.array(toolCallSchema).optional(),
-  })
-  .refine(
-    (turn) => (turn.text !== undefined && turn.text !== "") || (turn.tool_calls?.length ?? 0) > 0,
-    {
-      message: 'a turn needs "text" or at least one entry in "tool_calls"',
-    },
-  );
+const turnSchema = z.lazy(() =>
+  z
+    .strictObject({
+      text: z.string().optional(),
+      tool_calls: z.array(toolCallSchema).optional(),
+    })
+    .refine(
+      (turn) => (turn.text !== undefined && turn.text !== "") || (turn.tool_calls?.length ?? 0) > 0,
+      {
+        message: 'a turn needs "text" or at least one entry in "tool_calls"',
+      },
+    ),
+);
 
-const replayFileSchema = z.strictObject({
-  description: z.string().optional(),
-  turns: z.array(turnSchema),
-});
+const replayFileSchema = z.lazy(() =>
+  z.strictObject({
+    description: z.string().optional(),
+    turns: z.array(turnSchema),
+  }),
+);
 
 export type ReplayScript = z.infer<typeof replayFileSchema>;
 type ReplayTurn = ReplayScript["turns"][number];

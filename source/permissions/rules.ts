@@ -74,17 +74,21 @@ function badTool(tool: string): string {
 }
 
 /** One rule in a settings file: a string that parses. */
-export const PermissionRuleSchema = z.string().superRefine((text, ctx) => {
-  const parsed = parseRuleText(text);
-  if (!parsed.ok) ctx.addIssue({ code: "custom", message: parsed.error });
-});
+export const PermissionRuleSchema = z.lazy(() =>
+  z.string().superRefine((text, ctx) => {
+    const parsed = parseRuleText(text);
+    if (!parsed.ok) ctx.addIssue({ code: "custom", message: parsed.error });
+  }),
+);
 
-export const PermissionsSettingsSchema = z.object({
-  allow: z.array(PermissionRuleSchema).max(1000).optional(),
-  deny: z.array(PermissionRuleSchema).max(1000).optional(),
-  ask: z.array(PermissionRuleSchema).max(1000).optional(),
-  defaultMode: z.enum(PERMISSION_MODES).optional(),
-});
+export const PermissionsSettingsSchema = z.lazy(() =>
+  z.object({
+    allow: z.array(PermissionRuleSchema).max(1000).optional(),
+    deny: z.array(PermissionRuleSchema).max(1000).optional(),
+    ask: z.array(PermissionRuleSchema).max(1000).optional(),
+    defaultMode: z.enum(PERMISSION_MODES).optional(),
+  }),
+);
 
 export type PermissionsSettings = z.infer<typeof PermissionsSettingsSchema>;
 

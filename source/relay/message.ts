@@ -15,32 +15,36 @@ export const MAX_MESSAGE_CHARS = 5000;
 export const BROADCAST = "*";
 
 /** The sender's project: its folder's name, and an id that tells one project from another. */
-const projectSchema = z
-  .object({
-    name: z
-      .string()
-      .min(1)
-      .max(100)
-      .regex(/^[^\p{Cc}\p{Cf}]+$/u, "no control characters"),
-    id: z.string().regex(/^[0-9a-f]{16}$/),
-  })
-  .strict();
+const projectSchema = z.lazy(() =>
+  z
+    .object({
+      name: z
+        .string()
+        .min(1)
+        .max(100)
+        .regex(/^[^\p{Cc}\p{Cf}]+$/u, "no control characters"),
+      id: z.string().regex(/^[0-9a-f]{16}$/),
+    })
+    .strict(),
+);
 export type ProjectTag = z.infer<typeof projectSchema>;
 
-export const relayMessageSchema = z.object({
-  id: z.string().min(1).max(100),
-  from: agentNameSchema,
-  /** The recipient's name (a broadcast is one copy per recipient, `broadcast` set). */
-  to: agentNameSchema,
-  content: z.string().max(MAX_MESSAGE_CHARS),
-  broadcast: z.boolean(),
-  /** ms since the epoch, the sender's clock. */
-  sentAt: z.number().int().nonnegative(),
-  /** The project the sending agent runs in (absent: `acai send` from a shell). */
-  project: projectSchema.optional(),
-  /** What the sender attached (agent-relay's `msg.metadata`): a bounded JSON object, data only. */
-  metadata: relayMetadataSchema.optional(),
-});
+export const relayMessageSchema = z.lazy(() =>
+  z.object({
+    id: z.string().min(1).max(100),
+    from: agentNameSchema,
+    /** The recipient's name (a broadcast is one copy per recipient, `broadcast` set). */
+    to: agentNameSchema,
+    content: z.string().max(MAX_MESSAGE_CHARS),
+    broadcast: z.boolean(),
+    /** ms since the epoch, the sender's clock. */
+    sentAt: z.number().int().nonnegative(),
+    /** The project the sending agent runs in (absent: `acai send` from a shell). */
+    project: projectSchema.optional(),
+    /** What the sender attached (agent-relay's `msg.metadata`): a bounded JSON object, data only. */
+    metadata: relayMetadataSchema.optional(),
+  }),
+);
 
 export type RelayMessage = z.infer<typeof relayMessageSchema>;
 

@@ -19,9 +19,9 @@ export function agentNameProblem(name: string): string | undefined {
   return undefined;
 }
 
-export const agentNameSchema = z
-  .string()
-  .refine((name) => agentNameProblem(name) === undefined, { message: AGENT_NAME_RULE });
+export const agentNameSchema = z.lazy(() =>
+  z.string().refine((name) => agentNameProblem(name) === undefined, { message: AGENT_NAME_RULE }),
+);
 
 /** The default name: the project folder's name (made valid) and a short random id, e.g. `api-3f2a`. */
 export function defaultAgentName(projectDir: string, random: () => string = shortId): string {

@@ -19,18 +19,20 @@ export interface AgentRecord {
   listening: boolean;
 }
 
-const agentRowSchema = z.object({
-  rowid: z.number().int(),
-  name: agentNameSchema,
-  session_id: z.string().max(200),
-  pid: z.number().int().positive(),
-  host: z.string().max(300),
-  cwd: z.string().max(4096),
-  started_at: z.number(),
-  listening: z.union([z.literal(0), z.literal(1)]),
-});
+const agentRowSchema = z.lazy(() =>
+  z.object({
+    rowid: z.number().int(),
+    name: agentNameSchema,
+    session_id: z.string().max(200),
+    pid: z.number().int().positive(),
+    host: z.string().max(300),
+    cwd: z.string().max(4096),
+    started_at: z.number(),
+    listening: z.union([z.literal(0), z.literal(1)]),
+  }),
+);
 
-const messageRowSchema = z.object({ seq: z.number().int(), body: z.string() });
+const messageRowSchema = z.lazy(() => z.object({ seq: z.number().int(), body: z.string() }));
 
 export const QUARANTINE_TABLE = `
   CREATE TABLE IF NOT EXISTS quarantine (

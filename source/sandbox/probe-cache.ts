@@ -32,7 +32,7 @@ export interface ProbeCacheOptions {
 
 const MAX_CACHE_BYTES = 16 * 1024;
 
-const CacheFile = z.object({ version: z.literal(1), key: z.string() }).strict();
+const CacheFile = z.lazy(() => z.object({ version: z.literal(1), key: z.string() }).strict());
 
 /** The probe, answered from the cache when the same probe of the same bwrap on the same system succeeded. */
 export function cachedProbe(options: ProbeCacheOptions): Probe {

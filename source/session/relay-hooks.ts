@@ -9,13 +9,15 @@ import type { RelayContextTracker } from "../hooks/run/plugins/relay-context.js"
 import type { PluginRelay } from "../hooks/run/plugins/thread.js";
 import type { HookMemory } from "../memory/session.js";
 
-const Text = z.string().max(10_000);
-const MemoryRequestSchema = z.discriminatedUnion("op", [
-  z.object({ op: z.literal("memory.search"), args: z.tuple([Text]) }),
-  z.object({ op: z.literal("memory.list"), args: z.tuple([]) }),
-  z.object({ op: z.literal("memory.add"), args: z.tuple([Text]) }),
-  z.object({ op: z.literal("memory.forget"), args: z.tuple([z.string().regex(/^#?\d{1,15}$/)]) }),
-]);
+const Text = z.lazy(() => z.string().max(10_000));
+const MemoryRequestSchema = z.lazy(() =>
+  z.discriminatedUnion("op", [
+    z.object({ op: z.literal("memory.search"), args: z.tuple([Text]) }),
+    z.object({ op: z.literal("memory.list"), args: z.tuple([]) }),
+    z.object({ op: z.literal("memory.add"), args: z.tuple([Text]) }),
+    z.object({ op: z.literal("memory.forget"), args: z.tuple([z.string().regex(/^#?\d{1,15}$/)]) }),
+  ]),
+);
 
 export function pluginRelay(
   tracker: RelayContextTracker,

@@ -29,24 +29,26 @@ import { forecastFile } from "./forecast-file.js";
 const MAX_FORECAST_BYTES = 64 * 1024;
 const MAX_LAUNCHES = 8;
 
-const ForecastFile = z
-  .object({
-    // 2: each launch names its spawner kind (decision 0059); a version-1 file is not read.
-    version: z.literal(2),
-    cwd: z.string(),
-    launches: z
-      .array(
-        z
-          .object({
-            name: z.string().max(200),
-            bwrapArgs: z.array(z.string().max(4096)).max(2000),
-            helper: z.enum(["python", "node"]),
-          })
-          .strict(),
-      )
-      .max(MAX_LAUNCHES),
-  })
-  .strict();
+const ForecastFile = z.lazy(() =>
+  z
+    .object({
+      // 2: each launch names its spawner kind (decision 0059); a version-1 file is not read.
+      version: z.literal(2),
+      cwd: z.string(),
+      launches: z
+        .array(
+          z
+            .object({
+              name: z.string().max(200),
+              bwrapArgs: z.array(z.string().max(4096)).max(2000),
+              helper: z.enum(["python", "node"]),
+            })
+            .strict(),
+        )
+        .max(MAX_LAUNCHES),
+    })
+    .strict(),
+);
 
 /**
  * Whether a command line (after `node main.js`) is one whose session is worth foreseeing:

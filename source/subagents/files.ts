@@ -18,12 +18,14 @@ export const MAX_AGENT_FILES = 64;
 const MAX_AGENT_FILE_BYTES = 256 * 1024;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
-const FrontMatter = z.looseObject({
-  name: z.string().regex(NAME, "letters, digits, '-', '_' or '.', at most 64"),
-  description: z.string().min(1).max(4000),
-  tools: z.union([z.string().max(4000), z.array(z.string().max(200)).max(200)]).optional(),
-  model: z.string().min(1).max(200).optional(),
-});
+const FrontMatter = z.lazy(() =>
+  z.looseObject({
+    name: z.string().regex(NAME, "letters, digits, '-', '_' or '.', at most 64"),
+    description: z.string().min(1).max(4000),
+    tools: z.union([z.string().max(4000), z.array(z.string().max(200)).max(200)]).optional(),
+    model: z.string().min(1).max(200).optional(),
+  }),
+);
 
 /** `<project>/.acai/agents/`: the project's subagent types (part of the trust set). */
 export function projectAgentsDir(projectDir: string): string {

@@ -15,35 +15,41 @@ const DESCRIBE_TIMEOUT_MS = 10_000;
 const DESCRIBE_MAX_BYTES = 256 * 1024;
 
 /** Tool names the model APIs accept. */
-const toolName = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1-64 letters, digits, _ or -");
-const objectSchema = z
-  .record(z.string(), z.unknown())
-  .refine((s) => s.type === undefined || s.type === "object", {
+const toolName = z.lazy(() =>
+  z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1-64 letters, digits, _ or -"),
+);
+const objectSchema = z.lazy(() =>
+  z.record(z.string(), z.unknown()).refine((s) => s.type === undefined || s.type === "object", {
     message: 'must have "type": "object"',
-  });
+  }),
+);
 
-const metadataSchema = z
-  .object({
-    name: toolName,
-    description: z.string().min(1),
-    input_schema: objectSchema.optional(),
-    inputSchema: objectSchema.optional(),
-    parameters: objectSchema.optional(),
-    timeout_ms: z.number().int().min(100).max(600_000).optional(),
-    env: z
-      .array(
-        z.string().regex(ENV_VAR_NAME, "must be an environment variable name (letters, digits, _)"),
-      )
-      .max(100)
-      .optional(),
-  })
-  .transform((m) => ({
-    name: m.name,
-    description: m.description,
-    inputSchema: normalizeSchema(m.input_schema ?? m.inputSchema ?? m.parameters),
-    timeoutMs: m.timeout_ms ?? DYNAMIC_TOOL_TIMEOUT_MS,
-    env: [...new Set(m.env ?? [])],
-  }));
+const metadataSchema = z.lazy(() =>
+  z
+    .object({
+      name: toolName,
+      description: z.string().min(1),
+      input_schema: objectSchema.optional(),
+      inputSchema: objectSchema.optional(),
+      parameters: objectSchema.optional(),
+      timeout_ms: z.number().int().min(100).max(600_000).optional(),
+      env: z
+        .array(
+          z
+            .string()
+            .regex(ENV_VAR_NAME, "must be an environment variable name (letters, digits, _)"),
+        )
+        .max(100)
+        .optional(),
+    })
+    .transform((m) => ({
+      name: m.name,
+      description: m.description,
+      inputSchema: normalizeSchema(m.input_schema ?? m.inputSchema ?? m.parameters),
+      timeoutMs: m.timeout_ms ?? DYNAMIC_TOOL_TIMEOUT_MS,
+      env: [...new Set(m.env ?? [])],
+    })),
+);
 type DynamicToolMetadata = z.output<typeof metadataSchema>;
 
 function normalizeSchema(schema: Record<string, unknown> | undefined): JsonSchema {

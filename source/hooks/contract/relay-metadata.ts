@@ -25,13 +25,16 @@ function jsonLength(value: unknown): number {
 }
 
 /** A message's metadata, kept as parsed (keys like `__proto__` stay plain data). */
-export const relayMetadataSchema = z
-  .unknown()
-  .refine(isPlainObject, { message: "metadata must be a JSON object" })
-  .refine((value) => Object.keys(value as object).length <= RELAY_METADATA_KEYS, {
-    message: `metadata has more than ${RELAY_METADATA_KEYS} keys`,
-  })
-  .refine((value) => jsonLength(value) <= RELAY_METADATA_CHARS, {
-    message: `metadata is longer than ${RELAY_METADATA_CHARS} characters as JSON`,
-  })
-  .meta({ type: "object" }) as z.ZodType<Record<string, unknown>>;
+export const relayMetadataSchema = z.lazy(
+  () =>
+    z
+      .unknown()
+      .refine(isPlainObject, { message: "metadata must be a JSON object" })
+      .refine((value) => Object.keys(value as object).length <= RELAY_METADATA_KEYS, {
+        message: `metadata has more than ${RELAY_METADATA_KEYS} keys`,
+      })
+      .refine((value) => jsonLength(value) <= RELAY_METADATA_CHARS, {
+        message: `metadata is longer than ${RELAY_METADATA_CHARS} characters as JSON`,
+      })
+      .meta({ type: "object" }) as z.ZodType<Record<string, unknown>>,
+);

@@ -19,24 +19,28 @@ export interface FileIdentity {
   sha256: string;
 }
 
-const CacheEntrySchema = z.object({
-  size: z.number(),
-  mtimeMs: z.number(),
-  sha256: z.string(),
-  /** Raw describe output (validated again on every load). */
-  metadata: z.unknown().optional(),
-  /** Set when describe failed (crash, timeout, not JSON): why; `metadata` is then absent. */
-  failure: z.string().optional(),
-  describedAt: z.number(),
-});
+const CacheEntrySchema = z.lazy(() =>
+  z.object({
+    size: z.number(),
+    mtimeMs: z.number(),
+    sha256: z.string(),
+    /** Raw describe output (validated again on every load). */
+    metadata: z.unknown().optional(),
+    /** Set when describe failed (crash, timeout, not JSON): why; `metadata` is then absent. */
+    failure: z.string().optional(),
+    describedAt: z.number(),
+  }),
+);
 type CacheEntry = z.infer<typeof CacheEntrySchema>;
 
 export type CachedDescribe = { ok: true; metadata: unknown } | { ok: false; reason: string };
 
-const CacheFileSchema = z.object({
-  version: z.literal(1),
-  entries: z.record(z.string(), CacheEntrySchema),
-});
+const CacheFileSchema = z.lazy(() =>
+  z.object({
+    version: z.literal(1),
+    entries: z.record(z.string(), CacheEntrySchema),
+  }),
+);
 
 /** Oldest entries are dropped past this many (the cache is shared by all projects). */
 const MAX_ENTRIES = 2000;

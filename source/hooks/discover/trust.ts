@@ -10,28 +10,32 @@ import { ensurePrivateDir } from "../../config/private-files.js";
  * trusted only while its current fingerprint equals the recorded one, so any
  * change to a project hook file or hook setting revokes trust by itself.
  */
-const TrustRecordSchema = z.object({
-  fingerprint: z.string(),
-  trustedAt: z.string(),
-  /**
-   * What was trusted, entry by entry (project/manifest.ts: key → digest), so
-   * the next review can say what was added, removed or edited. Absent in
-   * records written before acai kept it.
-   */
-  entries: z.record(z.string(), z.string()).optional(),
-  /**
-   * The describe `env` requests of the project's executables the user
-   * confirmed for this set (project/env-confirmation.ts): key → names. Dropped
-   * when the set is trusted anew (the executables may ask differently).
-   */
-  env: z.record(z.string(), z.array(z.string()).max(256)).optional(),
-});
+const TrustRecordSchema = z.lazy(() =>
+  z.object({
+    fingerprint: z.string(),
+    trustedAt: z.string(),
+    /**
+     * What was trusted, entry by entry (project/manifest.ts: key → digest), so
+     * the next review can say what was added, removed or edited. Absent in
+     * records written before acai kept it.
+     */
+    entries: z.record(z.string(), z.string()).optional(),
+    /**
+     * The describe `env` requests of the project's executables the user
+     * confirmed for this set (project/env-confirmation.ts): key → names. Dropped
+     * when the set is trusted anew (the executables may ask differently).
+     */
+    env: z.record(z.string(), z.array(z.string()).max(256)).optional(),
+  }),
+);
 export type TrustRecord = z.infer<typeof TrustRecordSchema>;
 
-const TrustFileSchema = z.object({
-  version: z.literal(1),
-  projects: z.record(z.string(), TrustRecordSchema),
-});
+const TrustFileSchema = z.lazy(() =>
+  z.object({
+    version: z.literal(1),
+    projects: z.record(z.string(), TrustRecordSchema),
+  }),
+);
 type TrustFile = z.infer<typeof TrustFileSchema>;
 
 export interface TrustOptions {

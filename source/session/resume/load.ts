@@ -162,10 +162,12 @@ function addMessage(record: SessionRecord, value: Record<string, unknown>): stri
  * A `user_prompt` gate's block: the prompt never reached the model, and the
  * blocking hook's context (Codex's additionalContext) waits for the next turn.
  */
-const BlockedPrompt = z.object({
-  for: z.literal("user_prompt"),
-  verdict: z.object({ action: z.literal("block"), context: z.array(z.string()).optional() }),
-});
+const BlockedPrompt = z.lazy(() =>
+  z.object({
+    for: z.literal("user_prompt"),
+    verdict: z.object({ action: z.literal("block"), context: z.array(z.string()).optional() }),
+  }),
+);
 
 function noteBlockedPrompt(
   record: SessionRecord,
@@ -190,7 +192,7 @@ function deliversContext(message: ModelMessage, context: readonly string[]): boo
   return context.every((text) => content.includes(systemReminder(text)));
 }
 
-const PromptRewrite = z.object({ was: z.string(), text: z.string() });
+const PromptRewrite = z.lazy(() => z.object({ was: z.string(), text: z.string() }));
 
 /** A hook's rewrite of a prompt: the last user message with that text gets the new one. */
 function rewritePrompt(record: SessionRecord, value: Record<string, unknown>): string | undefined {

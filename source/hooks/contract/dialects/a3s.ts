@@ -29,22 +29,24 @@ function a3sAction(value: unknown): A3sAction | undefined {
   return (A3S_ACTIONS as readonly string[]).includes(lower) ? (lower as A3sAction) : undefined;
 }
 
-const a3sAnswerSchema = z.object({
-  action: z.string().transform((value, ctx) => {
-    const action = a3sAction(value);
-    if (action === undefined) {
-      ctx.addIssue({ code: "custom", message: "expected Continue, Block, Retry or Skip" });
-      return z.NEVER;
-    }
-    return action;
+const a3sAnswerSchema = z.lazy(() =>
+  z.object({
+    action: z.string().transform((value, ctx) => {
+      const action = a3sAction(value);
+      if (action === undefined) {
+        ctx.addIssue({ code: "custom", message: "expected Continue, Block, Retry or Skip" });
+        return z.NEVER;
+      }
+      return action;
+    }),
+    reason: z.string().optional(),
+    modified: jsonObjectSchema.optional(),
+    retry_delay_ms: z.number().int().min(0).max(600_000).optional(),
+    context: z.string().optional(),
+    message: z.string().optional(),
+    log: z.string().optional(),
   }),
-  reason: z.string().optional(),
-  modified: jsonObjectSchema.optional(),
-  retry_delay_ms: z.number().int().min(0).max(600_000).optional(),
-  context: z.string().optional(),
-  message: z.string().optional(),
-  log: z.string().optional(),
-});
+);
 
 type A3sAnswer = z.output<typeof a3sAnswerSchema>;
 

@@ -49,10 +49,13 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * assignment and so drops or misreads keys like `__proto__`). Exported JSON
  * Schemas show it as an object.
  */
-export const jsonObjectSchema = z
-  .unknown()
-  .refine(isPlainObject, { message: "expected an object" })
-  .meta({ type: "object" }) as z.ZodType<Record<string, unknown>>;
+export const jsonObjectSchema = z.lazy(
+  () =>
+    z
+      .unknown()
+      .refine(isPlainObject, { message: "expected an object" })
+      .meta({ type: "object" }) as z.ZodType<Record<string, unknown>>,
+);
 function describeIssues(error: z.ZodError): string {
   return error.issues
     .map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ` : "") + issue.message)
@@ -89,7 +92,7 @@ export function common(fields: {
 }
 
 /** Claude Code's `watchPaths`: absolute paths to watch (at most 256 listed; the session keeps fewer). */
-export const watchPathsSchema = z.array(z.string().min(1).max(4096)).max(256);
+export const watchPathsSchema = z.lazy(() => z.array(z.string().min(1).max(4096)).max(256));
 
 /** `{watchPaths}` when the answer set it (an empty list too: it stops the watching). */
 export function watchPathsOf(paths: string[] | null | undefined): { watchPaths?: string[] } {

@@ -32,10 +32,12 @@ export function judgePrompt(template: string, payloadJson: string): string {
   return `${template}\n\nThe event (JSON):\n${payloadJson}`;
 }
 
-const OkAnswerSchema = z.object({
-  ok: z.boolean(),
-  reason: z.string().optional(),
-});
+const OkAnswerSchema = z.lazy(() =>
+  z.object({
+    ok: z.boolean(),
+    reason: z.string().optional(),
+  }),
+);
 
 /** The model's text as a Decision. */
 export function judgedDecision(text: string, kind: "prompt" | "agent"): Decision {
