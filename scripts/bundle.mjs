@@ -9,8 +9,9 @@
 // found by reading the source (scripts/bundle-urls.mjs), each named by its source
 // path (dist/bundle/hooks-run-plugins-worker.js, …) beside the chunks, so every
 // bundled module, entry or chunk, lies in the one folder.
-// After esbuild, the chunk-level functions an `acai -p` start uses (one training run of
-// the new bundle, scripts/bundle-training.mjs) are made to compile eagerly, so Node's
+// After esbuild, the characters outside ASCII its kept comments hold are replaced
+// (scripts/bundle-ascii.mjs, decision 0060); then the chunk-level functions an `acai -p`
+// start uses (one training run of the new bundle, scripts/bundle-training.mjs) are made to compile eagerly, so Node's
 // compile cache holds them (scripts/bundle-eager.mjs, decision 0057).
 // The tsc output beside it (dist/<folder>/…) stays: the SDK's types, the schema
 // generator and the tests' imports of single modules use it.
@@ -24,6 +25,7 @@ import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { asciiBundle } from "./bundle-ascii.mjs";
 import { eagerBundle } from "./bundle-eager.mjs";
 import { trainingRun } from "./bundle-training.mjs";
 import { scanSource } from "./bundle-urls.mjs";
@@ -147,6 +149,8 @@ await build({
   logLevel: "warning",
 });
 
+// Comments outside ASCII would make V8 keep a whole chunk as two-byte text (decision 0060).
+asciiBundle(outDir);
 const eager = eagerBundle(outDir, await trainingRun(outDir));
 if (eager.inCycles.length > 0) {
   console.warn(`bundle: left lazy (in a static import cycle): ${eager.inCycles.join(", ")}`);
