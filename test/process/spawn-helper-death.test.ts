@@ -93,7 +93,8 @@ describe.each(KINDS)("the $name helper dies with acai", (kind) => {
       try {
         helper.spawn("/bin/bash", ["-c", markedSleep(marker)]);
         expect(await helper.nextLine()).toMatch(/"started":\d+/);
-        expect(pidsWith(marker)).toHaveLength(1);
+        // `started` comes once bash is exec'd; the marked sleep a moment later.
+        expect(await waitFor(() => pidsWith(marker).length === 1)).toBe(true);
         // As when acai has just died: the next line the helper writes (here the second run's
         // `started`) fails with EPIPE.
         helper.stopReading();

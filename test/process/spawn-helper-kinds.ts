@@ -37,24 +37,39 @@ export const KINDS: readonly HelperKind[] = [
 export interface BareHelper {
   pid: number;
   spawn: (command: string, args: string[]) => void;
+  /** Sends `sweep` (honoured only by a spawner in a PID namespace). */
+  sweep: () => void;
   nextLine: () => Promise<string>;
   stopReading: () => void;
   close: () => void;
+}
+
+/** How a bare helper is started: its command line is given to `wrap` (default: as it is). */
+export interface BareHelperOptions {
+  /** Arguments after the socket's path ("namespace": the sandbox's spawner). */
+  extra?: readonly string[];
+  wrap?: (command: string, args: readonly string[]) => [string, string[]];
 }
 
 /**
  * A helper of `kind` started on the host with a socket served here (its spare connections are
  * accepted and held) and said hello to, its answers read line by line.
  */
-export async function bareHelper(kind: HelperKind, dir: string): Promise<BareHelper> {
+export async function bareHelper(
+  kind: HelperKind,
+  dir: string,
+  options: BareHelperOptions = {},
+): Promise<BareHelper> {
   const socketPath = join(dir, "s");
   const held: Socket[] = [];
   const server = createServer((conn) => held.push(conn.on("error", () => {})));
   await new Promise<void>((done) => server.listen(socketPath, done));
-  const [command, args] =
+  const extra = options.extra ?? (kind.name === "python" ? [] : ["host"]);
+  const [plain, plainArgs] =
     kind.name === "python"
-      ? [PYTHON, ["-I", "-S", "-c", PYTHON_HELPER_SCRIPT, socketPath]]
-      : [process.execPath, ["-e", SPAWNER_SCRIPT, socketPath, "host"]];
+      ? [PYTHON, ["-I", "-S", "-c", PYTHON_HELPER_SCRIPT, socketPath, ...extra]]
+      : [process.execPath, ["-e", SPAWNER_SCRIPT, socketPath, ...extra]];
+  const [command, args] = options.wrap?.(plain, plainArgs) ?? [plain, plainArgs];
   const helper = spawn(command, args, {
     stdio: ["pipe", "pipe", "inherit"],
     detached: true,
@@ -76,6 +91,7 @@ export async function bareHelper(kind: HelperKind, dir: string): Promise<BareHel
       const env = { PATH: "/usr/bin:/bin" };
       write({ op: "spawn", id: ++id, token, command, args, cwd: "/", env, stdin: "none" });
     },
+    sweep: () => write({ op: "sweep" }),
     nextLine,
     stopReading: () => helper.stdout.destroy(),
     close: () => {
