@@ -18,12 +18,15 @@ import {
   type SandboxLauncher,
   type SandboxLauncherOptions,
 } from "../../source/process/sandbox-launch.js";
-import type { ProcessRunner, SandboxLaunch } from "../../source/process/types.js";
+import type { ProcessRunner, SandboxLaunch, SpawnerKind } from "../../source/process/types.js";
 import { PYTHON } from "./spawn-helper-kinds.js";
 import { pidsWith, waitFor } from "./survivors.js";
 
 const env = { PATH: "/usr/bin:/bin", LANG: "C.UTF-8", SHLVL: "1" };
 const available = containmentInForce().kind === "namespace";
+/** Both spawner kinds (decision 0059; the Python one where /usr/bin/python3 is installed). */
+const KINDS: readonly SpawnerKind[] = existsSync(PYTHON) ? ["python", "node"] : ["node"];
+let helper: SpawnerKind = "node";
 let dir: string;
 const launchers: SandboxLauncher[] = [];
 
@@ -42,7 +45,7 @@ function policy(key = "test"): SandboxLaunch {
     key,
     name: key,
     bwrapArgs: ["--ro-bind", "/", "/", "--dev", "/dev", "--bind", dir, dir],
-    helper: existsSync(PYTHON) ? "python" : "node",
+    helper,
   };
 }
 
@@ -103,7 +106,11 @@ function failingNode(): {
   return { options: { execPath, python: "/nonexistent/python3" }, starts: count };
 }
 
-describe.skipIf(!available)("a foreseen spawner", () => {
+describe.skipIf(!available).each(KINDS)("a foreseen %s spawner", (kind) => {
+  beforeEach(() => {
+    helper = kind;
+  });
+
   it("serves the prepare and the runs of its key: one bwrap, not two", async () => {
     const { run, launcher } = setup();
     launcher.foresee(policy());
