@@ -70,8 +70,10 @@ const HandlerFieldsSchema = () =>
     ...HANDLER_FIELDS(),
   });
 
-const CommandFieldsSchema = () =>
-  HandlerFieldsSchema().extend({
+type HandlerFields = ReturnType<typeof HandlerFieldsSchema>;
+
+const CommandFieldsSchema = (handler: HandlerFields) =>
+  handler.extend({
     type: z.literal("command"),
     command: z.string().trim().min(1, { error: "command must not be empty" }),
     args: z
@@ -93,8 +95,8 @@ const HeaderValueSchema = () =>
     .max(8192)
     .regex(/^[^\r\n\0]*$/, { error: "a header value must not hold a line break" });
 
-const HttpFieldsSchema = () =>
-  HandlerFieldsSchema().extend({
+const HttpFieldsSchema = (handler: HandlerFields) =>
+  handler.extend({
     type: z.literal("http"),
     url: z
       .url({ protocol: /^https?$/, error: "expected an http:// or https:// URL" })
@@ -126,20 +128,20 @@ const JudgeFieldsSchema = () => ({
     .describe("A model spec as --model takes it (a small one); default: the session's model"),
 });
 
-const PromptFieldsSchema = () =>
-  HandlerFieldsSchema().extend({
+const PromptFieldsSchema = (handler: HandlerFields) =>
+  handler.extend({
     type: z.literal("prompt"),
     ...JudgeFieldsSchema(),
   });
 
-const AgentFieldsSchema = () =>
-  HandlerFieldsSchema().extend({
+const AgentFieldsSchema = (handler: HandlerFields) =>
+  handler.extend({
     type: z.literal("agent"),
     ...JudgeFieldsSchema(),
   });
 
-const McpToolFieldsSchema = () =>
-  HandlerFieldsSchema().extend({
+const McpToolFieldsSchema = (handler: HandlerFields) =>
+  handler.extend({
     type: z.literal("mcp_tool"),
     server: z.string().trim().min(1, { error: "server must name a configured MCP server" }),
     tool: z.string().trim().min(1, { error: "tool must name a tool of that server" }),
@@ -166,15 +168,17 @@ function typeError(type: unknown): string {
  * `description` are acai extras; other unknown fields are ignored so Claude
  * Code settings load unchanged.
  */
-export const SettingsHookEntrySchema = z.lazy(() =>
-  z.discriminatedUnion(
+export const SettingsHookEntrySchema = z.lazy(() => {
+  // One handler-fields schema, extended per type (each extension copies its shape).
+  const handler = HandlerFieldsSchema();
+  return z.discriminatedUnion(
     "type",
     [
-      CommandFieldsSchema(),
-      HttpFieldsSchema(),
-      PromptFieldsSchema(),
-      AgentFieldsSchema(),
-      McpToolFieldsSchema(),
+      CommandFieldsSchema(handler),
+      HttpFieldsSchema(handler),
+      PromptFieldsSchema(handler),
+      AgentFieldsSchema(handler),
+      McpToolFieldsSchema(handler),
     ],
     {
       error: (issue) =>
@@ -182,8 +186,8 @@ export const SettingsHookEntrySchema = z.lazy(() =>
           ? typeError((issue.input as { type?: unknown })?.type)
           : undefined,
     },
-  ),
-);
+  );
+});
 export type SettingsHookEntry = z.output<typeof SettingsHookEntrySchema>;
 
 /** acai's hook timeout limits (hooks contract §5), in seconds as settings write them. */
