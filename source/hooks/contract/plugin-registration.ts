@@ -12,6 +12,7 @@
  */
 import path from "node:path";
 import { z } from "zod";
+import { once } from "../../shared/once.js";
 import { a3sEvents, parseA3sOptions } from "./a3s.js";
 import type { HookDefinition, HookEventName, HookMatcher, HookScope } from "./definition.js";
 import { isHookEventName, normalizeEventName } from "./events/names.js";
@@ -42,7 +43,7 @@ const Priority = () => z.number().int().min(0).max(1000);
 const Timeout = () => z.int().min(100).max(600_000);
 const Failure = () => z.enum(["open", "closed"]);
 
-const acaiOptions = () =>
+const acaiOptions = once(() =>
   z.strictObject({
     name: z.string().min(1).max(200).optional(),
     priority: Priority().optional(),
@@ -52,7 +53,8 @@ const acaiOptions = () =>
     failure: Failure().optional(),
     maxRetries: MaxRetriesSchema().optional(),
     askAhead: AskAheadSchema().optional(),
-  });
+  }),
+);
 
 /** Each options schema is built at its first parse (a session without plugins parses none). */
 const AcaiOptionsSchema = z.lazy(acaiOptions);

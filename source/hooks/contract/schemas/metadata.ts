@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ENV_VAR_NAME } from "../../../process/secrets.js";
+import { once } from "../../../shared/once.js";
 import {
   AGENT_HOOKS_TRIGGERS,
   CLAUDE_EVENT_NAMES,
@@ -40,22 +41,24 @@ function unknownEventMessage(input: unknown, agentHooks = false): string {
 }
 
 /** An event name in either spelling; parses to the canonical name. */
-export const EventNameSchema = () =>
+export const EventNameSchema = once(() =>
   z
     .enum(ACAI_EVENT_SPELLINGS, { error: (issue) => unknownEventMessage(issue.input) })
-    .transform((name) => normalizeEventName(name) as HookEventName);
+    .transform((name) => normalizeEventName(name) as HookEventName),
+);
 
 /**
  * A HOOK.md `trigger` (acai's, Claude Code's or the Agent Hooks spec's names,
  * `pre-tool-call`, …): the event, and the spelling used (sent back as `event_type`).
  */
-const AgentHooksTriggerSchema = () =>
+const AgentHooksTriggerSchema = once(() =>
   z
     .enum(AGENT_HOOKS_EVENT_SPELLINGS, { error: (issue) => unknownEventMessage(issue.input, true) })
     .transform((name) => ({
       event: normalizeAgentHooksEventName(name) as HookEventName,
       spelling: name,
-    }));
+    })),
+);
 
 const MATCHER_KEYS = [
   "tool",
@@ -82,7 +85,7 @@ function unknownMatcherKeyMessage(key: string): string {
   return `unknown matcher key ${JSON.stringify(key)}: ${hint} (an ignored key would make the hook run on every event it listens to)`;
 }
 
-export const MatcherSchema = () =>
+export const MatcherSchema = once(() =>
   z.strictObject(
     {
       tool: z
@@ -125,16 +128,17 @@ export const MatcherSchema = () =>
           ? issue.keys.map(unknownMatcherKeyMessage).join("; ")
           : undefined,
     },
-  );
+  ),
+);
 
-const PrioritySchema = () => z.int().min(0).max(1000);
-const TimeoutMsSchema = () => z.int().min(100).max(600_000);
+const PrioritySchema = once(() => z.int().min(0).max(1000));
+const TimeoutMsSchema = once(() => z.int().min(100).max(600_000));
 /** A hook that sets no timeout gets `hookDefaults.timeoutMs` from settings, else this. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 30_000;
 const TIMEOUT_DEFAULT_NOTE = "Default 30000, or hookDefaults.timeoutMs from settings";
-const FailureSchema = () => z.enum(["open", "closed"]);
+const FailureSchema = once(() => z.enum(["open", "closed"]));
 /** How many `retry` answers of one hook in a row are honoured (A3S's `max_retries`). */
-export const MaxRetriesSchema = () => z.int().min(0).max(100);
+export const MaxRetriesSchema = once(() => z.int().min(0).max(100));
 const MAX_RETRIES_NOTE =
   "How many retry answers of this hook in a row are honoured (default: the session's 3)";
 /**
@@ -142,23 +146,25 @@ const MAX_RETRIES_NOTE =
  * be asked together with the hooks before it in a chain; its answer counts
  * only if the chain reaches it with the values it was asked about.
  */
-export const AskAheadSchema = () => z.boolean();
+export const AskAheadSchema = once(() => z.boolean());
 const ASK_AHEAD_NOTE =
   "Persistent hooks only (ignored for spawned ones): may be asked at the same time as the hooks before it; the answer is used only if the chain reaches it unchanged, otherwise it is asked again";
-const ModeSchema = () =>
+const ModeSchema = once(() =>
   z
     .enum(["spawn", "persistent"])
     .default("spawn")
     .describe(
       "spawn: a process per event; persistent: one process per session answering a JSON request per line",
-    );
+    ),
+);
 /** Secret-looking variables a hook may receive (source/process/secrets.ts); shown at trust. */
-export const EnvListSchema = () =>
+export const EnvListSchema = once(() =>
   z
     .array(
       z.string().regex(ENV_VAR_NAME, "must be an environment variable name (letters, digits, _)"),
     )
-    .max(100);
+    .max(100),
+);
 
 /**
  * What a hook needs from the OS sandbox beyond the session's policy: hosts it
@@ -166,7 +172,7 @@ export const EnvListSchema = () =>
  * (`./.cache`). Shown by the trust review; a project hook gets only hosts the
  * user's own policy allows (docs/security.md).
  */
-export const HookSandboxNeedsSchema = () =>
+export const HookSandboxNeedsSchema = once(() =>
   z
     .object({
       network: z
@@ -183,7 +189,8 @@ export const HookSandboxNeedsSchema = () =>
         .optional(),
       write: z.array(z.string().trim().min(1).max(4096)).max(64).optional(),
     })
-    .describe("acai extra: what the hook needs from the OS sandbox (hosts, paths it writes)");
+    .describe("acai extra: what the hook needs from the OS sandbox (hosts, paths it writes)"),
+);
 
 /** What an executable hook prints for `HOOK_ACTION=describe`. Unknown fields are ignored. */
 export const ExecutableMetadataSchema = z.lazy(() =>
