@@ -22,8 +22,9 @@
 import { processContainment } from "./containment.js";
 import type { SpawnOutcome } from "./handle.js";
 import type { SpawnTarget } from "./spawn.js";
-import { type SandboxStdin, Spawner, type SpawnerPlace } from "./spawner.js";
+import { type SandboxStdin, Spawner } from "./spawner.js";
 import { SYSTEM_PYTHON } from "./spawner-kind.js";
+import type { SpawnerPlace } from "./spawner-launch.js";
 
 export interface SpawnHelper {
   /** Starts `target` (its environment complete) through the helper; undefined: spawn it directly. */

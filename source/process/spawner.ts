@@ -25,17 +25,18 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { EventEmitter } from "node:events";
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bwrapArgv } from "./bwrap.js";
 import type { ChildHandle, SpawnOutcome } from "./handle.js";
 import { describeSpawnError, killGroup, type SpawnTarget } from "./spawn.js";
-import { PYTHON_HELPER_SCRIPT } from "./spawn-helper-python.js";
-import { SPAWNER_SCRIPT } from "./spawner-script.js";
+import {
+  type SpawnerOptions,
+  type SpawnerPlace,
+  socketFolder,
+  spawnerCommand,
+} from "./spawner-launch.js";
 import { jsonLine, newToken, nulRecord, readHeader, type SpawnerRequest } from "./spawner-wire.js";
-import type { SandboxLaunch, SpawnerKind } from "./types.js";
+import type { SpawnerKind } from "./types.js";
 
 /** Spare connections acai keeps at most (the spawner keeps 4 ahead, more while runs wait). */
 const MAX_SPARES = 64;
@@ -49,52 +50,6 @@ function connIds(value: unknown, count: number): number[] | undefined {
 
 /** A sandboxed child's stdin: a stream acai writes, none, or a text written for it (one-shot runs). */
 export type SandboxStdin = "pipe" | "ignore" | { text: string };
-
-/**
- * Where the spawner runs: inside a policy's sandbox (started by bwrap), or on
- * the host. Either place runs the Node script, or with `python` (its path)
- * the same protocol in Python (spawn-helper-python.ts; decisions 0056, 0059).
- */
-export type SpawnerPlace =
-  | { kind: "sandbox"; bwrap: string; launch: SandboxLaunch; python?: string }
-  | { kind: "host"; python?: string };
-
-export interface SpawnerOptions {
-  place: SpawnerPlace;
-  /** acai's own Node (`process.execPath`), bind-mounted read-only into a sandbox. */
-  execPath: string;
-  /** The spawner's own environment (acai's containment marker: its exit sweep reaches it). */
-  env: Readonly<Record<string, string>>;
-  /** Parent of the private socket folder (default: the OS temp folder). */
-  tmpDir?: string;
-  /** How long the spawner may take to say it is ready (default 10 s). */
-  readyTimeoutMs?: number;
-  /**
-   * Registers the socket folder's removal for acai's exit, where the spawner's own exit is never
-   * seen; returns how to take it back (default: `process.once("exit")`).
-   */
-  atExit?: (cleanup: () => void) => () => void;
-}
-
-/** The default `atExit`: synchronous work at the process's "exit", taken back when done earlier. */
-function atProcessExit(cleanup: () => void): () => void {
-  process.once("exit", cleanup);
-  return () => process.off("exit", cleanup);
-}
-
-/** The private socket folder: made now, removed at the spawner's end or at acai's exit, whichever comes first. */
-function socketFolder(options: SpawnerOptions): { dir: string; remove: () => void } {
-  const dir = mkdtempSync(join(options.tmpDir ?? tmpdir(), "acai-spawner-"));
-  const removeNow = () => rmSync(dir, { recursive: true, force: true });
-  const takeBack = (options.atExit ?? atProcessExit)(removeNow);
-  return {
-    dir,
-    remove: () => {
-      takeBack();
-      removeNow();
-    },
-  };
-}
 
 class RemoteChild extends EventEmitter implements ChildHandle {
   constructor(
@@ -439,29 +394,4 @@ export class Spawner {
       }
     }
   }
-}
-
-/**
- * The spawner's command line: the system's Python (`-I -S`: no PYTHON* variables, no site,
- * no folder of the cwd on sys.path) or acai's Node with the script, inside bwrap for a
- * sandbox. The sandbox gets the same mounts either way (acai's Node too: TypeScript hooks
- * run with it), so the kind of spawner never changes what a hook can see.
- */
-function spawnerCommand(
-  options: SpawnerOptions,
-  dir: string,
-  socketPath: string,
-): [string, string[]] {
-  const { place, execPath } = options;
-  const inSandbox = place.kind === "sandbox";
-  const [command, args] =
-    place.python !== undefined
-      ? [
-          place.python,
-          ["-I", "-S", "-c", PYTHON_HELPER_SCRIPT, socketPath, ...(inSandbox ? ["namespace"] : [])],
-        ]
-      : [execPath, ["-e", SPAWNER_SCRIPT, socketPath, ...(inSandbox ? [] : ["host"])]];
-  if (!inSandbox) return [command, args];
-  const mounts = ["--ro-bind", dir, dir, "--ro-bind-try", execPath, execPath];
-  return [place.bwrap, bwrapArgv(place.launch.bwrapArgs, command, args, mounts)];
 }

@@ -1,0 +1,84 @@
+/**
+ * How a spawner process is launched (spawner.ts is acai's side of its
+ * protocol): where it runs, its command line — the system's Python or acai's
+ * Node with the script, inside bwrap for a sandbox — and its private socket
+ * folder, made at start and removed at the spawner's end or acai's exit.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { bwrapArgv } from "./bwrap.js";
+import { PYTHON_HELPER_SCRIPT } from "./spawn-helper-python.js";
+import { SPAWNER_SCRIPT } from "./spawner-script.js";
+import type { SandboxLaunch } from "./types.js";
+
+/**
+ * Where the spawner runs: inside a policy's sandbox (started by bwrap), or on
+ * the host. Either place runs the Node script, or with `python` (its path)
+ * the same protocol in Python (spawn-helper-python.ts; decisions 0056, 0059).
+ */
+export type SpawnerPlace =
+  | { kind: "sandbox"; bwrap: string; launch: SandboxLaunch; python?: string }
+  | { kind: "host"; python?: string };
+
+export interface SpawnerOptions {
+  place: SpawnerPlace;
+  /** acai's own Node (`process.execPath`), bind-mounted read-only into a sandbox. */
+  execPath: string;
+  /** The spawner's own environment (acai's containment marker: its exit sweep reaches it). */
+  env: Readonly<Record<string, string>>;
+  /** Parent of the private socket folder (default: the OS temp folder). */
+  tmpDir?: string;
+  /** How long the spawner may take to say it is ready (default 10 s). */
+  readyTimeoutMs?: number;
+  /**
+   * Registers the socket folder's removal for acai's exit, where the spawner's own exit is never
+   * seen; returns how to take it back (default: `process.once("exit")`).
+   */
+  atExit?: (cleanup: () => void) => () => void;
+}
+
+/** The default `atExit`: synchronous work at the process's "exit", taken back when done earlier. */
+function atProcessExit(cleanup: () => void): () => void {
+  process.once("exit", cleanup);
+  return () => process.off("exit", cleanup);
+}
+
+/** The private socket folder: made now, removed at the spawner's end or at acai's exit, whichever comes first. */
+export function socketFolder(options: SpawnerOptions): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(options.tmpDir ?? tmpdir(), "acai-spawner-"));
+  const removeNow = () => rmSync(dir, { recursive: true, force: true });
+  const takeBack = (options.atExit ?? atProcessExit)(removeNow);
+  return {
+    dir,
+    remove: () => {
+      takeBack();
+      removeNow();
+    },
+  };
+}
+
+/**
+ * The spawner's command line: the system's Python (`-I -S`: no PYTHON* variables, no site,
+ * no folder of the cwd on sys.path) or acai's Node with the script, inside bwrap for a
+ * sandbox. The sandbox gets the same mounts either way (acai's Node too: TypeScript hooks
+ * run with it), so the kind of spawner never changes what a hook can see.
+ */
+export function spawnerCommand(
+  options: SpawnerOptions,
+  dir: string,
+  socketPath: string,
+): [string, string[]] {
+  const { place, execPath } = options;
+  const inSandbox = place.kind === "sandbox";
+  const [command, args] =
+    place.python !== undefined
+      ? [
+          place.python,
+          ["-I", "-S", "-c", PYTHON_HELPER_SCRIPT, socketPath, ...(inSandbox ? ["namespace"] : [])],
+        ]
+      : [execPath, ["-e", SPAWNER_SCRIPT, socketPath, ...(inSandbox ? [] : ["host"])]];
+  if (!inSandbox) return [command, args];
+  const mounts = ["--ro-bind", dir, dir, "--ro-bind-try", execPath, execPath];
+  return [place.bwrap, bwrapArgv(place.launch.bwrapArgs, command, args, mounts)];
+}
