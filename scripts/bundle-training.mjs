@@ -1,12 +1,16 @@
 // Which of the bundle's functions an `acai -p` start runs (decision 0057): the
-// build runs the freshly bundled CLI once, `acai -p` in an empty temporary
-// folder with a temporary ACAI_HOME and HOME, against a one-answer model
-// server on 127.0.0.1, with V8's function events logged; the functions it
-// compiled or ran, by chunk and position, are the ones bundle-eager.mjs makes
-// eager. A run that fails stops the build: the bundle just built cannot answer
-// `acai -p`.
+// build runs the freshly bundled CLI, `acai -p` in an empty temporary folder
+// with a temporary ACAI_HOME and HOME, against a one-answer model server on
+// 127.0.0.1, with V8's function events logged; and, where /bin/sh runs hooks,
+// `acai -p` again in a small trusted project whose hooks run before the first
+// request (decision 0061: the assessment, trust, the hook registry, the
+// sandbox's spawners and a hook's run are then in the cache too). The
+// functions either run compiled or ran, by chunk and position, are the ones
+// bundle-eager.mjs makes eager. A run that fails stops the build: the bundle
+// just built cannot answer `acai -p`.
 import { spawn } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -33,10 +37,13 @@ async function oneAnswerServer() {
   return { server, url: `http://127.0.0.1:${server.address().port}/v1` };
 }
 
-/** Runs `node --log-function-events main -p …`; resolves on exit 0, rejects with its stderr otherwise. */
-function runLogged(main, logFile, dirs, url) {
-  const args = ["--log-function-events", `--logfile=${logFile}`, "--no-logfile-per-isolate"];
-  args.push(main, "-p", "hi", "--model", "openai:train");
+/** Runs `node --log-function-events main -p …` (unlogged without `logFile`); resolves on exit 0, rejects with its stderr otherwise. */
+function runLogged(main, logFile, dirs, url, cliArgs = ["-p", "hi", "--model", "openai:train"]) {
+  const args =
+    logFile === undefined
+      ? []
+      : ["--log-function-events", `--logfile=${logFile}`, "--no-logfile-per-isolate"];
+  args.push(main, ...cliArgs);
   const env = {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
     HOME: dirs.home,
@@ -52,7 +59,7 @@ function runLogged(main, logFile, dirs, url) {
     child.on("close", (code, signal) => {
       clearTimeout(timer);
       if (code === 0) resolve();
-      else reject(new Error(`the training run of ${main} ended with ${signal ?? `exit ${code}`}:\n${stderr}`));
+      else reject(new Error(`the training run of ${main} ${cliArgs.join(" ")} in ${dirs.cwd} ended with ${signal ?? `exit ${code}`}:\n${stderr}`));
     });
   });
 }
@@ -76,7 +83,50 @@ export function usedFunctions(log, bundleDir) {
   return used;
 }
 
-/** Runs the training start of `bundleDir/main.js`; returns its used functions (see usedFunctions). */
+/** Adds `more`'s used functions to `used` (both as usedFunctions returns them). */
+function addUsed(used, more) {
+  for (const [name, starts] of more) {
+    if (!used.has(name)) used.set(name, new Set());
+    for (const start of starts) used.get(name).add(start);
+  }
+  return used;
+}
+
+/** An executable hook in the acai protocol: its metadata on describe, else reads stdin and says nothing. */
+function executableHook(name, event) {
+  const meta = JSON.stringify({ name, events: [event] });
+  return `#!/bin/sh\nif [ "\${HOOK_ACTION:-}" = describe ]; then echo '${meta}'; exit 0; fi\ncat >/dev/null\n`;
+}
+
+/**
+ * A project as acai meets it most days: hooks before the first request (session_start,
+ * user_prompt; in the OS sandbox where it runs), one on a later event, and a settings
+ * command hook; trusted with `acai hooks trust`.
+ */
+async function trustedProject(main, dirs, url) {
+  const hooks = path.join(dirs.cwd, ".acai", "hooks");
+  await mkdir(hooks, { recursive: true });
+  const events = ["session_start", "user_prompt", "before_tool"];
+  for (const [i, event] of events.entries()) {
+    const file = path.join(hooks, `hook-${i}`);
+    await writeFile(file, executableHook(`hook-${i}`, event));
+    await chmod(file, 0o755);
+  }
+  const settings = { hooks: { Stop: [{ hooks: [{ type: "command", command: "true" }] }] } };
+  await writeFile(path.join(dirs.cwd, ".acai", "settings.json"), JSON.stringify(settings));
+  await runLogged(main, undefined, dirs, url, ["hooks", "trust"]);
+}
+
+/** The used functions of one logged `acai -p` in `dirs` (after `warmUp` runs unlogged, if given). */
+async function loggedStart(bundleDir, dirs, url, warmUp = 0) {
+  const main = path.join(bundleDir, "main.js");
+  for (let i = 0; i < warmUp; i++) await runLogged(main, undefined, dirs, url);
+  const logFile = path.join(dirs.cwd, "..", `v8-${path.basename(dirs.cwd)}.log`);
+  await runLogged(main, logFile, dirs, url);
+  return usedFunctions(await readFile(logFile, "utf8"), bundleDir);
+}
+
+/** Runs the training starts of `bundleDir/main.js`; returns their used functions (see usedFunctions). */
 export async function trainingRun(bundleDir) {
   const root = await mkdtemp(path.join(os.tmpdir(), "acai-bundle-training-"));
   const dirs = {
@@ -84,12 +134,19 @@ export async function trainingRun(bundleDir) {
     home: path.join(root, "home"),
     acaiHome: path.join(root, "acai-home"),
   };
-  await Promise.all(Object.values(dirs).map((dir) => mkdir(dir)));
-  const logFile = path.join(root, "v8.log");
+  const project = {
+    cwd: path.join(root, "trusted"),
+    home: path.join(root, "trusted-home"),
+    acaiHome: path.join(root, "trusted-acai-home"),
+  };
+  await Promise.all([...Object.values(dirs), ...Object.values(project)].map((dir) => mkdir(dir)));
   const { server, url } = await oneAnswerServer();
   try {
-    await runLogged(path.join(bundleDir, "main.js"), logFile, dirs, url);
-    return usedFunctions(await readFile(logFile, "utf8"), bundleDir);
+    const used = await loggedStart(bundleDir, dirs, url);
+    if (process.platform === "win32" || !existsSync("/bin/sh")) return used;
+    await trustedProject(path.join(bundleDir, "main.js"), project, url);
+    // Once unlogged first: the hooks described and cached, the spawners foreseen next time.
+    return addUsed(used, await loggedStart(bundleDir, project, url, 1));
   } finally {
     server.close();
     await rm(root, { recursive: true, force: true });

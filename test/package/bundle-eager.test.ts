@@ -192,6 +192,36 @@ describe("the training start's log", () => {
   });
 });
 
+describe("the bundle as built", () => {
+  /** Every bundle file's text, joined. */
+  async function bundleText(): Promise<string> {
+    const names = (await readdir(BUNDLE)).filter((name) => name.endsWith(".js"));
+    return (await Promise.all(names.map((name) => readFile(path.join(BUNDLE, name), "utf8")))).join(
+      "\n",
+    );
+  }
+
+  it.skipIf(process.platform === "win32")(
+    "has eager the functions a trusted project's start runs (the training's second start, decision 0061)",
+    async () => {
+      const text = await bundleText();
+      // The empty folder's start runs these too: eager before and after.
+      expect(text).toContain("var assessProject = (async function");
+      // Only a project with hooks: its manifest, its settings hooks, a hook's run and its answer.
+      for (const name of [
+        "trustedSetManifest",
+        "loadSettingsHooks",
+        "runSpawned",
+        "decodeRunResult",
+      ]) {
+        expect(text).toMatch(new RegExp(`var ${name} = \\((async )?function`));
+      }
+      // Never run by `acai -p`: left lazy.
+      expect(text).toMatch(/function trustProject\(/);
+    },
+  );
+});
+
 /** The size of the compile cache Node writes for a module that imports `module`. */
 async function compileCacheSize(name: string, module: string): Promise<number> {
   const dir = path.join(tmp, name);

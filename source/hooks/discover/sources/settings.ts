@@ -98,11 +98,32 @@ function matcherError(matcher: string | undefined): string | undefined {
   }
 }
 
+/** What parseSettingsHooks found in one file: valid entries and broken ones. */
+export interface ParsedSettingsHooks {
+  readonly items: readonly SettingsHookItem[];
+  readonly broken: readonly BrokenHook[];
+}
+
+/**
+ * Each file's parse, by the file object: the scan (the manifest's commands), the
+ * registry and the trust review read the same file, which is validated once.
+ * Taken only while the file still holds the same `hooks` value.
+ */
+const parsedByFile = new WeakMap<
+  SettingsHookFile,
+  { hooks: unknown; parsed: ParsedSettingsHooks }
+>();
+
 /** Validates a settings `hooks` section entry by entry: one bad entry never hides the others. */
-export function parseSettingsHooks(file: SettingsHookFile): {
-  items: SettingsHookItem[];
-  broken: BrokenHook[];
-} {
+export function parseSettingsHooks(file: SettingsHookFile): ParsedSettingsHooks {
+  const known = parsedByFile.get(file);
+  if (known !== undefined && known.hooks === file.hooks) return known.parsed;
+  const parsed = validateSettingsHooks(file);
+  parsedByFile.set(file, { hooks: file.hooks, parsed });
+  return parsed;
+}
+
+function validateSettingsHooks(file: SettingsHookFile): ParsedSettingsHooks {
   const items: SettingsHookItem[] = [];
   const broken: BrokenHook[] = [];
   const fail = (location: string, reason: string): void => {

@@ -7,6 +7,7 @@ import {
   type SettingsHookFile,
   scanHookSources,
 } from "../../../../source/hooks/discover/registry.js";
+import { parseSettingsHooks } from "../../../../source/hooks/discover/sources/settings.js";
 import { baseEnv, countingRunner, makeSandbox, type Sandbox } from "./helpers.js";
 
 let box: Sandbox;
@@ -306,5 +307,25 @@ describe("settings hooks", () => {
     expect(schemas.hookMdFrontmatter).toMatchObject({ required: ["trigger"] });
     expect(JSON.stringify(schemas.hookMdFrontmatter)).toContain("pre-tool-call");
     expect(JSON.stringify(schemas.settingsHooks)).toContain("command");
+  });
+
+  it("validates a file's hooks once for the scan, the registry and the review; a new value is validated again", () => {
+    const command = (text: string) => ({ type: "command", command: text });
+    const file: SettingsHookFile = {
+      path: projectFile(),
+      scope: "project",
+      hooks: { Stop: [{ hooks: [command("first")] }], Nope: [] },
+    };
+    const first = parseSettingsHooks(file);
+    expect(first.items.map((item) => item.entry)).toMatchObject([{ command: "first" }]);
+    expect(first.broken.map((b) => b.reason)).toEqual(['hooks.Nope: unknown event "Nope"']);
+    expect(parseSettingsHooks(file)).toBe(first);
+    // The same object with another `hooks` value (never done by acai): parsed afresh, not the old answer.
+    file.hooks = { Stop: [{ hooks: [command("second")] }, { hooks: [{ type: "command" }] }] };
+    const second = parseSettingsHooks(file);
+    expect(second.items.map((item) => item.entry)).toMatchObject([{ command: "second" }]);
+    expect(second.broken.map((b) => b.name)).toEqual(["hooks.Stop[1].hooks[0]"]);
+    // Another file object with equal content is its own parse.
+    expect(parseSettingsHooks({ ...file })).not.toBe(second);
   });
 });
