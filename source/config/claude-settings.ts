@@ -15,6 +15,8 @@
  * warning naming the file — except the deny and ask rules: an unreadable
  * guard stops the run, as a bad acai settings file does.
  */
+
+import { PARSED_ONCE } from "../shared/parsed-once.js";
 import { type Settings, SettingsError, SettingsSchema } from "./settings.js";
 
 /** Claude Code's aliases, as the Anthropic model each stands for. */
@@ -52,7 +54,7 @@ export function translateClaudeSettings(
           ? permissionsOf(file, raw.permissions, warnings)
           : raw[key];
     if (value === undefined) continue;
-    const parsed = SettingsSchema._zod.innerType.shape[key].safeParse(value);
+    const parsed = SettingsSchema._zod.innerType.shape[key].safeParse(value, PARSED_ONCE);
     if (parsed.success) carried[key] = parsed.data;
     else warnings.push(notUsed(file, key, parsed.error.issues[0]?.message));
   }
@@ -88,7 +90,7 @@ function permissionsOf(file: string, permissions: unknown, warnings: string[]): 
   const out: Record<string, unknown> = {};
   for (const key of ["deny", "ask", "allow", "defaultMode"] as const) {
     if (record[key] === undefined) continue;
-    const parsed = shape[key].safeParse(record[key]);
+    const parsed = shape[key].safeParse(record[key], PARSED_ONCE);
     const why = parsed.error?.issues[0]?.message;
     if (parsed.success) out[key] = parsed.data;
     else if (key === "deny" || key === "ask") throw unreadableGuards(file, `${key}: ${why}`);

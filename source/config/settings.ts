@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PermissionsSettingsSchema } from "../permissions/rules.js";
+import { PARSED_ONCE } from "../shared/parsed-once.js";
 import { BASE_URL_REQUIREMENT, isHttpUrl } from "./base-url.js";
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from "./json-depth.js";
 import { parseJsonWithLocation } from "./json-error.js";
@@ -205,7 +206,7 @@ export function parseSettingsText(
   text: string,
 ): { settings: Settings; warnings: string[] } {
   const value = parseSettingsObject(file, text);
-  const result = SettingsSchema.safeParse(value);
+  const result = SettingsSchema.safeParse(value, PARSED_ONCE);
   if (!result.success) {
     const issue = result.error.issues[0];
     const field = issue ? formatPath(issue.path) : "(root)";

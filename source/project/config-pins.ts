@@ -8,6 +8,7 @@
  */
 import { McpServersSchema } from "../config/mcp-servers.js";
 import { readMcpJson } from "../mcp/config.js";
+import { PARSED_ONCE } from "../shared/parsed-once.js";
 import { readAgentFile } from "../subagents/files.js";
 import { mcpServerPins, type PinnedFile, replayPins } from "./pins.js";
 
@@ -42,6 +43,9 @@ export async function projectPins(sources: PinSources): Promise<PinnedFile[]> {
 }
 
 function settingsServers(values: object | undefined) {
-  const parsed = McpServersSchema.safeParse((values as { mcpServers?: unknown })?.mcpServers);
+  const parsed = McpServersSchema.safeParse(
+    (values as { mcpServers?: unknown })?.mcpServers,
+    PARSED_ONCE,
+  );
   return parsed.success ? Object.values(parsed.data) : [];
 }

@@ -17,6 +17,7 @@ import { readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import os from "node:os";
 import { z } from "zod";
 import { writePrivateFileAtomicSync } from "../config/private-files.js";
+import { PARSED_ONCE } from "../shared/parsed-once.js";
 import type { ProbeResult } from "./detect.js";
 
 type Probe = (bwrap: string, args: readonly string[]) => ProbeResult;
@@ -98,7 +99,7 @@ function systemState(): string {
 function readKey(file: string): string | undefined {
   try {
     if (statSync(file).size > MAX_CACHE_BYTES) return undefined;
-    const parsed = CacheFile.safeParse(JSON.parse(readFileSync(file, "utf8")));
+    const parsed = CacheFile.safeParse(JSON.parse(readFileSync(file, "utf8")), PARSED_ONCE);
     return parsed.success ? parsed.data.key : undefined;
   } catch {
     return undefined;

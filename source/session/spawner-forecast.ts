@@ -24,6 +24,7 @@ import { writePrivateFileAtomicSync } from "../config/private-files.js";
 import { launchKey } from "../process/launch-key.js";
 import type { SandboxLauncher } from "../process/sandbox-launch.js";
 import type { SandboxLaunch } from "../process/types.js";
+import { PARSED_ONCE } from "../shared/parsed-once.js";
 import { forecastFile } from "./forecast-file.js";
 
 const MAX_FORECAST_BYTES = 64 * 1024;
@@ -64,7 +65,7 @@ export function forecastApplies(args: readonly string[]): boolean {
 export function readForecast(file: string, cwd: string): SandboxLaunch[] {
   try {
     if (statSync(file).size > MAX_FORECAST_BYTES) return [];
-    const parsed = ForecastFile.safeParse(JSON.parse(readFileSync(file, "utf8")));
+    const parsed = ForecastFile.safeParse(JSON.parse(readFileSync(file, "utf8")), PARSED_ONCE);
     if (!parsed.success || parsed.data.cwd !== cwd) return [];
     // The key is computed here, never read: it names exactly these arguments and spawner kind.
     return parsed.data.launches.map((l) => ({ ...l, key: launchKey(l.bwrapArgs, l.helper) }));

@@ -4,6 +4,7 @@ import path from "node:path";
 import { z } from "zod";
 import { MAX_JSON_DEPTH, valueTooDeep } from "../../config/json-depth.js";
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../../config/private-files.js";
+import { PARSED_ONCE } from "../../shared/parsed-once.js";
 
 /**
  * Describe results of executable hooks, in `<ACAI_HOME>/cache/hook-metadata.json`.
@@ -62,7 +63,10 @@ export class MetadataCache {
     const file = metadataCachePath(acaiHome);
     const entries = new Map<string, CacheEntry>();
     try {
-      const parsed = CacheFileSchema.safeParse(JSON.parse(await readFile(file, "utf8")));
+      const parsed = CacheFileSchema.safeParse(
+        JSON.parse(await readFile(file, "utf8")),
+        PARSED_ONCE,
+      );
       if (parsed.success) {
         for (const [key, entry] of Object.entries(parsed.data.entries)) {
           // Validating metadata recurses: an entry nested too deep (written before the check) is dropped.

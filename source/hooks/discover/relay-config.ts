@@ -14,6 +14,7 @@
  */
 import path from "node:path";
 import { z } from "zod";
+import { PARSED_ONCE } from "../../shared/parsed-once.js";
 import type { BrokenHook, HookScope } from "../contract/definition.js";
 import { formatZodError } from "../contract/schemas/metadata.js";
 import { statOrUndefined } from "./sources/files.js";
@@ -108,7 +109,7 @@ const CAPABILITY_REFUSALS: Readonly<Record<string, string>> = {
 
 /** Checks one relay.config's `options`, `capabilities` and `memory`. */
 export function relayConfigVerdict(raw: unknown, scope: HookScope): RelayConfigVerdict {
-  const parsed = RelayConfigSettingsSchema.safeParse(raw ?? {});
+  const parsed = RelayConfigSettingsSchema.safeParse(raw ?? {}, PARSED_ONCE);
   if (!parsed.success) return { ok: false, reason: formatZodError(parsed.error) };
   const { options = {}, capabilities = {}, memory = {} } = parsed.data;
   for (const [name, granted] of Object.entries(capabilities)) {

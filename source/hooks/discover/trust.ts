@@ -3,6 +3,7 @@ import { readFile, realpath, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { ensurePrivateDir } from "../../config/private-files.js";
+import { PARSED_ONCE } from "../../shared/parsed-once.js";
 
 /**
  * Trust records in `<ACAI_HOME>/trust.json`: per project (its real absolute
@@ -60,6 +61,7 @@ async function readTrustFile(acaiHome: string): Promise<TrustFile> {
   try {
     const parsed = TrustFileSchema.safeParse(
       JSON.parse(await readFile(trustFilePath(acaiHome), "utf8")),
+      PARSED_ONCE,
     );
     if (parsed.success) return parsed.data;
   } catch {

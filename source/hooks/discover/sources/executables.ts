@@ -3,6 +3,7 @@ import path from "node:path";
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from "../../../config/json-depth.js";
 import { meaningfulErrorLine } from "../../../process/error-output.js";
 import type { ProcessRunner, RunResult } from "../../../process/types.js";
+import { PARSED_ONCE } from "../../../shared/parsed-once.js";
 import type { BrokenHook, HookDefinition, HookScope } from "../../contract/definition.js";
 import { withoutSecrets } from "../../contract/environment.js";
 import { InvalidMatcherError, prepareHookMatcher } from "../../contract/match.js";
@@ -163,7 +164,7 @@ export function executableDefinition(
   defaultTimeoutMs = DEFAULT_HOOK_TIMEOUT_MS,
 ): HookDefinition | BrokenHook {
   const base = { file: candidate.path, scope: candidate.scope, sourceKind: "executable" as const };
-  const parsed = ExecutableMetadataSchema.safeParse(metadata);
+  const parsed = ExecutableMetadataSchema.safeParse(metadata, PARSED_ONCE);
   if (!parsed.success) {
     return {
       ...base,

@@ -2,6 +2,7 @@ import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import path from "node:path";
 import { type FrontmatterResult, readFrontmatter } from "../../../config/frontmatter.js";
 import { MAX_PROJECT_FILE_BYTES, readRegularFileSync } from "../../../config/read-regular-file.js";
+import { PARSED_ONCE } from "../../../shared/parsed-once.js";
 import type {
   BrokenHook,
   HookDefinition,
@@ -159,7 +160,7 @@ export function hookMdDefinition(
   const base = { file: candidate.file, scope: candidate.scope, sourceKind: "hook_md" as const };
   const front = candidate.frontmatter;
   if (!front.ok) return { ...base, name: folderName, reason: front.reason };
-  const parsed = HookMdFrontmatterSchema.safeParse(front.data ?? {});
+  const parsed = HookMdFrontmatterSchema.safeParse(front.data ?? {}, PARSED_ONCE);
   if (!parsed.success) {
     return {
       ...base,

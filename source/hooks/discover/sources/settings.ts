@@ -1,3 +1,4 @@
+import { PARSED_ONCE } from "../../../shared/parsed-once.js";
 import type {
   BrokenHook,
   HookDefinition,
@@ -153,7 +154,7 @@ function validateSettingsHooks(file: SettingsHookFile): ParsedSettingsHooks {
     }
     groups.forEach((group, groupIndex) => {
       const groupWhere = `${where}[${groupIndex}]`;
-      const parsedGroup = SettingsHookGroupSchema.safeParse(group);
+      const parsedGroup = SettingsHookGroupSchema.safeParse(group, PARSED_ONCE);
       if (!parsedGroup.success) {
         fail(groupWhere, formatZodError(parsedGroup.error));
         return;
@@ -166,7 +167,7 @@ function validateSettingsHooks(file: SettingsHookFile): ParsedSettingsHooks {
       }
       parsedGroup.data.hooks.forEach((entry, entryIndex) => {
         const location = `${groupWhere}.hooks[${entryIndex}]`;
-        const parsed = SettingsHookEntrySchema.safeParse(entry);
+        const parsed = SettingsHookEntrySchema.safeParse(entry, PARSED_ONCE);
         if (!parsed.success) {
           // An unsupported type ("prompt", "agent") says all there is to say: its other fields are moot.
           const wrongType = parsed.error.issues.find((issue) => issue.path[0] === "type");
