@@ -36,10 +36,16 @@ type CacheEntry = z.infer<typeof CacheEntrySchema>;
 
 export type CachedDescribe = { ok: true; metadata: unknown } | { ok: false; reason: string };
 
+/**
+ * The file's outer shape; each entry is validated when a lookup reads it (the cache
+ * is shared by every project: a start reads the few entries of its own hooks).
+ */
 const CacheFileSchema = z.lazy(() =>
   z.object({
     version: z.literal(1),
-    entries: z.record(z.string(), CacheEntrySchema),
+    entries: z.custom<Record<string, unknown>>(
+      (value) => typeof value === "object" && value !== null && !Array.isArray(value),
+    ),
   }),
 );
 
@@ -50,38 +56,55 @@ export function metadataCachePath(acaiHome: string): string {
   return path.join(acaiHome, "cache", "hook-metadata.json");
 }
 
+/** An entry as read, valid or not: validated at its first lookup. */
+function validEntry(raw: unknown): CacheEntry | undefined {
+  const parsed = CacheEntrySchema.safeParse(raw, PARSED_ONCE);
+  // Validating metadata recurses: an entry nested too deep (written before the check) is dropped.
+  if (!parsed.success || valueTooDeep(parsed.data.metadata, MAX_JSON_DEPTH)) return undefined;
+  return parsed.data;
+}
+
 export class MetadataCache {
   private dirty = false;
+  /** Entries validated (or stored) in this process; an invalid one read from the file is dropped. */
+  private readonly entries = new Map<string, CacheEntry>();
 
   private constructor(
     private readonly file: string,
-    private readonly entries: Map<string, CacheEntry>,
+    /** The file's entries not looked up yet, as read. */
+    private readonly unread: Map<string, unknown>,
   ) {}
 
   /** A missing, unreadable or corrupt cache is an empty cache (it is only a cache). */
   static async load(acaiHome: string): Promise<MetadataCache> {
     const file = metadataCachePath(acaiHome);
-    const entries = new Map<string, CacheEntry>();
+    const unread = new Map<string, unknown>();
     try {
       const parsed = CacheFileSchema.safeParse(
         JSON.parse(await readFile(file, "utf8")),
         PARSED_ONCE,
       );
-      if (parsed.success) {
-        for (const [key, entry] of Object.entries(parsed.data.entries)) {
-          // Validating metadata recurses: an entry nested too deep (written before the check) is dropped.
-          if (!valueTooDeep(entry.metadata, MAX_JSON_DEPTH)) entries.set(key, entry);
-        }
-      }
+      if (parsed.success)
+        for (const [key, raw] of Object.entries(parsed.data.entries)) unread.set(key, raw);
     } catch {
       // absent or corrupt: start empty
     }
-    return new MetadataCache(file, entries);
+    return new MetadataCache(file, unread);
+  }
+
+  /** The entry for a path, validated the first time it is read. */
+  private entryOf(key: string): CacheEntry | undefined {
+    if (this.unread.has(key)) {
+      const entry = validEntry(this.unread.get(key));
+      this.unread.delete(key);
+      if (entry !== undefined) this.entries.set(key, entry);
+    }
+    return this.entries.get(key);
   }
 
   /** The cached describe result (output or failure) for exactly this file content, if any. */
   lookup(identity: FileIdentity): CachedDescribe | undefined {
-    const entry = this.entries.get(identity.path);
+    const entry = this.entryOf(identity.path);
     if (
       entry === undefined ||
       entry.size !== identity.size ||
@@ -113,6 +136,7 @@ export class MetadataCache {
     identity: FileIdentity,
     result: Pick<CacheEntry, "metadata" | "failure" | "describedAt">,
   ): void {
+    this.unread.delete(identity.path);
     this.entries.set(identity.path, {
       size: identity.size,
       mtimeMs: identity.mtimeMs,
@@ -125,9 +149,10 @@ export class MetadataCache {
   /** Writes atomically (temp file + rename) when something changed. */
   async save(): Promise<void> {
     if (!this.dirty) return;
-    let entries = [...this.entries];
+    // Entries never looked up are kept as read (the next lookup validates them).
+    let entries: [string, unknown][] = [...this.unread, ...this.entries];
     if (entries.length > MAX_ENTRIES) {
-      entries = entries.sort((a, b) => b[1].describedAt - a[1].describedAt).slice(0, MAX_ENTRIES);
+      entries = entries.sort((a, b) => describedAt(b[1]) - describedAt(a[1])).slice(0, MAX_ENTRIES);
     }
     const body = `${JSON.stringify({ version: 1, entries: Object.fromEntries(entries) })}\n`;
     await ensurePrivateDir(path.dirname(this.file));
@@ -141,4 +166,10 @@ export class MetadataCache {
     }
     this.dirty = false;
   }
+}
+
+/** When an entry (validated or as read) was described; 0 when it does not say. */
+function describedAt(entry: unknown): number {
+  const at = (entry as { describedAt?: unknown } | null)?.describedAt;
+  return typeof at === "number" && Number.isFinite(at) ? at : 0;
 }

@@ -92,7 +92,11 @@ export async function loadHookRegistry(
   const included = (scope: "user" | "project"): boolean =>
     scope === "user" || options.includeProject;
   const projectDir = path.resolve(options.projectDir);
-  const cache = await MetadataCache.load(options.acaiHome);
+  // The scan's, read a moment ago (the cache holds every project's hooks: one read per start).
+  const cache =
+    scan.metadataCache !== undefined && scan.acaiHome === options.acaiHome
+      ? scan.metadataCache
+      : await MetadataCache.load(options.acaiHome);
   // A project's hookDefaults reach its own hooks only: the user's guards keep theirs.
   const timeoutFor = (scope: "user" | "project"): number | undefined =>
     scope === "project"

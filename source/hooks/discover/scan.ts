@@ -53,6 +53,8 @@ export interface HookScan {
   projectManifest: ProjectManifest;
   /** The manifest's hash; null when the project controls nothing acai uses. */
   projectFingerprint: string | null;
+  /** The describe cache as the scan read it: the registry describes through the same one. */
+  metadataCache?: MetadataCache;
 }
 
 function hookDirs(options: Pick<ScanOptions, "projectDir" | "acaiHome" | "homeDir">) {
@@ -148,6 +150,7 @@ export async function scanHookSources(options: ScanOptions): Promise<HookScan> {
     projectTools: content.tools,
     projectManifest,
     projectFingerprint: projectManifest.fingerprint,
+    metadataCache: cache,
   };
 }
 

@@ -250,6 +250,36 @@ describe("executable hooks", () => {
     expect(reloaded.hooks.find((h) => h.file === target)?.priority).toBe(7);
   });
 
+  it("reads only its own hooks' cache entries: a bad one is described again, other projects' are kept as they were", async () => {
+    const dir = projectHooks();
+    await writeHook(dir, "good", { events: ["before_tool"] });
+    const spoilt = await writeHook(dir, "spoilt", { events: ["before_tool"] });
+    const deep = await writeHook(dir, "deep", { events: ["before_tool"] });
+    const cold = countingRunner();
+    expect((await load(cold.runner)).hooks).toHaveLength(3);
+    const file = metadataCachePath(box.acaiHome);
+    const cache = JSON.parse(await readFile(file, "utf8"));
+    // Another project's entries, one of them not even an entry: never read by this project's start.
+    const elsewhere = { size: "?", note: "not validated here" };
+    cache.entries["/elsewhere/.acai/hooks/x"] = elsewhere;
+    cache.entries["/elsewhere/.acai/hooks/y"] = { ...cache.entries[spoilt], describedAt: 1 };
+    cache.entries[spoilt] = { ...cache.entries[spoilt], sha256: 42 };
+    let nested: unknown = {};
+    for (let i = 0; i < 100; i++) nested = { nested };
+    cache.entries[deep] = { ...cache.entries[deep], metadata: nested };
+    await writeFile(file, JSON.stringify(cache));
+
+    const warm = countingRunner();
+    const registry = await load(warm.runner);
+    expect(registry.hooks.map((h) => h.name).sort()).toEqual(["deep", "good", "spoilt"]);
+    expect(warm.calls.map((c) => c.command).sort()).toEqual([deep, spoilt].sort());
+    const saved = JSON.parse(await readFile(file, "utf8"));
+    expect(saved.entries["/elsewhere/.acai/hooks/x"]).toEqual(elsewhere);
+    expect(saved.entries["/elsewhere/.acai/hooks/y"]).toMatchObject({ describedAt: 1 });
+    expect(saved.entries[spoilt].sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(saved.entries[deep].metadata)).toContain("before_tool");
+  });
+
   it("caches failed describes against the file identity: reported each load, re-described only after an edit", async () => {
     const dir = projectHooks();
     const crash = await writeFileIn(
