@@ -49,7 +49,7 @@ export interface SettingsHookFile {
 const CLAUDE_DEFAULT_TIMEOUT_MS = 60_000;
 
 /** One valid command entry of a settings file. */
-export interface SettingsHookItem {
+interface SettingsHookItem {
   file: string;
   scope: HookScope;
   event: HookEventName;
