@@ -17,7 +17,7 @@ import { createContainment } from "../../source/process/containment.js";
 import { createProcessRunner } from "../../source/process/runner.js";
 import type { SpawnHelper } from "../../source/process/spawn-helper.js";
 import { bareHelper, KINDS } from "./spawn-helper-kinds.js";
-import { Markers, markedSleep, pidsWith, survivors, waitFor } from "./survivors.js";
+import { Markers, markedSleep, onlyNamed, pidsWith, survivors, waitFor } from "./survivors.js";
 
 const markers = new Markers();
 let dir: string;
@@ -75,9 +75,9 @@ describe.each(KINDS)("the $name helper dies with acai", (kind) => {
       const helperPid = await new Promise<number>((done) =>
         acai.stdout.once("data", (chunk: Buffer) => done(Number(chunk.toString()))),
       );
-      expect(await waitFor(() => pidsWith(marker).length === 1)).toBe(true);
-      const sleeper = pidsWith(marker)[0]!;
-      expect(parentOf(sleeper)).toBe(helperPid);
+      const sleeper = await onlyNamed(marker);
+      expect(sleeper).toBeDefined();
+      expect(parentOf(sleeper!)).toBe(helperPid);
       acai.stdin.write("go\n");
       await new Promise((done) => acai.once("exit", done));
       expect(await survivors(marker, 5000)).toEqual([]);

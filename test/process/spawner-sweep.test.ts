@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { containmentInForce } from "../../source/process/bwrap.js";
 import { type BareHelper, bareHelper, KINDS } from "./spawn-helper-kinds.js";
-import { Markers, pidsWith, waitFor } from "./survivors.js";
+import { Markers, onlyNamed } from "./survivors.js";
 
 const namespace = containmentInForce();
 const markers = new Markers();
@@ -49,17 +49,22 @@ async function untilExit(helper: BareHelper): Promise<void> {
   for (;;) if ((await helper.nextLine()).includes('"exit":true')) return;
 }
 
-/** Starts an orphan of the namespace's init through `helper`, then asks for a sweep; its pid. */
+/**
+ * Starts an orphan of the namespace's init through `helper`, then asks for a sweep; its pid.
+ * The orphan is the marked sleep once exec'd (not the bash forked for it, whose command line
+ * has the marker too), found alive before the sweep.
+ */
 async function orphanThenSweep(helper: BareHelper): Promise<number> {
   const marker = markers.next();
   helper.spawn("/bin/bash", ["-c", `(exec -a ${marker} sleep 300 &)`]);
   await untilExit(helper);
-  expect(await waitFor(() => pidsWith(marker).length === 1)).toBe(true);
-  const [orphan] = pidsWith(marker);
+  const orphan = await onlyNamed(marker);
+  if (orphan === undefined) throw new Error(`no single process named ${marker}`);
+  expect(killed(orphan)).toBe(false);
   helper.sweep();
   helper.spawn("/bin/true", []);
   await untilExit(helper);
-  return orphan!;
+  return orphan;
 }
 
 const python = KINDS.find((kind) => kind.name === "python")!;

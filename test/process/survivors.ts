@@ -7,12 +7,37 @@ import { readdirSync, readFileSync } from "node:fs";
 
 /** Live (not zombie) pids whose command line contains `marker`. */
 export function pidsWith(marker: string): number[] {
+  return livePids((cmdline) => cmdline.includes(marker));
+}
+
+/**
+ * Live pids whose argv[0] is `marker`: processes that exec'd under it (`exec -a`), not the
+ * shell that is about to (its arguments mention the marker too, until the exec).
+ */
+export function pidsNamed(marker: string): number[] {
+  return livePids((cmdline) => cmdline.split("\0")[0] === marker);
+}
+
+/**
+ * Waits for exactly one process named `marker` (`pidsNamed`) and returns its pid, taken from the
+ * scan that found it; undefined if there is none by `timeoutMs`. (A second scan can miss it: a
+ * process caught in the middle of its exec shows no command line.)
+ */
+export async function onlyNamed(marker: string, timeoutMs = 10_000): Promise<number | undefined> {
+  let found: number[] = [];
+  const one = () => {
+    found = pidsNamed(marker);
+    return found.length === 1;
+  };
+  return (await waitFor(one, timeoutMs)) ? found[0] : undefined;
+}
+
+function livePids(matches: (cmdline: string) => boolean): number[] {
   const pids: number[] = [];
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
     try {
-      const cmdline = readFileSync(`/proc/${name}/cmdline`, "utf8");
-      if (!cmdline.includes(marker)) continue;
+      if (!matches(readFileSync(`/proc/${name}/cmdline`, "utf8"))) continue;
       const state = readFileSync(`/proc/${name}/stat`, "utf8").split(") ")[1]?.[0];
       if (state !== "Z") pids.push(Number(name));
     } catch {
