@@ -8,6 +8,8 @@ import { chmod, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { AcaiDirs } from "../support/run-acai.js";
 
+export const ESCAPE_KINDS = ["setsid", "daemon", "setpgid"] as const;
+
 /** Shell lines that start the three kinds of escapee, each touching `<dir>/started-<label>-<kind>` first. */
 export function escapees(marker: string, label: string, dir: string): string {
   const run = (kind: string) =>
@@ -16,12 +18,12 @@ export function escapees(marker: string, label: string, dir: string): string {
     `setsid bash -c "${run("setsid")}" </dev/null >/dev/null 2>&1 &`,
     `( ( setsid -f bash -c "${run("daemon")}" </dev/null >/dev/null 2>&1 ) & ) &`,
     `perl -e 'setpgrp(0,0); exec "bash", "-c", q{${run("setpgid")}}' </dev/null >/dev/null 2>&1 &`,
-    // Let them leave the group before the caller's process group is killed.
-    "sleep 0.2",
+    // Wait (up to 10 s) until all three have left the group — each touches its file in its own
+    // session or group — before the caller's process group is killed: a fixed pause was too short
+    // for the daemon's chain of forks on a loaded machine, which then never started.
+    `for _ in $(seq 200); do ${ESCAPE_KINDS.map((kind) => `[ -e ${dir}/started-${label}-${kind} ] &&`).join(" ")} break; sleep 0.05; done`,
   ].join("\n");
 }
-
-export const ESCAPE_KINDS = ["setsid", "daemon", "setpgid"] as const;
 
 async function writeExecutable(file: string, text: string): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
