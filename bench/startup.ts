@@ -18,6 +18,11 @@
  *   node bench/startup.ts --before ../old/dist/bundle/main.js
  *                                    (also an older build, interleaved: an "after vs before" RESULT line)
  *
+ * Each round also runs the AI SDK alone (bench/support/ai-sdk-floor.ts: its
+ * `streamText` to the same server, one eagerly compiled file behind the
+ * compile cache): the floor acai cannot go under while it uses that SDK; the
+ * RESULT line "vs the AI SDK alone" gives acai's own share above it.
+ *
  * With --before on Linux, also the CPU time used until the request arrives
  * (bench/support/tree-cpu.ts): acai's main thread, and its whole process tree
  * (sandbox spawners, the watchdog, hooks), after vs before — less at the
@@ -31,6 +36,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildAiSdkFloor } from "./support/ai-sdk-floor.ts";
 import { median, printResult, threeRuns } from "./support/result.ts";
 import { type TreeCpu, treeCpuMs } from "./support/tree-cpu.ts";
 
@@ -208,10 +214,17 @@ async function realisticProject(cwd: string, env: NodeJS.ProcessEnv): Promise<vo
   execFileSync(process.execPath, [cli, "hooks", "trust"], { cwd, env, stdio: "ignore" });
 }
 
-/** Three runs of `runs` alternating triples (node -e "", acai -p, the unbundled acai -p) in `dirs`. */
-async function measure(label: string, url: string, dirs: Dirs, arrival: Arrivals) {
+/** Three runs of `runs` alternating rounds (node -e "", acai -p, the unbundled acai -p, the AI SDK alone) in `dirs`. */
+async function measure(
+  label: string,
+  url: string,
+  dirs: Dirs,
+  arrival: Arrivals,
+  floorEntry: string,
+) {
   await timeBareNode(); // one warm-up of each (file-system cache, code cache)
   await timeAcai(url, dirs, arrival);
+  await timeAcai(url, dirs, arrival, floorEntry);
   await timeAcai(url, dirs, arrival, unbundled);
   // The older build gets an ACAI_HOME of its own (a copy: the same trust): the two builds'
   // spawner forecasts (ACAI_HOME/cache) may differ in form and would undo each other's.
@@ -225,6 +238,7 @@ async function measure(label: string, url: string, dirs: Dirs, arrival: Arrivals
     const acai: number[] = [];
     const tsc: number[] = [];
     const old: number[] = [];
+    const floor: number[] = [];
     const cpu = { acai: [] as TreeCpu[], old: [] as TreeCpu[] };
     for (let i = 0; i < runs; i++) {
       bare.push(await timeBareNode());
@@ -232,6 +246,7 @@ async function measure(label: string, url: string, dirs: Dirs, arrival: Arrivals
       acai.push(after.ms);
       if (after.cpu) cpu.acai.push(after.cpu);
       tsc.push((await timeAcai(url, dirs, arrival, unbundled)).ms);
+      floor.push((await timeAcai(url, dirs, arrival, floorEntry)).ms);
       if (before) {
         const then = await timeAcai(url, beforeDirs, arrival, before);
         old.push(then.ms);
@@ -240,10 +255,11 @@ async function measure(label: string, url: string, dirs: Dirs, arrival: Arrivals
     }
     const [a, b, t] = [percentile(acai, 50), percentile(bare, 50), percentile(tsc, 50)];
     const o = before ? percentile(old, 50) : Number.NaN;
+    const f = percentile(floor, 50);
     console.log(
-      `${label}, run ${run + 1}: acai -p median ${a.toFixed(1)} ms (p90 ${percentile(acai, 90).toFixed(1)}), unbundled ${t.toFixed(1)} ms, ${before ? `before ${o.toFixed(1)} ms, ` : ""}node -e "" ${b.toFixed(1)} ms, ratio ${(a / b).toFixed(2)}x`,
+      `${label}, run ${run + 1}: acai -p median ${a.toFixed(1)} ms (p90 ${percentile(acai, 90).toFixed(1)}), unbundled ${t.toFixed(1)} ms, the AI SDK alone ${f.toFixed(1)} ms, ${before ? `before ${o.toFixed(1)} ms, ` : ""}node -e "" ${b.toFixed(1)} ms, ratio ${(a / b).toFixed(2)}x`,
     );
-    return { acai: a, bare: b, tsc: t, old: o, cpu: cpuMedians(cpu) };
+    return { acai: a, bare: b, tsc: t, old: o, floor: f, cpu: cpuMedians(cpu) };
   });
   const medians = values.map((v) => v.acai);
   printResult({
@@ -253,6 +269,7 @@ async function measure(label: string, url: string, dirs: Dirs, arrival: Arrivals
     target: { op: "≤", value: 5 },
     detail: `acai ${medians.map((m) => m.toFixed(0)).join(", ")} ms (target < ${TARGET_MS} ms: ${percentile(medians, 50) < TARGET_MS ? "met" : "NOT met"}; the issue's ≤ 150 ms on a quiet machine: ${percentile(medians, 50) <= 150 ? "met" : "NOT met"})`,
   });
+  printFloorResult(label, values, loads);
   if (before) {
     printResult({
       name: `start-up of acai -p, ${label}, after vs before (${path.relative(root, before)})`,
@@ -267,6 +284,22 @@ async function measure(label: string, url: string, dirs: Dirs, arrival: Arrivals
     ratios: values.map((v) => v.acai / v.tsc),
     loads,
     detail: `unbundled ${values.map((v) => v.tsc.toFixed(0)).join(", ")} ms`,
+  });
+}
+
+/** acai -p against the AI SDK alone: how much of the start-up is acai's own, and where the floor lies. */
+function printFloorResult(
+  label: string,
+  values: { acai: number; bare: number; floor: number }[],
+  loads: number[],
+): void {
+  const ms = (pick: (v: (typeof values)[number]) => number) =>
+    values.map((v) => pick(v).toFixed(0)).join(", ");
+  printResult({
+    name: `start-up of acai -p, ${label}, vs the AI SDK alone (streamText to the same server: the floor)`,
+    ratios: values.map((v) => v.acai / v.floor),
+    loads,
+    detail: `the AI SDK alone ${ms((v) => v.floor)} ms (${values.map((v) => (v.floor / v.bare).toFixed(2)).join(", ")}x node -e ""); acai's own share ${ms((v) => v.acai - v.floor)} ms`,
   });
 }
 
@@ -342,8 +375,15 @@ async function main(): Promise<void> {
     console.log(
       `acai -p, cold: ${percentile(cold, 50).toFixed(1)} ms (first run, empty ACAI_HOME, empty folder, 3 runs)`,
     );
-    await measure("a git repository of 2,000 files with a dozen hooks", url, realistic, arrival);
-    await measure("an empty folder", url, dirs, arrival);
+    const floorEntry = await buildAiSdkFloor(await mkdtemp(path.join(tmp, "floor-")));
+    await measure(
+      "a git repository of 2,000 files with a dozen hooks",
+      url,
+      realistic,
+      arrival,
+      floorEntry,
+    );
+    await measure("an empty folder", url, dirs, arrival, floorEntry);
   } finally {
     server.close();
     await rm(tmp, { recursive: true, force: true });
