@@ -26,8 +26,10 @@
  * Every driver is started once and kept: in figure 1 they take turns block
  * by block, in figure 2 call by call (each session stays open through the
  * interceptor), so the baseline and acai see the same load — run one after
- * the other, acai once "beat" its own floor. Three runs; RESULT lines give
- * the ratio of each run, the spread and the load.
+ * the other, acai once "beat" its own floor. In figure 2 the order of a
+ * round turns by one each call, and the loop's turn ends between two calls,
+ * so no driver's time holds what another left to do. Three runs; RESULT
+ * lines give the ratio of each run, the spread and the load.
  *
  * `--versus DIR` (another build's dist/, e.g. main's before a change) adds
  * that build's two sessions to figure 2, interleaved call by call with the
@@ -384,6 +386,15 @@ function bareTwenty(
 
 type TimedDriver = ReturnType<typeof bareTwenty>;
 
+/**
+ * The end of the loop's turn, between one driver's call and the next one's:
+ * what a session does after its verdict (its audit lines go out at the end of
+ * the turn) runs before the next driver's clock starts, not inside it — one
+ * driver's deferred work inside another's time once made the floor slower
+ * than it is, and each acai session paid for the one before it.
+ */
+const loopTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /** Figure 2 for one runtime: floor, none, one after another, asked ahead — call by call in turn. */
 async function figure2(run: HookCommand, versus?: Build): Promise<void> {
   const hooks = (askAhead: boolean): HookDefinition[] =>
@@ -403,11 +414,23 @@ async function figure2(run: HookCommand, versus?: Build): Promise<void> {
     drivers.set("ahead, versus", sessionDriver(hooks(true), versus));
   }
   try {
-    for (let i = 0; i < 20; i++) for (const d of drivers.values()) await d.ask(); // start, warm
+    for (let i = 0; i < 20; i++) {
+      for (const d of drivers.values()) {
+        await d.ask(); // start, warm
+        await loopTurn();
+      }
+    }
     const { values, loads } = await threeRuns(async () => {
       const times = new Map<string, number[]>([...drivers.keys()].map((k) => [k, []]));
+      const order = [...drivers];
       for (let i = 0; i < CALLS; i++) {
-        for (const [label, d] of drivers) times.get(label)?.push(await d.ask());
+        // Each driver takes each place in the round as often: the one before it leaves the
+        // caches and the scheduler as its own work did, and that differs by driver.
+        for (let j = 0; j < order.length; j++) {
+          const [label, d] = order[(i + j) % order.length] as [string, TimedDriver];
+          times.get(label)?.push(await d.ask());
+          await loopTurn();
+        }
       }
       const p50 = new Map([...times].map(([k, xs]) => [k, pct(xs, 0.5)]));
       const p99 = (k: string) => ms(pct(times.get(k) ?? [], 0.99));
