@@ -103,7 +103,9 @@ const MAX_HOLD_MS = 100;
  * a chain holds the log (`hold`), its hooks answer in turns of their own, one
  * after another: their lines go out at the end of the turn the chain ends in,
  * or `MAX_HOLD_MS` after the first of them (a slow hook, a question to the
- * user), whichever is first.
+ * user), whichever is first. Lines written in the turn a hold begins wait
+ * with it (an event's `considered` line, written just before its chain
+ * starts: it goes out with the chain's lines, not while its hooks work).
  */
 export function createFileAuditSink(acaiHome: string): AuditSink {
   const path = auditLogPath(acaiHome);
@@ -131,7 +133,7 @@ export function createFileAuditSink(acaiHome: string): AuditSink {
       }
       // Ref'd: it runs at the end of this turn even if nothing else keeps acai alive.
       if (entries.length === 0) {
-        if (holds === 0) setImmediate(flushQuietly);
+        if (holds === 0) setImmediate(atTurnEnd);
         else heldTimer ??= setTimeout(flushQuietly, MAX_HOLD_MS);
       }
       entries.push(entry);
@@ -152,6 +154,11 @@ export function createFileAuditSink(acaiHome: string): AuditSink {
       fd = undefined;
     },
   };
+  /** A hold that began in the turn (an event's `considered` line, then its chain) keeps the lines. */
+  function atTurnEnd(): void {
+    if (holds === 0) flushQuietly();
+    else if (entries.length > 0) heldTimer ??= setTimeout(flushQuietly, MAX_HOLD_MS);
+  }
   function flushQuietly(): void {
     try {
       flush();

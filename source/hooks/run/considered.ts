@@ -35,18 +35,23 @@ export type ConsideredMemo = (args: ConsideredArgs) => readonly ConsideredHook[]
 /** Lines remembered per event's configured hooks; past it (hostile tool names) a line is built each time. */
 const MAX_MEMO_KEYS = 256;
 
+/** A line remembered for a subject: the plan's hooks it was made for, and the line. */
+interface Remembered {
+  planned: readonly (readonly HookDefinition[])[];
+  hooks: readonly ConsideredHook[];
+}
+
 /**
- * consideredHooks, remembered per event's configured hooks, plan and subject
- * (as the line names it) when nothing else decides the line: none of those
+ * consideredHooks, remembered per event's configured hooks, subject (as the
+ * line names it) and plan when nothing else decides the line: none of those
  * hooks has `once` (that depends on what already ran) or `if` (that depends on
- * the call's input). What it hands out is frozen, so a sink that keeps a line
- * cannot change the next one. One per run: the hooks' `once` state is the run's.
+ * the call's input). A line is taken again when the plan holds the same hooks
+ * as the one it was made for (compared hook by hook: no key text is built per
+ * event). What it hands out is frozen, so a sink that keeps a line cannot
+ * change the next one. One per run: the hooks' `once` state is the run's.
  */
 export function createConsideredMemo(): ConsideredMemo {
-  const memos = new WeakMap<
-    readonly HookDefinition[],
-    Map<string, readonly ConsideredHook[]> | false
-  >();
+  const memos = new WeakMap<readonly HookDefinition[], Map<string, Remembered> | false>();
   return (args) => {
     let memo = memos.get(args.configured);
     if (memo === undefined) {
@@ -54,12 +59,12 @@ export function createConsideredMemo(): ConsideredMemo {
       memos.set(args.configured, memo);
     }
     if (memo === false) return consideredHooks(args);
-    const key = memoKey(args.planned, args.subject);
-    let hooks = memo.get(key);
-    if (hooks === undefined) {
-      hooks = Object.freeze(consideredHooks(args).map((hook) => Object.freeze(hook)));
-      if (memo.size < MAX_MEMO_KEYS) memo.set(key, hooks);
-    }
+    const key = describeSubject(args.subject);
+    const planned = plannedLists(args.planned);
+    const known = memo.get(key);
+    if (known !== undefined && sameLists(known.planned, planned)) return known.hooks;
+    const hooks = Object.freeze(consideredHooks(args).map((hook) => Object.freeze(hook)));
+    if (known !== undefined || memo.size < MAX_MEMO_KEYS) memo.set(key, { planned, hooks });
     return hooks;
   };
 }
@@ -68,13 +73,24 @@ function dependsOnPlanAndSubjectOnly(hook: HookDefinition): boolean {
   return hook.once !== true && hook.matcher.if === undefined;
 }
 
-/** The subject as the line names it, and the planned hooks' ids. */
-function memoKey(planned: Plan | undefined, subject: MatchSubject): string {
-  let key = describeSubject(subject);
-  for (const list of [planned?.chain, planned?.observers, planned?.async]) {
-    for (const hook of list ?? []) key += `\0${hook.id}`;
+const NONE: readonly HookDefinition[] = [];
+
+function plannedLists(planned: Plan | undefined): readonly (readonly HookDefinition[])[] {
+  return [planned?.chain ?? NONE, planned?.observers ?? NONE, planned?.async ?? NONE];
+}
+
+function sameLists(
+  a: readonly (readonly HookDefinition[])[],
+  b: readonly (readonly HookDefinition[])[],
+): boolean {
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as readonly HookDefinition[];
+    const y = b[i] as readonly HookDefinition[];
+    if (x === y) continue;
+    if (x.length !== y.length) return false;
+    for (let j = 0; j < x.length; j++) if (x[j] !== y[j]) return false;
   }
-  return key;
+  return true;
 }
 
 /**

@@ -165,7 +165,7 @@ export interface Plan {
   /**
    * A gate's sync hooks, in order, from the first that matches: each is
    * matched again against the values replaced before its turn
-   * (`matchesNow`), so a rewritten command cannot slip past a guard further
+   * (`matcherNow`), so a rewritten command cannot slip past a guard further
    * down, and a hook the rewrite now concerns runs. Empty on observe events.
    */
   chain: readonly HookDefinition[];
@@ -216,13 +216,23 @@ export function plan(
   };
 }
 
-/** Whether a hook of a chain matches the event with the values replaced so far. */
-export function matchesNow(
+/**
+ * Whether a hook of a chain matches the event with the values replaced so
+ * far. The subject is made once per values (a chain's hooks asked with the
+ * same values share it; a hook that replaced a value makes new ones).
+ */
+export function matcherNow(
   index: HookIndex,
   event: HookEventName,
   agentEvent: AgentEvent,
-  hook: HookDefinition,
-  state: GateState,
-): boolean {
-  return index.matches(hook, subjectFor(index, event, agentEvent, state));
+): (hook: HookDefinition, state: GateState) => boolean {
+  let madeFor: GateState | undefined;
+  let subject: MatchSubject | undefined;
+  return (hook, state) => {
+    if (subject === undefined || madeFor !== state) {
+      subject = subjectFor(index, event, agentEvent, state);
+      madeFor = state;
+    }
+    return index.matches(hook, subject);
+  };
 }

@@ -124,4 +124,42 @@ describe("audit log", () => {
     ).toEqual(["a", "b", "c", "d"]);
     sink.close?.();
   });
+
+  it("keeps a line written in the turn a hold begins (an event's considered line) with the held ones, in order", async () => {
+    const entry = auditEntry({
+      time: Date.parse("2026-01-01T00:00:00Z"),
+      session: "s",
+      hook: makeHook({ name: "h" }),
+      record: fakeRecord({ action: "continue" }),
+      answered: { action: "continue" },
+      effective: { action: "continue" },
+    });
+    const path = auditLogPath(dir.path);
+    const text = async (): Promise<string> => readFile(path, "utf8").catch(() => "");
+    const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+    const sink = createFileAuditSink(dir.path);
+    sink.write({ ...entry, hook: "considered-first" });
+    const release = sink.hold?.();
+    await turn();
+    await turn();
+    expect(await text()).toBe("");
+    sink.write({ ...entry, hook: "a" });
+    await turn();
+    expect(await text()).toBe("");
+    release?.();
+    await turn();
+    const hooks = (await text())
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line).hook);
+    expect(hooks).toEqual(["considered-first", "a"]);
+    // Never released: the bound writes it anyway.
+    sink.write({ ...entry, hook: "b" });
+    sink.hold?.();
+    for (let i = 0; i < 500 && !(await text()).includes('"hook":"b"'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect((await text()).trim().split("\n")).toHaveLength(3);
+    sink.close?.();
+  });
 });

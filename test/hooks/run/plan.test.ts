@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../../source/agent/events.js";
 import type { HookDefinition } from "../../../source/hooks/contract/definition.js";
-import { createHookIndex, indexHooks, matchesNow, plan } from "../../../source/hooks/run/plan.js";
+import { createHookIndex, indexHooks, matcherNow, plan } from "../../../source/hooks/run/plan.js";
 import { makeHook } from "../support.js";
 
 const bash = (command: string): AgentEvent => ({
@@ -36,10 +36,16 @@ describe("plan", () => {
     expect(plan(index, "before_tool", bash("ls"))?.chain).toEqual([last]);
     expect(plan(index, "before_tool", bash("rm x"))?.chain).toEqual([first, guard, last]);
     // The guard is matched again against the input as replaced before its turn.
-    expect(matchesNow(index, "before_tool", bash("rm x"), guard, {})).toBe(false);
-    expect(
-      matchesNow(index, "before_tool", bash("rm x"), guard, { toolInput: { command: "deploy" } }),
-    ).toBe(true);
+    const matches = matcherNow(index, "before_tool", bash("rm x"));
+    const asGiven = {};
+    expect(matches(guard, asGiven)).toBe(false);
+    expect(matches(first, asGiven)).toBe(true);
+    const replaced = { toolInput: { command: "deploy" } };
+    expect(matches(guard, replaced)).toBe(true);
+    expect(matches(first, replaced)).toBe(false);
+    // Values replaced again: matched against the new ones, not the ones before.
+    expect(matches(guard, { toolInput: { command: "rm -rf deploy" } })).toBe(true);
+    expect(matches(guard, asGiven)).toBe(false);
   });
 
   it("separates async hooks, and gives observe-only events only the hooks that match", () => {

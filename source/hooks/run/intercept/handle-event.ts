@@ -18,7 +18,7 @@ import type { GateState } from "../../contract/gate-state.js";
 import type { HookActivityEvent, InterceptedEvent } from "../activity.js";
 import { type ChainOptions, type ChainResult, runChain } from "../chain.js";
 import { runObservers } from "../observe.js";
-import { matchesNow, type Plan } from "../plan.js";
+import { matcherNow, type Plan } from "../plan.js";
 import { backgroundEntry, type StartAsyncHooks, track } from "./background.js";
 import type { Notifications } from "./beside.js";
 import type { RunContext } from "./run-context.js";
@@ -109,7 +109,7 @@ export function chainOptions(
   return {
     event,
     agentEvent,
-    matches: (hook, state) => matchesNow(ctx.index, event, agentEvent, hook, state),
+    matches: matcherNow(ctx.index, event, agentEvent),
     run: ctx.runnerFor(event, agentEvent),
     signal: ctx.hookSignal(event),
     contextCapChars: ctx.cap,

@@ -42,14 +42,21 @@ export interface PersistentHost extends PersistentHooks {
 /** Request bytes a process may leave unread before it is taken as not reading. */
 const MAX_UNREAD_BYTES = 16 * 1024 * 1024;
 
+/** One hook's process, and its command as every record of it names it (made once). */
+interface Served {
+  slot: HookProcessSlot;
+  command: string;
+  args: readonly string[];
+}
+
 export function createPersistentHost(options: PersistentHostOptions): PersistentHost {
-  const slots = new Map<string, HookProcessSlot>();
+  const served = new Map<string, Served>();
   const now = options.now ?? performance.now.bind(performance);
-  const slotFor = (hook: HookDefinition): HookProcessSlot => {
-    let slot = slots.get(hook.id);
-    if (slot === undefined) {
+  const servedFor = (hook: HookDefinition): Served => {
+    let one = served.get(hook.id);
+    if (one === undefined) {
       const { command, args } = launchOf(hook);
-      slot = new HookProcessSlot({
+      const slot = new HookProcessSlot({
         hook,
         starter: options.starterFor?.(hook) ?? options.starter,
         env: () => serveEnvironment(options, hook),
@@ -61,34 +68,34 @@ export function createPersistentHost(options: PersistentHostOptions): Persistent
         maxUnreadBytes: MAX_UNREAD_BYTES,
         now,
       });
-      slots.set(hook.id, slot);
+      one = { slot, command, args: Object.freeze(args) };
+      served.set(hook.id, one);
     }
-    return slot;
+    return one;
   };
   return {
-    request: (request) => requestOnce(slotFor(request.hook), request, now),
+    request: (request) => requestOnce(servedFor(request.hook), request, now),
     stop: async (graceMs) => {
-      await Promise.all([...slots.values()].map((slot) => slot.stop(graceMs)));
+      await Promise.all([...served.values()].map(({ slot }) => slot.stop(graceMs)));
     },
     kill: () => {
-      for (const slot of slots.values()) slot.kill();
+      for (const { slot } of served.values()) slot.kill();
     },
   };
 }
 
 async function requestOnce(
-  slot: HookProcessSlot,
+  { slot, command, args }: Served,
   request: PersistentRequest,
   now: () => number,
 ): Promise<HookRunRecord> {
   const { hook, event } = request;
   const started = now();
   const outcome = await slot.request(
-    (id) => requestLine(id, request.payload, request.hook.dialect),
+    (id) => requestLine(id, request.payload, hook.dialect),
     request.signal,
     event,
   );
-  const { command, args } = launchOf(hook);
   return {
     hookId: hook.id,
     event,
