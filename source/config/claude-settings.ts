@@ -17,7 +17,7 @@
  */
 
 import { PARSED_ONCE } from "../shared/parsed-once.js";
-import { type Settings, SettingsError, SettingsSchema } from "./settings.js";
+import { type Settings, SettingsError, settingsFieldSchema } from "./settings.js";
 
 /** Claude Code's aliases, as the Anthropic model each stands for. */
 const MODEL_ALIASES: Readonly<Record<string, string>> = {
@@ -54,7 +54,7 @@ export function translateClaudeSettings(
           ? permissionsOf(file, raw.permissions, warnings)
           : raw[key];
     if (value === undefined) continue;
-    const parsed = SettingsSchema._zod.innerType.shape[key].safeParse(value, PARSED_ONCE);
+    const parsed = settingsFieldSchema(key).safeParse(value, PARSED_ONCE);
     if (parsed.success) carried[key] = parsed.data;
     else warnings.push(notUsed(file, key, parsed.error.issues[0]?.message));
   }
@@ -86,7 +86,7 @@ function permissionsOf(file: string, permissions: unknown, warnings: string[]): 
     throw unreadableGuards(file, "it is not an object");
   }
   const record = permissions as Record<string, unknown>;
-  const shape = SettingsSchema._zod.innerType.shape.permissions.unwrap()._zod.innerType.shape;
+  const shape = settingsFieldSchema("permissions").unwrap()._zod.innerType.shape;
   const out: Record<string, unknown> = {};
   for (const key of ["deny", "ask", "allow", "defaultMode"] as const) {
     if (record[key] === undefined) continue;

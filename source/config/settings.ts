@@ -76,77 +76,82 @@ const ModelPriceSettingSchema = z.lazy(() =>
 );
 
 /**
- * One settings file. Unknown keys are not an error (files are shared with
- * other tools and newer acai versions): each one gives a warning and is ignored.
+ * One settings file's fields, each schema built at its first use: a file is
+ * validated against the fields it sets only (`settingsSchemaFor`), so a
+ * project's `{"hooks": …}` does not build the schemas of the twenty-odd
+ * fields it leaves out (decision 0063). Every field is optional: a file
+ * validates the same against its own fields as against all of them.
  */
-export const SettingsSchema = z.lazy(() =>
-  z.object({
-    $schema: z.string().optional(),
-    /** Model spec, e.g. `openai:gpt-5.1` or `replay:path/to/scenario.json`. */
-    model: z.string().min(1).optional(),
-    /** OpenAI-compatible server, e.g. `http://localhost:11434/v1`. */
-    baseUrl: BaseUrlSchema.optional(),
-    maxSteps: z.int().min(MAX_STEPS_MIN).max(MAX_STEPS_MAX).optional(),
-    /** Claude Code–shaped hook configuration; validated per hook by the hooks registry. */
-    hooks: z.unknown().optional(),
-    hookDefaults: HookDefaultsSchema.optional(),
-    /**
-     * Where http hooks may post (Claude Code's key): URL patterns, `*` any
-     * characters. The user's list binds every hook; a project's can only narrow
-     * it for its own hooks; unset, a project's http hooks post nowhere.
-     */
-    allowedHttpHookUrls: z.array(z.string().min(1)).max(1000).optional(),
-    /** Claude Code's switch: no hook runs (a project's reaches only its own hooks). */
-    disableAllHooks: z.boolean().optional(),
-    /** Hooks kept from running, by name (`acai hooks disable NAME`; a project's: its own hooks only). */
-    disabledHooks: z.array(z.string().min(1).max(200)).max(1000).optional(),
-    /**
-     * Gemini CLI's switches, read as the two above: `enabled: false` is
-     * `disableAllHooks`, `disabled` (hook names) adds to `disabledHooks`.
-     */
-    hooksConfig: z
+const SETTINGS_FIELDS = {
+  $schema: () => z.string().optional(),
+  /** Model spec, e.g. `openai:gpt-5.1` or `replay:path/to/scenario.json`. */
+  model: () => z.string().min(1).optional(),
+  /** OpenAI-compatible server, e.g. `http://localhost:11434/v1`. */
+  baseUrl: () => BaseUrlSchema.optional(),
+  maxSteps: () => z.int().min(MAX_STEPS_MIN).max(MAX_STEPS_MAX).optional(),
+  /** Claude Code–shaped hook configuration; validated per hook by the hooks registry. */
+  hooks: () => z.unknown().optional(),
+  hookDefaults: () => HookDefaultsSchema.optional(),
+  /**
+   * Where http hooks may post (Claude Code's key): URL patterns, `*` any
+   * characters. The user's list binds every hook; a project's can only narrow
+   * it for its own hooks; unset, a project's http hooks post nowhere.
+   */
+  allowedHttpHookUrls: () => z.array(z.string().min(1)).max(1000).optional(),
+  /** Claude Code's switch: no hook runs (a project's reaches only its own hooks). */
+  disableAllHooks: () => z.boolean().optional(),
+  /** Hooks kept from running, by name (`acai hooks disable NAME`; a project's: its own hooks only). */
+  disabledHooks: () => z.array(z.string().min(1).max(200)).max(1000).optional(),
+  /**
+   * Gemini CLI's switches, read as the two above: `enabled: false` is
+   * `disableAllHooks`, `disabled` (hook names) adds to `disabledHooks`.
+   */
+  hooksConfig: () =>
+    z
       .object({
         enabled: z.boolean().optional(),
         disabled: z.array(z.string().min(1).max(200)).max(1000).optional(),
       })
       .optional(),
-    /** Prices by model id, over acai's built-in table: `{"my-model": {"input": 0.5, "output": 1.5}}`. */
-    pricing: z
+  /** Prices by model id, over acai's built-in table: `{"my-model": {"input": 0.5, "output": 1.5}}`. */
+  pricing: () =>
+    z
       .record(
         z.string().trim().min(1, { error: "a model id must not be empty" }),
         ModelPriceSettingSchema,
       )
       .optional(),
-    /** Replaces acai's system prompt (instructions files and `appendSystemPrompt` still follow). */
-    systemPrompt: z.string().max(1_000_000).optional(),
-    /** Added at the end of the system prompt. */
-    appendSystemPrompt: z.string().max(1_000_000).optional(),
-    /** The model's context window in tokens, for models acai does not know (compaction). */
-    contextWindow: z.int().min(1000).max(100_000_000).optional(),
-    /** MCP servers by name (Claude Code's shape); the project's apply once it is trusted. */
-    mcpServers: McpServersSchema.optional(),
-    capabilities: CapabilitiesSchema.optional(),
-    /** Per user plugin file: `{"guard.mjs": {"isolation": "none"}}` runs it in acai's thread. User settings only. */
-    plugins: PluginsSettingsSchema.optional(),
-    memory: MemorySettingsSchema.optional(),
-    /** Milliseconds without agent output before the `idle` hook event (default 30,000). */
-    idleMs: z.int().min(100).max(86_400_000).optional(),
-    /**
-     * Tool permissions, Claude Code's shape: `allow` / `deny` / `ask` rules and
-     * `defaultMode` (docs/permissions.md). Rules of every file add up; the
-     * project's apply once it is trusted.
-     */
-    permissions: PermissionsSettingsSchema.optional(),
-    /** Messages between agents: `{"url": "nats://host:4222"}` for several machines (docs/messaging.md). */
-    relay: RelaySettingsSchema.optional(),
-    /** The OS sandbox of tools and hooks, Claude Code's shape (docs/security.md, "Sandbox"). */
-    sandbox: SandboxSettingsSchema.optional(),
-    /**
-     * Variables for the session (Claude Code's `env`): the environment of tools, hooks
-     * and MCP servers (secret-looking names are still withheld from them), and, from
-     * the user's own files, of acai itself (docs/cli.md "Settings").
-     */
-    env: z
+  /** Replaces acai's system prompt (instructions files and `appendSystemPrompt` still follow). */
+  systemPrompt: () => z.string().max(1_000_000).optional(),
+  /** Added at the end of the system prompt. */
+  appendSystemPrompt: () => z.string().max(1_000_000).optional(),
+  /** The model's context window in tokens, for models acai does not know (compaction). */
+  contextWindow: () => z.int().min(1000).max(100_000_000).optional(),
+  /** MCP servers by name (Claude Code's shape); the project's apply once it is trusted. */
+  mcpServers: () => McpServersSchema.optional(),
+  capabilities: () => CapabilitiesSchema.optional(),
+  /** Per user plugin file: `{"guard.mjs": {"isolation": "none"}}` runs it in acai's thread. User settings only. */
+  plugins: () => PluginsSettingsSchema.optional(),
+  memory: () => MemorySettingsSchema.optional(),
+  /** Milliseconds without agent output before the `idle` hook event (default 30,000). */
+  idleMs: () => z.int().min(100).max(86_400_000).optional(),
+  /**
+   * Tool permissions, Claude Code's shape: `allow` / `deny` / `ask` rules and
+   * `defaultMode` (docs/permissions.md). Rules of every file add up; the
+   * project's apply once it is trusted.
+   */
+  permissions: () => PermissionsSettingsSchema.optional(),
+  /** Messages between agents: `{"url": "nats://host:4222"}` for several machines (docs/messaging.md). */
+  relay: () => RelaySettingsSchema.optional(),
+  /** The OS sandbox of tools and hooks, Claude Code's shape (docs/security.md, "Sandbox"). */
+  sandbox: () => SandboxSettingsSchema.optional(),
+  /**
+   * Variables for the session (Claude Code's `env`): the environment of tools, hooks
+   * and MCP servers (secret-looking names are still withheld from them), and, from
+   * the user's own files, of acai itself (docs/cli.md "Settings").
+   */
+  env: () =>
+    z
       .record(
         z
           .string()
@@ -154,10 +159,61 @@ export const SettingsSchema = z.lazy(() =>
         z.string(),
       )
       .optional(),
-    /** False: Claude Code's settings files (~/.claude/settings.json, .claude/settings*.json) are not read. */
-    claudeSettings: z.boolean().optional(),
-  }),
+  /** False: Claude Code's settings files (~/.claude/settings.json, .claude/settings*.json) are not read. */
+  claudeSettings: () => z.boolean().optional(),
+};
+
+type SettingsFieldName = keyof typeof SETTINGS_FIELDS;
+type SettingsShape = { [K in SettingsFieldName]: ReturnType<(typeof SETTINGS_FIELDS)[K]> };
+
+function isSettingsField(key: string): key is SettingsFieldName {
+  return Object.hasOwn(SETTINGS_FIELDS, key);
+}
+
+/** Each field's schema, built once (also `SettingsSchema`'s, when something needs every field). */
+const fieldSchemas = new Map<SettingsFieldName, z.ZodType>();
+
+export function settingsFieldSchema<K extends SettingsFieldName>(key: K): SettingsShape[K] {
+  let schema = fieldSchemas.get(key);
+  if (schema === undefined) {
+    schema = SETTINGS_FIELDS[key]();
+    fieldSchemas.set(key, schema);
+  }
+  return schema as SettingsShape[K];
+}
+
+function shapeOf(keys: readonly SettingsFieldName[]): SettingsShape {
+  return Object.fromEntries(keys.map((key) => [key, settingsFieldSchema(key)])) as SettingsShape;
+}
+
+/** One settings file, every field (the JSON Schema, tests). Unknown keys are not an error: see `settingsSchemaFor`. */
+export const SettingsSchema = z.lazy(() =>
+  z.object(shapeOf(Object.keys(SETTINGS_FIELDS) as SettingsFieldName[])),
 );
+
+/** Object schemas for the sets of fields files set, by their names in `SETTINGS_FIELDS` order. */
+const schemasByFields = new Map<string, z.ZodType<Settings>>();
+const MAX_FIELD_SETS = 64;
+
+/**
+ * The schema a settings value is validated with: an object of the fields it
+ * sets, in `SETTINGS_FIELDS` order (so its first issue is the one the whole
+ * schema reports). Unknown keys are not an error (files are shared with
+ * other tools and newer acai versions): each one gives a warning and is ignored.
+ */
+function settingsSchemaFor(value: Record<string, unknown>): z.ZodType<Settings> {
+  const keys = (Object.keys(SETTINGS_FIELDS) as SettingsFieldName[]).filter((key) =>
+    Object.hasOwn(value, key),
+  );
+  const name = keys.join(",");
+  let schema = schemasByFields.get(name);
+  if (schema === undefined) {
+    schema = z.object(shapeOf(keys)) as unknown as z.ZodType<Settings>;
+    if (schemasByFields.size >= MAX_FIELD_SETS) schemasByFields.clear();
+    schemasByFields.set(name, schema);
+  }
+  return schema;
+}
 
 export type Settings = z.infer<typeof SettingsSchema>;
 export type HookDefaults = z.infer<typeof HookDefaultsSchema>;
@@ -206,7 +262,7 @@ export function parseSettingsText(
   text: string,
 ): { settings: Settings; warnings: string[] } {
   const value = parseSettingsObject(file, text);
-  const result = SettingsSchema.safeParse(value, PARSED_ONCE);
+  const result = settingsSchemaFor(value).safeParse(value, PARSED_ONCE);
   if (!result.success) {
     const issue = result.error.issues[0];
     const field = issue ? formatPath(issue.path) : "(root)";
@@ -249,10 +305,9 @@ export function parseSettingsObject(file: string, text: string): Record<string, 
 
 function unknownKeyWarnings(file: string, value: object): string[] {
   const warnings: string[] = [];
-  // `_zod.innerType`: a lazy schema's one built instance (`unwrap()` would build another).
-  const known = new Set(Object.keys(SettingsSchema._zod.innerType.shape));
   for (const key of Object.keys(value)) {
-    if (!known.has(key)) warnings.push(`Settings file ${file}: unknown field "${key}" is ignored.`);
+    if (!isSettingsField(key))
+      warnings.push(`Settings file ${file}: unknown field "${key}" is ignored.`);
   }
   const defaults = (value as Record<string, unknown>).hookDefaults;
   if (defaults && typeof defaults === "object") {

@@ -8,7 +8,13 @@ import { findJsonErrorOffset, parseJsonWithLocation } from "../../source/config/
 import { loadSettings } from "../../source/config/load-settings.js";
 import { resolveAcaiPaths, resolveProjectPaths } from "../../source/config/paths.js";
 import { MAX_PROJECT_FILE_BYTES } from "../../source/config/read-regular-file.js";
-import { deepMerge, parseSettingsText, SettingsError } from "../../source/config/settings.js";
+import {
+  deepMerge,
+  parseSettingsText,
+  SettingsError,
+  SettingsSchema,
+} from "../../source/config/settings.js";
+import { PARSED_ONCE } from "../../source/shared/parsed-once.js";
 
 let root: string;
 let acaiHome: string;
@@ -337,5 +343,72 @@ describe("findJsonErrorOffset on deep text", () => {
     expect(findJsonErrorOffset(`${"[".repeat(100_000)}`)).toBe(100_000);
     expect(findJsonErrorOffset('{"a": [1, 2}')).toBe(11);
     expect(findJsonErrorOffset('{"a": 1,}')).toBe(8);
+  });
+});
+
+describe("a settings file is validated against the fields it sets (decision 0063)", () => {
+  /** The whole schema's answer, in parseSettingsText's words: the data, or the first issue's path and message. */
+  function byWholeSchema(value: Record<string, unknown>): unknown {
+    const result = SettingsSchema.safeParse(value, PARSED_ONCE);
+    if (result.success) return { data: result.data };
+    const issue = result.error.issues[0];
+    return { path: issue?.path.join("."), message: issue?.message };
+  }
+  function byFile(value: Record<string, unknown>): unknown {
+    try {
+      return { data: parseSettingsText("settings.json", JSON.stringify(value)).settings };
+    } catch (error) {
+      if (!(error instanceof SettingsError)) throw error;
+      const field = /field "([^"]+)"/.exec(error.message)?.[1];
+      return { field, message: error.message };
+    }
+  }
+
+  it("every field is optional and has no default: an empty file is an empty object", () => {
+    expect(SettingsSchema.parse({}, PARSED_ONCE)).toEqual({});
+    for (const [key, field] of Object.entries(SettingsSchema.unwrap().shape)) {
+      expect(field.safeParse(undefined, PARSED_ONCE), key).toEqual({
+        success: true,
+        data: undefined,
+      });
+    }
+  });
+
+  const values: Record<string, unknown>[] = [
+    { hooks: { PreToolUse: [] } },
+    { model: "openai:x", maxSteps: 5, env: { A: "1" }, permissions: { allow: ["Bash(ls)"] } },
+    { sandbox: { enabled: true }, memory: { enabled: false }, hookDefaults: { timeoutMs: 500 } },
+    { hooks: {}, unknownThing: 1, model: "m", pricing: { x: { input: 1, output: 2 } } },
+    // Invalid: the first issue in field order is the one reported, whichever key comes first.
+    { maxSteps: "many", model: "" },
+    { env: { "1bad": "x" }, baseUrl: "ftp://x" },
+    { permissions: { allow: "Bash" }, hooks: [] },
+    { sandbox: { enabled: "yes" } },
+  ];
+
+  it("gives the same data as the whole schema, and fails on the same field first", () => {
+    for (const value of values) {
+      const whole = byWholeSchema(value) as { data?: unknown; path?: string };
+      const file = byFile(value) as { data?: unknown; field?: string };
+      if (whole.data !== undefined) {
+        expect(file, JSON.stringify(value)).toEqual({ data: whole.data });
+      } else {
+        expect(file.data, JSON.stringify(value)).toBeUndefined();
+        expect(file.field?.replace(/\[(\d+)\]/g, ".$1"), JSON.stringify(value)).toBe(whole.path);
+      }
+    }
+  });
+
+  it("a key named like an Object property is an unknown field, not a schema", () => {
+    const text =
+      '{"constructor": 1, "toString": "x", "__proto__": {"model": 3}, "hasOwnProperty": []}';
+    const { settings, warnings } = parseSettingsText("settings.json", text);
+    expect(settings).toEqual({});
+    expect(warnings).toEqual([
+      'Settings file settings.json: unknown field "constructor" is ignored.',
+      'Settings file settings.json: unknown field "toString" is ignored.',
+      'Settings file settings.json: unknown field "__proto__" is ignored.',
+      'Settings file settings.json: unknown field "hasOwnProperty" is ignored.',
+    ]);
   });
 });

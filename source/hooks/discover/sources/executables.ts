@@ -3,6 +3,7 @@ import path from "node:path";
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from "../../../config/json-depth.js";
 import { meaningfulErrorLine } from "../../../process/error-output.js";
 import type { ProcessRunner, RunResult } from "../../../process/types.js";
+import { once } from "../../../shared/once.js";
 import { PARSED_ONCE } from "../../../shared/parsed-once.js";
 import type { BrokenHook, HookDefinition, HookScope } from "../../contract/definition.js";
 import { withoutSecrets } from "../../contract/environment.js";
@@ -233,7 +234,8 @@ export async function loadExecutables(
   options: LoadExecutablesOptions,
 ): Promise<{ hooks: HookDefinition[]; broken: BrokenHook[] }> {
   const timeoutMs = options.describeTimeoutMs ?? DESCRIBE_TIMEOUT_MS;
-  const env = describeEnv(options.env, options.projectDir);
+  // Only a describe that runs needs it (a warm start reads every hook from the cache).
+  const env = once(() => describeEnv(options.env, options.projectDir));
   const outcomes = await mapLimited(
     candidates,
     options.concurrency ?? DESCRIBE_CONCURRENCY,
@@ -246,7 +248,7 @@ export async function loadExecutables(
         command: candidate.path,
         args: [],
         cwd: options.projectDir,
-        env,
+        env: env(),
         stdin: "",
         timeoutMs,
         maxOutputBytes: DESCRIBE_OUTPUT_CAP,
