@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { parseRuleText } from "../../../permissions/rules.js";
+import { once } from "../../../shared/once.js";
+import { PARSED_ONCE } from "../../../shared/parsed-once.js";
 import {
   EnvListSchema,
   EventNameSchema,
@@ -161,6 +163,31 @@ function typeError(type: unknown): string {
   return `hook type ${JSON.stringify(type)} is not one acai runs; ${expected}`;
 }
 
+/** Each type's schema, from the one handler-fields schema (each extension copies its shape). */
+const BRANCHES = {
+  command: CommandFieldsSchema,
+  http: HttpFieldsSchema,
+  prompt: PromptFieldsSchema,
+  agent: AgentFieldsSchema,
+  mcp_tool: McpToolFieldsSchema,
+} satisfies Record<(typeof HOOK_TYPES)[number], (handler: HandlerFields) => z.ZodType>;
+
+type HookType = keyof typeof BRANCHES;
+type Branch<T extends HookType> = ReturnType<(typeof BRANCHES)[T]>;
+
+const sharedHandler = once(HandlerFieldsSchema);
+const builtBranches = new Map<HookType, z.ZodType>();
+
+/** One type's schema, built at its first use: a file of command hooks builds only the command one. */
+function branch<T extends HookType>(type: T): Branch<T> {
+  let schema = builtBranches.get(type);
+  if (schema === undefined) {
+    schema = BRANCHES[type](sharedHandler());
+    builtBranches.set(type, schema);
+  }
+  return schema as Branch<T>;
+}
+
 /**
  * `hooks` in a settings file, in Claude Code's shape, one entry per `type`
  * (command, http, prompt, agent, mcp_tool). Timeouts are in seconds, as in
@@ -168,26 +195,38 @@ function typeError(type: unknown): string {
  * `description` are acai extras; other unknown fields are ignored so Claude
  * Code settings load unchanged.
  */
-export const SettingsHookEntrySchema = z.lazy(() => {
-  // One handler-fields schema, extended per type (each extension copies its shape).
-  const handler = HandlerFieldsSchema();
-  return z.discriminatedUnion(
+export const SettingsHookEntrySchema = z.lazy(() =>
+  z.discriminatedUnion(
     "type",
-    [
-      CommandFieldsSchema(handler),
-      HttpFieldsSchema(handler),
-      PromptFieldsSchema(handler),
-      AgentFieldsSchema(handler),
-      McpToolFieldsSchema(handler),
-    ],
+    [branch("command"), branch("http"), branch("prompt"), branch("agent"), branch("mcp_tool")],
     {
       error: (issue) =>
         issue.code === "invalid_union"
           ? typeError((issue.input as { type?: unknown })?.type)
           : undefined,
     },
-  );
-});
+  ),
+);
+
+function isHookType(value: unknown): value is HookType {
+  return typeof value === "string" && Object.hasOwn(BRANCHES, value);
+}
+
+/**
+ * Validates one entry as `SettingsHookEntrySchema` does: an object whose `type`
+ * is one acai runs is validated by that type's schema alone — what the union
+ * does with it — so only the types a file uses are built (decision 0063);
+ * anything else goes through the union, for its words.
+ */
+export function parseSettingsHookEntry(entry: unknown): z.ZodSafeParseResult<SettingsHookEntry> {
+  const type = isPlainEntry(entry) ? entry.type : undefined;
+  if (isHookType(type)) return branch(type).safeParse(entry, PARSED_ONCE);
+  return SettingsHookEntrySchema.safeParse(entry, PARSED_ONCE);
+}
+
+function isPlainEntry(value: unknown): value is { type?: unknown } {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
 export type SettingsHookEntry = z.output<typeof SettingsHookEntrySchema>;
 
 /** acai's hook timeout limits (hooks contract §5), in seconds as settings write them. */

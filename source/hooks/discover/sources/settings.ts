@@ -24,8 +24,8 @@ import {
 } from "../../contract/schemas/metadata.js";
 import {
   clampTimeoutSeconds,
+  parseSettingsHookEntry,
   type SettingsHookEntry,
-  SettingsHookEntrySchema,
   SettingsHookGroupSchema,
 } from "../../contract/schemas/settings-hooks.js";
 import {
@@ -167,7 +167,7 @@ function validateSettingsHooks(file: SettingsHookFile): ParsedSettingsHooks {
       }
       parsedGroup.data.hooks.forEach((entry, entryIndex) => {
         const location = `${groupWhere}.hooks[${entryIndex}]`;
-        const parsed = SettingsHookEntrySchema.safeParse(entry, PARSED_ONCE);
+        const parsed = parseSettingsHookEntry(entry);
         if (!parsed.success) {
           // An unsupported type ("prompt", "agent") says all there is to say: its other fields are moot.
           const wrongType = parsed.error.issues.find((issue) => issue.path[0] === "type");
