@@ -25,6 +25,8 @@ export interface Asked {
   index: number;
   startedAt: number;
   record: Promise<HookRunRecord>;
+  /** Its answer once it is in (the chain takes it without waiting a turn for it). */
+  settled?: HookRunRecord;
 }
 
 export interface WindowOptions {
@@ -47,12 +49,19 @@ export function askWindow(options: WindowOptions, first: number, state: GateStat
   const { hooks } = options;
   const ask = (index: number): Asked => {
     const hook = hooks[index] as HookDefinition;
-    return {
+    const asked: Asked = {
       hook,
       index,
       startedAt: options.now(),
       record: options.run(hook, state, options.signal),
     };
+    asked.record.then(
+      (record) => {
+        asked.settled = record;
+      },
+      () => {}, // the chain's own wait on it gets the failure
+    );
+    return asked;
   };
   const asked = [ask(first)];
   for (let index = first + 1; index < hooks.length; index++) {

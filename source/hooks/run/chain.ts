@@ -4,10 +4,10 @@
  * replaced and matched again against them (a hook that rewrites a command
  * cannot slip it past a guard further down). Persistent hooks and plugins
  * that declare `ask_ahead` are asked several at once (ask-ahead.ts); the fold
- * stays in order. Each
- * answer is folded by `step` (step.ts); this runner only runs hooks, asks the
- * user, and turns the fold into activity events as they happen. The
- * generator's return value is the folded result.
+ * stays in order. Each answer is folded by `step` (step.ts); this runner
+ * only runs hooks, asks the user (resolve-ask.ts), and turns the fold into
+ * activity events as they happen (a checklist gate gathers its blocks,
+ * checklist.ts). The generator's return value is the folded result.
  */
 import type { AgentEvent } from "../../agent/events.js";
 import type { Decision } from "../contract/decision.js";
@@ -17,7 +17,6 @@ import type { GateState } from "../contract/gate-state.js";
 import {
   type AskRequest,
   type AskUser,
-  answerBecause,
   type HookActivityEvent,
   hookEnd,
   hookStart,
@@ -25,7 +24,9 @@ import {
   outcomeOf,
 } from "./activity.js";
 import { type Asked, askWindow } from "./ask-ahead.js";
+import { ABORTED, BlockList } from "./checklist.js";
 import type { ValidateToolInput } from "./modify.js";
+import { resolveAsk } from "./resolve-ask.js";
 import type { HookRunRecord } from "./run.js";
 import {
   type ChainEnd,
@@ -103,8 +104,6 @@ export interface ChainResult {
   permission?: ChainState["permission"];
 }
 
-const ABORTED: ChainEnd = { kind: "block", reason: "aborted" };
-
 function resultOf(state: ChainState, end: ChainEnd): ChainResult {
   return {
     end,
@@ -115,10 +114,48 @@ function resultOf(state: ChainState, end: ChainEnd): ChainResult {
   };
 }
 
+/** What a chain yields at a time: activity events, in order, each batch as it is ready. */
+export type ChainActivity = HookActivityEvent | NotificationEvent;
+
 /**
  * Gating events: in order, chained, first block wins — except on a checklist
  * gate (the row's `blocks: "all"`: before_stop, subagent_stop), where every
- * hook runs and the block carries every reason, in order.
+ * hook runs and the block carries every reason, in order. One event at a
+ * time (`chainBatches` is the same chain yielding its activity in batches).
+ */
+export function runChain(
+  options: ChainOptions,
+): AsyncGenerator<ChainActivity, ChainResult, undefined> {
+  return eachActivity(chainBatches(options));
+}
+
+/** A chain's batches one event at a time, in order. */
+async function* eachActivity(
+  batches: AsyncGenerator<readonly ChainActivity[], ChainResult, undefined>,
+): AsyncGenerator<ChainActivity, ChainResult, undefined> {
+  let done = false;
+  try {
+    for (;;) {
+      const step = await batches.next();
+      if (step.done) {
+        done = true;
+        return step.value;
+      }
+      for (const event of step.value) yield event;
+    }
+  } finally {
+    if (!done) await batches.return(undefined as unknown as ChainResult);
+  }
+}
+
+/**
+ * The chain (`runChain`), its activity yielded in batches: the events of the
+ * answers already in, together, and what is pending before the chain waits
+ * for an answer that is not in yet or asks the user. Each hook's `hook_start`
+ * reaches the consumer before the chain waits for its answer; the order is
+ * the one-event-at-a-time order. Twenty hooks asked ahead whose answers are
+ * in pass their forty events up as one batch rather than one at a time
+ * through every generator between the chain and the consumer.
  *
  * Once an answer is folded and the chain goes on, the next hooks are asked
  * before that answer's activity is yielded and its audit line made: in a
@@ -126,9 +163,9 @@ function resultOf(state: ChainState, end: ChainEnd): ChainResult {
  * is what acai adds to every hook. The consumer still sees each hook's
  * `hook_end` before the next one's `hook_start`.
  */
-export async function* runChain(
+export async function* chainBatches(
   options: ChainOptions,
-): AsyncGenerator<HookActivityEvent | NotificationEvent, ChainResult, undefined> {
+): AsyncGenerator<readonly ChainActivity[], ChainResult, undefined> {
   const gate: Gate = {
     event: options.event,
     agentEvent: options.agentEvent,
@@ -140,18 +177,27 @@ export async function* runChain(
   };
   let state = startChain(gate);
   const checklist = eventRow(options.event).blocks === "all" ? new BlockList() : undefined;
+  let batch: ChainActivity[] = [];
   let window = nextWindow(options, 0, state.replaced);
   while (window !== undefined) {
-    if (window === "aborted") return resultOf(state, ABORTED);
+    if (window === "aborted") break;
     const asked = window;
     window = undefined;
     for (let k = 0; k < asked.length; k++) {
-      const { hook, index, startedAt } = asked[k] as Asked;
-      yield hookStart(hook, gate.event, startedAt);
-      const record = await (asked[k] as Asked).record;
+      const { hook, index, startedAt, settled } = asked[k] as Asked;
+      batch.push(hookStart(hook, gate.event, startedAt));
+      let record = settled;
+      if (record === undefined) {
+        yield batch;
+        batch = [];
+        record = await (asked[k] as Asked).record;
+      }
       let folded = foldOne(gate, state, hook, record);
-      if ("asking" in folded)
+      if ("asking" in folded) {
+        if (batch.length > 0) yield batch;
+        batch = [];
         folded = yield* askThenFold(options, gate, hook, record, folded.asking);
+      }
       const taken = checklist?.takes(hook, folded.end) === true;
       const end = taken ? undefined : folded.end;
       const changed = !taken && folded.state.replaced !== state.replaced;
@@ -164,11 +210,16 @@ export async function* runChain(
         window = nextWindow(options, index + 1, state.replaced);
       }
       options.onRun?.(hook, record, folded.answered, folded.effective);
-      for (const event of folded.events) yield event;
-      if (end !== undefined) return resultOf(state, checklist?.over(end) ?? end);
+      for (const event of folded.events) batch.push(event);
+      if (end !== undefined) {
+        yield batch;
+        return resultOf(state, checklist?.over(end) ?? end);
+      }
       if (changed) break;
     }
   }
+  if (batch.length > 0) yield batch;
+  if (window === "aborted") return resultOf(state, ABORTED);
   return resultOf(state, checklist?.over({ kind: "continue" }) ?? { kind: "continue" });
 }
 
@@ -189,35 +240,6 @@ function nextWindow(
     }
   }
   return undefined;
-}
-
-/** A checklist gate's blocks, gathered in chain order while the other hooks still run. */
-class BlockList {
-  private readonly blocks: { hook: string; reason: string }[] = [];
-  /** One of the blocks asked for a cleared conversation (Gemini's AfterAgent `clearContext`). */
-  private clearContext = false;
-
-  /** Keeps a block (true: the chain goes on); anything else is for the chain to handle. */
-  takes(hook: HookDefinition, end: ChainEnd | undefined): boolean {
-    if (end?.kind !== "block" || end === ABORTED) return false;
-    this.blocks.push({ hook: hook.name, reason: end.reason });
-    if (end.clearContext === true) this.clearContext = true;
-    return true;
-  }
-
-  /** How the chain ends: a `stop` or an abort as they are, else one block with every reason. */
-  over(end: ChainEnd): ChainEnd {
-    if (this.blocks.length === 0 || end.kind === "stop" || end === ABORTED) return end;
-    const clear = this.clearContext ? { clearContext: true as const } : {};
-    if (this.blocks.length === 1)
-      return { kind: "block", reason: (this.blocks[0] as { reason: string }).reason, ...clear };
-    const lines = this.blocks.map((block, i) => `${i + 1}. ${block.hook}: ${block.reason}`);
-    return {
-      kind: "block",
-      reason: `${this.blocks.length} hooks asked to go on:\n${lines.join("\n")}`,
-      ...clear,
-    };
-  }
 }
 
 /**
@@ -262,10 +284,10 @@ async function* askThenFold(
   hook: HookDefinition,
   record: HookRunRecord,
   stepped: Stepped,
-): AsyncGenerator<NotificationEvent, Folded, undefined> {
+): AsyncGenerator<readonly NotificationEvent[], Folded, undefined> {
   if (stepped.end?.kind !== "ask") return settled(gate, hook, record, stepped);
   const notification = options.onAsk?.(stepped.end.request);
-  if (notification) yield notification;
+  if (notification) yield [notification];
   const answer = await resolveAsk(options, stepped.end.request);
   return settled(gate, hook, record, settleAsk(stepped, answer));
 }
@@ -294,32 +316,4 @@ function endOf(
 ): HookActivityEvent {
   const outcome = outcomeOf(answered.action, record);
   return hookEnd(hook, event, outcome, record.durationMs, detail, answered.message);
-}
-
-/** Who answers an `ask`: `--yes`, else the user; headless with no one to ask, denied. */
-async function resolveAsk(
-  options: Pick<ChainOptions, "assumeYes" | "askUser" | "signal">,
-  request: AskRequest,
-): Promise<{ allowed: boolean; reason: string }> {
-  const asked = request.reason;
-  if (options.assumeYes) return { allowed: true, reason: asked };
-  if (!options.askUser) {
-    return {
-      allowed: false,
-      reason: `${asked} — denied: no one can answer in a non-interactive run (use --yes to allow)`,
-    };
-  }
-  try {
-    const answer = await options.askUser(request, options.signal);
-    const because = answerBecause(answer);
-    // Only a plain yes allows: a no that says why is an object.
-    return answer === true
-      ? { allowed: true, reason: asked }
-      : {
-          allowed: false,
-          reason: `${asked} — denied by the user${because === undefined ? "" : `, who says: ${because}`}`,
-        };
-  } catch {
-    return { allowed: false, reason: `${asked} — denied (the question could not be asked)` };
-  }
 }

@@ -16,7 +16,7 @@ import type { HookEventName } from "../../contract/definition.js";
 import { eventRow } from "../../contract/events/table.js";
 import type { GateState } from "../../contract/gate-state.js";
 import type { HookActivityEvent, InterceptedEvent } from "../activity.js";
-import { type ChainOptions, type ChainResult, runChain } from "../chain.js";
+import { type ChainOptions, type ChainResult, chainBatches } from "../chain.js";
 import { runObservers } from "../observe.js";
 import { matcherNow, type Plan } from "../plan.js";
 import { backgroundEntry, type StartAsyncHooks, track } from "./background.js";
@@ -40,14 +40,22 @@ export async function* handleEvent(
   if (planned.async.length > 0) yield* parts.startAsync(planned.async, event, agentEvent);
   let verdict: Verdict | undefined;
   if (planned.chain.length > 0) {
-    // The chain's activity is yielded from here, not through a generator of its own:
-    // a chain of hooks asked one after another passes two events per hook up.
     // Its hooks answer one per turn of the loop: their audit lines go out together.
     const release = ctx.audit.hold();
-    let result: ChainResult;
+    // Its batches are taken apart here, not in a generator of its own (runChain's): each
+    // event passes through every generator between the chain and the consumer.
+    const batches = chainBatches(gateOptions(ctx, parts, agentEvent, planned));
+    let result: ChainResult | undefined;
     try {
-      result = yield* runChain(gateOptions(ctx, parts, agentEvent, planned));
+      for (let step = await batches.next(); ; step = await batches.next()) {
+        if (step.done) {
+          result = step.value;
+          break;
+        }
+        for (const activity of step.value) yield activity;
+      }
     } finally {
+      if (result === undefined) await batches.return(undefined as unknown as ChainResult);
       release();
     }
     const gated = verdictOf(event, agentEvent, result, carried, parts.retries, ctx.maxRetries);
