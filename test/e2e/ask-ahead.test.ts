@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { pidsWith, survivors } from "../process/survivors.js";
 import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
 import { type AcaiDirs, makeAcaiDirs, runAcai } from "../support/run-acai.js";
-import { modelArgs, readJsonl, STACK_TRACE, toolResultsSent } from "./helpers.js";
+import { jsonLines, modelArgs, readJsonl, STACK_TRACE, toolResultsSent } from "./helpers.js";
 
 let dirs: AcaiDirs;
 let server: FakeOpenAIServer | undefined;
@@ -179,6 +179,94 @@ describe("a persistent hook with ask_ahead", () => {
     expect(audit.map((a) => [a.log, UNUSED.test(a.note ?? "")])).toEqual([
       ["saw echo original", true],
       ["saw echo rewritten", false],
+    ]);
+  });
+});
+
+describe("hooks asked ahead whose answers are in before the chain reaches them", () => {
+  it("are folded in chain order: activity, audit lines and the decision as one after another", async () => {
+    const log = path.join(dirs.root, "answered.log");
+    const marker = path.join(dirs.root, "last-answered");
+    const answered = (name: string) => `printf '%s\\n' ${name} >> '${log}'`;
+    // The first hook of the chain answers only once the last one has (bounded: 10 s).
+    await persistentHook(
+      "h1",
+      { priority: 900, ask_ahead: true },
+      `for _ in $(seq 1000); do [ -e '${marker}' ] && break; sleep 0.01; done; ${answered("h1")}; echo "{\\"id\\":$id}"`,
+    );
+    for (const [name, priority] of [
+      ["h2", 800],
+      ["h3", 700],
+      ["h4", 600],
+    ] as const) {
+      await persistentHook(
+        name,
+        { priority, ask_ahead: true },
+        `${answered(name)}; echo "{\\"id\\":$id,\\"log\\":\\"${name} saw $cmd\\"}"`,
+      );
+    }
+    await persistentHook(
+      "h5",
+      { priority: 500, ask_ahead: true },
+      `${answered("h5")}; : > '${marker}'; echo "{\\"id\\":$id,\\"action\\":\\"block\\",\\"reason\\":\\"h5 says no\\"}"`,
+    );
+    server = await startFakeOpenAI([bash("echo hi"), { text: "done" }]);
+    const result = await runAcai({
+      dirs,
+      args: ["-p", "go", "--output-format", "stream-json", "--allowedTools", "Bash"].concat(
+        modelArgs("chat", server),
+      ),
+      baseUrl: server.url,
+      timeoutMs: 60_000,
+    });
+    expect(result.stderr).not.toMatch(STACK_TRACE);
+    expect(result.exitCode, result.stderr).toBe(0);
+
+    // Every hook was asked at once; the last answered before the first did.
+    const order = await lines(log);
+    expect([...order].sort()).toEqual(["h1", "h2", "h3", "h4", "h5"]);
+    expect(order.indexOf("h5")).toBeLessThan(order.indexOf("h1"));
+
+    // The consumer saw each hook start and end in chain order, one after another.
+    const activity = jsonLines(result.stdout)
+      .filter((line) => line.type === "hook_start" || line.type === "hook_end")
+      .map((line) => {
+        const hook = (line.hook as { name: string }).name;
+        return line.type === "hook_start" ? `start ${hook}` : `end ${hook} ${line.outcome}`;
+      });
+    expect(activity).toEqual([
+      "start h1",
+      "end h1 continue",
+      "start h2",
+      "end h2 continue",
+      "start h3",
+      "end h3 continue",
+      "start h4",
+      "end h4 continue",
+      "start h5",
+      "end h5 block",
+    ]);
+    // The decision is the chain's: the last hook's block, told to the model.
+    expect(toolResultsSent(server.requests[1]?.body).join("\n")).toMatch(/h5 says no/);
+
+    // The audit log: the event's considered line, then one line per hook in chain order.
+    const audit = (await readJsonl(path.join(dirs.acaiHome, "logs", "hooks-audit.jsonl"))) as {
+      kind?: string;
+      hook?: string;
+      decision?: string;
+      log?: string;
+      hooks?: { hook: string; status: string }[];
+    }[];
+    expect(audit[0]?.kind).toBe("considered");
+    expect(audit[0]?.hooks?.map((h) => `${h.hook} ${h.status}`)).toEqual(
+      ["h1", "h2", "h3", "h4", "h5"].map((h) => `${h} planned`),
+    );
+    expect(audit.slice(1).map((a) => [a.hook, a.decision, a.log])).toEqual([
+      ["h1", "continue", undefined],
+      ["h2", "continue", "h2 saw echo hi"],
+      ["h3", "continue", "h3 saw echo hi"],
+      ["h4", "continue", "h4 saw echo hi"],
+      ["h5", "block", undefined],
     ]);
   });
 });
