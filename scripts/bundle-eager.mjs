@@ -18,6 +18,10 @@
 // - a chunk-level `var/let/const f = <arrow or function expression>` gets the
 //   parentheses.
 //
+// - a module body esbuild wrapped to run at its first require
+//   (`var init_x = __esm({ "source/x.ts"() {…} })`, or `__commonJS`) becomes
+//   `"source/x.ts": (function () {…})` (decision 0062).
+//
 // A hoisted declaration is callable before its chunk runs; the `var` only once
 // the chunk starts. No other chunk can call it earlier unless the chunks import
 // each other in a cycle, so a chunk in a static import cycle is left as it is.
@@ -82,6 +86,42 @@ function functionInitializers(statements) {
   return found;
 }
 
+/** esbuild's wrappers of a module's body, run at its first use (decision 0062). */
+const WRAPPERS = new Set(["__esm", "__commonJS"]);
+
+/**
+ * The module bodies esbuild wrapped, `var init_x = __esm({ "source/x.ts"() {…} })`
+ * (or `__commonJS`, with `(exports, module)`): the one method of the wrapper's object.
+ */
+function wrappedBodies(file, statements) {
+  const found = [];
+  for (const statement of statements) {
+    if (!ts.isVariableStatement(statement)) continue;
+    for (const declaration of statement.declarationList.declarations) {
+      const call = declaration.initializer;
+      if (!call || !ts.isCallExpression(call) || call.arguments.length !== 1) continue;
+      if (!ts.isIdentifier(call.expression) || !WRAPPERS.has(call.expression.text)) continue;
+      const [object] = call.arguments;
+      if (!ts.isObjectLiteralExpression(object) || object.properties.length !== 1) continue;
+      const [method] = object.properties;
+      if (ts.isMethodDeclaration(method) && method.body && !method.asteriskToken) found.push(method);
+    }
+  }
+  return found;
+}
+
+/** The edits that make a wrapped module body `"key": (function (…) {…})` (async kept). */
+function bodyAsExpression(file, method) {
+  const isAsync = hasModifier(method, ts.SyntaxKind.AsyncKeyword);
+  const key = method.name.getText(file);
+  const head = `${key}: (${isAsync ? "async " : ""}function `;
+  const params = method.getChildren(file).find((c) => c.kind === ts.SyntaxKind.OpenParenToken);
+  return [
+    { at: method.getStart(file), end: params.getStart(file), insert: head },
+    { at: method.end, end: method.end, insert: ")" },
+  ];
+}
+
 /** esbuild's `// source/…` (or `// node_modules/…`) line before each module's part of a chunk. */
 const MODULE_MARK = /^\/\/ (?:source|node_modules)\/\S+$/gm;
 
@@ -135,6 +175,9 @@ function eagerOf(file, text, used) {
   for (const init of functionInitializers(statements).filter((f) => isUsed(file, text, f, used))) {
     edits.push({ at: init.getStart(file), end: init.getStart(file), insert: "(" });
     edits.push({ at: init.end, end: init.end, insert: ")" });
+  }
+  for (const method of wrappedBodies(file, statements).filter((m) => isUsed(file, text, m, used))) {
+    edits.push(...bodyAsExpression(file, method));
   }
   return applyEdits(text, edits);
 }

@@ -83,6 +83,18 @@ export function usedFunctions(log, bundleDir) {
   return used;
 }
 
+/** The files outside `bundleDir` the log shows compiled (packages left to Node, among them). */
+export function loadedElsewhere(log, bundleDir) {
+  const files = new Set();
+  for (const line of log.split("\n")) {
+    const fields = line.split(",");
+    if (fields[0] !== "script-details" || !fields[2]?.startsWith("file://")) continue;
+    const file = fileURLToPath(fields[2]);
+    if (path.dirname(file) !== bundleDir) files.add(file);
+  }
+  return files;
+}
+
 /** Adds `more`'s used functions to `used` (both as usedFunctions returns them). */
 function addUsed(used, more) {
   for (const [name, starts] of more) {
@@ -117,16 +129,23 @@ async function trustedProject(main, dirs, url) {
   await runLogged(main, undefined, dirs, url, ["hooks", "trust"]);
 }
 
-/** The used functions of one logged `acai -p` in `dirs` (after `warmUp` runs unlogged, if given). */
+/**
+ * One logged `acai -p` in `dirs` (after `warmUp` runs unlogged, if given): its used functions
+ * (usedFunctions) and the files outside the bundle it loaded (loadedElsewhere).
+ */
 async function loggedStart(bundleDir, dirs, url, warmUp = 0) {
   const main = path.join(bundleDir, "main.js");
   for (let i = 0; i < warmUp; i++) await runLogged(main, undefined, dirs, url);
   const logFile = path.join(dirs.cwd, "..", `v8-${path.basename(dirs.cwd)}.log`);
   await runLogged(main, logFile, dirs, url);
-  return usedFunctions(await readFile(logFile, "utf8"), bundleDir);
+  const log = await readFile(logFile, "utf8");
+  return { used: usedFunctions(log, bundleDir), loaded: loadedElsewhere(log, bundleDir) };
 }
 
-/** Runs the training starts of `bundleDir/main.js`; returns their used functions (see usedFunctions). */
+/**
+ * Runs the training starts of `bundleDir/main.js`; returns their used functions (see
+ * usedFunctions) and every file outside the bundle they loaded (see loadedElsewhere).
+ */
 export async function trainingRun(bundleDir) {
   const root = await mkdtemp(path.join(os.tmpdir(), "acai-bundle-training-"));
   const dirs = {
@@ -142,11 +161,12 @@ export async function trainingRun(bundleDir) {
   await Promise.all([...Object.values(dirs), ...Object.values(project)].map((dir) => mkdir(dir)));
   const { server, url } = await oneAnswerServer();
   try {
-    const used = await loggedStart(bundleDir, dirs, url);
-    if (process.platform === "win32" || !existsSync("/bin/sh")) return used;
+    const empty = await loggedStart(bundleDir, dirs, url);
+    if (process.platform === "win32" || !existsSync("/bin/sh")) return empty;
     await trustedProject(path.join(bundleDir, "main.js"), project, url);
     // Once unlogged first: the hooks described and cached, the spawners foreseen next time.
-    return addUsed(used, await loggedStart(bundleDir, project, url, 1));
+    const trusted = await loggedStart(bundleDir, project, url, 1);
+    return { used: addUsed(empty.used, trusted.used), loaded: new Set([...empty.loaded, ...trusted.loaded]) };
   } finally {
     server.close();
     await rm(root, { recursive: true, force: true });

@@ -9,10 +9,15 @@
 // found by reading the source (scripts/bundle-urls.mjs), each named by its source
 // path (dist/bundle/hooks-run-plugins-worker.js, …) beside the chunks, so every
 // bundled module, entry or chunk, lies in the one folder.
+// Before esbuild reads a source module, its literal `import("./…")`s of source modules
+// become lazy requires (scripts/bundle-lazy.mjs, decision 0062): the module stays in
+// its importer's chunk, run at its first use, so `acai -p` loads a few chunks, not ~100;
+// the REPL, its UI and the Bash parser stay chunks of their own.
 // After esbuild, the characters outside ASCII its kept comments hold are replaced
 // (scripts/bundle-ascii.mjs, decision 0060); then the chunk-level functions an `acai -p`
 // start uses (one training run of the new bundle, scripts/bundle-training.mjs) are made to compile eagerly, so Node's
-// compile cache holds them (scripts/bundle-eager.mjs, decision 0057).
+// compile cache holds them (scripts/bundle-eager.mjs, decision 0057), and so are the module bodies
+// esbuild wrapped that it ran (0062); the build stops if that start loaded a package left to Node.
 // The tsc output beside it (dist/<folder>/…) stays: the SDK's types, the schema
 // generator and the tests' imports of single modules use it.
 //
@@ -27,6 +32,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { asciiBundle } from "./bundle-ascii.mjs";
 import { eagerBundle } from "./bundle-eager.mjs";
+import { externalsLoaded, lazyRequires } from "./bundle-lazy.mjs";
 import { trainingRun } from "./bundle-training.mjs";
 import { scanSource } from "./bundle-urls.mjs";
 
@@ -117,7 +123,7 @@ const tsModuleUrls = {
   name: "acai-module-urls",
   setup(esbuild) {
     esbuild.onLoad({ filter: /[\\/]source[\\/].*\.tsx?$/ }, async (args) => {
-      const text = await readFile(args.path, "utf8");
+      const text = lazyRequires(sourceDir, args.path, await readFile(args.path, "utf8"));
       const loader = args.path.endsWith(".tsx") ? "tsx" : "ts";
       if (!text.includes("import.meta.url")) return { contents: text, loader };
       return { contents: rewriteUrls(args.path, text), loader };
@@ -151,7 +157,15 @@ await build({
 
 // Comments outside ASCII would make V8 keep a whole chunk as two-byte text (decision 0060).
 asciiBundle(outDir);
-const eager = eagerBundle(outDir, await trainingRun(outDir));
+const training = await trainingRun(outDir);
+const early = externalsLoaded(EXTERNAL, training.loaded);
+if (early.length > 0) {
+  console.error(
+    `bundle: \`acai -p\` loads ${early.join(", ")} at start; keep the dynamic import that reaches it (scripts/bundle-lazy.mjs SEPARATE)`,
+  );
+  process.exit(1);
+}
+const eager = eagerBundle(outDir, training.used);
 if (eager.inCycles.length > 0) {
   console.warn(`bundle: left lazy (in a static import cycle): ${eager.inCycles.join(", ")}`);
 }

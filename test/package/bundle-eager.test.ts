@@ -125,6 +125,48 @@ export { used, unused, usedArrow, unusedArrow };
     expect(eagerChunk("chunk.js", chunk, new Set())).toBe(chunk);
   });
 
+  it("makes a used module body esbuild wrapped eager (__esm, __commonJS), an unused one left (decision 0062)", async () => {
+    const chunk = `var __getOwnPropNames = Object.getOwnPropertyNames;
+var __esm = (fn, res) => function __init() { return fn && (res = (0, fn[__getOwnPropNames(fn)[0]])(fn = 0)), res; };
+var __commonJS = (cb, mod) => function __require() { return mod || (0, cb[__getOwnPropNames(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports; };
+export var ran = [];
+var used;
+var init_used = __esm({
+  "source/used.ts"() { used = 6 * 7; ran.push("used"); }
+});
+var init_later = __esm({
+  async "source/later.ts"() { ran.push("later"); }
+});
+var require_pkg = __commonJS({
+  "node_modules/pkg/index.js"(exports, module) { module.exports = { name: "pkg" }; }
+});
+var init_unused = __esm({
+  "source/unused.ts"() { ran.push("unused"); }
+});
+export function run() { init_used(); init_used(); return [used, require_pkg().name, init_later()]; }
+`;
+    const positions = new Set(
+      ['"source/used.ts"()', 'async "source/later.ts"()', '"node_modules/pkg/index.js"(e'].map(
+        (head) => chunk.indexOf("(", chunk.indexOf(head) + 1),
+      ),
+    );
+    const text = eagerChunk("chunk.js", chunk, positions);
+    expect(text).toContain('"source/used.ts": (function () { used = 6 * 7; ran.push("used"); })');
+    expect(text).toContain('"source/later.ts": (async function () { ran.push("later"); })');
+    expect(text).toContain('"node_modules/pkg/index.js": (function (exports, module) {');
+    expect(text).toContain('"source/unused.ts"() { ran.push("unused"); }');
+    for (const [name, source] of [
+      ["wrapped-before.mjs", chunk],
+      ["wrapped-after.mjs", text],
+    ] as const) {
+      const module = await importText(name, source);
+      expect(module.ran).toEqual([]);
+      const [answer, pkg, later] = (module.run as () => [number, string, Promise<void>])();
+      await later;
+      expect([answer, pkg, module.ran]).toEqual([42, "pkg", ["used", "later"]]);
+    }
+  });
+
   it("refuses a chunk it cannot parse, naming it", () => {
     expect(() => eagerChunk("chunk-BAD.js", "function (")).toThrow(/chunk-BAD\.js: cannot parse/);
   });
@@ -266,5 +308,9 @@ describe("the built bundle", () => {
     // `acai hooks init` and the REPL's mount never run in `acai -p`.
     expect(all).toMatch(/^async function initHook\(/m);
     expect(all).toMatch(/^async function mountRepl\(/m);
+    // Module bodies run at their first require (decision 0062): the headless run's body
+    // runs, eager; `acai hooks init`'s is in the bundle but never runs in `acai -p`.
+    expect(all).toContain('"source/cli/headless.ts": (function () {');
+    expect(all).toContain('"source/cli/hooks/init.ts"() {');
   });
 });

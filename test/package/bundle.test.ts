@@ -141,6 +141,53 @@ const c = import.meta.dirname;`;
   });
 });
 
+/**
+ * The `// source/repl/…` marks of the REPL's own modules: those no module outside
+ * source/repl/ imports (the ACP session shares the REPL's prompt queue, not its UI).
+ */
+async function replOnlyMarks(): Promise<string[]> {
+  const sourceDir = path.join(REPO_ROOT, "source");
+  const shared = new Set<string>();
+  for (const entry of await readdir(sourceDir, { recursive: true })) {
+    if (!/\.tsx?$/.test(entry) || entry.startsWith(`repl${path.sep}`)) continue;
+    const text = await readFile(path.join(sourceDir, entry), "utf8");
+    for (const match of text.matchAll(/from "((?:\.\.\/)+repl\/[^"]+)\.js"/g)) {
+      const target = path.relative(
+        sourceDir,
+        path.resolve(sourceDir, path.dirname(entry), match[1] ?? ""),
+      );
+      shared.add(target.split(path.sep).join("/"));
+    }
+  }
+  const marks: string[] = [];
+  for (const entry of await readdir(path.join(sourceDir, "repl"), { recursive: true })) {
+    const module = `repl/${entry.split(path.sep).join("/")}`.replace(/\.tsx?$/, "");
+    if (/\.tsx?$/.test(entry) && !shared.has(module))
+      marks.push(`// source/${entry.endsWith("x") ? `${module}.tsx` : `${module}.ts`}\n`);
+  }
+  return marks;
+}
+
+/** A `--import` module that appends the URL of every module Node loads to `loadedFile`. */
+async function loadRecorder(dirs: AcaiDirs, loadedFile: string): Promise<Record<string, string>> {
+  const recorder = path.join(dirs.root, "recorder.mjs");
+  await writeFile(
+    recorder,
+    `import { appendFileSync } from "node:fs";
+import { registerHooks } from "node:module";
+registerHooks({ load(url, context, next) { appendFileSync(${JSON.stringify(loadedFile)}, url + "\\n"); return next(url, context); } });
+`,
+  );
+  return { NODE_OPTIONS: `--import ${pathToFileURL(recorder).href}` };
+}
+
+/** A replay model file of `turns` in the test's folder. */
+async function replayOf(dirs: AcaiDirs, turns: unknown[]): Promise<string> {
+  const replay = path.join(dirs.root, "replay.json");
+  await writeFile(replay, JSON.stringify({ turns }));
+  return replay;
+}
+
 describe("acai -p from the bundle", () => {
   let dirs: AcaiDirs;
   beforeEach(async () => {
@@ -150,30 +197,52 @@ describe("acai -p from the bundle", () => {
     await dirs.cleanup();
   });
 
-  it("runs a Bash call judged by the grammar and loads nothing of the REPL's UI", async () => {
-    const replay = path.join(dirs.root, "replay.json");
-    await writeFile(
-      replay,
-      JSON.stringify({
-        turns: [
-          { text: "", tool_calls: [{ name: "Bash", input: { command: "touch bundled-ok" } }] },
-          { text: "done" },
-        ],
-      }),
-    );
+  it("loads few of the bundle's files, and no package left to Node, when the model calls no tool (decision 0062)", async () => {
+    const replay = await replayOf(dirs, [{ text: "done" }]);
     const loadedFile = path.join(dirs.root, "loaded.txt");
-    const recorder = path.join(dirs.root, "recorder.mjs");
-    await writeFile(
-      recorder,
-      `import { appendFileSync } from "node:fs";
-import { registerHooks } from "node:module";
-registerHooks({ load(url, context, next) { appendFileSync(${JSON.stringify(loadedFile)}, url + "\\n"); return next(url, context); } });
-`,
+    const result = await runAcai({
+      dirs,
+      args: ["-p", "go", "--model", `replay:${replay}`],
+      env: await loadRecorder(dirs, loadedFile),
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout).toContain("done");
+    const loaded = (await readFile(loadedFile, "utf8")).split("\n").filter(Boolean);
+    const bundleFiles = loaded.filter((url) => url.startsWith(pathToFileURL(BUNDLE).href));
+    const all = (await readdir(BUNDLE)).filter((file) => file.endsWith(".js"));
+    // The session's code did load (so the counts below mean something)…
+    const text = (await Promise.all(bundleFiles.map((url) => readFile(new URL(url), "utf8")))).join(
+      "",
     );
+    expect(text).toContain("// source/agent/agent.ts");
+    // …from a few files: one per module the dynamic imports of acai's own modules made
+    // before (102 for this start at ed19d16); the rest of the bundle not read at all.
+    expect(bundleFiles.length).toBeLessThan(40);
+    expect(all.length).toBeGreaterThan(bundleFiles.length);
+    // Neither the Bash parser nor its package (no tool was judged), nor the REPL's UI.
+    expect(loaded.filter((url) => url.includes("/node_modules/"))).toEqual([]);
+    const repl = await replOnlyMarks();
+    expect(repl).toContain("// source/repl/start.ts\n");
+    for (const ui of [
+      "// node_modules/ink/",
+      "// node_modules/react/",
+      "// source/permissions/shell/parser.ts",
+      ...repl,
+    ]) {
+      expect(text, ui).not.toContain(ui);
+    }
+  });
+
+  it("runs a Bash call judged by the grammar and loads nothing of the REPL's UI", async () => {
+    const replay = await replayOf(dirs, [
+      { text: "", tool_calls: [{ name: "Bash", input: { command: "touch bundled-ok" } }] },
+      { text: "done" },
+    ]);
+    const loadedFile = path.join(dirs.root, "loaded.txt");
     const result = await runAcai({
       dirs,
       args: ["-p", "go", "--model", `replay:${replay}`, "--allowedTools", "Bash(touch bundled-ok)"],
-      env: { NODE_OPTIONS: `--import ${pathToFileURL(recorder).href}` },
+      env: await loadRecorder(dirs, loadedFile),
     });
     expect(result.exitCode, result.stderr).toBe(0);
     // The rule allowed the call only because the grammar parsed it (the bundled parser and its WASM).
@@ -185,7 +254,11 @@ registerHooks({ load(url, context, next) { appendFileSync(${JSON.stringify(loade
     // The recorder saw the session's code (so the absence below means something).
     expect(text).toContain("// source/agent/agent.ts");
     expect(text).toContain("// source/permissions/shell/parser.ts");
-    for (const ui of ["// node_modules/ink/", "// node_modules/react/", "// source/repl/"]) {
+    for (const ui of [
+      "// node_modules/ink/",
+      "// node_modules/react/",
+      ...(await replOnlyMarks()),
+    ]) {
       expect(text, ui).not.toContain(ui);
     }
   });

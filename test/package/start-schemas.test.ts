@@ -50,13 +50,16 @@ let sent = false;
 Error.stackTraceLimit = 50;
 globalThis.__zod_globalConfig = { postProcessor(inst) {
   if (sent) return;
-  // The module whose top level runs (an unnamed frame: its statements stay in place in the chunk),
-  // else the first frame of a chunk that is not zod's (a function called later).
+  // The module whose top level runs — an unnamed frame (its statements stay in place in the
+  // chunk), or the body esbuild wrapped to run at its first require, named by the module
+  // (decision 0062) — else the first frame of a chunk that is not zod's (a function called later).
   const frames = new Error().stack.split("\\n").slice(2);
   let module = "?";
   for (const frame of frames) {
     const m = /^\\s+at (file:\\/\\/\\S+\\/dist\\/bundle\\/\\S+?\\.js):(\\d+):\\d+$/.exec(frame);
     if (m) { module = sectionOf(m[1], Number(m[2])); break; }
+    const wrapped = /^\\s+at (?:Object\\.)?((?:source|node_modules)\\/\\S+) \\(file:\\/\\/\\S+\\/dist\\/bundle\\/\\S+?\\.js:\\d+:\\d+\\)$/.exec(frame);
+    if (wrapped) { module = wrapped[1]; break; }
   }
   if (module === "?") {
     for (const frame of frames) {
