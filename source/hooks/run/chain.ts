@@ -91,6 +91,8 @@ export interface ChainOptions extends FoldOptions {
    * for the audit log — the caller keeps the run open until it settles.
    */
   onUnused?: (hook: HookDefinition, record: Promise<HookRunRecord>) => void;
+  /** Asks the hooks of a window together: their requests written back to back (persistent/outbox.ts). */
+  together?: <T>(ask: () => T) => T;
 }
 
 export interface ChainResult {
@@ -236,7 +238,10 @@ function nextWindow(
   for (let next = from; next < options.hooks.length; next++) {
     if (options.signal.aborted) return "aborted";
     if (options.matches(options.hooks[next] as HookDefinition, state)) {
-      return askWindow(options, next, state);
+      const { together } = options;
+      return together === undefined
+        ? askWindow(options, next, state)
+        : together(() => askWindow(options, next, state));
     }
   }
   return undefined;

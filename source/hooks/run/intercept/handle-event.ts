@@ -119,6 +119,7 @@ export function chainOptions(
     agentEvent,
     matches: matcherNow(ctx.index, event, agentEvent),
     run: ctx.runnerFor(event, agentEvent),
+    together: ctx.persistent.together,
     signal: ctx.hookSignal(event),
     contextCapChars: ctx.cap,
     now: ctx.now,

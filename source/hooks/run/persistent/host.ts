@@ -12,6 +12,7 @@ import type { HookDefinition } from "../../contract/definition.js";
 import { buildHookEnvironment } from "../../contract/environment.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, launchOf } from "../run.js";
 import type { HookRunRecord } from "../run-record.js";
+import { Outbox } from "./outbox.js";
 import { requestLine } from "./protocol.js";
 import { HookProcessSlot } from "./slot.js";
 import type { PersistentHooks, PersistentRequest } from "./types.js";
@@ -33,6 +34,8 @@ export interface PersistentHostOptions {
 }
 
 export interface PersistentHost extends PersistentHooks {
+  /** Runs `ask`; the requests it makes are written back to back when it returns (outbox.ts). */
+  together<T>(ask: () => T): T;
   /** Asks every process to finish (stdin closed) and waits up to `graceMs`; then kills what is left, with its tree. */
   stop(graceMs: number): Promise<void>;
   /** Kills every process and its tree now. */
@@ -51,6 +54,7 @@ interface Served {
 
 export function createPersistentHost(options: PersistentHostOptions): PersistentHost {
   const served = new Map<string, Served>();
+  const outbox = new Outbox();
   const now = options.now ?? performance.now.bind(performance);
   const servedFor = (hook: HookDefinition): Served => {
     let one = served.get(hook.id);
@@ -67,6 +71,7 @@ export function createPersistentHost(options: PersistentHostOptions): Persistent
         maxPending: options.maxPending ?? 256,
         maxUnreadBytes: MAX_UNREAD_BYTES,
         now,
+        outbox,
       });
       one = { slot, command, args: Object.freeze(args) };
       served.set(hook.id, one);
@@ -75,6 +80,7 @@ export function createPersistentHost(options: PersistentHostOptions): Persistent
   };
   return {
     request: (request) => requestOnce(servedFor(request.hook), request, now),
+    together: (ask) => outbox.together(ask),
     stop: async (graceMs) => {
       await Promise.all([...served.values()].map(({ slot }) => slot.stop(graceMs)));
     },

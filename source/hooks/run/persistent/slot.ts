@@ -18,6 +18,7 @@ import { type Decision, failed } from "../../contract/decision.js";
 import type { HookDefinition, HookEventName } from "../../contract/definition.js";
 import { describeSpawnFailure, formatBytes } from "../decode.js";
 import { AbortWatch } from "./abort-watch.js";
+import type { Outbox } from "./outbox.js";
 import { readAnswerLine } from "./protocol.js";
 import { RequestTimeout } from "./request-timeout.js";
 
@@ -55,6 +56,8 @@ export interface SlotOptions {
   /** Request bytes it has not read yet; past it the process is ended. */
   maxUnreadBytes: number;
   now: () => number;
+  /** Where its requests are written (held while a chain asks several hooks at once). */
+  outbox: Outbox;
 }
 
 interface Waiting {
@@ -162,17 +165,21 @@ export class HookProcessSlot {
       if (signal !== undefined) waiting.signal = signal;
       inst.pending.set(id, waiting);
       // Written first: what follows is acai's own bookkeeping, done while the hook reads.
-      inst.proc?.write(sent);
-      waiting.sentAt = performance.now();
-      inst.timeouts.sent();
-      this.aborts.watch(signal);
-      if ((inst.proc?.pendingBytes() ?? 0) > this.options.maxUnreadBytes) {
-        this.end(
-          inst,
-          `does not read its requests (${formatBytes(this.options.maxUnreadBytes)} unread)`,
-        );
-      }
+      this.options.outbox.send(inst.proc, sent, () => this.written(inst, waiting, signal));
     });
+  }
+
+  /** After a request's write: its timeout counts from now; a process that does not read is ended. */
+  private written(inst: Instance, waiting: Waiting, signal: AbortSignal | undefined): void {
+    waiting.sentAt = performance.now();
+    inst.timeouts.sent();
+    this.aborts.watch(signal);
+    if ((inst.proc?.pendingBytes() ?? 0) > this.options.maxUnreadBytes) {
+      this.end(
+        inst,
+        `does not read its requests (${formatBytes(this.options.maxUnreadBytes)} unread)`,
+      );
+    }
   }
 
   /** The oldest request waiting is past its timeout: it fails, and the process is ended. */

@@ -267,3 +267,30 @@ describe("persistent hook host", () => {
     });
   });
 });
+
+describe("requests asked together (a chain asking ahead)", () => {
+  it("are each answered as asked, and a held request still times out", async () => {
+    const h = host();
+    const hooks = ["a", "b", "c"].map((name) =>
+      nodeHook(`req.hang ? null : { id: req.id, context: ${JSON.stringify(name)} + ' ' + req.n }`, {
+        name,
+        id: `user:executable:/x#${name}`,
+        timeoutMs: 1500,
+      }),
+    );
+    // Started first: only a running process's request is held.
+    for (const hook of hooks) await ask(h, hook, { n: 0 });
+    const answers = await h.together(() =>
+      Promise.all(hooks.map((hook, i) => ask(h, hook, { n: i + 1 }))),
+    );
+    expect(answers.map((record) => record.decision.context)).toEqual(["a 1", "b 2", "c 3"]);
+    expect(answers.map((record) => record.stdin)).toEqual([
+      '{"id":2,"event":"before_tool","n":1}\n',
+      '{"id":2,"event":"before_tool","n":2}\n',
+      '{"id":2,"event":"before_tool","n":3}\n',
+    ]);
+    // Its timeout starts when it is written, after the asking.
+    const hung = await h.together(() => ask(h, hooks[0] as HookDefinition, { hang: true }));
+    expect(hung.decision).toMatchObject({ action: "failed", error: "timed out after 1500 ms" });
+  });
+});
