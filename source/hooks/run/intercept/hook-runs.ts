@@ -8,6 +8,7 @@
  * hooks call.
  */
 import type { AgentEvent } from "../../../agent/events.js";
+import type { ProcessRunner } from "../../../process/types.js";
 import type { Decision, RelayMessage } from "../../contract/decision.js";
 import { type HookDefinition, type HookEventName, hookTypeOf } from "../../contract/definition.js";
 import { eventRow } from "../../contract/events/table.js";
@@ -17,7 +18,7 @@ import { payloadTexts } from "../../contract/payload-text.js";
 import { type HookRef, hookRef, hookWarning, type InterceptedEvent } from "../activity.js";
 import type { RunHook } from "../chain.js";
 import type { PersistentHost } from "../persistent/host.js";
-import { type HookRunRecord, runHookOnce } from "../run.js";
+import { type HookRunOptions, type HookRunRecord, runHookOnce } from "../run.js";
 import type { Spill } from "../spill.js";
 import { toolCallIdOf } from "./audit-recorder.js";
 import type { InterceptorOptions } from "./options.js";
@@ -74,15 +75,19 @@ export function hookRuns(deps: HookRunsOptions): RunnerFor {
         ? {}
         : { fingerprints: options.fingerprints, onChanged: warnChanged }),
     };
+    // The options of the last run, taken again by the next with the same runner and signal.
+    let last: HookRunOptions | undefined;
+    const optionsFor = (runner: ProcessRunner, signal: AbortSignal, hookId: string) => {
+      const envFile = envFileOf(options, event, hookId);
+      if (envFile.envFile !== undefined) return { ...shared, runner, ...envFile, signal };
+      if (last?.runner !== runner || last.signal !== signal) last = { ...shared, runner, signal };
+      return last;
+    };
     return async (hook, state, signal) => {
       if (hook.once === true) deps.spent.add(hook.id);
       const launch = options.launchFor?.(hook);
-      const record = await runHookOnce(hook, event, payloadFor(state, hook), {
-        ...shared,
-        runner: launch?.runner ?? options.runner,
-        ...envFileOf(options, event, hook.id),
-        signal,
-      });
+      const runOptions = optionsFor(launch?.runner ?? options.runner, signal, hook.id);
+      const record = await runHookOnce(hook, event, payloadFor(state, hook), runOptions);
       if (toolCallId !== undefined) record.toolCallId = toolCallId;
       // Only a command hook starts a process (http, prompt, agent, mcp_tool, plugins run in acai).
       record.sandboxed = launch?.sandboxed === true && hookTypeOf(hook) === "command";
@@ -120,7 +125,7 @@ function samePayloads(
       byShape = new Map();
       made.set(state, byShape);
     }
-    const key = `${hook.dialect}\u0000${hook.trigger ?? ""}`;
+    const key = hook.trigger === undefined ? hook.dialect : `${hook.dialect}\u0000${hook.trigger}`;
     let payload = byShape.get(key);
     if (payload === undefined) {
       payload = build(state, hook);
