@@ -114,7 +114,11 @@ describe("assistant Markdown in the REPL", () => {
     expect(shown).not.toContain("pwned");
   });
 
-  it("streamed in small pieces, it ends up exactly as the whole message is shown", async () => {
+  // Four REPL sessions one after another (seconds alone): on a loaded machine (a CI run at
+  // load 14) they took over the default 20 s, so this one test gets more time.
+  it("streamed in small pieces, it ends up exactly as the whole message is shown", {
+    timeout: 60_000,
+  }, async () => {
     const whole = await setup(0);
     cleanup();
     for (const chunk of [1, 3, 7]) {
