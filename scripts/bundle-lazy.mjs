@@ -33,7 +33,39 @@ const SEPARATE = new Set([
   "repl/mount.ts",
   "repl/markdown/render.ts",
   "permissions/shell/parser.ts",
+  "hooks/run/plugins/plugin-runtime.ts",
+  "hooks/run/plugins/relay-shape.ts",
+  "hooks/run/plugins/worker-a3s.ts",
 ]);
+
+/**
+ * The source modules an `acai -p` start never reaches (decision 0062, amended): the
+ * subcommands (`acai hooks …`, `sessions`, `acp`, …), telemetry, the relay, MCP, a
+ * project's environment requests. Made lazy requires, each would lie in its importer's
+ * chunk, read at every start; made entries of their own, each would cut the code it shares
+ * with the headless run into more chunks. So they are gathered behind one entry,
+ * COLD_SPECIFIER (coldModules): one chunk of code no `-p` start reads, and the code shared
+ * with the run in one or two chunks more. The plugin worker's modules are entries already
+ * (found by URL), so in-process plugins import them as they are.
+ */
+export const COLD = new Set([
+  "cli/hooks/command.ts",
+  "cli/commands/tools-list.ts",
+  "cli/commands/sessions.ts",
+  "cli/commands/agents.ts",
+  "cli/commands/send.ts",
+  "cli/commands/mcp-list.ts",
+  "cli/commands/doctor.ts",
+  "cli/commands/acp.ts",
+  "cli/commands/memory.ts",
+  "telemetry/session.ts",
+  "relay/nats.ts",
+  "mcp/connect.ts",
+  "session/env-requests.ts",
+]);
+
+/** What the rewritten imports of COLD modules name; resolved by coldModules. */
+export const COLD_SPECIFIER = "acai:cold";
 
 /** The files whose dynamic imports all stay as they are. */
 const KEPT_IMPORTERS = new Set(["cli/main.ts"]);
@@ -60,8 +92,11 @@ function relativeImports(file) {
   return found;
 }
 
-/** `text` (the source of `file`) with its dynamic imports of source modules made lazy requires. */
-export function lazyRequires(sourceDir, file, text) {
+/**
+ * `text` (the source of `file`) with its dynamic imports of source modules made lazy requires,
+ * those of `cold` modules (relative to `sourceDir`; COLD by default) loads through coldModules.
+ */
+export function lazyRequires(sourceDir, file, text, cold = COLD) {
   const importer = path.relative(sourceDir, file).split(path.sep).join("/");
   if (KEPT_IMPORTERS.has(importer) || !text.includes("import(")) return text;
   const kind = file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
@@ -71,10 +106,32 @@ export function lazyRequires(sourceDir, file, text) {
   for (const { start, end, literal } of relativeImports(parsed)) {
     const target = targetOf(sourceDir, file, literal);
     if (SEPARATE.has(target) || SEPARATE.has(`${target}x`)) continue;
-    out += `${text.slice(position, start)}Promise.resolve().then(() => require(${JSON.stringify(literal)}))`;
+    const load = cold.has(target)
+      ? `import(${JSON.stringify(COLD_SPECIFIER)}).then((cold) => cold.load(${JSON.stringify(target)}))`
+      : `Promise.resolve().then(() => require(${JSON.stringify(literal)}))`;
+    out += text.slice(position, start) + load;
     position = end;
   }
   return out + text.slice(position);
+}
+
+/**
+ * The esbuild plugin that resolves COLD_SPECIFIER to one module of `sourceDir`'s COLD
+ * modules (or `cold`'s): `load(target)` requires the one named (relative to `sourceDir`),
+ * so each still runs at its first load, once, a failure thrown again at each load.
+ */
+export function coldModules(sourceDir, cold = COLD) {
+  const cases = [...cold]
+    .map((target) => `    case ${JSON.stringify(target)}: return require(${JSON.stringify(`./${target}`)});`)
+    .join("\n");
+  const contents = `export function load(target) {\n  switch (target) {\n${cases}\n    default: throw new Error("not a cold module: " + target);\n  }\n}\n`;
+  return {
+    name: "acai-cold-modules",
+    setup(esbuild) {
+      esbuild.onResolve({ filter: /^acai:cold$/ }, () => ({ path: "cold-modules", namespace: "acai-cold" }));
+      esbuild.onLoad({ filter: /.*/, namespace: "acai-cold" }, () => ({ contents, loader: "js", resolveDir: sourceDir }));
+    },
+  };
 }
 
 /**

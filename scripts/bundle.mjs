@@ -32,7 +32,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { asciiBundle } from "./bundle-ascii.mjs";
 import { eagerBundle } from "./bundle-eager.mjs";
-import { externalsLoaded, lazyRequires } from "./bundle-lazy.mjs";
+import { coldModules, externalsLoaded, lazyRequires } from "./bundle-lazy.mjs";
 import { trainingRun } from "./bundle-training.mjs";
 import { scanSource } from "./bundle-urls.mjs";
 
@@ -113,7 +113,9 @@ const lazyCommonJs = {
         importer: args.importer,
         pluginData: "acai-lazy-commonjs",
       });
-      if (resolved.errors.length > 0 || resolved.external) return undefined;
+      if (resolved.errors.length > 0 || resolved.external || resolved.namespace !== "file") {
+        return undefined;
+      }
       return isCommonJs(resolved.path) ? { path: args.path, external: true } : undefined;
     });
   },
@@ -151,7 +153,7 @@ await build({
   banner: {
     js: 'import { createRequire as __acaiCreateRequire } from "node:module"; let __acaiRequire; function require(id) { __acaiRequire ??= __acaiCreateRequire(import.meta.url); return __acaiRequire(id); }',
   },
-  plugins: [tsModuleUrls, lazyCommonJs],
+  plugins: [tsModuleUrls, lazyCommonJs, coldModules(sourceDir)],
   logLevel: "warning",
 });
 

@@ -3,7 +3,9 @@
  * (scripts/bundle-lazy.mjs, decision 0062): which are rewritten and which are
  * kept, that a module so bundled still runs only when reached, once, with a
  * failure still a rejected promise, and that the build's check names a package
- * left to Node that a start loaded.
+ * left to Node that a start loaded. The modules no `acai -p` reaches (COLD)
+ * load through one entry of their own: a file of their own, read only when
+ * one is asked for, sharing its importers' modules, not copies.
  */
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -12,7 +14,12 @@ import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 // @ts-expect-error -- a build script in plain JavaScript, without types
-import { externalsLoaded, lazyRequires } from "../../scripts/bundle-lazy.mjs";
+import {
+  COLD_SPECIFIER,
+  coldModules,
+  externalsLoaded,
+  lazyRequires,
+} from "../../scripts/bundle-lazy.mjs";
 
 let tmp: string;
 beforeEach(async () => {
@@ -58,14 +65,42 @@ const e = await import("node:sqlite");
     for (const [file, text] of kept) expect(rewrite(file ?? "", text ?? ""), file).toBe(text);
     // Their neighbours are rewritten.
     expect(rewrite("repl/controller.ts", 'await import("./history.js")')).toContain("require(");
-    expect(rewrite("cli/subcommands.ts", 'await import("./hooks/command.js")')).toContain(
-      "require(",
+    expect(rewrite("cli/run.ts", 'await import("./headless.js")')).toContain("require(");
+  });
+
+  it("keeps the plugin worker's modules, entries of their own already, where import() loads them", () => {
+    const text =
+      'await Promise.all([import("./plugin-runtime.js"), import("./relay-shape.js"), import("./worker-a3s.js")]);';
+    expect(rewrite("hooks/run/plugins/in-process.ts", text)).toBe(text);
+  });
+
+  it("loads a module no acai -p reaches (a subcommand, telemetry, MCP, the relay) through the cold entry, from anywhere", () => {
+    const cold = (target: string) =>
+      `import("${COLD_SPECIFIER}").then((cold) => cold.load("${target}"))`;
+    expect(rewrite("cli/subcommands.ts", 'await import("./hooks/command.js")')).toBe(
+      `await ${cold("cli/hooks/command.ts")}`,
+    );
+    expect(rewrite("session/telemetry.ts", 'await import("../telemetry/session.js")')).toBe(
+      `await ${cold("telemetry/session.ts")}`,
+    );
+    expect(rewrite("session/services.ts", 'await import("../mcp/connect.js")')).toBe(
+      `await ${cold("mcp/connect.ts")}`,
+    );
+    expect(rewrite("cli/commands/mcp-list.ts", 'await import("../../mcp/connect.js")')).toBe(
+      `await ${cold("mcp/connect.ts")}`,
+    );
+    expect(rewrite("relay/open.ts", 'await import("./nats.js")')).toBe(
+      `await ${cold("relay/nats.ts")}`,
     );
   });
 });
 
 /** Bundles `files` (name → source under tmp/source) from `entry` as scripts/bundle.mjs does, with the rewrite. */
-async function bundleFixture(files: Record<string, string>, entry: string): Promise<string[]> {
+async function bundleFixture(
+  files: Record<string, string>,
+  entry: string,
+  cold?: Set<string>,
+): Promise<string[]> {
   const sourceDir = path.join(tmp, "source");
   await mkdir(sourceDir, { recursive: true });
   for (const [name, text] of Object.entries(files)) {
@@ -81,11 +116,17 @@ async function bundleFixture(files: Record<string, string>, entry: string): Prom
     platform: "node",
     logLevel: "silent",
     plugins: [
+      ...(cold ? [coldModules(sourceDir, cold)] : []),
       {
         name: "lazy",
         setup(esbuild) {
           esbuild.onLoad({ filter: /\.ts$/ }, async (args) => ({
-            contents: lazyRequires(sourceDir, args.path, await readFile(args.path, "utf8")),
+            contents: lazyRequires(
+              sourceDir,
+              args.path,
+              await readFile(args.path, "utf8"),
+              cold ?? new Set(),
+            ),
             loader: "ts",
           }));
         },
@@ -130,6 +171,70 @@ export const never = 1;
     // Asked again, it fails again (as a failed ES module does), without running again.
     await expect(main.broken()).rejects.toThrow("broken at its evaluation");
     expect(main.ran).toEqual(["lazy", "broken"]);
+  });
+});
+
+describe("the modules no acai -p reaches, bundled behind the cold entry", () => {
+  const files = {
+    "entry.ts": `import { counter } from "./shared.js";
+export const ran: string[] = (globalThis as { ran?: string[] }).ran = [];
+export async function load() {
+  const first = await import("./cold.js");
+  const second = await import("./also-cold.js");
+  const again = await import("./cold.js");
+  return { value: first.value, bumped: first.bump(), seen: counter.count, second: second.twice(4), same: first.bump === again.bump };
+}
+export async function broken() {
+  return import("./broken.js");
+}
+export function localCount() { return counter.count; }
+`,
+    "shared.ts": `export const counter = { count: 0 };
+`,
+    "cold.ts": `import { counter } from "./shared.js";
+(globalThis as { ran?: string[] }).ran?.push("cold");
+export const value = 7;
+export function bump() { counter.count += 1; return counter.count; }
+`,
+    "also-cold.ts": `(globalThis as { ran?: string[] }).ran?.push("also-cold");
+export function twice(n: number) { return 2 * n; }
+`,
+    "broken.ts": `(globalThis as { ran?: string[] }).ran?.push("broken");
+throw new Error("cold and broken");
+export const never = 1;
+`,
+  };
+  const cold = new Set(["cold.ts", "also-cold.ts", "broken.ts"]);
+
+  it("lie in a file of their own that the entry does not import, and share the entry's modules", async () => {
+    const out = await bundleFixture(files, "entry.ts", cold);
+    const texts = new Map<string, string>();
+    for (const name of out) texts.set(name, await readFile(path.join(tmp, "out", name), "utf8"));
+    const main = texts.get("main.js") ?? "";
+    const coldFile = [...texts].find(([, text]) => text.includes("// source/cold.ts"))?.[0];
+    expect(coldFile).toBeDefined();
+    expect(coldFile).not.toBe("main.js");
+    // All three in that one file; the shared module in one place, not copied into it.
+    expect(texts.get(coldFile ?? "")).toContain("// source/also-cold.ts");
+    expect(texts.get(coldFile ?? "")).toContain("// source/broken.ts");
+    expect([...texts.values()].filter((text) => text.includes("// source/shared.ts"))).toHaveLength(
+      1,
+    );
+    // The entry reaches it only by import(): no static import of it.
+    expect(main).not.toMatch(new RegExp(`from "\\./${coldFile}"|import "\\./${coldFile}"`));
+    expect(main).toContain(`import("./${coldFile}")`);
+  });
+
+  it("run only when reached, once, with the entry's own instance of what they share; a failure is a rejection each time", async () => {
+    await bundleFixture(files, "entry.ts", cold);
+    const main = await import(pathToFileURL(path.join(tmp, "out", "main.js")).href);
+    expect(main.ran).toEqual([]);
+    expect(await main.load()).toEqual({ value: 7, bumped: 1, seen: 1, second: 8, same: true });
+    expect(main.localCount()).toBe(1);
+    expect(main.ran).toEqual(["cold", "also-cold"]);
+    await expect(main.broken()).rejects.toThrow("cold and broken");
+    await expect(main.broken()).rejects.toThrow("cold and broken");
+    expect(main.ran).toEqual(["cold", "also-cold", "broken"]);
   });
 });
 

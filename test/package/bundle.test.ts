@@ -13,6 +13,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 // @ts-expect-error -- a build script in plain JavaScript, without types
+import { COLD } from "../../scripts/bundle-lazy.mjs";
+// @ts-expect-error -- a build script in plain JavaScript, without types
 import { scanSource, urlsIn } from "../../scripts/bundle-urls.mjs";
 import { type AcaiDirs, CLI_PATH, makeAcaiDirs, REPO_ROOT, runAcai } from "../support/run-acai.js";
 
@@ -231,6 +233,36 @@ describe("acai -p from the bundle", () => {
     ]) {
       expect(text, ui).not.toContain(ui);
     }
+    // Nor what only the subcommands, telemetry, MCP or the relay run: the cold entry's
+    // modules and the packages only they use (decision 0062, amended).
+    expect(COLD.size).toBeGreaterThan(10);
+    for (const cold of [
+      ...[...(COLD as Set<string>)].map((target) => `// source/${target}\n`),
+      "// source/cli/hooks/",
+      "// source/cli/acp/",
+      "// node_modules/@opentelemetry/sdk-",
+      "// node_modules/@opentelemetry/exporter-",
+      "// node_modules/@agentclientprotocol/",
+    ]) {
+      expect(text, cold).not.toContain(cold);
+    }
+    expect(bundleFiles.length).toBeLessThan(25);
+  });
+
+  it("loads the cold entry's modules when a subcommand asks for one", async () => {
+    const loadedFile = path.join(dirs.root, "loaded.txt");
+    const result = await runAcai({
+      dirs,
+      args: ["hooks", "list"],
+      env: await loadRecorder(dirs, loadedFile),
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const loaded = (await readFile(loadedFile, "utf8"))
+      .split("\n")
+      .filter((url) => url.startsWith(pathToFileURL(BUNDLE).href));
+    const text = (await Promise.all(loaded.map((url) => readFile(new URL(url), "utf8")))).join("");
+    expect(text).toContain("// source/cli/hooks/command.ts\n");
+    expect(text).toContain("// source/cli/hooks/list.ts\n");
   });
 
   it("runs a Bash call judged by the grammar and loads nothing of the REPL's UI", async () => {
