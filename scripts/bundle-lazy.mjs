@@ -21,7 +21,12 @@
 //   (web-tree-sitter) loads at the first permission check, as before — the
 //   build stops if a training start of `acai -p` loads an external
 //   (externalsLoaded);
+// - the plugin runtime's modules in-process plugins import: entries already
+//   (the worker finds them by URL), so their chunks would be imported by the run's;
 // - packages (`import("yaml")`, …) and anything not spelled as a literal.
+//
+// The modules no `acai -p` reaches (COLD: the subcommands, telemetry, MCP, the relay)
+// load through one entry of their own instead (coldModules).
 //
 // A module with a top-level await cannot be required: esbuild then stops the build.
 import path from "node:path";

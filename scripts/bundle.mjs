@@ -12,7 +12,9 @@
 // Before esbuild reads a source module, its literal `import("./…")`s of source modules
 // become lazy requires (scripts/bundle-lazy.mjs, decision 0062): the module stays in
 // its importer's chunk, run at its first use, so `acai -p` loads a few chunks, not ~100;
-// the REPL, its UI and the Bash parser stay chunks of their own.
+// the REPL, its UI and the Bash parser stay chunks of their own, and the modules no
+// `acai -p` reaches (the subcommands, telemetry, MCP, the relay) lie behind one entry
+// of their own, `acai:cold` (coldModules), so a start does not read them.
 // After esbuild, the characters outside ASCII its kept comments hold are replaced
 // (scripts/bundle-ascii.mjs, decision 0060); then the chunk-level functions an `acai -p`
 // start uses (one training run of the new bundle, scripts/bundle-training.mjs) are made to compile eagerly, so Node's

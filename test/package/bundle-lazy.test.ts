@@ -11,15 +11,12 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { build } from "esbuild";
+import { build, type Plugin } from "esbuild";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 // @ts-expect-error -- a build script in plain JavaScript, without types
-import {
-  COLD_SPECIFIER,
-  coldModules,
-  externalsLoaded,
-  lazyRequires,
-} from "../../scripts/bundle-lazy.mjs";
+import * as bundleLazy from "../../scripts/bundle-lazy.mjs";
+
+const { COLD_SPECIFIER, coldModules, externalsLoaded, lazyRequires } = bundleLazy;
 
 let tmp: string;
 beforeEach(async () => {
@@ -116,7 +113,7 @@ async function bundleFixture(
     platform: "node",
     logLevel: "silent",
     plugins: [
-      ...(cold ? [coldModules(sourceDir, cold)] : []),
+      ...(cold ? [coldModules(sourceDir, cold) as Plugin] : []),
       {
         name: "lazy",
         setup(esbuild) {
