@@ -17,7 +17,8 @@
  */
 
 import { PARSED_ONCE } from "../shared/parsed-once.js";
-import { type Settings, SettingsError, settingsFieldSchema } from "./settings.js";
+import { SettingsError } from "./settings.js";
+import { type Settings, settingsFieldSchema } from "./settings-schema.js";
 
 /** Claude Code's aliases, as the Anthropic model each stands for. */
 const MODEL_ALIASES: Readonly<Record<string, string>> = {

@@ -8,12 +8,8 @@ import { findJsonErrorOffset, parseJsonWithLocation } from "../../source/config/
 import { loadSettings } from "../../source/config/load-settings.js";
 import { resolveAcaiPaths, resolveProjectPaths } from "../../source/config/paths.js";
 import { MAX_PROJECT_FILE_BYTES } from "../../source/config/read-regular-file.js";
-import {
-  deepMerge,
-  parseSettingsText,
-  SettingsError,
-  SettingsSchema,
-} from "../../source/config/settings.js";
+import { deepMerge, parseSettingsText, SettingsError } from "../../source/config/settings.js";
+import { SettingsSchema } from "../../source/config/settings-schema.js";
 import { PARSED_ONCE } from "../../source/shared/parsed-once.js";
 
 let root: string;

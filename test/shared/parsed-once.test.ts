@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { SettingsSchema } from "../../source/config/settings.js";
+import { SettingsSchema } from "../../source/config/settings-schema.js";
 import { ExecutableMetadataSchema } from "../../source/hooks/contract/schemas/metadata.js";
 import {
   SettingsHookEntrySchema,
