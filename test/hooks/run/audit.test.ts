@@ -82,7 +82,8 @@ describe("audit log", () => {
     expect(auditLogPath(dir.path)).toBe(`${dir.path}/logs/hooks-audit.jsonl`);
   });
 
-  it("holds a chain's lines until it ends, then writes them together in their order (a bound writes them anyway)", async () => {
+  /** A file sink in this test's folder, one entry to write, the log's text, and one turn of the loop. */
+  function heldSinkSetup() {
     const entry = auditEntry({
       time: Date.parse("2026-01-01T00:00:00Z"),
       session: "s",
@@ -94,7 +95,11 @@ describe("audit log", () => {
     const path = auditLogPath(dir.path);
     const text = async (): Promise<string> => readFile(path, "utf8").catch(() => "");
     const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-    const sink = createFileAuditSink(dir.path);
+    return { entry, text, turn, sink: createFileAuditSink(dir.path) };
+  }
+
+  it("holds a chain's lines until it ends, then writes them together in their order (a bound writes them anyway)", async () => {
+    const { entry, text, turn, sink } = heldSinkSetup();
     const release = sink.hold?.();
     expect(release).toBeTypeOf("function");
     for (const hook of ["a", "b", "c"]) {
@@ -126,18 +131,7 @@ describe("audit log", () => {
   });
 
   it("keeps a line written in the turn a hold begins (an event's considered line) with the held ones, in order", async () => {
-    const entry = auditEntry({
-      time: Date.parse("2026-01-01T00:00:00Z"),
-      session: "s",
-      hook: makeHook({ name: "h" }),
-      record: fakeRecord({ action: "continue" }),
-      answered: { action: "continue" },
-      effective: { action: "continue" },
-    });
-    const path = auditLogPath(dir.path);
-    const text = async (): Promise<string> => readFile(path, "utf8").catch(() => "");
-    const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-    const sink = createFileAuditSink(dir.path);
+    const { entry, text, turn, sink } = heldSinkSetup();
     sink.write({ ...entry, hook: "considered-first" });
     const release = sink.hold?.();
     await turn();
