@@ -2,6 +2,7 @@
 // (decision 0063): settings.ts parses, checks and merges files with them.
 import { z } from "zod";
 import { PermissionsSettingsSchema } from "../permissions/rules.js";
+import { onceEach } from "../shared/once.js";
 import { BASE_URL_REQUIREMENT, isHttpUrl } from "./base-url.js";
 import { MAX_STEPS_MAX, MAX_STEPS_MIN } from "./max-steps.js";
 import { McpServersSchema } from "./mcp-servers.js";
@@ -170,15 +171,10 @@ export function isSettingsField(key: string): key is SettingsFieldName {
 }
 
 /** Each field's schema, built once (also `SettingsSchema`'s, when something needs every field). */
-const fieldSchemas = new Map<SettingsFieldName, z.ZodType>();
+const fieldSchema = onceEach((key: SettingsFieldName): z.ZodType => SETTINGS_FIELDS[key]());
 
 export function settingsFieldSchema<K extends SettingsFieldName>(key: K): SettingsShape[K] {
-  let schema = fieldSchemas.get(key);
-  if (schema === undefined) {
-    schema = SETTINGS_FIELDS[key]();
-    fieldSchemas.set(key, schema);
-  }
-  return schema as SettingsShape[K];
+  return fieldSchema(key) as SettingsShape[K];
 }
 
 function shapeOf(keys: readonly SettingsFieldName[]): SettingsShape {

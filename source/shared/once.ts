@@ -10,3 +10,12 @@ export function once<T>(build: () => T): () => T {
     return built.value;
   };
 }
+
+/** `once` for each key: `build(key)` at the key's first use, then that value for it. */
+export function onceEach<K, V>(build: (key: K) => V): (key: K) => V {
+  const built = new Map<K, V>();
+  return (key) => {
+    if (!built.has(key)) built.set(key, build(key));
+    return built.get(key) as V;
+  };
+}

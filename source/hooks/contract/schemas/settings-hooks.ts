@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseRuleText } from "../../../permissions/rules.js";
-import { once } from "../../../shared/once.js";
+import { once, onceEach } from "../../../shared/once.js";
 import { PARSED_ONCE } from "../../../shared/parsed-once.js";
 import {
   EnvListSchema,
@@ -176,16 +176,11 @@ type HookType = keyof typeof BRANCHES;
 type Branch<T extends HookType> = ReturnType<(typeof BRANCHES)[T]>;
 
 const sharedHandler = once(HandlerFieldsSchema);
-const builtBranches = new Map<HookType, z.ZodType>();
+const builtBranch = onceEach((type: HookType): z.ZodType => BRANCHES[type](sharedHandler()));
 
 /** One type's schema, built at its first use: a file of command hooks builds only the command one. */
 function branch<T extends HookType>(type: T): Branch<T> {
-  let schema = builtBranches.get(type);
-  if (schema === undefined) {
-    schema = BRANCHES[type](sharedHandler());
-    builtBranches.set(type, schema);
-  }
-  return schema as Branch<T>;
+  return builtBranch(type) as Branch<T>;
 }
 
 /**
