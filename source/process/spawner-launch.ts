@@ -1,14 +1,12 @@
 /**
  * How a spawner process is launched (spawner.ts is acai's side of its
  * protocol): where it runs, its command line — the system's Python or acai's
- * Node with the script, inside bwrap for a sandbox — and its private socket
- * folder, made at start and removed at the spawner's end or acai's exit.
+ * Node with the script, inside bwrap for a sandbox, with its private socket
+ * folder (spawner-folder.ts) bind-mounted read-only.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { bwrapArgv } from "./bwrap.js";
 import { PYTHON_HELPER_SCRIPT } from "./spawn-helper-python.js";
+import type { SocketFolderOptions } from "./spawner-folder.js";
 import { SPAWNER_SCRIPT } from "./spawner-script.js";
 import type { SandboxLaunch } from "./types.js";
 
@@ -21,41 +19,15 @@ export type SpawnerPlace =
   | { kind: "sandbox"; bwrap: string; launch: SandboxLaunch; python?: string }
   | { kind: "host"; python?: string };
 
-export interface SpawnerOptions {
+/** Also where its private socket folder goes (spawner-folder.ts). */
+export interface SpawnerOptions extends SocketFolderOptions {
   place: SpawnerPlace;
   /** acai's own Node (`process.execPath`), bind-mounted read-only into a sandbox. */
   execPath: string;
   /** The spawner's own environment (acai's containment marker: its exit sweep reaches it). */
   env: Readonly<Record<string, string>>;
-  /** Parent of the private socket folder (default: the OS temp folder). */
-  tmpDir?: string;
   /** How long the spawner may take to say it is ready (default 10 s). */
   readyTimeoutMs?: number;
-  /**
-   * Registers the socket folder's removal for acai's exit, where the spawner's own exit is never
-   * seen; returns how to take it back (default: `process.once("exit")`).
-   */
-  atExit?: (cleanup: () => void) => () => void;
-}
-
-/** The default `atExit`: synchronous work at the process's "exit", taken back when done earlier. */
-function atProcessExit(cleanup: () => void): () => void {
-  process.once("exit", cleanup);
-  return () => process.off("exit", cleanup);
-}
-
-/** The private socket folder: made now, removed at the spawner's end or at acai's exit, whichever comes first. */
-export function socketFolder(options: SpawnerOptions): { dir: string; remove: () => void } {
-  const dir = mkdtempSync(join(options.tmpDir ?? tmpdir(), "acai-spawner-"));
-  const removeNow = () => rmSync(dir, { recursive: true, force: true });
-  const takeBack = (options.atExit ?? atProcessExit)(removeNow);
-  return {
-    dir,
-    remove: () => {
-      takeBack();
-      removeNow();
-    },
-  };
 }
 
 /**

@@ -29,12 +29,8 @@ import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import type { ChildHandle, SpawnOutcome } from "./handle.js";
 import { describeSpawnError, killGroup, type SpawnTarget } from "./spawn.js";
-import {
-  type SpawnerOptions,
-  type SpawnerPlace,
-  socketFolder,
-  spawnerCommand,
-} from "./spawner-launch.js";
+import { socketFolder, sweepStaleFoldersOnce } from "./spawner-folder.js";
+import { type SpawnerOptions, type SpawnerPlace, spawnerCommand } from "./spawner-launch.js";
 import { jsonLine, newToken, nulRecord, readHeader, type SpawnerRequest } from "./spawner-wire.js";
 import type { SpawnerKind } from "./types.js";
 
@@ -135,9 +131,14 @@ export class Spawner {
     server.on("connection", (conn) => spawner.accept(conn));
     const ready = spawner.waitReady(options.readyTimeoutMs ?? 10_000);
     const refused = await listening;
-    if (refused === undefined) return ready;
-    spawner.stop();
-    return { failure: `cannot listen on ${socketPath}: ${refused}` };
+    if (refused !== undefined) {
+      spawner.stop();
+      return { failure: `cannot listen on ${socketPath}: ${refused}` };
+    }
+    const started = await ready;
+    // The folders left by acais killed outright go now, in the background (spawner-folder.ts).
+    if (started instanceof Spawner) sweepStaleFoldersOnce(options.tmpDir);
+    return started;
   }
 
   get running(): boolean {

@@ -1,0 +1,151 @@
+/**
+ * A spawner's private socket folder (spawner.ts): `<tmp>/acai-spawner-<acai's pid>-XXXXXX`,
+ * holding only the socket `s` acai serves. It is made at the spawner's start and removed at its
+ * end or at acai's exit — which an acai killed outright (SIGKILL, the OOM killer, a test worker
+ * torn down) never reaches. Such a folder is collected later by the next acai of the same user
+ * that starts a spawner with the same temp folder (decision 0065): once per temp folder and
+ * process, after that spawner said it is ready, in the background.
+ *
+ * A folder is collected only when everything says its acai is gone: the name is a spawner
+ * folder's (with or without the pid; before 0065 it had none), the pid in it is not a live
+ * process (a cheap filter that leaves the live acais of this PID namespace untouched), the
+ * folder is a real folder (never a link) owned by this user with mode 0700 holding `s` alone,
+ * `s` is a socket older than a minute that refuses a connection (nobody listens: a live acai
+ * in another PID namespace sharing the folder still accepts) — and it goes by unlinking `s`
+ * and removing the then-empty folder, never by a recursive removal.
+ */
+import { mkdtempSync, rmdirSync, unlinkSync } from "node:fs";
+import { lstat, readdir, rmdir, unlink } from "node:fs/promises";
+import { createConnection } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { onceEach } from "../shared/once.js";
+
+const NAME = /^acai-spawner-(?:(\d+)-)?[A-Za-z0-9]{6}$/;
+/** A refused socket younger than this may be one whose acai is between bind and listen. */
+export const STALE_AFTER_MS = 60_000;
+/** How long a connection to a socket may take to be accepted or refused (else: left alone). */
+const CONNECT_TIMEOUT_MS = 2000;
+
+export interface SocketFolderOptions {
+  /** Parent of the folder (default: the OS temp folder). */
+  tmpDir?: string;
+  /**
+   * Registers the folder's removal for acai's exit, where the spawner's own exit is never
+   * seen; returns how to take it back (default: `process.once("exit")`).
+   */
+  atExit?: (cleanup: () => void) => () => void;
+}
+
+/** The default `atExit`: synchronous work at the process's "exit", taken back when done earlier. */
+function atProcessExit(cleanup: () => void): () => void {
+  process.once("exit", cleanup);
+  return () => process.off("exit", cleanup);
+}
+
+/** Removes the socket and the folder if then empty (never what else may be in it). */
+function removeFolder(dir: string): void {
+  for (const remove of [() => unlinkSync(join(dir, "s")), () => rmdirSync(dir)]) {
+    try {
+      remove();
+    } catch {
+      // Gone already, or not empty: left as it is.
+    }
+  }
+}
+
+/** The private socket folder: made now, removed at the spawner's end or at acai's exit, whichever comes first. */
+export function socketFolder(options: SocketFolderOptions): { dir: string; remove: () => void } {
+  const prefix = join(options.tmpDir ?? tmpdir(), `acai-spawner-${process.pid}-`);
+  const dir = mkdtempSync(prefix);
+  const removeNow = () => removeFolder(dir);
+  const takeBack = (options.atExit ?? atProcessExit)(removeNow);
+  return {
+    dir,
+    remove: () => {
+      takeBack();
+      removeNow();
+    },
+  };
+}
+
+/** Whether `pid` may be a live process (a signal 0 to it is not refused for want of a process). */
+function mayBeAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== "ESRCH";
+  }
+}
+
+/** Whether a connection to the socket at `path` is refused: nothing listens there. */
+function refused(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const conn = createConnection(path);
+    const done = (answer: boolean) => {
+      conn.destroy();
+      resolve(answer);
+    };
+    conn.setTimeout(CONNECT_TIMEOUT_MS, () => done(false));
+    conn.once("connect", () => done(false));
+    conn.once("error", (error: NodeJS.ErrnoException) => done(error.code === "ECONNREFUSED"));
+  });
+}
+
+/** Whether `dir` is a folder this user made as a spawner's and whose socket nobody serves. */
+async function isStale(dir: string, now: number): Promise<boolean> {
+  const folder = await lstat(dir);
+  const uid = process.getuid?.();
+  if (!folder.isDirectory() || folder.uid !== uid || (folder.mode & 0o777) !== 0o700) return false;
+  const entries = await readdir(dir);
+  if (entries.length !== 1 || entries[0] !== "s") return false;
+  const socket = await lstat(join(dir, "s"));
+  if (!socket.isSocket() || socket.uid !== uid) return false;
+  if (now - socket.mtimeMs < STALE_AFTER_MS) return false;
+  if (!(await refused(join(dir, "s")))) return false;
+  // Still the same folder (not replaced by a link meanwhile) right before its socket goes.
+  const again = await lstat(dir);
+  return again.isDirectory() && again.ino === folder.ino && again.dev === folder.dev;
+}
+
+/** Removes `dir` if stale; whether it did. */
+async function collect(dir: string, now: number): Promise<boolean> {
+  try {
+    if (!(await isStale(dir, now))) return false;
+    await unlink(join(dir, "s"));
+    await rmdir(dir);
+    return true;
+  } catch {
+    return false; // gone meanwhile (another acai collected it), or not ours to read
+  }
+}
+
+/**
+ * Removes the stale spawner folders in `tmpDir` (above); the names of those it removed.
+ * The folders of live acais and whatever acai did not make are left as they are.
+ */
+export async function sweepStaleFolders(tmpDir: string, now = Date.now()): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(tmpDir);
+  } catch {
+    return [];
+  }
+  const candidates = names.filter((name) => {
+    const match = NAME.exec(name);
+    return match !== null && (match[1] === undefined || !mayBeAlive(Number(match[1])));
+  });
+  const removed = await Promise.all(candidates.map((name) => collect(join(tmpDir, name), now)));
+  return candidates.filter((_, i) => removed[i]);
+}
+
+const sweepOnce = onceEach((tmpDir: string) => {
+  void sweepStaleFolders(tmpDir);
+});
+
+/** Sweeps `tmpDir` (default: the OS temp folder) in the background, once per process. */
+export function sweepStaleFoldersOnce(tmpDir: string = tmpdir()): void {
+  sweepOnce(tmpDir);
+}
