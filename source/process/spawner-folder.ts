@@ -1,27 +1,30 @@
 /**
- * A spawner's private socket folder (spawner.ts): `<tmp>/acai-spawner-<acai's pid>-XXXXXX`,
- * holding only the socket `s` acai serves. It is made at the spawner's start and removed at its
- * end or at acai's exit — which an acai killed outright (SIGKILL, the OOM killer, a test worker
- * torn down) never reaches. Such a folder is collected later by the next acai of the same user
- * that starts a spawner with the same temp folder (decision 0065): once per temp folder and
- * process, after that spawner said it is ready, in the background.
+ * A spawner's private socket folder (spawner.ts): `<tmp>/acai-spawners-<uid>/acai-spawner-<acai's
+ * pid>-XXXXXX`, holding only the socket `s` acai serves. It is made at the spawner's start and
+ * removed at its end or at acai's exit — which an acai killed outright (SIGKILL, the OOM killer,
+ * a test worker torn down) never reaches. Such a folder is collected later by the next acai of
+ * the same user that starts a spawner with the same temp folder (decision 0065): once per temp
+ * folder and process, after that spawner said it is ready, in the background. The folders are
+ * kept together in one folder per user so that this costs a look at that folder, not at the
+ * whole temp folder; where that folder is not this user's alone (made by someone else, a link,
+ * open to others), a spawner's folder goes in the temp folder itself, and is not swept.
  *
  * A folder is collected only when everything says its acai is gone: the name is a spawner
- * folder's (with or without the pid; before 0065 it had none), the pid in it is not a live
- * process (a cheap filter that leaves the live acais of this PID namespace untouched), the
- * folder is a real folder (never a link) owned by this user with mode 0700 holding `s` alone,
- * `s` is a socket older than a minute that refuses a connection (nobody listens: a live acai
- * in another PID namespace sharing the folder still accepts) — and it goes by unlinking `s`
- * and removing the then-empty folder, never by a recursive removal.
+ * folder's, the pid in it is not a live process (a cheap filter that leaves the live acais of
+ * this PID namespace untouched), the folder is a real folder (never a link) owned by this user
+ * with mode 0700 holding `s` alone, `s` is a socket older than a minute that refuses a
+ * connection (nobody listens: a live acai in another PID namespace sharing the temp folder still
+ * accepts) — and it goes by unlinking `s` and removing the then-empty folder, never by a
+ * recursive removal.
  */
-import { mkdtempSync, rmdirSync, unlinkSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, rmdirSync, type Stats, unlinkSync } from "node:fs";
 import { lstat, readdir, rmdir, unlink } from "node:fs/promises";
 import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { onceEach } from "../shared/once.js";
 
-const NAME = /^acai-spawner-(?:(\d+)-)?[A-Za-z0-9]{6}$/;
+const NAME = /^acai-spawner-(\d+)-[A-Za-z0-9]{6}$/;
 /** A refused socket younger than this may be one whose acai is between bind and listen. */
 export const STALE_AFTER_MS = 60_000;
 /** How long a connection to a socket may take to be accepted or refused (else: left alone). */
@@ -54,9 +57,35 @@ function removeFolder(dir: string): void {
   }
 }
 
+/** Whether `stat` is a real folder of user `uid` that nobody else may enter. */
+function ownFolder(stat: Stats, uid: number | undefined): boolean {
+  return stat.isDirectory() && stat.uid === uid && (stat.mode & 0o777) === 0o700;
+}
+
+/** `<tmp>/acai-spawners-<uid>`, this user's folder of spawner folders in `tmp`. */
+export function spawnersFolder(tmp: string): string {
+  return join(tmp, `acai-spawners-${process.getuid?.() ?? "user"}`);
+}
+
+/** This user's folder of spawner folders in `tmp`, made if missing; undefined if it is not theirs alone. */
+function ownSpawnersFolder(tmp: string): string | undefined {
+  const parent = spawnersFolder(tmp);
+  try {
+    mkdirSync(parent, { mode: 0o700 });
+  } catch {
+    // There already (checked below), or cannot be made.
+  }
+  try {
+    return ownFolder(lstatSync(parent), process.getuid?.()) ? parent : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The private socket folder: made now, removed at the spawner's end or at acai's exit, whichever comes first. */
 export function socketFolder(options: SocketFolderOptions): { dir: string; remove: () => void } {
-  const prefix = join(options.tmpDir ?? tmpdir(), `acai-spawner-${process.pid}-`);
+  const tmp = options.tmpDir ?? tmpdir();
+  const prefix = join(ownSpawnersFolder(tmp) ?? tmp, `acai-spawner-${process.pid}-`);
   const dir = mkdtempSync(prefix);
   const removeNow = () => removeFolder(dir);
   const takeBack = (options.atExit ?? atProcessExit)(removeNow);
@@ -98,7 +127,7 @@ function refused(path: string): Promise<boolean> {
 async function isStale(dir: string, now: number): Promise<boolean> {
   const folder = await lstat(dir);
   const uid = process.getuid?.();
-  if (!folder.isDirectory() || folder.uid !== uid || (folder.mode & 0o777) !== 0o700) return false;
+  if (!ownFolder(folder, uid)) return false;
   const entries = await readdir(dir);
   if (entries.length !== 1 || entries[0] !== "s") return false;
   const socket = await lstat(join(dir, "s"));
@@ -123,21 +152,23 @@ async function collect(dir: string, now: number): Promise<boolean> {
 }
 
 /**
- * Removes the stale spawner folders in `tmpDir` (above); the names of those it removed.
- * The folders of live acais and whatever acai did not make are left as they are.
+ * Removes the stale spawner folders of this user in `tmpDir` (above); the names of those it
+ * removed. The folders of live acais and whatever acai did not make are left as they are.
  */
 export async function sweepStaleFolders(tmpDir: string, now = Date.now()): Promise<string[]> {
+  const parent = spawnersFolder(tmpDir);
   let names: string[];
   try {
-    names = await readdir(tmpDir);
+    if (!ownFolder(await lstat(parent), process.getuid?.())) return [];
+    names = await readdir(parent);
   } catch {
     return [];
   }
   const candidates = names.filter((name) => {
-    const match = NAME.exec(name);
-    return match !== null && (match[1] === undefined || !mayBeAlive(Number(match[1])));
+    const pid = NAME.exec(name)?.[1];
+    return pid !== undefined && !mayBeAlive(Number(pid));
   });
-  const removed = await Promise.all(candidates.map((name) => collect(join(tmpDir, name), now)));
+  const removed = await Promise.all(candidates.map((name) => collect(join(parent, name), now)));
   return candidates.filter((_, i) => removed[i]);
 }
 

@@ -16,6 +16,7 @@ import { chmod, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/pro
 import net from "node:net";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { spawnersFolder } from "../../source/process/spawner-folder.js";
 import { bwrapWorks } from "../support/bwrap.js";
 import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
 import { type AcaiDirs, makeAcaiDirs, runAcai } from "../support/run-acai.js";
@@ -103,8 +104,10 @@ describe.runIf(bwrapWorks)("the sandbox in acai -p (bubblewrap)", () => {
     // The same kind of calls inside the project and the temp folder work.
     expect(results[4]).toContain("inside\ntmp");
     expect(await readFile(path.join(dirs.cwd, "inside.txt"), "utf8")).toBe("inside\n");
-    // The spawners' socket folders (in TMPDIR, one per spawner) are gone once acai has exited.
+    // The spawners' socket folders (in TMPDIR's folder of them, one per spawner) are gone once
+    // acai has exited; that folder stays, for the next acai's.
     expect((await readdir(tmp)).filter((name) => name.startsWith("acai-spawner-"))).toEqual([]);
+    expect(await readdir(spawnersFolder(tmp))).toEqual([]);
   }, 90_000);
 
   it("a link in the project does not carry a write outside", async () => {

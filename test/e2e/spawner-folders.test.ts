@@ -8,11 +8,12 @@
  * (so does the live one, should its helper start again meanwhile).
  * The sockets are dated back past the minute a refused socket is spared.
  */
-import { readdirSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { spawnersFolder } from "../../source/process/spawner-folder.js";
 import { pidsWith, survivors, waitFor } from "../process/survivors.js";
 import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
 import { type AcaiDirs, type AcaiProcess, makeAcaiDirs, startAcai } from "../support/run-acai.js";
@@ -55,14 +56,17 @@ async function heldAcai(tmpDir: string, fake: FakeOpenAIServer) {
   return { acai, pid, release: () => writeFileSync(release, "") };
 }
 
-/** The spawner folders in `tmpDir` of the acai with `pid`. */
-const foldersOf = (tmpDir: string, pid: number) =>
-  readdirSync(tmpDir).filter((name) => name.startsWith(`acai-spawner-${pid}-`));
+/** The spawner folders in `tmpDir` (in its folder of them) of the acai with `pid`. */
+const foldersOf = (tmpDir: string, pid: number) => {
+  const parent = spawnersFolder(tmpDir);
+  if (!existsSync(parent)) return [];
+  return readdirSync(parent).filter((name) => name.startsWith(`acai-spawner-${pid}-`));
+};
 
 /** Dates the sockets of `folders` two minutes back. */
 function age(tmpDir: string, folders: string[]): void {
   const then = new Date(Date.now() - 120_000);
-  for (const name of folders) utimesSync(path.join(tmpDir, name, "s"), then, then);
+  for (const name of folders) utimesSync(path.join(spawnersFolder(tmpDir), name, "s"), then, then);
 }
 
 describe("spawner folders of an acai killed outright", () => {
@@ -100,6 +104,6 @@ describe("spawner folders of an acai killed outright", () => {
       const result = await acai.result;
       expect(result.exitCode, result.stderr).toBe(0);
     }
-    expect(readdirSync(t).filter((name) => name.startsWith("acai-spawner-"))).toEqual([]);
+    expect(readdirSync(spawnersFolder(t))).toEqual([]);
   });
 });

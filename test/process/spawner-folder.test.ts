@@ -1,6 +1,7 @@
 /**
  * Spawner socket folders (source/process/spawner-folder.ts, decision 0065):
- * the folder carries its acai's pid and goes without a recursive removal;
+ * the folder carries its acai's pid, sits in the user's folder of them, and
+ * goes without a recursive removal;
  * the sweep collects only a folder whose acai is gone — its socket refuses a
  * connection, is older than a minute, and the pid in its name is dead — and
  * leaves a live acai's (same PID namespace or not), a young one, links, and
@@ -15,6 +16,8 @@ import {
   lstatSync,
   mkdirSync,
   readdirSync,
+  renameSync,
+  rmdirSync,
   symlinkSync,
   utimesSync,
   writeFileSync,
@@ -27,14 +30,19 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   STALE_AFTER_MS,
   socketFolder,
+  spawnersFolder,
   sweepStaleFolders,
 } from "../../source/process/spawner-folder.js";
 
 let tmp: string;
+/** This user's folder of spawner folders in tmp. */
+let parent: string;
 const servers: Server[] = [];
 
 beforeEach(async () => {
   tmp = await mkdtemp(join(tmpdir(), "acai-folder-test-"));
+  parent = spawnersFolder(tmp);
+  mkdirSync(parent, { mode: 0o700 });
 });
 
 afterEach(async () => {
@@ -57,9 +65,9 @@ async function orphanSocket(path: string, ageMs = 2 * STALE_AFTER_MS): Promise<v
   utimesSync(path, then, then);
 }
 
-/** A spawner folder `name` in tmp (mode 0700) holding an orphaned socket `s`; its path. */
-async function deadFolder(name: string, ageMs?: number): Promise<string> {
-  const dir = join(tmp, name);
+/** A spawner folder `name` in `where` (mode 0700) holding an orphaned socket `s`; its path. */
+async function deadFolder(name: string, ageMs?: number, where = parent): Promise<string> {
+  const dir = join(where, name);
   mkdirSync(dir, { mode: 0o700 });
   await orphanSocket(join(dir, "s"), ageMs);
   return dir;
@@ -67,7 +75,7 @@ async function deadFolder(name: string, ageMs?: number): Promise<string> {
 
 /** A spawner folder `name` whose socket a server in this process serves; its path. */
 async function liveFolder(name: string): Promise<string> {
-  const dir = join(tmp, name);
+  const dir = join(parent, name);
   mkdirSync(dir, { mode: 0o700 });
   const server = createServer((conn) => conn.destroy());
   servers.push(server);
@@ -78,9 +86,11 @@ async function liveFolder(name: string): Promise<string> {
 }
 
 describe("a spawner's socket folder", () => {
-  it("is named with acai's pid and goes with its socket, never with what else is in it", () => {
+  it("is named with acai's pid, in this user's folder of them, and goes with its socket, never with what else is in it", () => {
+    rmdirSync(parent);
     const first = socketFolder({ tmpDir: tmp, atExit: () => () => {} });
-    expect(first.dir).toMatch(new RegExp(`/acai-spawner-${process.pid}-[A-Za-z0-9]{6}$`));
+    expect(first.dir).toMatch(new RegExp(`^${parent}/acai-spawner-${process.pid}-[A-Za-z0-9]{6}$`));
+    expect(lstatSync(parent).mode & 0o777).toBe(0o700);
     writeFileSync(join(first.dir, "s"), "");
     first.remove();
     expect(existsSync(first.dir)).toBe(false);
@@ -90,6 +100,18 @@ describe("a spawner's socket folder", () => {
     writeFileSync(join(second.dir, "other"), "kept");
     second.remove();
     expect(readdirSync(second.dir)).toEqual(["other"]);
+  });
+
+  it("goes in the temp folder itself where this user's folder of them is open to others or a link", () => {
+    chmodSync(parent, 0o755);
+    const open = socketFolder({ tmpDir: tmp, atExit: () => () => {} });
+    expect(open.dir).toMatch(new RegExp(`^${tmp}/acai-spawner-${process.pid}-[A-Za-z0-9]{6}$`));
+    rmdirSync(parent);
+    mkdirSync(join(tmp, "elsewhere"), { mode: 0o700 });
+    symlinkSync(join(tmp, "elsewhere"), parent);
+    const linked = socketFolder({ tmpDir: tmp, atExit: () => () => {} });
+    expect(linked.dir).toMatch(new RegExp(`^${tmp}/acai-spawner-${process.pid}-[A-Za-z0-9]{6}$`));
+    expect(readdirSync(join(tmp, "elsewhere"))).toEqual([]);
   });
 
   it("is removed at exit by the cleanup it registered, and that is taken back when removed earlier", () => {
@@ -108,22 +130,23 @@ describe("a spawner's socket folder", () => {
 });
 
 describe("the sweep of stale spawner folders", () => {
-  it("removes a folder whose acai is gone: with its dead pid in the name, and one named before the pid was", async () => {
+  it("removes a folder whose acai is gone (its pid dead), and none in the temp folder itself", async () => {
     const name = `acai-spawner-${deadPid()}-aB3xY9`;
-    const withPid = await deadFolder(name);
-    const unnamed = await deadFolder("acai-spawner-Qw7Er2");
-    expect((await sweepStaleFolders(tmp)).sort()).toEqual(["acai-spawner-Qw7Er2", name].sort());
-    expect(existsSync(withPid)).toBe(false);
-    expect(existsSync(unnamed)).toBe(false);
-    expect(readdirSync(tmp)).toEqual([]);
+    const dead = await deadFolder(name);
+    const outside = await deadFolder(name, undefined, tmp);
+    const unnamed = await deadFolder("acai-spawner-Qw7Er2", undefined, tmp);
+    expect(await sweepStaleFolders(tmp)).toEqual([name]);
+    expect(existsSync(dead)).toBe(false);
+    expect(readdirSync(parent)).toEqual([]);
+    expect(readdirSync(outside)).toEqual(["s"]);
+    expect(readdirSync(unnamed)).toEqual(["s"]);
   });
 
   it("leaves a live acai's folder: a live pid, or a dead-looking pid whose socket is served (another PID namespace)", async () => {
     const ownPid = await deadFolder(`acai-spawner-${process.pid}-aaaaaa`);
     const served = await liveFolder(`acai-spawner-${deadPid()}-bbbbbb`);
-    const servedUnnamed = await liveFolder("acai-spawner-cccccc");
     expect(await sweepStaleFolders(tmp)).toEqual([]);
-    for (const dir of [ownPid, served, servedUnnamed]) {
+    for (const dir of [ownPid, served]) {
       expect(readdirSync(dir), dir).toEqual(["s"]);
     }
   });
@@ -139,27 +162,40 @@ describe("the sweep of stale spawner folders", () => {
 
   it("leaves what acai did not make: other names, links, other modes, other contents", async () => {
     const pid = deadPid();
-    const target = await deadFolder("elsewhere");
-    symlinkSync(target, join(tmp, `acai-spawner-${pid}-link01`));
+    const target = await deadFolder("elsewhere", undefined, tmp);
+    symlinkSync(target, join(parent, `acai-spawner-${pid}-link01`));
     const open = await deadFolder(`acai-spawner-${pid}-mode01`);
     chmodSync(open, 0o755);
     const more = await deadFolder(`acai-spawner-${pid}-more01`);
     writeFileSync(join(more, "notes"), "kept");
-    const file = join(tmp, `acai-spawner-${pid}-file01`);
+    const file = join(parent, `acai-spawner-${pid}-file01`);
     mkdirSync(file, { mode: 0o700 });
     writeFileSync(join(file, "s"), "not a socket"); // a connection to it is refused too
     const then = new Date(Date.now() - 2 * STALE_AFTER_MS);
     utimesSync(join(file, "s"), then, then);
     const other = await deadFolder("acai-spawner-sweep-abc123");
-    const before = readdirSync(tmp).sort();
+    const before = readdirSync(parent).sort();
 
     expect(await sweepStaleFolders(tmp)).toEqual([]);
-    expect(readdirSync(tmp).sort()).toEqual(before);
-    expect(lstatSync(join(tmp, `acai-spawner-${pid}-link01`)).isSymbolicLink()).toBe(true);
+    expect(readdirSync(parent).sort()).toEqual(before);
+    expect(lstatSync(join(parent, `acai-spawner-${pid}-link01`)).isSymbolicLink()).toBe(true);
     expect(readdirSync(target)).toEqual(["s"]);
     expect(readdirSync(more).sort()).toEqual(["notes", "s"]);
     expect(readdirSync(open)).toEqual(["s"]);
     expect(readdirSync(other)).toEqual(["s"]);
+  });
+
+  it("looks into no folder of spawner folders that is a link, or open to others", async () => {
+    const name = `acai-spawner-${deadPid()}-eeeeee`;
+    const dead = await deadFolder(name);
+    chmodSync(parent, 0o755);
+    expect(await sweepStaleFolders(tmp)).toEqual([]);
+    expect(readdirSync(dead)).toEqual(["s"]);
+    chmodSync(parent, 0o700);
+    renameSync(parent, join(tmp, "elsewhere"));
+    symlinkSync(join(tmp, "elsewhere"), parent);
+    expect(await sweepStaleFolders(tmp)).toEqual([]);
+    expect(readdirSync(join(tmp, "elsewhere", name))).toEqual(["s"]);
   });
 
   it("finds nothing to do in a temp folder that is not there", async () => {
