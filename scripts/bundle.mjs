@@ -34,6 +34,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { asciiBundle } from "./bundle-ascii.mjs";
 import { eagerBundle } from "./bundle-eager.mjs";
+import { sdkHeaders } from "./bundle-headers.mjs";
 import { coldModules, externalsLoaded, lazyRequires } from "./bundle-lazy.mjs";
 import { trainingRun } from "./bundle-training.mjs";
 import { scanSource } from "./bundle-urls.mjs";
@@ -155,7 +156,7 @@ await build({
   banner: {
     js: 'import { createRequire as __acaiCreateRequire } from "node:module"; let __acaiRequire; function require(id) { __acaiRequire ??= __acaiCreateRequire(import.meta.url); return __acaiRequire(id); }',
   },
-  plugins: [tsModuleUrls, lazyCommonJs, coldModules(sourceDir)],
+  plugins: [tsModuleUrls, lazyCommonJs, coldModules(sourceDir), sdkHeaders(sourceDir)],
   logLevel: "warning",
 });
 

@@ -2,6 +2,7 @@ import { APICallError, type LanguageModel } from "ai";
 import { isHttpUrl } from "../config/base-url.js";
 import { isSet, providerChoices, whatIsSet } from "./default-model.js";
 import { ModelConfigError } from "./errors.js";
+import { createModelFetch } from "./http/model-fetch.js";
 
 /**
  * `--model anthropic:MODEL`: Anthropic's Messages API through `@ai-sdk/anthropic`.
@@ -50,6 +51,7 @@ export function createAnthropicModel(options: AnthropicModelOptions): LanguageMo
       createAnthropic({
         apiKey: apiKey ?? PLACEHOLDER_KEY,
         baseURL: baseUrl ?? ANTHROPIC_API_URL,
+        fetch: createModelFetch({ env }),
       }).messages(modelId),
     );
     return loaded;

@@ -13,6 +13,7 @@ import {
 } from "./default-model.js";
 import { ModelConfigError } from "./errors.js";
 import { failFastOnLocalRefusal } from "./fail-fast.js";
+import { createModelFetch } from "./http/model-fetch.js";
 import { offlineHint } from "./offline-hint.js";
 import { createReplayModel } from "./replay.js";
 
@@ -93,6 +94,7 @@ export function resolveModel(options: ResolveModelOptions): ResolvedModel {
       const openai = createOpenAI({
         apiKey: apiKey ?? PLACEHOLDER_KEY,
         ...(baseUrl ? { baseURL: baseUrl } : {}),
+        fetch: createModelFetch({ env: options.env }),
       });
       const api =
         provider === "openai" ? (baseUrl ? "chat" : "responses") : provider.slice("openai-".length);

@@ -6,7 +6,7 @@
  * sees every schema zod constructs (zod calls its global config's
  * `postProcessor` with each), finds the bundle module that asked for it (the
  * first stack frame outside zod, and that chunk's `// source/…` mark above
- * the line), and writes what it saw when the first `fetch` starts.
+ * the line), and writes what it saw when the first HTTP request starts.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -24,7 +24,8 @@ interface Built {
 
 /** The recorder: each chunk's `// source/…` marks read once; the asker is the module whose top level runs, else the first frame outside zod's chunk. */
 function recorderSource(out: string): string {
-  return `import { readFileSync, writeFileSync } from "node:fs";
+  return `import { subscribe } from "node:diagnostics_channel";
+import { readFileSync, writeFileSync } from "node:fs";
 const marks = new Map();
 function sectionOf(url, line) {
   let list = marks.get(url);
@@ -71,11 +72,10 @@ globalThis.__zod_globalConfig = { postProcessor(inst) {
   }
   built.push({ module, type: inst._zod.def.type });
 } };
-const fetchOf = globalThis.fetch;
-globalThis.fetch = function (...args) {
+// The model request goes over node:http (decision 0065): Node announces each client request here.
+subscribe("http.client.request.start", () => {
   if (!sent) { sent = true; writeFileSync(${JSON.stringify(out)}, JSON.stringify(built)); }
-  return fetchOf.apply(this, args);
-};
+});
 `;
 }
 

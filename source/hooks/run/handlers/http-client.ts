@@ -5,9 +5,14 @@
  * fetch (undici) would do, but its timeouts and body cap are not per request
  * without more code than this, and it follows redirects unless told (decision 0032).
  * A redirect is never followed: the URL the user allowed is the only one posted to.
+ *
+ * Both modules load at the first post, through `process.getBuiltinModule`: an
+ * ES import of `node:http` loads all of undici (its module namespace reads
+ * http's lazy `WebSocket` getters), and `node:https` loads TLS — ~50 ms of a
+ * start that may never post (decision 0065).
  */
-import http from "node:http";
-import https from "node:https";
+import type { Agent as HttpAgent } from "node:http";
+import type { Agent as HttpsAgent } from "node:https";
 
 interface HttpPost {
   url: string;
@@ -35,24 +40,37 @@ export interface HttpHookClient {
 /** Idle connections are kept this long (a hook fires again soon, or not for a while). */
 const KEEP_ALIVE_MS = 30_000;
 
+interface Agents {
+  "http:"?: HttpAgent;
+  "https:"?: HttpsAgent;
+}
+
 export function createHttpHookClient(): HttpHookClient {
-  const agents = {
-    "http:": new http.Agent({ keepAlive: true, keepAliveMsecs: KEEP_ALIVE_MS, maxSockets: 16 }),
-    "https:": new https.Agent({ keepAlive: true, keepAliveMsecs: KEEP_ALIVE_MS, maxSockets: 16 }),
-  };
+  const agents: Agents = {};
   return {
     post: (request) => post(request, agents),
     close() {
-      agents["http:"].destroy();
-      agents["https:"].destroy();
+      agents["http:"]?.destroy();
+      agents["https:"]?.destroy();
     },
   };
 }
 
-function post(
-  request: HttpPost,
-  agents: { "http:": http.Agent; "https:": https.Agent },
-): Promise<HttpOutcome> {
+const AGENT_OPTIONS = { keepAlive: true, keepAliveMsecs: KEEP_ALIVE_MS, maxSockets: 16 };
+
+/** The module and the session's agent for `secure` or plain http, made at its first post. */
+function transport(secure: boolean, agents: Agents) {
+  if (secure) {
+    const https = process.getBuiltinModule("node:https");
+    agents["https:"] ??= new https.Agent(AGENT_OPTIONS);
+    return { request: https.request, agent: agents["https:"] };
+  }
+  const http = process.getBuiltinModule("node:http");
+  agents["http:"] ??= new http.Agent(AGENT_OPTIONS);
+  return { request: http.request, agent: agents["http:"] };
+}
+
+function post(request: HttpPost, agents: Agents): Promise<HttpOutcome> {
   const started = performance.now();
   const elapsed = () => performance.now() - started;
   return new Promise((resolve) => {
@@ -65,11 +83,10 @@ function post(
       resolve(outcome);
     };
     const url = new URL(request.url);
-    const secure = url.protocol === "https:";
-    const send = secure ? https.request : http.request;
+    const { request: send, agent } = transport(url.protocol === "https:", agents);
     const req = send(url, {
       method: "POST",
-      agent: secure ? agents["https:"] : agents["http:"],
+      agent,
       headers: {
         ...request.headers,
         "content-type": "application/json",
