@@ -1,4 +1,4 @@
-// The AI SDK's request headers without undici (decision 0065): provider-utils
+// The AI SDK's request headers without undici (decision 0067): provider-utils
 // builds every request's headers with the global `Headers` (withUserAgentSuffix,
 // normalizeHeaders), and Node's global `Headers` loads all of undici on its
 // first use (~50 ms of CPU before `acai -p`'s first request). In the bundle,
@@ -24,7 +24,7 @@ export function sdkHeaders(sourceDir) {
         const text = await readFile(args.path, "utf8");
         if (!/\bnew Headers\(/.test(text) || OWN_HEADERS.test(text)) {
           throw new Error(
-            `${args.path} no longer uses the global Headers as scripts/bundle-headers.mjs expects: check its new Headers(...) calls and update the plugin (decision 0065)`,
+            `${args.path} no longer uses the global Headers as scripts/bundle-headers.mjs expects: check its new Headers(...) calls and update the plugin (decision 0067)`,
           );
         }
         return {

@@ -1,6 +1,6 @@
 /**
  * `acai -p` sends its model request without loading undici or TLS (decision
- * 0065): Node's `fetch` and `Headers` load all of undici (~50 ms of CPU
+ * 0067): Node's `fetch` and `Headers` load all of undici (~50 ms of CPU
  * before the first request), an ES import of `node:http` does too, and
  * `node:https` loads TLS. A recorder loaded with `--import` writes Node's list
  * of loaded built-in modules when the first HTTP request starts, and again

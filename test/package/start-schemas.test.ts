@@ -72,7 +72,7 @@ globalThis.__zod_globalConfig = { postProcessor(inst) {
   }
   built.push({ module, type: inst._zod.def.type });
 } };
-// The model request goes over node:http (decision 0065): Node announces each client request here.
+// The model request goes over node:http (decision 0067): Node announces each client request here.
 subscribe("http.client.request.start", () => {
   if (!sent) { sent = true; writeFileSync(${JSON.stringify(out)}, JSON.stringify(built)); }
 });

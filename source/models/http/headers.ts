@@ -1,7 +1,7 @@
 /**
  * A `Headers` of the WHATWG Fetch standard without undici: Node's global
  * `Headers` loads all of undici on its first use (~50 ms of CPU before acai's
- * first model request; decision 0065). The model requests' fetch
+ * first model request; decision 0067). The model requests' fetch
  * (`node-fetch.ts`) answers with these, and in the bundle the AI SDK's
  * provider-utils builds its request headers with this class instead of the
  * global (scripts/bundle-headers.mjs).

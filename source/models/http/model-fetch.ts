@@ -1,5 +1,5 @@
 /**
- * The `fetch` acai gives its model providers (decision 0065): the requests
+ * The `fetch` acai gives its model providers (decision 0067): the requests
  * the AI SDK sends — a JSON body posted to an http(s) URL, an answer read as
  * a stream — go over Node's own `http`/`https`, so a start never loads undici
  * (Node's `fetch`, ~50 ms of CPU before the first request; only `https`

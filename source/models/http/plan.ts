@@ -1,7 +1,7 @@
 /**
  * Which model requests `model-fetch.ts` sends itself over `node:http`, and
  * which it hands to Node's `fetch` unchanged: a pure function of the request
- * and acai's environment (decision 0065). It sends what the AI SDK's model
+ * and acai's environment (decision 0067). It sends what the AI SDK's model
  * providers send — a string or bytes posted, or nothing, to an http(s) URL —
  * and hands over everything it would have to do differently from `fetch`:
  * Node's proxy from the environment, a port `fetch` refuses, credentials in

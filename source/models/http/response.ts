@@ -2,7 +2,7 @@
  * The answer `model-fetch.ts` gives for a request it sent over `node:http`:
  * the part of the Fetch standard's `Response` the AI SDK reads (status, ok,
  * headers, a web `ReadableStream` body, `text`/`json`/`arrayBuffer`) over
- * Node's `IncomingMessage`, without undici (decision 0065).
+ * Node's `IncomingMessage`, without undici (decision 0067).
  */
 import type { IncomingMessage } from "node:http";
 import type { Readable } from "node:stream";

@@ -1,5 +1,5 @@
 /**
- * PlainHeaders (decision 0065) behaves as Node's own `Headers` for what the
+ * PlainHeaders (decision 0067) behaves as Node's own `Headers` for what the
  * AI SDK and the model fetch do with it: each case runs the same steps on
  * both and compares what they show.
  */

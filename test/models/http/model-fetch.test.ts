@@ -1,5 +1,5 @@
 /**
- * The model fetch over node:http (decision 0065) against a real server on
+ * The model fetch over node:http (decision 0067) against a real server on
  * 127.0.0.1: what reaches the server, a body read as it arrives, fetch's
  * errors for each failure, undici's time limits, a compressed body, and what
  * it hands to Node's fetch.

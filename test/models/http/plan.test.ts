@@ -1,4 +1,4 @@
-/** Which requests the model fetch sends itself, and which go to Node's fetch unchanged (decision 0065). */
+/** Which requests the model fetch sends itself, and which go to Node's fetch unchanged (decision 0067). */
 import { describe, expect, it } from "vitest";
 import { type FetchInit, planRequest } from "../../../source/models/http/plan.js";
 

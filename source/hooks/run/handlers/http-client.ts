@@ -9,7 +9,7 @@
  * Both modules load at the first post, through `process.getBuiltinModule`: an
  * ES import of `node:http` loads all of undici (its module namespace reads
  * http's lazy `WebSocket` getters), and `node:https` loads TLS — ~50 ms of a
- * start that may never post (decision 0065).
+ * start that may never post (decision 0067).
  */
 import type { Agent as HttpAgent } from "node:http";
 import type { Agent as HttpsAgent } from "node:https";
