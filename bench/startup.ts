@@ -20,7 +20,8 @@
  *
  * Each round also runs the AI SDK alone (bench/support/ai-sdk-floor.ts: its
  * `streamText` to the same server, one eagerly compiled file behind the
- * compile cache): the floor acai cannot go under while it uses that SDK; the
+ * compile cache, sending over acai's model fetch as acai does, decision 0067):
+ * the floor acai cannot go under while it uses that SDK; the
  * RESULT line "vs the AI SDK alone" gives acai's own share above it.
  *
  * With --before on Linux, also the CPU time used until the request arrives

@@ -14,6 +14,8 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 // @ts-expect-error: a build script in plain JavaScript (scripts/), without types.
 import { eagerChunk } from "../../scripts/bundle-eager.mjs";
+// @ts-expect-error: a build script in plain JavaScript (scripts/), without types.
+import { sdkHeaders } from "../../scripts/bundle-headers.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -30,6 +32,7 @@ export async function buildAiSdkFloor(dir: string): Promise<string> {
     banner: {
       js: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);',
     },
+    plugins: [sdkHeaders(path.resolve(here, "..", "..", "source"))],
     logLevel: "error",
   });
   const text = await readFile(bundled, "utf8");
