@@ -1,6 +1,5 @@
 import path from "node:path";
-import { createOpenAI } from "@ai-sdk/openai";
-import { type LanguageModel, wrapLanguageModel } from "ai";
+import type { LanguageModel } from "ai";
 import { BASE_URL_REQUIREMENT, isHttpUrl } from "../config/base-url.js";
 import { createAnthropicModel } from "./anthropic.js";
 import {
@@ -13,8 +12,8 @@ import {
 } from "./default-model.js";
 import { ModelConfigError } from "./errors.js";
 import { failFastOnLocalRefusal } from "./fail-fast.js";
-import { createModelFetch } from "./http/model-fetch.js";
 import { offlineHint } from "./offline-hint.js";
+import { createOpenAiModel } from "./openai.js";
 import { createReplayModel } from "./replay.js";
 
 export { ModelConfigError } from "./errors.js";
@@ -91,33 +90,16 @@ export function resolveModel(options: ResolveModelOptions): ResolvedModel {
       }
       const apiKey = options.env.OPENAI_API_KEY?.trim() || undefined;
       if (!apiKey && !baseUrl) throw new ModelConfigError(noOpenAiKeyMessage(spec, options.env));
-      const openai = createOpenAI({
-        apiKey: apiKey ?? PLACEHOLDER_KEY,
-        ...(baseUrl ? { baseURL: baseUrl } : {}),
-        fetch: createModelFetch({ env: options.env }),
-      });
       const api =
         provider === "openai" ? (baseUrl ? "chat" : "responses") : provider.slice("openai-".length);
-      if (api === "chat") return { model: failFastOnLocalRefusal(openai.chat(id)), modelId: id };
-      const responses = failFastOnLocalRefusal(openai.responses(id));
-      if (!baseUrl) return { model: responses, modelId: id };
-      // Other servers keep no response store: send full items instead of item references.
-      return {
-        model: wrapLanguageModel({
-          model: responses,
-          middleware: {
-            specificationVersion: "v4",
-            transformParams: async ({ params }) => ({
-              ...params,
-              providerOptions: {
-                ...params.providerOptions,
-                openai: { ...params.providerOptions?.openai, store: false },
-              },
-            }),
-          },
-        }),
+      const model = createOpenAiModel({
+        api: api === "chat" ? "chat" : "responses",
         modelId: id,
-      };
+        apiKey: apiKey ?? PLACEHOLDER_KEY,
+        baseUrl,
+        env: options.env,
+      });
+      return { model: failFastOnLocalRefusal(model), modelId: id };
     }
     default:
       throw new ModelConfigError(

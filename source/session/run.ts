@@ -32,6 +32,7 @@ import type { SessionAgent } from "./agent.js";
 import { gatedRelay } from "./gated-relay.js";
 import type { SessionGround } from "./ground.js";
 import { sessionHandlers } from "./hook-handlers.js";
+import { providerAhead } from "./provider-ahead.js";
 import type { SessionServices } from "./services.js";
 import type { PreparedSession, PrepareSessionOptions, SessionRunInput } from "./types.js";
 import { runWatches } from "./watches.js";
@@ -53,6 +54,8 @@ export function sessionRuns(parts: SessionRunParts): RunOf {
   const { built, relay, services, memory, ground, telemetry } = parts;
   /** The interceptor of the latest run, for `notify` (its notifier is idle once that run ends). */
   let running: HookInterceptor | undefined;
+  // The first hook of the session starts loading the model's provider (decision 0066).
+  const hookStarting = providerAhead(services.model.model);
   return {
     notify: (message, notificationType) =>
       running ? running.notify(message, notificationType) : Promise.resolve([]),
@@ -83,6 +86,7 @@ export function sessionRuns(parts: SessionRunParts): RunOf {
           sent: announceSent,
           handlers: handlers.handlers,
           onWatchPaths: watches.onWatchPaths,
+          hookStarting,
         }),
       );
       running = intercept;
@@ -138,6 +142,8 @@ interface ThisRun {
   /** The session's relay, its sends gated (none: this session sends no messages). */
   relay: SessionRelay | undefined;
   onWatchPaths: OnWatchPaths;
+  /** Told as each hook starts (provider-ahead.ts). */
+  hookStarting: () => void;
 }
 
 function interceptorOptions(parts: SessionRunParts, run: ThisRun): InterceptorOptions {
@@ -148,7 +154,10 @@ function interceptorOptions(parts: SessionRunParts, run: ThisRun): InterceptorOp
     hooks: services.registry.hooks,
     fingerprints: services.registry.fingerprints,
     runner: sandbox.toolRunner,
-    launchFor: (hook) => sandbox.launchFor(hook),
+    launchFor: (hook) => {
+      run.hookStarting();
+      return sandbox.launchFor(hook);
+    },
     env: options.env,
     projectDir: ground.projectDir,
     envFiles: built.envFiles,
