@@ -1,0 +1,67 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
+import type { LanguageModel } from "ai";
+import { describe, expect, test } from "vitest";
+import { createOpenAiModel } from "../../source/models/openai.js";
+import { providerAhead } from "../../source/session/provider-ahead.js";
+
+/** A model whose supportedUrls reads are counted, answering `answer()` each time. */
+function countedModel(answer: () => unknown): { model: LanguageModel; reads: () => number } {
+  let reads = 0;
+  const model = {
+    specificationVersion: "v4",
+    provider: "test",
+    modelId: "test",
+    get supportedUrls() {
+      reads++;
+      return answer();
+    },
+    doGenerate: () => Promise.reject(new Error("not used")),
+    doStream: () => Promise.reject(new Error("not used")),
+  } as unknown as LanguageModel;
+  return { model, reads: () => reads };
+}
+
+describe("providerAhead", () => {
+  test("the first hook's start reads the model's supportedUrls once, on the next turn of the loop", async () => {
+    const { model, reads } = countedModel(() => Promise.resolve({}));
+    const hookStarting = providerAhead(model);
+    hookStarting();
+    hookStarting();
+    expect(reads()).toBe(0); // the hook's own start goes first
+    await nextTurn();
+    expect(reads()).toBe(1);
+    hookStarting();
+    await nextTurn();
+    expect(reads()).toBe(1);
+  });
+
+  test("a load that fails is nobody's error until the request: no rejection left unhandled, no throw", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const rejecting = countedModel(() => Promise.reject(new Error("cannot load the provider")));
+      const throwing = countedModel(() => {
+        throw new Error("cannot read");
+      });
+      providerAhead(rejecting.model)();
+      providerAhead(throwing.model)();
+      await nextTurn();
+      await nextTurn();
+      expect([rejecting.reads(), throwing.reads()]).toEqual([1, 1]);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
+
+  test("an OpenAI model is named before its package loads, and its supportedUrls are the provider's", async () => {
+    const options = { modelId: "m1", apiKey: "sk-x", baseUrl: undefined, env: {} };
+    const chat = createOpenAiModel({ ...options, api: "chat" });
+    const responses = createOpenAiModel({ ...options, api: "responses" });
+    expect([chat.provider, chat.modelId]).toEqual(["openai.chat", "m1"]);
+    expect([responses.provider, responses.modelId]).toEqual(["openai.responses", "m1"]);
+    expect(await chat.supportedUrls).toEqual({ "image/*": [/^https?:\/\/.*$/] });
+    expect(Object.keys(await responses.supportedUrls)).toContain("image/*");
+  });
+});
