@@ -68,7 +68,7 @@ export function spawnersFolder(tmp: string): string {
 }
 
 /** This user's folder of spawner folders in `tmp`, made if missing; undefined if it is not theirs alone. */
-function ownSpawnersFolder(tmp: string): string | undefined {
+export function ownSpawnersFolder(tmp: string): string | undefined {
   const parent = spawnersFolder(tmp);
   try {
     mkdirSync(parent, { mode: 0o700 });

@@ -4,6 +4,7 @@
  * Node with the script, inside bwrap for a sandbox, with its private socket
  * folder (spawner-folder.ts) bind-mounted read-only.
  */
+import path from "node:path";
 import { bwrapArgv } from "./bwrap.js";
 import { PYTHON_HELPER_SCRIPT } from "./spawn-helper-python.js";
 import type { SocketFolderOptions } from "./spawner-folder.js";
@@ -51,6 +52,27 @@ export function spawnerCommand(
         ]
       : [execPath, ["-e", SPAWNER_SCRIPT, socketPath, ...(inSandbox ? [] : ["host"])]];
   if (!inSandbox) return [command, args];
-  const mounts = ["--ro-bind", dir, dir, "--ro-bind-try", execPath, execPath];
+  const mounts = [
+    ...ownFolderOnly(dir),
+    "--ro-bind",
+    dir,
+    dir,
+    "--ro-bind-try",
+    execPath,
+    execPath,
+  ];
   return [place.bwrap, bwrapArgv(place.launch.bwrapArgs, command, args, mounts)];
+}
+
+/**
+ * Inside the sandbox, the user's folder of spawner folders (spawner-folder.ts) holds this
+ * spawner's folder alone, read-only: an empty tmpfs over it (the sandbox policy hides it
+ * already, read-only — session.ts) takes the folders of every other spawner out of reach,
+ * the host helper's among them, whose socket a sandboxed process could otherwise replace
+ * with its own and so take the stdio of the processes acai starts outside the sandbox.
+ * A folder directly in the temp folder (no folder of the user's) is bound as it is.
+ */
+function ownFolderOnly(dir: string): string[] {
+  const parent = path.dirname(dir);
+  return path.basename(parent).startsWith("acai-spawners-") ? ["--tmpfs", parent] : [];
 }

@@ -10,6 +10,7 @@ import path from "node:path";
 import type { SandboxSettings } from "../config/sandbox-settings.js";
 import { findOnPath } from "../process/find-on-path.js";
 import type { ProcessStarter } from "../process/long-lived.js";
+import { ownSpawnersFolder } from "../process/spawner-folder.js";
 import { spawnerKindChooser } from "../process/spawner-kind.js";
 import type { ProcessRunner } from "../process/types.js";
 import {
@@ -259,7 +260,19 @@ function outsideSockets(env: Readonly<Record<string, string | undefined>>): stri
     "/run/screen",
     ...[env.SSH_AUTH_SOCK, env.XDG_RUNTIME_DIR, env.TMUX?.split(",")[0]].filter(absolute),
     ...busSockets(env.DBUS_SESSION_BUS_ADDRESS),
+    ...acaiSpawnerSockets(env),
   ];
+}
+
+/**
+ * acai's own spawners' socket folders (process/spawner-folder.ts), made now so the policy
+ * hides them: a sandboxed process that could write there could replace the host helper's
+ * socket and take the stdio of the processes acai starts outside the sandbox. A sandbox's
+ * own spawner sees its folder alone (process/spawner-launch.ts).
+ */
+function acaiSpawnerSockets(env: Readonly<Record<string, string | undefined>>): string[] {
+  const temps = new Set([...tempDirs(env), tmpdir()]);
+  return [...temps].flatMap((t) => ownSpawnersFolder(t) ?? []);
 }
 
 const absolute = (p: string | undefined): p is string => p !== undefined && path.isAbsolute(p);

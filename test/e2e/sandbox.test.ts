@@ -110,6 +110,27 @@ describe.runIf(bwrapWorks)("the sandbox in acai -p (bubblewrap)", () => {
     expect(await readdir(spawnersFolder(tmp))).toEqual([]);
   }, 90_000);
 
+  it("a sandboxed Bash reaches no spawner's socket folder: others' are hidden, its writes stay inside", async () => {
+    // A folder like the one a spawner of another acai (or this acai's host helper) keeps here.
+    const spawners = spawnersFolder(tmp);
+    const other = path.join(spawners, "acai-spawner-1-decoy1");
+    await mkdir(other, { recursive: true, mode: 0o700 });
+    await chmod(spawners, 0o700);
+    await writeFile(path.join(other, "s"), "not a socket\n");
+    const { results, exitCode, stderr } = await bashCalls([
+      `ls -A ${spawners}; echo listed`,
+      `rm -rf ${other}; touch ${spawners}/planted; ln -s /etc ${spawners}/acai-spawner-2-linked; echo tried`,
+    ]);
+    expect(exitCode, stderr).toBe(0);
+    expect(results[0]).toContain("listed");
+    expect(results[0]).not.toContain("decoy1");
+    expect(results[1]).toContain("tried");
+    // Nothing the sandbox did reached the host's folder.
+    expect(await readFile(path.join(other, "s"), "utf8")).toBe("not a socket\n");
+    expect(existsSync(path.join(spawners, "planted"))).toBe(false);
+    expect(existsSync(path.join(spawners, "acai-spawner-2-linked"))).toBe(false);
+  }, 60_000);
+
   it("a link in the project does not carry a write outside", async () => {
     const outsideDir = path.join(dirs.root, "elsewhere");
     await mkdir(outsideDir);
