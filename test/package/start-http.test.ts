@@ -6,12 +6,12 @@
  * of loaded built-in modules when the first HTTP request starts, and again
  * at exit.
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
-import { type AcaiDirs, makeAcaiDirs, runAcai } from "../support/run-acai.js";
+import { runWithPreload } from "../support/preloaded-start.js";
+import { type AcaiDirs, makeAcaiDirs } from "../support/run-acai.js";
 
 function recorderSource(out: string): string {
   return `import { subscribe } from "node:diagnostics_channel";
@@ -37,14 +37,7 @@ afterEach(async () => {
 describe("acai -p's model request", () => {
   it("goes over node:http: neither undici nor TLS is loaded, before the request or after", async () => {
     const out = path.join(dirs.root, "loaded.json");
-    const recorder = path.join(dirs.root, "recorder.mjs");
-    await writeFile(recorder, recorderSource(out));
-    const result = await runAcai({
-      dirs,
-      args: ["-p", "hi", "--model", "openai:test-model"],
-      baseUrl: server.url,
-      env: { NODE_OPTIONS: `--import ${pathToFileURL(recorder).href}` },
-    });
+    const result = await runWithPreload(dirs, server, recorderSource(out));
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stdout).toContain("the answer");
     expect(server.requests).toHaveLength(1);

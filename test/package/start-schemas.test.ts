@@ -8,12 +8,12 @@
  * first stack frame outside zod, and that chunk's `// source/…` mark above
  * the line), and writes what it saw when the first HTTP request starts.
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
-import { type AcaiDirs, makeAcaiDirs, runAcai } from "../support/run-acai.js";
+import { runWithPreload } from "../support/preloaded-start.js";
+import { type AcaiDirs, makeAcaiDirs } from "../support/run-acai.js";
 
 interface Built {
   /** The bundle section that asked: `source/…` or `node_modules/…`. */
@@ -93,14 +93,7 @@ afterEach(async () => {
 describe("acai -p before its first model request", () => {
   it("builds only lazy wrappers of acai's own schemas (an empty folder)", async () => {
     const out = path.join(dirs.root, "built.json");
-    const recorder = path.join(dirs.root, "recorder.mjs");
-    await writeFile(recorder, recorderSource(out));
-    const result = await runAcai({
-      dirs,
-      args: ["-p", "hi", "--model", "openai:test-model"],
-      baseUrl: server.url,
-      env: { NODE_OPTIONS: `--import ${pathToFileURL(recorder).href}` },
-    });
+    const result = await runWithPreload(dirs, server, recorderSource(out));
     expect(result.exitCode, result.stderr).toBe(0);
     expect(server.requests).toHaveLength(1);
     const built = JSON.parse(await readFile(out, "utf8")) as Built[];
