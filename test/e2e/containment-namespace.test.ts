@@ -172,10 +172,11 @@ describe.skipIf(!available).each(SPAWNERS)(
       const closed = new Promise((resolve) => parent.on("close", resolve));
       expect(await waitFor(() => out.includes("up"), 30_000)).toBe(true);
       expect(out).toContain("up 0");
-      expect(await waitFor(() => pidsWith(marker).length === 1, 5000)).toBe(true); // it escaped its run
+      // It escaped its run (a bound for a loaded machine: a CI run once did not see it within 5 s).
+      expect(await waitFor(() => pidsWith(marker).length === 1, 15_000)).toBe(true);
       parent.kill("SIGKILL");
       await closed;
       expect(await survivors(marker, 5000)).toEqual([]);
-    });
+    }, 60_000);
   },
 );
