@@ -159,24 +159,28 @@ describe.skipIf(!available).each(SPAWNERS)(
         "a Python daemon (fork, setsid, fork, execve with {})",
         (m: string) => ["/usr/bin/python3", "-c", PYTHON_DAEMON, m],
       ],
-    ])("%s leaves nothing after its acai is SIGKILLed", async (_label, command) => {
-      dirs = await makeAcaiDirs("acai-ns-runner-");
-      const marker = markers.next("acai-ns-run");
-      const parent = spawn(process.execPath, ["--input-type=module", "-e", PARENT, dirs.root], {
-        // The marker goes in the environment: only the escapee's arguments carry it.
-        env: { ...process.env, RUN_COMMAND: JSON.stringify(command(marker)), RUN_HELPER: helper },
-        stdio: ["ignore", "pipe", "inherit"],
-      });
-      let out = "";
-      parent.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
-      const closed = new Promise((resolve) => parent.on("close", resolve));
-      expect(await waitFor(() => out.includes("up"), 30_000)).toBe(true);
-      expect(out).toContain("up 0");
-      // It escaped its run (a bound for a loaded machine: a CI run once did not see it within 5 s).
-      expect(await waitFor(() => pidsWith(marker).length === 1, 15_000)).toBe(true);
-      parent.kill("SIGKILL");
-      await closed;
-      expect(await survivors(marker, 5000)).toEqual([]);
-    }, 60_000);
+    ])(
+      "%s leaves nothing after its acai is SIGKILLed",
+      async (_label, command) => {
+        dirs = await makeAcaiDirs("acai-ns-runner-");
+        const marker = markers.next("acai-ns-run");
+        const parent = spawn(process.execPath, ["--input-type=module", "-e", PARENT, dirs.root], {
+          // The marker goes in the environment: only the escapee's arguments carry it.
+          env: { ...process.env, RUN_COMMAND: JSON.stringify(command(marker)), RUN_HELPER: helper },
+          stdio: ["ignore", "pipe", "inherit"],
+        });
+        let out = "";
+        parent.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+        const closed = new Promise((resolve) => parent.on("close", resolve));
+        expect(await waitFor(() => out.includes("up"), 30_000)).toBe(true);
+        expect(out).toContain("up 0");
+        // It escaped its run (a bound for a loaded machine: a CI run once did not see it within 5 s).
+        expect(await waitFor(() => pidsWith(marker).length === 1, 15_000)).toBe(true);
+        parent.kill("SIGKILL");
+        await closed;
+        expect(await survivors(marker, 5000)).toEqual([]);
+      },
+      60_000,
+    );
   },
 );
