@@ -83,7 +83,12 @@ async function setup(chunk: number) {
   const frame = () => ui.lastFrame() ?? "";
   await waitFor(() => frame().includes("ask anything"), "the prompt");
   ui.stdin.write("notes\r");
-  await waitFor(() => frame().includes("here.") && frame().includes("last turn"), "the answer");
+  // One character at a time through ink: seconds alone, more than waitFor's 10 s in a loaded CI run.
+  await waitFor(
+    () => frame().includes("here.") && frame().includes("last turn"),
+    "the answer",
+    40_000,
+  );
   const all = frame();
   return all.slice(all.indexOf("› notes"), all.indexOf("here.") + "here.".length);
 }
@@ -117,7 +122,7 @@ describe("assistant Markdown in the REPL", () => {
   // Four REPL sessions one after another (seconds alone): on a loaded machine (a CI run at
   // load 14) they took over the default 20 s, so this one test gets more time.
   it("streamed in small pieces, it ends up exactly as the whole message is shown", {
-    timeout: 60_000,
+    timeout: 120_000,
   }, async () => {
     const whole = await setup(0);
     cleanup();
