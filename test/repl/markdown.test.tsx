@@ -83,11 +83,12 @@ async function setup(chunk: number) {
   const frame = () => ui.lastFrame() ?? "";
   await waitFor(() => frame().includes("ask anything"), "the prompt");
   ui.stdin.write("notes\r");
-  // One character at a time through ink: seconds alone, more than waitFor's 10 s in a loaded CI run.
+  // One character at a time through ink, each a render of the whole message: ~2 s alone,
+  // 20-25 s for the four sessions beside three busy loops, over 40 s for one in a CI run.
   await waitFor(
     () => frame().includes("here.") && frame().includes("last turn"),
     "the answer",
-    40_000,
+    150_000,
   );
   const all = frame();
   return all.slice(all.indexOf("› notes"), all.indexOf("here.") + "here.".length);
@@ -122,7 +123,7 @@ describe("assistant Markdown in the REPL", () => {
   // Four REPL sessions one after another (seconds alone): on a loaded machine (a CI run at
   // load 14) they took over the default 20 s, so this one test gets more time.
   it("streamed in small pieces, it ends up exactly as the whole message is shown", {
-    timeout: 120_000,
+    timeout: 300_000,
   }, async () => {
     const whole = await setup(0);
     cleanup();
