@@ -3,6 +3,7 @@ import { isHttpUrl } from "../config/base-url.js";
 import { isSet, providerChoices, whatIsSet } from "./default-model.js";
 import { ModelConfigError } from "./errors.js";
 import { createModelFetch } from "./http/model-fetch.js";
+import { lazyModel } from "./lazy-model.js";
 
 /**
  * `--model anthropic:MODEL`: Anthropic's Messages API through `@ai-sdk/anthropic`.
@@ -16,7 +17,6 @@ import { createModelFetch } from "./http/model-fetch.js";
  */
 
 type LanguageModelV4 = Extract<LanguageModel, { specificationVersion: "v4" }>;
-type CallOptions = Parameters<LanguageModelV4["doStream"]>[0];
 
 /** The SDK's default: its request paths (`/messages`) are relative to the `/v1` prefix. */
 export const ANTHROPIC_API_URL = "https://api.anthropic.com/v1";
@@ -45,35 +45,19 @@ export function createAnthropicModel(options: AnthropicModelOptions): LanguageMo
       `No Anthropic API key: ANTHROPIC_API_KEY is not set, and the model ${spec} needs it${openai}. To go on: ${providerChoices()}.`,
     );
   }
-  let loaded: Promise<LanguageModelV4> | undefined;
-  const load = (): Promise<LanguageModelV4> => {
-    loaded ??= import("@ai-sdk/anthropic").then(({ createAnthropic }) =>
-      createAnthropic({
-        apiKey: apiKey ?? PLACEHOLDER_KEY,
-        baseURL: baseUrl ?? ANTHROPIC_API_URL,
-        fetch: createModelFetch({ env }),
-      }).messages(modelId),
-    );
-    return loaded;
-  };
-
-  return {
-    specificationVersion: "v4",
+  return lazyModel({
     provider: "anthropic.messages",
     modelId,
-    // Read once per request by the AI SDK, so reading it is the first request's load.
-    get supportedUrls() {
-      return load().then((model) => model.supportedUrls);
-    },
-    async doGenerate(call: CallOptions) {
-      const model = await load();
-      return explainFailure(() => model.doGenerate(call));
-    },
-    async doStream(call: CallOptions) {
-      const model = await load();
-      return explainFailure(() => model.doStream(call));
-    },
-  };
+    load: () =>
+      import("@ai-sdk/anthropic").then(({ createAnthropic }) =>
+        createAnthropic({
+          apiKey: apiKey ?? PLACEHOLDER_KEY,
+          baseURL: baseUrl ?? ANTHROPIC_API_URL,
+          fetch: createModelFetch({ env }),
+        }).messages(modelId),
+      ),
+    around: explainFailure,
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { type LanguageModel, wrapLanguageModel } from "ai";
 import { createModelFetch } from "./http/model-fetch.js";
+import { lazyModel } from "./lazy-model.js";
 
 /**
  * `openai:MODEL` (and `openai-chat:`, `openai-responses:`): OpenAI's Chat
@@ -14,7 +15,6 @@ import { createModelFetch } from "./http/model-fetch.js";
  */
 
 type LanguageModelV4 = Extract<LanguageModel, { specificationVersion: "v4" }>;
-type CallOptions = Parameters<LanguageModelV4["doStream"]>[0];
 
 export interface OpenAiModelOptions {
   /** Which of OpenAI's APIs: the provider names its models `openai.chat` / `openai.responses`. */
@@ -30,36 +30,22 @@ export interface OpenAiModelOptions {
 
 /** The model, its provider package loaded at its first use. */
 export function createOpenAiModel(options: OpenAiModelOptions): LanguageModelV4 {
-  let loaded: Promise<LanguageModelV4> | undefined;
-  const load = (): Promise<LanguageModelV4> => {
-    loaded ??= import("@ai-sdk/openai").then(({ createOpenAI }) => {
-      const { api, modelId, apiKey, baseUrl, env } = options;
-      const openai = createOpenAI({
-        apiKey,
-        ...(baseUrl ? { baseURL: baseUrl } : {}),
-        fetch: createModelFetch({ env }),
-      });
-      if (api === "chat") return openai.chat(modelId);
-      const responses = openai.responses(modelId);
-      return baseUrl ? withoutStore(responses) : responses;
-    });
-    return loaded;
-  };
-  return {
-    specificationVersion: "v4",
-    provider: `openai.${options.api}`,
-    modelId: options.modelId,
-    // Read once per request by the AI SDK, so reading it is the first request's load.
-    get supportedUrls() {
-      return load().then((model) => model.supportedUrls);
-    },
-    async doGenerate(call: CallOptions) {
-      return (await load()).doGenerate(call);
-    },
-    async doStream(call: CallOptions) {
-      return (await load()).doStream(call);
-    },
-  };
+  const { api, modelId, apiKey, baseUrl, env } = options;
+  return lazyModel({
+    provider: `openai.${api}`,
+    modelId,
+    load: () =>
+      import("@ai-sdk/openai").then(({ createOpenAI }) => {
+        const openai = createOpenAI({
+          apiKey,
+          ...(baseUrl ? { baseURL: baseUrl } : {}),
+          fetch: createModelFetch({ env }),
+        });
+        if (api === "chat") return openai.chat(modelId);
+        const responses = openai.responses(modelId);
+        return baseUrl ? withoutStore(responses) : responses;
+      }),
+  });
 }
 
 /** Servers other than OpenAI keep no response store: send full items instead of item references. */
