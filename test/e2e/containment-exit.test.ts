@@ -151,7 +151,9 @@ describe("containment", () => {
       name: "slow-guard",
       events: ["before_tool"],
       matcher: { tool: "Bash" },
-      timeoutMs: 300,
+      // Long enough for the three escapees to start on a loaded machine (the body waits for
+      // them, then sleeps): 300 ms was too short for perl's setpgid in one CI run at load ~14.
+      timeoutMs: 5_000,
       body: `${escapees(marker, "guard", dirs.root)}\nsleep 300`,
     });
     server = await startFakeOpenAI([
@@ -175,5 +177,5 @@ describe("containment", () => {
     expect(started("guard")).toEqual([...ESCAPE_KINDS]);
     expect(leftDuringRun).toBe(0);
     expect(await survivors(marker)).toEqual([]);
-  });
+  }, 60_000);
 });
