@@ -17,12 +17,13 @@
  * accepts) — and it goes by unlinking `s` and removing the then-empty folder, never by a
  * recursive removal.
  */
-import { lstatSync, mkdirSync, mkdtempSync, rmdirSync, type Stats, unlinkSync } from "node:fs";
+import { mkdtempSync, rmdirSync, unlinkSync } from "node:fs";
 import { lstat, readdir, rmdir, unlink } from "node:fs/promises";
 import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { onceEach } from "../shared/once.js";
+import { ownFolder, ownUserFolder, userFolder } from "../shared/user-folder.js";
 
 const NAME = /^acai-spawner-(\d+)-[A-Za-z0-9]{6}$/;
 /** A refused socket younger than this may be one whose acai is between bind and listen. */
@@ -57,29 +58,14 @@ function removeFolder(dir: string): void {
   }
 }
 
-/** Whether `stat` is a real folder of user `uid` that nobody else may enter. */
-function ownFolder(stat: Stats, uid: number | undefined): boolean {
-  return stat.isDirectory() && stat.uid === uid && (stat.mode & 0o777) === 0o700;
-}
-
 /** `<tmp>/acai-spawners-<uid>`, this user's folder of spawner folders in `tmp`. */
 export function spawnersFolder(tmp: string): string {
-  return join(tmp, `acai-spawners-${process.getuid?.() ?? "user"}`);
+  return userFolder(tmp, "acai-spawners");
 }
 
 /** This user's folder of spawner folders in `tmp`, made if missing; undefined if it is not theirs alone. */
-export function ownSpawnersFolder(tmp: string): string | undefined {
-  const parent = spawnersFolder(tmp);
-  try {
-    mkdirSync(parent, { mode: 0o700 });
-  } catch {
-    // There already (checked below), or cannot be made.
-  }
-  try {
-    return ownFolder(lstatSync(parent), process.getuid?.()) ? parent : undefined;
-  } catch {
-    return undefined;
-  }
+function ownSpawnersFolder(tmp: string): string | undefined {
+  return ownUserFolder(tmp, "acai-spawners");
 }
 
 /** The private socket folder: made now, removed at the spawner's end or at acai's exit, whichever comes first. */

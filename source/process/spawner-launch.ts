@@ -5,6 +5,7 @@
  * folder (spawner-folder.ts) bind-mounted read-only.
  */
 import path from "node:path";
+import { namedUserFolder } from "../shared/user-folder.js";
 import { bwrapArgv } from "./bwrap.js";
 import { PYTHON_HELPER_SCRIPT } from "./spawn-helper-python.js";
 import type { SocketFolderOptions } from "./spawner-folder.js";
@@ -74,5 +75,5 @@ export function spawnerCommand(
  */
 function ownFolderOnly(dir: string): string[] {
   const parent = path.dirname(dir);
-  return path.basename(parent).startsWith("acai-spawners-") ? ["--tmpfs", parent] : [];
+  return namedUserFolder(parent, "acai-spawners") ? ["--tmpfs", parent] : [];
 }

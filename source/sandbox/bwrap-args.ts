@@ -25,6 +25,7 @@
  * /proc/PID/environ), and dies with its parent.
  */
 import { dirname } from "node:path";
+import { namedUserFolder } from "../shared/user-folder.js";
 import type { SandboxPolicy } from "./policy.js";
 
 /** bubblewrap's limit is 9000 arguments; the launch adds `--chdir`, the bridge's bind and the like. */
@@ -142,12 +143,24 @@ function networkArguments(policy: SandboxPolicy, context: BwrapContext): string[
       return ["--unshare-net"];
     case "hosts":
       if (context.socketDir === undefined) return ["--unshare-net"];
-      return ["--unshare-net", "--bind", context.socketDir, context.socketDir];
+      return ["--unshare-net", ...bridgeFolder(context.socketDir)];
     case "all":
       return [];
     default:
       return policy.network satisfies never;
   }
+}
+
+/**
+ * The network bridge's socket folder, read-only (a unix socket connects all the same). In this
+ * user's folder of them (sandbox/network.ts), which the policy hides, it is bound alone onto an
+ * empty tmpfs over that folder, read-only again after: no other session's bridge is in reach.
+ */
+function bridgeFolder(socketDir: string): string[] {
+  const parent = dirname(socketDir);
+  const bind = ["--ro-bind", socketDir, socketDir];
+  if (!namedUserFolder(parent, "acai-networks")) return bind;
+  return ["--tmpfs", parent, ...bind, "--remount-ro", parent];
 }
 
 function isWithin(file: string, dir: string): boolean {

@@ -7,11 +7,17 @@
  * TCP pipe to that port on this machine. The process gets HTTP(S)_PROXY to the
  * bridge. A refused host is answered 403 with the setting to change, and kept
  * for the refusal note (refusal.ts).
+ *
+ * The folders lie in this user's folder of them (`$TMPDIR/acai-networks-<uid>`), which every
+ * sandbox hides (session.ts): the temp folder is writable in a sandbox, and a process there could
+ * otherwise replace another session's socket with its own. Inside its sandbox, a bridge's folder
+ * is the only one in that folder, read-only (bwrap-args.ts) — a unix socket connects all the same.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { ownUserFolder } from "../shared/user-folder.js";
 import { hostAllowed, localPorts } from "./hosts.js";
 import type { LaunchExtras } from "./launch.js";
 import type { SandboxPolicy } from "./policy.js";
@@ -27,7 +33,19 @@ export interface NetworkBridges {
   close(): void;
 }
 
-export function createNetworkBridges(options: { node: string; script: string }): NetworkBridges {
+/** Where the bridges' folders go: this user's folder of them, or the temp folder where that is not theirs alone. */
+function networksFolder(tmp: string): string {
+  return ownUserFolder(tmp, "acai-networks") ?? tmp;
+}
+
+export interface NetworkBridgesOptions {
+  node: string;
+  script: string;
+  /** The temp folder (default: the OS's). */
+  tmpDir?: string;
+}
+
+export function createNetworkBridges(options: NetworkBridgesOptions): NetworkBridges {
   const servers: net.Server[] = [];
   const dirs: string[] = [];
   let refused: string[] = [];
@@ -36,7 +54,9 @@ export function createNetworkBridges(options: { node: string; script: string }):
       const network = policy.network;
       const allow = network.kind === "hosts" ? network.allow : [];
       const deny = network.kind === "hosts" ? network.deny : [];
-      const socketDir = mkdtempSync(path.join(tmpdir(), "acai-net-"));
+      const socketDir = mkdtempSync(
+        path.join(networksFolder(options.tmpDir ?? tmpdir()), "acai-net-"),
+      );
       dirs.push(socketDir);
       const proxySocket = path.join(socketDir, "proxy.sock");
       servers.push(

@@ -10,9 +10,9 @@ import path from "node:path";
 import type { SandboxSettings } from "../config/sandbox-settings.js";
 import { findOnPath } from "../process/find-on-path.js";
 import type { ProcessStarter } from "../process/long-lived.js";
-import { ownSpawnersFolder } from "../process/spawner-folder.js";
 import { spawnerKindChooser } from "../process/spawner-kind.js";
 import type { ProcessRunner } from "../process/types.js";
+import { ownUserFolder, SOCKET_FOLDERS } from "../shared/user-folder.js";
 import {
   type BwrapContext,
   bwrapArguments,
@@ -260,19 +260,22 @@ function outsideSockets(env: Readonly<Record<string, string | undefined>>): stri
     "/run/screen",
     ...[env.SSH_AUTH_SOCK, env.XDG_RUNTIME_DIR, env.TMUX?.split(",")[0]].filter(absolute),
     ...busSockets(env.DBUS_SESSION_BUS_ADDRESS),
-    ...acaiSpawnerSockets(env),
+    ...acaiSocketFolders(env),
   ];
 }
 
 /**
- * acai's own spawners' socket folders (process/spawner-folder.ts), made now so the policy
- * hides them: a sandboxed process that could write there could replace the host helper's
- * socket and take the stdio of the processes acai starts outside the sandbox. A sandbox's
- * own spawner sees its folder alone (process/spawner-launch.ts).
+ * acai's own folders of sockets (shared/user-folder.ts), made now so the policy hides them: a
+ * sandboxed process that could write there could replace the host helper's socket and take
+ * the stdio of the processes acai starts outside the sandbox, or replace another session's
+ * network bridge. A sandbox's own spawner and bridge see their folder alone
+ * (process/spawner-launch.ts, bwrap-args.ts).
  */
-function acaiSpawnerSockets(env: Readonly<Record<string, string | undefined>>): string[] {
+function acaiSocketFolders(env: Readonly<Record<string, string | undefined>>): string[] {
   const temps = new Set([...tempDirs(env), tmpdir()]);
-  return [...temps].flatMap((t) => ownSpawnersFolder(t) ?? []);
+  return [...temps].flatMap((t) =>
+    SOCKET_FOLDERS.flatMap((prefix) => ownUserFolder(t, prefix) ?? []),
+  );
 }
 
 const absolute = (p: string | undefined): p is string => p !== undefined && path.isAbsolute(p);

@@ -17,6 +17,7 @@ import net from "node:net";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { spawnersFolder } from "../../source/process/spawner-folder.js";
+import { userFolder } from "../../source/shared/user-folder.js";
 import { bwrapWorks } from "../support/bwrap.js";
 import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
 import { type AcaiDirs, makeAcaiDirs, runAcai } from "../support/run-acai.js";
@@ -110,25 +111,34 @@ describe.runIf(bwrapWorks)("the sandbox in acai -p (bubblewrap)", () => {
     expect(await readdir(spawnersFolder(tmp))).toEqual([]);
   }, 90_000);
 
-  it("a sandboxed Bash reaches no spawner's socket folder: others' are hidden, its writes stay inside", async () => {
-    // A folder like the one a spawner of another acai (or this acai's host helper) keeps here.
-    const spawners = spawnersFolder(tmp);
-    const other = path.join(spawners, "acai-spawner-1-decoy1");
-    await mkdir(other, { recursive: true, mode: 0o700 });
-    await chmod(spawners, 0o700);
-    await writeFile(path.join(other, "s"), "not a socket\n");
-    const { results, exitCode, stderr } = await bashCalls([
-      `ls -A ${spawners}; echo listed`,
-      `rm -rf ${other}; touch ${spawners}/planted; ln -s /etc ${spawners}/acai-spawner-2-linked; echo tried`,
-    ]);
+  it("a sandboxed Bash reaches no socket folder of acai's (spawners', network bridges'): others' are hidden, its writes stay inside", async () => {
+    // Folders like those a spawner or a network bridge of another acai (or this acai's host
+    // helper) keeps here.
+    const folders = [
+      { parent: spawnersFolder(tmp), name: "acai-spawner-1-decoy1", socket: "s" },
+      { parent: userFolder(tmp, "acai-networks"), name: "acai-net-decoy2", socket: "proxy.sock" },
+    ];
+    for (const { parent, name, socket } of folders) {
+      await mkdir(path.join(parent, name), { recursive: true, mode: 0o700 });
+      await chmod(parent, 0o700);
+      await writeFile(path.join(parent, name, socket), "not a socket\n");
+    }
+    const { results, exitCode, stderr } = await bashCalls(
+      folders.flatMap(({ parent, name }) => [
+        `ls -A ${parent}; echo listed`,
+        `rm -rf ${path.join(parent, name)}; touch ${parent}/planted; ln -s /etc ${parent}/${name}-linked; echo tried`,
+      ]),
+    );
     expect(exitCode, stderr).toBe(0);
-    expect(results[0]).toContain("listed");
-    expect(results[0]).not.toContain("decoy1");
-    expect(results[1]).toContain("tried");
-    // Nothing the sandbox did reached the host's folder.
-    expect(await readFile(path.join(other, "s"), "utf8")).toBe("not a socket\n");
-    expect(existsSync(path.join(spawners, "planted"))).toBe(false);
-    expect(existsSync(path.join(spawners, "acai-spawner-2-linked"))).toBe(false);
+    for (const [i, { parent, name, socket }] of folders.entries()) {
+      expect(results[2 * i]).toContain("listed");
+      expect(results[2 * i]).not.toContain("decoy");
+      expect(results[2 * i + 1]).toContain("tried");
+      // Nothing the sandbox did reached the host's folder.
+      expect(await readFile(path.join(parent, name, socket), "utf8")).toBe("not a socket\n");
+      expect(existsSync(path.join(parent, "planted"))).toBe(false);
+      expect(existsSync(path.join(parent, `${name}-linked`))).toBe(false);
+    }
   }, 60_000);
 
   it("a link in the project does not carry a write outside", async () => {

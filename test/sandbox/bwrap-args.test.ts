@@ -84,14 +84,28 @@ describe("bwrapArguments", () => {
     expect(text).toContain("--ro-bind /real/acai-link-target /real/acai-link-target");
   });
 
-  it("network: none unshares it, hosts binds the bridge's socket folder, all keeps the host's", () => {
+  it("network: none unshares it, hosts binds the bridge's socket folder alone and read-only, all keeps the host's", () => {
     expect(bwrapArguments(policy, context)).toContain("--unshare-net");
     const hosts: SandboxPolicy = {
       ...policy,
       network: { kind: "hosts", allow: ["a.example"], deny: [] },
     };
-    expect(bwrapArguments(hosts, { ...context, socketDir: "/tmp/acai-net-x" }).join(" ")).toContain(
-      "--unshare-net --bind /tmp/acai-net-x /tmp/acai-net-x",
+    // In this user's folder of bridges: bound alone and read-only over an empty tmpfs of it.
+    const own = `/tmp/acai-networks-${process.getuid?.() ?? "user"}`;
+    const args = bwrapArguments(hosts, { ...context, socketDir: `${own}/acai-net-x` });
+    expect(args.slice(args.indexOf("--unshare-net"))).toEqual([
+      "--unshare-net",
+      "--tmpfs",
+      own,
+      "--ro-bind",
+      `${own}/acai-net-x`,
+      `${own}/acai-net-x`,
+      "--remount-ro",
+      own,
+    ]);
+    // Elsewhere (that folder was not this user's alone): the folder itself, read-only.
+    expect(bwrapArguments(hosts, { ...context, socketDir: "/tmp/acai-net-x" }).join(" ")).toMatch(
+      /--unshare-net --ro-bind \/tmp\/acai-net-x \/tmp\/acai-net-x$/,
     );
     const all: SandboxPolicy = { ...policy, network: { kind: "all", deny: [] } };
     expect(bwrapArguments(all, context)).not.toContain("--unshare-net");

@@ -1,4 +1,6 @@
+import { mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
 import net from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -7,6 +9,7 @@ import {
   PROXY_PORT,
 } from "../../source/sandbox/network.js";
 import type { SandboxPolicy } from "../../source/sandbox/policy.js";
+import { userFolder } from "../../source/shared/user-folder.js";
 
 let bridges: NetworkBridges | undefined;
 const servers: net.Server[] = [];
@@ -90,5 +93,29 @@ describe("the sandbox's network proxy", () => {
     expect(spec.listen.map((l) => l.port)).toEqual([PROXY_PORT, 8080]);
     expect(spec.listen[1]?.socket).toBe(path.join(bridge.socketDir, "port-8080.sock"));
     expect(bridge.env?.HTTPS_PROXY).toBe(`http://127.0.0.1:${PROXY_PORT}`);
+  });
+
+  it("keeps each bridge's folder in this user's private folder of them (hidden by every sandbox), and removes it at close", async () => {
+    const tmp = await mkdtemp(path.join(tmpdir(), "acai-net-test-"));
+    try {
+      bridges = createNetworkBridges({ node: "/node", script: "/bridge.js", tmpDir: tmp });
+      const bridge = bridges.bridgeFor(policyAllowing(["a.example"]));
+      const own = userFolder(tmp, "acai-networks");
+      expect(path.dirname(bridge.socketDir)).toBe(own);
+      expect((await stat(own)).mode & 0o777).toBe(0o700);
+      expect(await readdir(bridge.socketDir)).toEqual(["proxy.sock"]);
+      bridges.close();
+      bridges = undefined;
+      expect(await readdir(own)).toEqual([]);
+      // Where that folder is not this user's alone (here: a file of that name), the temp folder itself.
+      await rm(own, { recursive: true });
+      await writeFile(own, "not a folder\n");
+      bridges = createNetworkBridges({ node: "/node", script: "/bridge.js", tmpDir: tmp });
+      expect(path.dirname(bridges.bridgeFor(policyAllowing(["a.example"])).socketDir)).toBe(tmp);
+    } finally {
+      bridges?.close();
+      bridges = undefined;
+      await rm(tmp, { recursive: true, force: true });
+    }
   });
 });
