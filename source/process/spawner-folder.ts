@@ -6,8 +6,11 @@
  * the same user that starts a spawner with the same temp folder (decision 0065): once per temp
  * folder and process, after that spawner said it is ready, in the background. The folders are
  * kept together in one folder per user so that this costs a look at that folder, not at the
- * whole temp folder; where that folder is not this user's alone (made by someone else, a link,
- * open to others), a spawner's folder goes in the temp folder itself, and is not swept.
+ * whole temp folder. Where that folder is not this user's alone (made by someone else, a link,
+ * open to others), they go in a private folder of this acai's instead (shared/user-folder.ts,
+ * decision 0068), which the sandboxes hide all the same: that folder is not swept (its name is
+ * unpredictable, and a killed acai's is not found again), but a normal run leaves nothing of it —
+ * each spawner's folder goes at its end or at acai's exit, and then the private folder if empty.
  *
  * A folder is collected only when everything says its acai is gone: the name is a spawner
  * folder's, the pid in it is not a live process (a cheap filter that leaves the live acais of
@@ -23,7 +26,7 @@ import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { onceEach } from "../shared/once.js";
-import { ownFolder, ownUserFolder, userFolder } from "../shared/user-folder.js";
+import { neededSocketFolder, ownFolder, userFolder } from "../shared/user-folder.js";
 
 const NAME = /^acai-spawner-(\d+)-[A-Za-z0-9]{6}$/;
 /** A refused socket younger than this may be one whose acai is between bind and listen. */
@@ -36,14 +39,25 @@ export interface SocketFolderOptions {
   tmpDir?: string;
   /**
    * Registers the folder's removal for acai's exit, where the spawner's own exit is never
-   * seen; returns how to take it back (default: `process.once("exit")`).
+   * seen; returns how to take it back (default: first among the listeners of the process's "exit").
    */
   atExit?: (cleanup: () => void) => () => void;
 }
 
-/** The default `atExit`: synchronous work at the process's "exit", taken back when done earlier. */
+/** A spawner's socket folder: `dir`, in acai's folder of them `parent`, and how to remove it. */
+export interface SocketFolder {
+  dir: string;
+  parent: string;
+  remove: () => void;
+}
+
+/**
+ * The default `atExit`: synchronous work at the process's "exit", taken back when done earlier.
+ * It goes before the listeners registered earlier: the private folder it may lie in
+ * (shared/user-folder.ts) is removed at exit too, if it is empty by then.
+ */
 function atProcessExit(cleanup: () => void): () => void {
-  process.once("exit", cleanup);
+  process.prependOnceListener("exit", cleanup);
   return () => process.off("exit", cleanup);
 }
 
@@ -63,20 +77,19 @@ export function spawnersFolder(tmp: string): string {
   return userFolder(tmp, "acai-spawners");
 }
 
-/** This user's folder of spawner folders in `tmp`, made if missing; undefined if it is not theirs alone. */
-function ownSpawnersFolder(tmp: string): string | undefined {
-  return ownUserFolder(tmp, "acai-spawners");
-}
-
-/** The private socket folder: made now, removed at the spawner's end or at acai's exit, whichever comes first. */
-export function socketFolder(options: SocketFolderOptions): { dir: string; remove: () => void } {
-  const tmp = options.tmpDir ?? tmpdir();
-  const prefix = join(ownSpawnersFolder(tmp) ?? tmp, `acai-spawner-${process.pid}-`);
-  const dir = mkdtempSync(prefix);
+/**
+ * The private socket folder: made now in acai's folder of them (this user's, or this acai's own
+ * where that is not theirs alone), removed at the spawner's end or at acai's exit, whichever
+ * comes first.
+ */
+export function socketFolder(options: SocketFolderOptions): SocketFolder {
+  const parent = neededSocketFolder(options.tmpDir ?? tmpdir(), "acai-spawners");
+  const dir = mkdtempSync(join(parent, `acai-spawner-${process.pid}-`));
   const removeNow = () => removeFolder(dir);
   const takeBack = (options.atExit ?? atProcessExit)(removeNow);
   return {
     dir,
+    parent,
     remove: () => {
       takeBack();
       removeNow();

@@ -4,11 +4,9 @@
  * Node with the script, inside bwrap for a sandbox, with its private socket
  * folder (spawner-folder.ts) bind-mounted read-only.
  */
-import path from "node:path";
-import { namedUserFolder } from "../shared/user-folder.js";
 import { bwrapArgv } from "./bwrap.js";
 import { PYTHON_HELPER_SCRIPT } from "./spawn-helper-python.js";
-import type { SocketFolderOptions } from "./spawner-folder.js";
+import type { SocketFolder, SocketFolderOptions } from "./spawner-folder.js";
 import { SPAWNER_SCRIPT } from "./spawner-script.js";
 import type { SandboxLaunch } from "./types.js";
 
@@ -37,10 +35,17 @@ export interface SpawnerOptions extends SocketFolderOptions {
  * no folder of the cwd on sys.path) or acai's Node with the script, inside bwrap for a
  * sandbox. The sandbox gets the same mounts either way (acai's Node too: TypeScript hooks
  * run with it), so the kind of spawner never changes what a hook can see.
+ *
+ * Inside the sandbox, acai's folder of spawner folders (`folder.parent`: this user's, or this
+ * acai's own — spawner-folder.ts) holds this spawner's folder alone, read-only: an empty tmpfs
+ * over it (the sandbox policy hides it already, read-only — sandbox/session.ts) takes the
+ * folders of every other spawner out of reach, the host helper's among them, whose socket a
+ * sandboxed process could otherwise replace with its own and so take the stdio of the
+ * processes acai starts outside the sandbox.
  */
 export function spawnerCommand(
   options: SpawnerOptions,
-  dir: string,
+  folder: Pick<SocketFolder, "dir" | "parent">,
   socketPath: string,
 ): [string, string[]] {
   const { place, execPath } = options;
@@ -54,26 +59,14 @@ export function spawnerCommand(
       : [execPath, ["-e", SPAWNER_SCRIPT, socketPath, ...(inSandbox ? [] : ["host"])]];
   if (!inSandbox) return [command, args];
   const mounts = [
-    ...ownFolderOnly(dir),
+    "--tmpfs",
+    folder.parent,
     "--ro-bind",
-    dir,
-    dir,
+    folder.dir,
+    folder.dir,
     "--ro-bind-try",
     execPath,
     execPath,
   ];
   return [place.bwrap, bwrapArgv(place.launch.bwrapArgs, command, args, mounts)];
-}
-
-/**
- * Inside the sandbox, the user's folder of spawner folders (spawner-folder.ts) holds this
- * spawner's folder alone, read-only: an empty tmpfs over it (the sandbox policy hides it
- * already, read-only — session.ts) takes the folders of every other spawner out of reach,
- * the host helper's among them, whose socket a sandboxed process could otherwise replace
- * with its own and so take the stdio of the processes acai starts outside the sandbox.
- * A folder directly in the temp folder (no folder of the user's) is bound as it is.
- */
-function ownFolderOnly(dir: string): string[] {
-  const parent = path.dirname(dir);
-  return namedUserFolder(parent, "acai-spawners") ? ["--tmpfs", parent] : [];
 }

@@ -29,7 +29,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import type { ChildHandle, SpawnOutcome } from "./handle.js";
 import { describeSpawnError, killGroup, type SpawnTarget } from "./spawn.js";
-import { socketFolder, sweepStaleFoldersOnce } from "./spawner-folder.js";
+import { type SocketFolder, socketFolder, sweepStaleFoldersOnce } from "./spawner-folder.js";
 import { type SpawnerOptions, type SpawnerPlace, spawnerCommand } from "./spawner-launch.js";
 import { jsonLine, newToken, nulRecord, readHeader, type SpawnerRequest } from "./spawner-wire.js";
 import type { SpawnerKind } from "./types.js";
@@ -103,7 +103,13 @@ export class Spawner {
 
   /** Starts a spawner for `options.launch`; resolves once it is ready, or with why it is not. */
   static async start(options: SpawnerOptions): Promise<Spawner | { failure: string }> {
-    const { dir, remove: removeDir } = socketFolder(options);
+    let folder: SocketFolder;
+    try {
+      folder = socketFolder(options);
+    } catch (error) {
+      return { failure: (error as Error).message };
+    }
+    const { dir, remove: removeDir } = folder;
     const socketPath = join(dir, "s");
     const server = createServer({ allowHalfOpen: false });
     // The socket is bound at once; its "listening" (or an error) comes later, while the spawner
@@ -113,7 +119,7 @@ export class Spawner {
       server.listen(socketPath, () => resolve(undefined));
     });
     server.unref();
-    const [command, args] = spawnerCommand(options, dir, socketPath);
+    const [command, args] = spawnerCommand(options, folder, socketPath);
     let child: ChildProcess;
     try {
       child = spawn(command, args, {

@@ -25,7 +25,6 @@
  * /proc/PID/environ), and dies with its parent.
  */
 import { dirname } from "node:path";
-import { namedUserFolder } from "../shared/user-folder.js";
 import type { SandboxPolicy } from "./policy.js";
 
 /** bubblewrap's limit is 9000 arguments; the launch adds `--chdir`, the bridge's bind and the like. */
@@ -39,13 +38,17 @@ export class SandboxPolicyTooLargeError extends Error {
 
 export type PathKind = "dir" | "file" | "missing";
 
-export interface BwrapContext {
+/** A network bridge's private folder of sockets, `socketDir`, in acai's folder of them, `socketParent` (network.ts). */
+export interface BridgeFolder {
+  socketDir: string;
+  socketParent: string;
+}
+
+export interface BwrapContext extends Partial<BridgeFolder> {
   /** What is at a path (following links). */
   kind(path: string): PathKind;
   /** Where a path really is (links resolved); the path itself when it cannot be resolved. */
   realpath(path: string): string;
-  /** The private folder holding the network bridge's sockets (policies with allowed hosts). */
-  socketDir?: string;
 }
 
 export function bwrapArguments(policy: SandboxPolicy, context: BwrapContext): string[] {
@@ -143,7 +146,7 @@ function networkArguments(policy: SandboxPolicy, context: BwrapContext): string[
       return ["--unshare-net"];
     case "hosts":
       if (context.socketDir === undefined) return ["--unshare-net"];
-      return ["--unshare-net", ...bridgeFolder(context.socketDir)];
+      return ["--unshare-net", ...bridgeFolder(context.socketDir, context.socketParent)];
     case "all":
       return [];
     default:
@@ -152,14 +155,13 @@ function networkArguments(policy: SandboxPolicy, context: BwrapContext): string[
 }
 
 /**
- * The network bridge's socket folder, read-only (a unix socket connects all the same). In this
- * user's folder of them (sandbox/network.ts), which the policy hides, it is bound alone onto an
- * empty tmpfs over that folder, read-only again after: no other session's bridge is in reach.
+ * The network bridge's socket folder, read-only (a unix socket connects all the same). Its
+ * parent, acai's folder of them (sandbox/network.ts), which the policy hides, becomes an empty
+ * tmpfs with it bound alone, read-only again after: no other session's bridge is in reach.
  */
-function bridgeFolder(socketDir: string): string[] {
-  const parent = dirname(socketDir);
+function bridgeFolder(socketDir: string, parent: string | undefined): string[] {
   const bind = ["--ro-bind", socketDir, socketDir];
-  if (!namedUserFolder(parent, "acai-networks")) return bind;
+  if (parent === undefined || dirname(socketDir) !== parent) return bind;
   return ["--tmpfs", parent, ...bind, "--remount-ro", parent];
 }
 

@@ -21,7 +21,7 @@ import { quietRunResult } from "../process/result.js";
 import { describeSpawnError } from "../process/spawn.js";
 import type { ProcessRunner, RunOptions, SandboxLaunch, SpawnerKind } from "../process/types.js";
 import { defined } from "../shared/defined.js";
-import { type BwrapContext, bwrapArguments } from "./bwrap-args.js";
+import { type BridgeFolder, type BwrapContext, bwrapArguments } from "./bwrap-args.js";
 import type { SandboxPolicy } from "./policy.js";
 
 const SANDBOX_ENV = "ACAI_SANDBOX";
@@ -54,7 +54,7 @@ export interface LaunchTable {
 export interface LaunchTableOptions {
   context: BwrapContext;
   /** The network bridge of a policy with allowed hosts (network.ts); none: its network stays off. */
-  bridgeFor?: (policy: SandboxPolicy) => LaunchExtras & { socketDir: string };
+  bridgeFor?: (policy: SandboxPolicy) => LaunchExtras & BridgeFolder;
   canStart: LaunchTable["canStart"];
   /** Which spawner a launch asks for (process/spawner-kind.ts: Python where the sandbox shows it). */
   spawnerKind: (bwrapArgs: readonly string[]) => SpawnerKind;
@@ -78,7 +78,7 @@ export function createLaunchTable(options: LaunchTableOptions): LaunchTable {
       }
       const bridge = policy.network.kind === "hosts" ? options.bridgeFor?.(policy) : undefined;
       const context = bridge
-        ? { ...options.context, socketDir: bridge.socketDir }
+        ? { ...options.context, socketDir: bridge.socketDir, socketParent: bridge.socketParent }
         : options.context;
       const bwrapArgs = bwrapArguments(policy, context);
       const helper = options.spawnerKind(bwrapArgs);

@@ -8,16 +8,18 @@
  * bridge. A refused host is answered 403 with the setting to change, and kept
  * for the refusal note (refusal.ts).
  *
- * The folders lie in this user's folder of them (`$TMPDIR/acai-networks-<uid>`), which every
- * sandbox hides (session.ts): the temp folder is writable in a sandbox, and a process there could
- * otherwise replace another session's socket with its own. Inside its sandbox, a bridge's folder
- * is the only one in that folder, read-only (bwrap-args.ts) — a unix socket connects all the same.
+ * The folders lie in acai's folder of them (`$TMPDIR/acai-networks-<uid>`, or this acai's own
+ * where that is not this user's alone — shared/user-folder.ts), which every sandbox hides
+ * (session.ts): the temp folder is writable in a sandbox, and a process there could otherwise
+ * replace another session's socket with its own. Inside its sandbox, a bridge's folder is the
+ * only one in that folder, read-only (bwrap-args.ts) — a unix socket connects all the same.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ownUserFolder } from "../shared/user-folder.js";
+import { neededSocketFolder } from "../shared/user-folder.js";
+import type { BridgeFolder } from "./bwrap-args.js";
 import { hostAllowed, localPorts } from "./hosts.js";
 import type { LaunchExtras } from "./launch.js";
 import type { SandboxPolicy } from "./policy.js";
@@ -27,15 +29,10 @@ export const PROXY_PORT = 3128;
 const MAX_HEAD_BYTES = 64 * 1024;
 
 export interface NetworkBridges {
-  bridgeFor(policy: SandboxPolicy): LaunchExtras & { socketDir: string };
+  bridgeFor(policy: SandboxPolicy): LaunchExtras & BridgeFolder;
   /** Hosts the proxy refused since the last call. */
   takeRefused(): string[];
   close(): void;
-}
-
-/** Where the bridges' folders go: this user's folder of them, or the temp folder where that is not theirs alone. */
-function networksFolder(tmp: string): string {
-  return ownUserFolder(tmp, "acai-networks") ?? tmp;
 }
 
 export interface NetworkBridgesOptions {
@@ -54,9 +51,8 @@ export function createNetworkBridges(options: NetworkBridgesOptions): NetworkBri
       const network = policy.network;
       const allow = network.kind === "hosts" ? network.allow : [];
       const deny = network.kind === "hosts" ? network.deny : [];
-      const socketDir = mkdtempSync(
-        path.join(networksFolder(options.tmpDir ?? tmpdir()), "acai-net-"),
-      );
+      const socketParent = neededSocketFolder(options.tmpDir ?? tmpdir(), "acai-networks");
+      const socketDir = mkdtempSync(path.join(socketParent, "acai-net-"));
       dirs.push(socketDir);
       const proxySocket = path.join(socketDir, "proxy.sock");
       servers.push(
@@ -77,6 +73,7 @@ export function createNetworkBridges(options: NetworkBridgesOptions): NetworkBri
       const proxy = `http://127.0.0.1:${PROXY_PORT}`;
       return {
         socketDir,
+        socketParent,
         prefix: [options.node, options.script, JSON.stringify({ listen }), "--"],
         env: {
           HTTP_PROXY: proxy,

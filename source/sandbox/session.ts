@@ -12,7 +12,7 @@ import { findOnPath } from "../process/find-on-path.js";
 import type { ProcessStarter } from "../process/long-lived.js";
 import { spawnerKindChooser } from "../process/spawner-kind.js";
 import type { ProcessRunner } from "../process/types.js";
-import { ownUserFolder, SOCKET_FOLDERS } from "../shared/user-folder.js";
+import { acaiSocketFolder, SOCKET_FOLDERS } from "../shared/user-folder.js";
 import {
   type BwrapContext,
   bwrapArguments,
@@ -265,16 +265,17 @@ function outsideSockets(env: Readonly<Record<string, string | undefined>>): stri
 }
 
 /**
- * acai's own folders of sockets (shared/user-folder.ts), made now so the policy hides them: a
- * sandboxed process that could write there could replace the host helper's socket and take
- * the stdio of the processes acai starts outside the sandbox, or replace another session's
- * network bridge. A sandbox's own spawner and bridge see their folder alone
- * (process/spawner-launch.ts, bwrap-args.ts).
+ * acai's own folders of sockets (shared/user-folder.ts: this user's, or this acai's own where
+ * that is not theirs alone), made now so the policy hides them — the same folders the
+ * spawners and bridges of this process use: a sandboxed process that could write there could
+ * replace the host helper's socket and take the stdio of the processes acai starts outside
+ * the sandbox, or replace another session's network bridge. A sandbox's own spawner and
+ * bridge see their folder alone (process/spawner-launch.ts, bwrap-args.ts).
  */
 function acaiSocketFolders(env: Readonly<Record<string, string | undefined>>): string[] {
   const temps = new Set([...tempDirs(env), tmpdir()]);
   return [...temps].flatMap((t) =>
-    SOCKET_FOLDERS.flatMap((prefix) => ownUserFolder(t, prefix) ?? []),
+    SOCKET_FOLDERS.flatMap((prefix) => acaiSocketFolder(t, prefix) ?? []),
   );
 }
 

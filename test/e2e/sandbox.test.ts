@@ -11,7 +11,7 @@
  * folder is that one, not the /tmp holding the test's folders.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { chmod, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
@@ -140,6 +140,86 @@ describe.runIf(bwrapWorks)("the sandbox in acai -p (bubblewrap)", () => {
       expect(existsSync(path.join(parent, `${name}-linked`))).toBe(false);
     }
   }, 60_000);
+
+  it("where this user's socket folders in TMPDIR are not theirs alone, acai uses private ones that a sandboxed Bash cannot list or change, and leaves none", async () => {
+    // Someone else's folder open to others, and a link, where acai's shared folders would be.
+    const uid = process.getuid?.() ?? "user";
+    const elsewhere = path.join(dirs.root, "elsewhere");
+    await mkdir(elsewhere, { mode: 0o700 });
+    await mkdir(spawnersFolder(tmp), { mode: 0o755 });
+    await chmod(spawnersFolder(tmp), 0o755);
+    await symlink(elsewhere, userFolder(tmp, "acai-networks"));
+    await userSettings({ sandbox: { network: { allowedDomains: ["a.example"] } } });
+    // Folders like another session's spawner and bridge, put in acai's private folders once
+    // they are there; Bash waits for them (`planted`), and says when it looked (`looked`).
+    const decoys = [
+      { prefix: `acai-spawners-${uid}-`, name: "acai-spawner-1-decoy1", socket: "s" },
+      { prefix: `acai-networks-${uid}-`, name: "acai-net-decoy2", socket: "proxy.sock" },
+    ];
+    const decoyPaths = (names: string[]) =>
+      decoys.map((d) => {
+        const folder = names.find((n) => n.startsWith(d.prefix));
+        return folder === undefined ? undefined : path.join(tmp, folder, d.name);
+      });
+    const host = { planted: [] as string[], seenBeforeClearing: [] as string[][] };
+    const poll = setInterval(() => {
+      const names = readdirSync(tmp);
+      if (host.planted.length === 0) {
+        const paths = decoyPaths(names);
+        if (paths.some((p) => p === undefined)) return;
+        for (const [i, p] of (paths as string[]).entries()) {
+          mkdirSync(p, { mode: 0o700 });
+          writeFileSync(path.join(p, decoys[i]?.socket ?? "s"), "not a socket\n");
+        }
+        host.planted = paths as string[];
+        writeFileSync(path.join(tmp, "planted"), "");
+      } else if (names.includes("looked") && !names.includes("cleared")) {
+        // What the sandbox left in the private folders, then they are given back as acai left them.
+        host.seenBeforeClearing = host.planted.map((p) => readdirSync(path.dirname(p)).sort());
+        for (const p of host.planted) rmSync(p, { recursive: true });
+        writeFileSync(path.join(tmp, "cleared"), "");
+      }
+    }, 50);
+    const waitFor = (file: string) =>
+      `for i in $(seq 400); do [ -e $TMPDIR/${file} ] && break; sleep 0.1; done`;
+    let outcome: Awaited<ReturnType<typeof bashCalls>>;
+    try {
+      outcome = await bashCalls([
+        `${waitFor("planted")}; ls -A $TMPDIR; for d in $TMPDIR/acai-*; do echo "== $d"; ls -A "$d"; done; echo listed`,
+        `for d in $TMPDIR/acai-*-*-*; do rm -rf "$d"/acai-*; touch "$d/planted"; ln -s /etc "$d/linked"; done; echo tried`,
+        `touch $TMPDIR/looked; ${waitFor("cleared")}; echo cleared`,
+      ]);
+    } finally {
+      clearInterval(poll);
+    }
+    const { results, exitCode, stderr } = outcome;
+    expect(exitCode, stderr).toBe(0);
+    expect(host.planted, "acai made its private folders").toHaveLength(2);
+    expect(results[0]).toContain("listed");
+    // No socket folder of acai's lies loose in the temp folder; the decoys are out of sight.
+    const topLevel = String(results[0]).split("\n== ")[0];
+    expect(topLevel).toContain(`acai-spawners-${uid}-`);
+    expect(topLevel).not.toMatch(/^acai-(spawner|net)-/m);
+    expect(results[0]).not.toContain("decoy");
+    expect(results[1]).toContain("tried");
+    expect(results[2]).toContain("cleared");
+    // Nothing the sandbox did reached the host's private folders: the decoys were still there,
+    // nothing planted or linked.
+    for (const [i, seen] of host.seenBeforeClearing.entries()) {
+      expect(seen).toContain(decoys[i]?.name);
+      expect(seen).not.toContain("planted");
+      expect(seen).not.toContain("linked");
+    }
+    expect(host.seenBeforeClearing).toHaveLength(2);
+    // acai left no folder of its own behind; the others' are as they were.
+    const left = await readdir(tmp);
+    expect(left.filter((n) => n.startsWith("acai-"))).toEqual([
+      `acai-networks-${uid}`,
+      `acai-spawners-${uid}`,
+    ]);
+    expect(await readdir(spawnersFolder(tmp))).toEqual([]);
+    expect(await readdir(elsewhere)).toEqual([]);
+  }, 90_000);
 
   it("a link in the project does not carry a write outside", async () => {
     const outsideDir = path.join(dirs.root, "elsewhere");

@@ -1,7 +1,8 @@
 /**
  * Spawner socket folders (source/process/spawner-folder.ts, decision 0065):
- * the folder carries its acai's pid, sits in the user's folder of them, and
- * goes without a recursive removal;
+ * the folder carries its acai's pid, sits in the user's folder of them (or,
+ * where that is not theirs alone, in a private one of this acai's — decision
+ * 0068), and goes without a recursive removal, first at acai's exit;
  * the sweep collects only a folder whose acai is gone — its socket refuses a
  * connection, is older than a minute, and the pid in its name is dead — and
  * leaves a live acai's (same PID namespace or not), a young one, links, and
@@ -25,7 +26,7 @@ import {
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   STALE_AFTER_MS,
@@ -33,6 +34,7 @@ import {
   spawnersFolder,
   sweepStaleFolders,
 } from "../../source/process/spawner-folder.js";
+import { acaiSocketFolder } from "../../source/shared/user-folder.js";
 
 let tmp: string;
 /** This user's folder of spawner folders in tmp. */
@@ -102,16 +104,43 @@ describe("a spawner's socket folder", () => {
     expect(readdirSync(second.dir)).toEqual(["other"]);
   });
 
-  it("goes in the temp folder itself where this user's folder of them is open to others or a link", () => {
-    chmodSync(parent, 0o755);
-    const open = socketFolder({ tmpDir: tmp, atExit: () => () => {} });
-    expect(open.dir).toMatch(new RegExp(`^${tmp}/acai-spawner-${process.pid}-[A-Za-z0-9]{6}$`));
-    rmdirSync(parent);
-    mkdirSync(join(tmp, "elsewhere"), { mode: 0o700 });
-    symlinkSync(join(tmp, "elsewhere"), parent);
-    const linked = socketFolder({ tmpDir: tmp, atExit: () => () => {} });
-    expect(linked.dir).toMatch(new RegExp(`^${tmp}/acai-spawner-${process.pid}-[A-Za-z0-9]{6}$`));
-    expect(readdirSync(join(tmp, "elsewhere"))).toEqual([]);
+  it("goes in a private folder of this acai's (0700, the same for each) where this user's folder of them is open to others, a link or a file", async () => {
+    const noExit = { atExit: () => () => {} };
+    const cases: Array<(shared: string) => void> = [
+      (shared) => chmodSync(shared, 0o755),
+      (shared) => {
+        rmdirSync(shared);
+        mkdirSync(join(dirname(shared), "elsewhere"), { mode: 0o700 });
+        symlinkSync(join(dirname(shared), "elsewhere"), shared);
+      },
+      (shared) => {
+        rmdirSync(shared);
+        writeFileSync(shared, "not a folder\n");
+      },
+    ];
+    for (const spoil of cases) {
+      // A temp folder of its own each: the choice of folder holds for the process.
+      const temp = await mkdtemp(join(tmp, "t-"));
+      const shared = spawnersFolder(temp);
+      mkdirSync(shared, { mode: 0o700 });
+      spoil(shared);
+      const first = socketFolder({ tmpDir: temp, ...noExit });
+      const second = socketFolder({ tmpDir: temp, ...noExit });
+      expect(first.parent).toMatch(new RegExp(`^${shared}-[A-Za-z0-9]{6}$`));
+      expect(first.parent).toBe(acaiSocketFolder(temp, "acai-spawners"));
+      expect(second.parent).toBe(first.parent);
+      expect(first.dir).toMatch(
+        new RegExp(`^${first.parent}/acai-spawner-${process.pid}-[A-Za-z0-9]{6}$`),
+      );
+      expect(lstatSync(first.parent).mode & 0o777).toBe(0o700);
+      // Nothing goes directly in the temp folder, nor where a link leads.
+      expect(readdirSync(temp).filter((name) => name.startsWith("acai-spawner-"))).toEqual([]);
+      if (existsSync(join(temp, "elsewhere")))
+        expect(readdirSync(join(temp, "elsewhere"))).toEqual([]);
+      first.remove();
+      second.remove();
+      expect(readdirSync(first.parent)).toEqual([]);
+    }
   });
 
   it("is removed at exit by the cleanup it registered, and that is taken back when removed earlier", () => {
@@ -126,6 +155,17 @@ describe("a spawner's socket folder", () => {
     expect(existsSync(folder.dir)).toBe(false);
     socketFolder({ tmpDir: tmp, atExit }).remove();
     expect(takenBack).toBe(1);
+  });
+
+  it("by default goes first at the process's exit, before the private folder it may lie in", () => {
+    const before = process.listeners("exit").length;
+    const folder = socketFolder({ tmpDir: tmp });
+    const listeners = process.listeners("exit");
+    expect(listeners).toHaveLength(before + 1);
+    listeners[0]?.(0);
+    expect(existsSync(folder.dir)).toBe(false);
+    folder.remove();
+    expect(process.listeners("exit")).toHaveLength(before);
   });
 });
 

@@ -90,9 +90,11 @@ describe("bwrapArguments", () => {
       ...policy,
       network: { kind: "hosts", allow: ["a.example"], deny: [] },
     };
-    // In this user's folder of bridges: bound alone and read-only over an empty tmpfs of it.
-    const own = `/tmp/acai-networks-${process.getuid?.() ?? "user"}`;
-    const args = bwrapArguments(hosts, { ...context, socketDir: `${own}/acai-net-x` });
+    // In acai's folder of bridges (whatever its name: this user's, or a private one of this
+    // acai's): bound alone and read-only over an empty tmpfs of it.
+    const own = `/tmp/acai-networks-${process.getuid?.() ?? "user"}-Xy12Ab`;
+    const socketDir = `${own}/acai-net-x`;
+    const args = bwrapArguments(hosts, { ...context, socketDir, socketParent: own });
     expect(args.slice(args.indexOf("--unshare-net"))).toEqual([
       "--unshare-net",
       "--tmpfs",
@@ -103,10 +105,16 @@ describe("bwrapArguments", () => {
       "--remount-ro",
       own,
     ]);
-    // Elsewhere (that folder was not this user's alone): the folder itself, read-only.
-    expect(bwrapArguments(hosts, { ...context, socketDir: "/tmp/acai-net-x" }).join(" ")).toMatch(
-      /--unshare-net --ro-bind \/tmp\/acai-net-x \/tmp\/acai-net-x$/,
-    );
+    // Without that folder, or one the bridge's folder is not in: the folder itself, read-only.
+    for (const socketParent of [undefined, "/tmp"]) {
+      expect(
+        bwrapArguments(hosts, {
+          ...context,
+          socketDir,
+          ...(socketParent ? { socketParent } : {}),
+        }).join(" "),
+      ).toMatch(new RegExp(`--unshare-net --ro-bind ${socketDir} ${socketDir}$`));
+    }
     const all: SandboxPolicy = { ...policy, network: { kind: "all", deny: [] } };
     expect(bwrapArguments(all, context)).not.toContain("--unshare-net");
   });

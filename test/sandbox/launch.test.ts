@@ -100,7 +100,8 @@ describe("launches", () => {
       canStart: () => true,
       spawnerKind: () => "node",
       bridgeFor: () => ({
-        socketDir: "/s",
+        socketDir: "/s/acai-net-x",
+        socketParent: "/s",
         prefix: ["/node", "/bridge.js", "{}", "--"],
         env: { HTTP_PROXY: "x" },
       }),

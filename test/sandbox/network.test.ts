@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, readdir, rm, stat, symlink, writeFile } from "node:fs/promises";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -9,7 +9,7 @@ import {
   PROXY_PORT,
 } from "../../source/sandbox/network.js";
 import type { SandboxPolicy } from "../../source/sandbox/policy.js";
-import { userFolder } from "../../source/shared/user-folder.js";
+import { acaiSocketFolder, userFolder } from "../../source/shared/user-folder.js";
 
 let bridges: NetworkBridges | undefined;
 const servers: net.Server[] = [];
@@ -102,16 +102,46 @@ describe("the sandbox's network proxy", () => {
       const bridge = bridges.bridgeFor(policyAllowing(["a.example"]));
       const own = userFolder(tmp, "acai-networks");
       expect(path.dirname(bridge.socketDir)).toBe(own);
+      expect(bridge.socketParent).toBe(own);
       expect((await stat(own)).mode & 0o777).toBe(0o700);
       expect(await readdir(bridge.socketDir)).toEqual(["proxy.sock"]);
       bridges.close();
       bridges = undefined;
       expect(await readdir(own)).toEqual([]);
-      // Where that folder is not this user's alone (here: a file of that name), the temp folder itself.
-      await rm(own, { recursive: true });
-      await writeFile(own, "not a folder\n");
-      bridges = createNetworkBridges({ node: "/node", script: "/bridge.js", tmpDir: tmp });
-      expect(path.dirname(bridges.bridgeFor(policyAllowing(["a.example"])).socketDir)).toBe(tmp);
+    } finally {
+      bridges?.close();
+      bridges = undefined;
+      await rm(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it("where this user's folder of them is not theirs alone (a link, a file, a folder open to others), keeps them in a private one of this acai's, the one every sandbox hides", async () => {
+    const tmp = await mkdtemp(path.join(tmpdir(), "acai-net-test-"));
+    const spoil = [
+      (own: string) => symlink(tmp, own),
+      (own: string) => writeFile(own, "not a folder\n"),
+      (own: string) => mkdir(own, { mode: 0o755 }),
+    ];
+    try {
+      for (const [i, make] of spoil.entries()) {
+        // A temp folder of its own each: the choice of folder holds for the process.
+        const temp = path.join(tmp, `t${i}`);
+        await mkdir(temp);
+        const own = userFolder(temp, "acai-networks");
+        await make(own);
+        bridges = createNetworkBridges({ node: "/node", script: "/bridge.js", tmpDir: temp });
+        const first = bridges.bridgeFor(policyAllowing(["a.example"]));
+        const second = bridges.bridgeFor(policyAllowing(["b.example"]));
+        expect(first.socketParent).toMatch(new RegExp(`^${own}-[A-Za-z0-9]{6}$`));
+        expect(first.socketParent).toBe(acaiSocketFolder(temp, "acai-networks"));
+        expect(path.dirname(first.socketDir)).toBe(first.socketParent);
+        expect(second.socketParent).toBe(first.socketParent);
+        expect((await lstat(first.socketParent)).mode & 0o777).toBe(0o700);
+        expect((await readdir(temp)).filter((name) => name.startsWith("acai-net-"))).toEqual([]);
+        bridges.close();
+        bridges = undefined;
+        expect(await readdir(first.socketParent)).toEqual([]);
+      }
     } finally {
       bridges?.close();
       bridges = undefined;

@@ -1,9 +1,15 @@
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { socketFolder } from "../../source/process/spawner-folder.js";
+import { createNetworkBridges } from "../../source/sandbox/network.js";
 import {
   createSessionSandbox,
   SandboxRequiredError,
   type SessionSandboxOptions,
 } from "../../source/sandbox/session.js";
+import { acaiSocketFolder, userFolder } from "../../source/shared/user-folder.js";
 
 const base: SessionSandboxOptions = {
   user: undefined,
@@ -69,5 +75,31 @@ describe("createSessionSandbox", () => {
     expect(s.toolsPolicy?.network.kind).toBe("none");
     expect(s.toolsPolicy?.write).not.toContain("/home/u/.acai/session-env");
     s.close();
+  });
+
+  it("hides acai's folders of sockets, the private ones where this user's are not theirs alone: those the spawners and bridges use", () => {
+    const tmp = mkdtempSync(join(tmpdir(), "acai-session-test-"));
+    try {
+      mkdirSync(userFolder(tmp, "acai-spawners"), { mode: 0o700 });
+      chmodSync(userFolder(tmp, "acai-spawners"), 0o755);
+      symlinkSync(tmp, userFolder(tmp, "acai-networks"));
+      const s = createSessionSandbox({ ...withBwrap, env: { ...withBwrap.env, TMPDIR: tmp } });
+      const spawners = acaiSocketFolder(tmp, "acai-spawners");
+      const networks = acaiSocketFolder(tmp, "acai-networks");
+      expect(spawners).toMatch(new RegExp(`^${userFolder(tmp, "acai-spawners")}-[A-Za-z0-9]{6}$`));
+      expect(networks).toMatch(new RegExp(`^${userFolder(tmp, "acai-networks")}-[A-Za-z0-9]{6}$`));
+      expect(s.toolsPolicy?.denyRead).toEqual(expect.arrayContaining([spawners, networks]));
+      expect(s.toolsPolicy?.denyRead).not.toContain(userFolder(tmp, "acai-spawners"));
+      const spawner = socketFolder({ tmpDir: tmp, atExit: () => () => {} });
+      expect(spawner.parent).toBe(spawners);
+      spawner.remove();
+      const bridges = createNetworkBridges({ node: "/node", script: "/bridge.js", tmpDir: tmp });
+      const bridge = bridges.bridgeFor(s.toolsPolicy as NonNullable<typeof s.toolsPolicy>);
+      expect(bridge.socketParent).toBe(networks);
+      bridges.close();
+      s.close();
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });
