@@ -158,14 +158,22 @@ describe("a spawner's socket folder", () => {
   });
 
   it("by default goes first at the process's exit, before the private folder it may lie in", () => {
-    const before = process.listeners("exit").length;
-    const folder = socketFolder({ tmpDir: tmp });
-    const listeners = process.listeners("exit");
-    expect(listeners).toHaveLength(before + 1);
-    listeners[0]?.(0);
-    expect(existsSync(folder.dir)).toBe(false);
-    folder.remove();
-    expect(process.listeners("exit")).toHaveLength(before);
+    // Like the removal of a private folder, registered when that folder was made.
+    const earlier = () => {};
+    process.once("exit", earlier);
+    try {
+      const before = process.listeners("exit").length;
+      const folder = socketFolder({ tmpDir: tmp });
+      const listeners = process.listeners("exit");
+      expect(listeners).toHaveLength(before + 1);
+      expect(listeners.indexOf(earlier)).toBeGreaterThan(0);
+      listeners[0]?.(0);
+      expect(existsSync(folder.dir)).toBe(false);
+      folder.remove();
+      expect(process.listeners("exit")).toHaveLength(before);
+    } finally {
+      process.off("exit", earlier);
+    }
   });
 });
 
