@@ -41,6 +41,16 @@ export function bwrapArgv(
   return [...bwrapArgs, ...CONTAINMENT_ARGS, ...extra, "--", command, ...args];
 }
 
+/**
+ * bwrap's mounts that leave `dir` alone, read-only, in its `parent`: an empty tmpfs over the
+ * parent, then `dir` bound onto it. A spawner's and a network bridge's socket folder in acai's
+ * folder of them (shared/user-folder.ts), which the policy hides: no other folder there is in
+ * reach.
+ */
+export function aloneInParent(dir: string, parent: string): string[] {
+  return ["--tmpfs", parent, "--ro-bind", dir, dir];
+}
+
 /** Which containment holds acai's children: a PID namespace, or the environment marker (containment.ts). */
 export type ContainmentKind =
   | { kind: "namespace"; bwrap: string }

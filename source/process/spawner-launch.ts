@@ -4,7 +4,7 @@
  * Node with the script, inside bwrap for a sandbox, with its private socket
  * folder (spawner-folder.ts) bind-mounted read-only.
  */
-import { bwrapArgv } from "./bwrap.js";
+import { aloneInParent, bwrapArgv } from "./bwrap.js";
 import { PYTHON_HELPER_SCRIPT } from "./spawn-helper-python.js";
 import type { SocketFolder, SocketFolderOptions } from "./spawner-folder.js";
 import { SPAWNER_SCRIPT } from "./spawner-script.js";
@@ -58,15 +58,6 @@ export function spawnerCommand(
         ]
       : [execPath, ["-e", SPAWNER_SCRIPT, socketPath, ...(inSandbox ? [] : ["host"])]];
   if (!inSandbox) return [command, args];
-  const mounts = [
-    "--tmpfs",
-    folder.parent,
-    "--ro-bind",
-    folder.dir,
-    folder.dir,
-    "--ro-bind-try",
-    execPath,
-    execPath,
-  ];
+  const mounts = [...aloneInParent(folder.dir, folder.parent), "--ro-bind-try", execPath, execPath];
   return [place.bwrap, bwrapArgv(place.launch.bwrapArgs, command, args, mounts)];
 }

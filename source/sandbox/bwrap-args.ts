@@ -25,6 +25,7 @@
  * /proc/PID/environ), and dies with its parent.
  */
 import { dirname } from "node:path";
+import { aloneInParent } from "../process/bwrap.js";
 import type { SandboxPolicy } from "./policy.js";
 
 /** bubblewrap's limit is 9000 arguments; the launch adds `--chdir`, the bridge's bind and the like. */
@@ -160,9 +161,9 @@ function networkArguments(policy: SandboxPolicy, context: BwrapContext): string[
  * tmpfs with it bound alone, read-only again after: no other session's bridge is in reach.
  */
 function bridgeFolder(socketDir: string, parent: string | undefined): string[] {
-  const bind = ["--ro-bind", socketDir, socketDir];
-  if (parent === undefined || dirname(socketDir) !== parent) return bind;
-  return ["--tmpfs", parent, ...bind, "--remount-ro", parent];
+  if (parent === undefined || dirname(socketDir) !== parent)
+    return ["--ro-bind", socketDir, socketDir];
+  return [...aloneInParent(socketDir, parent), "--remount-ro", parent];
 }
 
 function isWithin(file: string, dir: string): boolean {
