@@ -6,7 +6,9 @@
  * where it does not or where the Python one did not start — or — when
  * a spawner cannot start for a policy — one `bwrap … -- command` per process,
  * said once. Both run the process in a PID namespace that dies with acai
- * (bwrap.ts). Without bwrap there is no sandboxed start: the run fails with
+ * (bwrap.ts). A launch that keeps its runs' CLAUDE_ENV_FILE (decision 0069)
+ * runs them through its spawner while that keeps such files, else in the
+ * launch that may write them. Without bwrap there is no sandboxed start: the run fails with
  * what to do (never a silent start outside the sandbox).
  */
 import { bwrapArgv, findBwrap } from "./bwrap.js";
@@ -169,25 +171,33 @@ export function createSandboxLauncher(options: SandboxLauncherOptions = {}): San
     return undefined;
   };
 
+  const start: SandboxLauncher["start"] = async (target, launch, stdin) => {
+    bwrap ??= (options.bwrap ?? findBwrap)();
+    if (bwrap === undefined) {
+      return {
+        spawnError:
+          `cannot run "${target.command}" in the sandbox (policy "${launch.name}"): bwrap is not on PATH; ` +
+          "install bubblewrap (Debian/Ubuntu: apt install bubblewrap) or turn the sandbox off",
+      };
+    }
+    const envFile = launch.keepsEnvFile === undefined ? undefined : target.env.CLAUDE_ENV_FILE;
+    const spawner = await spawnerFor(bwrap, launch);
+    if (envFile !== undefined && launch.keepsEnvFile !== undefined) {
+      // Kept in the spawner's namespace while only such runs ran in it (0069), else where it may be written.
+      if (spawner?.keepsEnvFiles === true) return spawner.run(target, stdin, envFile);
+      return start(target, launch.keepsEnvFile.otherwise, stdin);
+    }
+    if (spawner) return spawner.run(target, stdin);
+    const argv = bwrapArgv(launch.bwrapArgs, target.command, target.args ?? [], [
+      "--chdir",
+      target.cwd,
+    ]);
+    const pipe = stdin === "ignore" ? "ignore" : "pipe"; // the runner writes a text itself
+    return spawnGroup({ ...target, command: bwrap, args: argv }, pipe, target);
+  };
+
   return {
-    async start(target, launch, stdin) {
-      bwrap ??= (options.bwrap ?? findBwrap)();
-      if (bwrap === undefined) {
-        return {
-          spawnError:
-            `cannot run "${target.command}" in the sandbox (policy "${launch.name}"): bwrap is not on PATH; ` +
-            "install bubblewrap (Debian/Ubuntu: apt install bubblewrap) or turn the sandbox off",
-        };
-      }
-      const spawner = await spawnerFor(bwrap, launch);
-      if (spawner) return spawner.run(target, stdin);
-      const argv = bwrapArgv(launch.bwrapArgs, target.command, target.args ?? [], [
-        "--chdir",
-        target.cwd,
-      ]);
-      const pipe = stdin === "ignore" ? "ignore" : "pipe"; // the runner writes a text itself
-      return spawnGroup({ ...target, command: bwrap, args: argv }, pipe, target);
-    },
+    start,
     prepare(launch) {
       if (options.useSpawner === false || perProcess.has(launch.key)) return;
       starts.claim(launch.key);

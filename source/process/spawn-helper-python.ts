@@ -38,9 +38,17 @@
  * to the namespace's init (pid 1) whose session is not a running child's is
  * SIGKILLed, round after round 2 ms apart (at most 50), its own children
  * becoming orphans in turn — also those that dropped acai's marker.
+ *
+ * A spawn may carry a CLAUDE_ENV_FILE to keep (namespace only, decision
+ * 0069): the child gets a file of its own under the namespace's private
+ * /dev/shm, holding the text sent, as CLAUDE_ENV_FILE; at its exit the file
+ * (at most ENV_FILE_MAX_BYTES + 1 bytes) goes back in the exit line as
+ * `envFile` (base64) and the folder is removed.
  */
+import { ENV_FILE_MAX_BYTES } from "./spawner-wire.js";
+
 export const PYTHON_HELPER_SCRIPT = String.raw`
-import os, sys, _socket, select, _signal, errno, time
+import os, sys, _socket, select, _signal, errno, time, binascii
 if sys.version_info < (3, 9): sys.exit("python 3.9 or later is needed")
 path = sys.argv[1]
 NAMESPACE = sys.argv[2:3] == ["namespace"] and os.getppid() == 1
@@ -62,6 +70,7 @@ waiting = []
 runs = {}
 writing = {}
 POOL_SIZE = 4
+ENV_CAP = ${ENV_FILE_MAX_BYTES + 1}
 HEXDIGITS = b"0123456789abcdef"
 ESC = {'"': '\\"', "\\": "\\\\"}
 
@@ -136,11 +145,42 @@ def spawn_one(run, actions):
             elif e.errno not in (errno.ENOENT, errno.ENOTDIR): raise
     raise OSError(seen or errno.ENOENT, "not found")
 
+def env_file(run):
+    if not NAMESPACE: raise OSError(errno.EPERM, "kept CLAUDE_ENV_FILE outside a sandbox")
+    d = "/dev/shm/acai-env-" + binascii.hexlify(os.urandom(8)).decode()
+    os.mkdir(d, 0o700)
+    run["envdir"] = d
+    fd = os.open(d + "/env", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try: os.write(fd, run["envfile"])
+    finally: os.close(fd)
+    run["envmap"][b"CLAUDE_ENV_FILE"] = (d + "/env").encode()
+
+def env_back(run):
+    d = run.get("envdir")
+    if d is None: return None
+    got = None
+    try:
+        fd = os.open(d + "/env", os.O_RDONLY | os.O_NOFOLLOW)
+        try:
+            got = b""
+            while len(got) < ENV_CAP:
+                chunk = os.read(fd, ENV_CAP - len(got))
+                if not chunk: break
+                got += chunk
+        finally: os.close(fd)
+    except OSError: got = None
+    try:
+        for name in os.listdir(d): os.unlink(d + "/" + name)
+        os.rmdir(d)
+    except OSError: pass
+    return None if got is None else binascii.b2a_base64(got, newline=False).decode()
+
 def start(run, conns):
     fds = [c[0].fileno() for c in conns]
     extra = []
     w = None
     try:
+        if run["envfile"] is not None: env_file(run)
         if run["stdin"] == b"text":
             r, w = os.pipe(); extra.append(r); fds.insert(0, r)
         elif run["stdin"] == b"none":
@@ -154,6 +194,7 @@ def start(run, conns):
         for fd in extra: os.close(fd)
         for c in conns: c[0].close()
         if w is not None: os.close(w)
+        env_back(run)
         return fail(run, getattr(e, "errno", None) or errno.EINVAL)
     for fd in extra: os.close(fd)
     for c in conns: c[0].close()
@@ -191,7 +232,10 @@ def reap(pid, pidfd):
         code, sig = None, SIGNAME.get(n, "SIG%d" % n)
     else:
         code, sig = os.WEXITSTATUS(status), None
-    send({"id": run["id"], "token": run["token"].decode(), "exit": True, "code": code, "signal": sig})
+    out = {"id": run["id"], "token": run["token"].decode(), "exit": True, "code": code, "signal": sig}
+    kept = env_back(run)
+    if kept is not None: out["envFile"] = kept
+    send(out)
 
 def orphans():
     found = []
@@ -249,8 +293,12 @@ def request(payload):
         for pair in f[:int(nenv)]:
             k, _, v = pair.partition(b"=")
             envmap[k] = v
-        text = b"\0".join(f[int(nenv):])
-        waiting.append({"id": int(rid), "token": token, "stdin": stdin, "command": command, "cwd": cwd, "args": args, "envmap": envmap, "text": text, "need": 3 if stdin == b"socket" else 2})
+        f = f[int(nenv):]
+        if not f or f[0][:1] not in (b"-", b"+"): return
+        try: envfile = None if f[0] == b"-" else binascii.a2b_base64(f[0][1:])
+        except ValueError: return
+        text = b"\0".join(f[1:])
+        waiting.append({"id": int(rid), "token": token, "stdin": stdin, "command": command, "cwd": cwd, "args": args, "envmap": envmap, "envfile": envfile, "text": text, "need": 3 if stdin == b"socket" else 2})
         flush()
     elif op == b"kill" and len(f) >= 2 and is_num(f[0]) and int(f[0]) > 1:
         n = SIGNUM.get(f[1].decode("latin-1"))

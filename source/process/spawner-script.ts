@@ -8,7 +8,7 @@
  * argv: [socketPath], a unix socket acai serves (read-only in the sandbox).
  * Control lines on stdin (from acai), JSON:
  *   {op:"hello", secret}              (first; 32 hex digits, never in argv)
- *   {op:"spawn", id, token, command, args, cwd, env, stdin: "socket"|"none"|"text", text?}
+ *   {op:"spawn", id, token, command, args, cwd, env, stdin: "socket"|"none"|"text", text?, envFile?}
  *   {op:"kill", pid, signal}          (the child's process group)
  *   {op:"sweep"}                      (kill the namespace's orphans, below)
  * Lines on stdout (to acai), each carrying the run's token:
@@ -40,11 +40,19 @@
  * init (pid 1); every such orphan whose session is not a running child's is
  * SIGKILLed, round after round (its own children become orphans in turn) —
  * also those that dropped acai's marker with their environment.
+ *
+ * A spawn's `envFile` (base64; sandbox only, decision 0069): the child's
+ * CLAUDE_ENV_FILE is a file of its own under the namespace's private
+ * /dev/shm holding that text; its exit line carries the file back as
+ * `envFile` (at most ENV_FILE_MAX_BYTES + 1 bytes) and the folder goes.
  */
+import { ENV_FILE_MAX_BYTES } from "./spawner-wire.js";
+
 export const SPAWNER_SCRIPT = `
 "use strict";
 const net = require("node:net");
 const { spawn } = require("node:child_process");
+const fs = require("node:fs");
 const socketPath = process.argv[1];
 const host = process.argv[2] === "host";
 for (const s of ["SIGINT", "SIGHUP", "SIGPIPE"]) process.on(s, () => {});
@@ -58,12 +66,38 @@ function fail(run, message, code) {
   closeAll(run);
   send({ id: run.id, token: run.token, error: message, code: code });
 }
+const ENV_CAP = ${ENV_FILE_MAX_BYTES + 1};
+function envFile(run, env) {
+  if (host) throw Object.assign(new Error("kept CLAUDE_ENV_FILE outside a sandbox"), { code: "EPERM" });
+  run.envDir = fs.mkdtempSync("/dev/shm/acai-env-");
+  fs.chmodSync(run.envDir, 0o700);
+  fs.writeFileSync(run.envDir + "/env", Buffer.from(run.request.envFile, "base64"), { mode: 0o600, flag: "wx" });
+  return Object.assign({}, env, { CLAUDE_ENV_FILE: run.envDir + "/env" });
+}
+function envBack(run) {
+  if (run.envDir === undefined) return undefined;
+  let got;
+  try {
+    const fd = fs.openSync(run.envDir + "/env", fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    try {
+      const buf = Buffer.alloc(ENV_CAP);
+      let n = 0;
+      for (let k = 1; k > 0 && n < ENV_CAP; n += k) k = fs.readSync(fd, buf, n, ENV_CAP - n, null);
+      got = buf.subarray(0, n).toString("base64");
+    } finally { fs.closeSync(fd); }
+  } catch {}
+  try { fs.rmSync(run.envDir, { recursive: true, force: true }); } catch {}
+  run.envDir = undefined;
+  return got;
+}
 function start(run, stdio) {
   const r = run.request;
   let child;
   try {
-    child = spawn(r.command, r.args, { cwd: r.cwd, env: r.env, detached: true, stdio: stdio });
+    const env = r.envFile === undefined ? r.env : envFile(run, r.env);
+    child = spawn(r.command, r.args, { cwd: r.cwd, env: env, detached: true, stdio: stdio });
   } catch (error) {
+    envBack(run);
     return fail(run, error.message, error.code);
   }
   closeAll(run);
@@ -80,7 +114,10 @@ function start(run, stdio) {
   send({ id: run.id, token: run.token, started: child.pid, conns: run.connIds });
   child.on("exit", (code, signal) => {
     runs.delete(child.pid);
-    send({ id: run.id, token: run.token, exit: true, code: code, signal: signal });
+    const out = { id: run.id, token: run.token, exit: true, code: code, signal: signal };
+    const kept = envBack(run);
+    if (kept !== undefined) out.envFile = kept;
+    send(out);
   });
 }
 let secret = "";
@@ -124,7 +161,6 @@ function queue(m) {
   waiting.push({ id: m.id, token: m.token, request: m, conns: [], connIds: [], done: false, need: need });
   flush();
 }
-const fs = require("node:fs");
 function orphans() {
   const live = new Set(runs.keys());
   const found = [];

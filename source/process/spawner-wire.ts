@@ -8,6 +8,13 @@
 import { randomBytes } from "node:crypto";
 import type { Socket } from "node:net";
 
+/**
+ * The most of a CLAUDE_ENV_FILE acai reads (session/shell-env.ts); a spawner
+ * that keeps one for a run (decision 0069) hands back one byte more, so that
+ * a larger file is still seen to be too large.
+ */
+export const ENV_FILE_MAX_BYTES = 256 * 1024;
+
 /** A header longer than this is not one of ours. */
 const MAX_HEADER_BYTES = 80;
 /** A connection that says nothing for this long is closed. */
@@ -74,6 +81,8 @@ export type SpawnerRequest =
       env: Readonly<Record<string, string>>;
       stdin: "socket" | "none" | "text";
       text?: string;
+      /** Keep the run's CLAUDE_ENV_FILE in the sandbox, starting with this text (base64; decision 0069). */
+      envFile?: string;
     }
   | { op: "kill"; pid: number; signal: NodeJS.Signals }
   | { op: "sweep" };
@@ -86,8 +95,9 @@ export function jsonLine(request: SpawnerRequest): string {
 /**
  * The Python helper's framing (decision 0056): `<byte length>\n` then the
  * fields joined by NUL bytes, a spawn's stdin text last (it may hold NULs;
- * nothing else can: a C string ends at one). Undefined when a field that is
- * not the text holds a NUL (no process can be given it).
+ * nothing else can: a C string ends at one), after the env file's field ("-":
+ * none, "+<base64>": keep one, 0069). Undefined when a field that is not the
+ * text holds a NUL (no process can be given it).
  */
 export function nulRecord(request: SpawnerRequest): string | undefined {
   const fields = recordFields(request);
@@ -105,7 +115,9 @@ function recordFields(request: SpawnerRequest): string[] {
       const env = Object.entries(request.env).map(([name, value]) => `${name}=${value}`);
       const head = [request.stdin, request.command, request.cwd];
       const counted = [String(request.args.length), ...request.args, String(env.length), ...env];
-      return ["spawn", String(request.id), request.token, ...head, ...counted, request.text ?? ""];
+      const envFile = request.envFile === undefined ? "-" : `+${request.envFile}`;
+      const tail = [envFile, request.text ?? ""];
+      return ["spawn", String(request.id), request.token, ...head, ...counted, ...tail];
     }
     case "kill":
       return ["kill", String(request.pid), request.signal];

@@ -28,6 +28,7 @@ import { EventEmitter } from "node:events";
 import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import type { ChildHandle, SpawnOutcome } from "./handle.js";
+import { KeptEnvFiles } from "./kept-env-files.js";
 import { describeSpawnError, killGroup, type SpawnTarget } from "./spawn.js";
 import { type SocketFolder, socketFolder, sweepStaleFoldersOnce } from "./spawner-folder.js";
 import { type SpawnerOptions, type SpawnerPlace, spawnerCommand } from "./spawner-launch.js";
@@ -70,6 +71,8 @@ interface Pending {
   child?: RemoteChild;
   lost?: string;
   reported?: boolean;
+  /** Its CLAUDE_ENV_FILE as the spawner handed it back at the exit (kept-env-files.ts). */
+  envBack?: unknown;
   resolve: (outcome: SpawnOutcome) => void;
 }
 
@@ -83,6 +86,7 @@ interface ControlLine {
   code?: string | number | null;
   exit?: boolean;
   signal?: NodeJS.Signals | null;
+  envFile?: unknown;
 }
 
 export class Spawner {
@@ -90,6 +94,7 @@ export class Spawner {
   /** The spawner's spare connections that arrived, by id, until a run claims them. */
   private readonly spares = new Map<number, Socket>();
   private readonly secret = newToken();
+  private readonly kept = new KeptEnvFiles();
   private nextId = 0;
   private alive = true;
   private onReady: ((ok: boolean) => void) | undefined;
@@ -200,12 +205,27 @@ export class Spawner {
     });
   }
 
-  /** Starts `target` (its environment complete) in the sandbox; `{text}`: the spawner writes its stdin. */
-  run(target: SpawnTarget, stdin: SandboxStdin): Promise<SpawnOutcome> {
+  /** Whether a run may still keep its CLAUDE_ENV_FILE here (kept-env-files.ts, decision 0069). */
+  get keepsEnvFiles(): boolean {
+    return this.place.kind === "sandbox" && this.kept.private;
+  }
+
+  /**
+   * Starts `target` (its environment complete) in the sandbox; `{text}`: the spawner writes its stdin.
+   * `keepEnvFile`: its CLAUDE_ENV_FILE, kept in the namespace and written back at the exit (only
+   * while `keepsEnvFiles`).
+   */
+  run(target: SpawnTarget, stdin: SandboxStdin, keepEnvFile?: string): Promise<SpawnOutcome> {
     const withStdin = stdin === "pipe";
     if (!this.alive) return Promise.resolve({ spawnError: this.lostMessage() });
     const id = ++this.nextId;
     const token = newToken();
+    const keep = keepEnvFile !== undefined;
+    if (keep && !this.keepsEnvFiles) {
+      const spawnError = `cannot keep the CLAUDE_ENV_FILE of "${target.command}" in this sandbox: other processes ran in it`;
+      return Promise.resolve({ spawnError });
+    }
+    if (!keep) this.kept.otherRun();
     const request: SpawnerRequest = {
       op: "spawn",
       id,
@@ -217,9 +237,11 @@ export class Spawner {
       ...(typeof stdin === "object"
         ? { stdin: "text", text: stdin.text }
         : { stdin: withStdin ? "socket" : "none" }),
+      ...(keep ? { envFile: this.kept.begin(id, keepEnvFile) } : {}),
     };
     const encoded = this.encode(request);
     if (encoded === undefined) {
+      this.kept.forget(id);
       const spawnError = `cannot run "${target.command}": its command, arguments, working directory or environment hold a NUL byte`;
       return Promise.resolve({ spawnError });
     }
@@ -309,6 +331,7 @@ export class Spawner {
     } else if (message.exit === true) {
       const code = typeof message.code === "number" ? message.code : null;
       pending.exit = { code, signal: message.signal ?? null };
+      pending.envBack = message.envFile;
       // Not at once: the runner attaches its listeners a few promise turns after the hand-over.
       if (pending.child) setImmediate(() => this.exited(pending));
     }
@@ -361,12 +384,14 @@ export class Spawner {
   private exited(pending: Pending): void {
     if (pending.reported) return;
     pending.reported = true;
+    this.kept.end(pending.id, pending.envBack);
     this.forget(pending);
     const exit = pending.exit ?? { code: null, signal: "SIGKILL" };
     pending.child?.emit("exit", exit.code, exit.signal);
   }
 
   private forget(pending: Pending): void {
+    this.kept.forget(pending.id);
     this.runs.delete(pending.id);
     if (this.runs.size === 0) this.idle();
   }

@@ -18,6 +18,12 @@ export interface SandboxLaunch {
   readonly name: string;
   /** The spawner it asks for (spawner-kind.ts); a Python one that does not start falls back to Node. */
   readonly helper: SpawnerKind;
+  /**
+   * A run's CLAUDE_ENV_FILE is kept in the spawner's namespace and written back at its exit
+   * (kept-env-files.ts, decision 0069) — while nothing else ran in that spawner; otherwise the
+   * run goes to `otherwise`, the policy that may write the file's folder.
+   */
+  readonly keepsEnvFile?: { readonly otherwise: SandboxLaunch };
 }
 
 export interface RunOptions {

@@ -40,6 +40,12 @@ export interface LaunchTable {
   launchFor(policy: SandboxPolicy): SandboxLaunch;
   extrasOf(key: string): LaunchExtras | undefined;
   /**
+   * `plain`'s launch, its runs keeping their CLAUDE_ENV_FILE in its spawner and going to
+   * `writing`'s launch where that spawner can no longer keep one (process/kept-env-files.ts,
+   * decision 0069); none when either has a network bridge (a run is marked for one launch's).
+   */
+  keepingEnvFile(plain: SandboxPolicy, writing: SandboxPolicy): SandboxLaunch | undefined;
+  /**
    * Whether the command and working directory exist: one that cannot start is
    * left to fail to start on its own (nothing runs), with the runner's usual
    * words for it, rather than as a bwrap error.
@@ -66,7 +72,8 @@ export function createLaunchTable(options: LaunchTableOptions): LaunchTable {
   // launch is found without serializing the policy's path lists again.
   const byObject = new WeakMap<SandboxPolicy, SandboxLaunch>();
   const extras = new Map<string, LaunchExtras>();
-  return {
+  const keeping = new Map<string, SandboxLaunch>();
+  const table: LaunchTable = {
     launchFor(policy) {
       const seen = byObject.get(policy);
       if (seen !== undefined) return seen;
@@ -94,8 +101,22 @@ export function createLaunchTable(options: LaunchTableOptions): LaunchTable {
       return launch;
     },
     extrasOf: (key) => extras.get(key),
+    keepingEnvFile(plain, writing) {
+      const launch = table.launchFor(plain);
+      const otherwise = table.launchFor(writing);
+      if (extras.has(launch.key) || extras.has(otherwise.key)) return undefined;
+      if (launch.key === otherwise.key) return launch;
+      const id = `${launch.key}\u0000${otherwise.key}`;
+      let made = keeping.get(id);
+      if (made === undefined) {
+        made = { ...launch, keepsEnvFile: { otherwise } };
+        keeping.set(id, made);
+      }
+      return made;
+    },
     canStart: options.canStart,
   };
+  return table;
 }
 
 /** The environment a process gets: acai's sandbox variables set (sandboxed) or removed (not). */
@@ -137,6 +158,15 @@ export function sandboxedRunner(
   policy: SandboxPolicy | undefined,
 ): ProcessRunner {
   return (options) => runner(marked(options, table, policy && table.launchFor(policy)));
+}
+
+/** The same, for a launch made already (LaunchTable `keepingEnvFile`). */
+export function sandboxedRunnerAt(
+  runner: ProcessRunner,
+  table: LaunchTable,
+  launch: SandboxLaunch,
+): ProcessRunner {
+  return (options) => runner(marked(options, table, launch));
 }
 
 export function sandboxedStarter(

@@ -18,6 +18,8 @@ import { eventRow } from "../hooks/contract/events/table.js";
 import type { ProcessStarter } from "../process/long-lived.js";
 import type { ProcessRunner, SandboxLaunch } from "../process/types.js";
 import type { ProjectManifest } from "../project/manifest.js";
+import { sandboxedRunnerAt } from "../sandbox/launch.js";
+import type { SandboxPolicy } from "../sandbox/policy.js";
 import { cachedProbe } from "../sandbox/probe-cache.js";
 import { withRefusalNotes } from "../sandbox/refusal.js";
 import { sandboxPayload, sandboxStartLine } from "../sandbox/report.js";
@@ -88,6 +90,18 @@ export function setUpSandbox(options: SetUpSandboxOptions): SessionSandboxSetup 
   const byHook = new Map<string, ReturnType<SessionSandboxSetup["launchFor"]>>();
   const policyOf = (hook: HookDefinition) =>
     sandbox.hookPolicy(hook.sandbox, hook.scope, writesEnvFile(hook));
+  // A session_start or file_changed hook's CLAUDE_ENV_FILE is kept in the spawner of the policy
+  // without its folder while that can (0069); the policy that may write the folder is the fallback.
+  const keepingOf = (hook: HookDefinition, writing: SandboxPolicy | undefined) => {
+    if (writing === undefined || !writesEnvFile(hook) || sandbox.bwrap === undefined)
+      return undefined;
+    const plain = sandbox.hookPolicy(hook.sandbox, hook.scope, false);
+    // A launch binds only folders that exist when it is first made, and is kept: the
+    // CLAUDE_ENV_FILE folder must exist before, as at the hook's run.
+    ensurePrivateDirSync(sessionEnvRoot(paths.home));
+    const launch = plain && sandbox.table.keepingEnvFile(plain, writing);
+    return plain && launch ? { plain, launch } : undefined;
+  };
   return {
     sandbox,
     info: sandboxPayload(sandbox.report),
@@ -99,11 +113,19 @@ export function setUpSandbox(options: SetUpSandboxOptions): SessionSandboxSetup 
       if (launch === undefined) {
         // A session_start or file_changed hook's policy also writes its CLAUDE_ENV_FILE's folder.
         const policy = policyOf(hook);
-        launch = {
-          runner: sandbox.runner(base.runner, policy),
-          starter: sandbox.starter(base.starter, policy),
-          sandboxed: policy !== undefined,
-        };
+        const keeping = keepingOf(hook, policy);
+        launch = keeping
+          ? {
+              runner: sandboxedRunnerAt(base.runner, sandbox.table, keeping.launch),
+              // A persistent hook gets no CLAUDE_ENV_FILE (hooks/run/persistent/host.ts).
+              starter: sandbox.starter(base.starter, keeping.plain),
+              sandboxed: true,
+            }
+          : {
+              runner: sandbox.runner(base.runner, policy),
+              starter: sandbox.starter(base.starter, policy),
+              sandboxed: policy !== undefined,
+            };
         byHook.set(hook.id, launch);
       }
       return launch;
@@ -111,10 +133,7 @@ export function setUpSandbox(options: SetUpSandboxOptions): SessionSandboxSetup 
     prepareFor(hook) {
       const policy = policyOf(hook);
       if (policy === undefined || sandbox.bwrap === undefined) return undefined;
-      // A launch binds only folders that exist when it is first made, and is kept: the
-      // CLAUDE_ENV_FILE folder a session_start hook writes must exist before, as at its run.
-      if (writesEnvFile(hook)) ensurePrivateDirSync(sessionEnvRoot(paths.home));
-      const launch = sandbox.table.launchFor(policy);
+      const launch = keepingOf(hook, policy)?.launch ?? sandbox.table.launchFor(policy);
       options.prepareLaunch?.(launch);
       return launch;
     },

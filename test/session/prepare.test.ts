@@ -63,7 +63,7 @@ describe("prepareSession", () => {
 });
 
 describe.skipIf(containmentInForce().kind !== "namespace")("prepareSession, sandbox on", () => {
-  it("starts the spawner of a session_start hook's policy before the session runs anything", async () => {
+  it("starts the spawner a session_start hook runs through before the session runs anything", async () => {
     const root = await realpath(await mkdtemp(path.join(os.tmpdir(), "acai-session-")));
     try {
       const acaiHome = path.join(root, "home", ".acai");
@@ -82,13 +82,17 @@ describe.skipIf(containmentInForce().kind !== "namespace")("prepareSession, sand
         flags: { projectHooks: "require-trust", baseUrl: "http://127.0.0.1:9/v1" },
       });
       expect(session.sandboxLine).toMatch(/^sandbox: on/);
-      // Only a session_start hook's policy may write the CLAUDE_ENV_FILE folder: its bwrap names it.
+      // The hooks' policy (ACAI_HOME read-only in it): its spawner keeps the hook's CLAUDE_ENV_FILE
+      // (0069); the policy that may write the file's folder starts only where that cannot be.
       const envDir = path.join(acaiHome, "session-env");
-      const spawnerUp = () =>
-        pidsWith(envDir).some((pid) =>
-          readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0]?.endsWith("bwrap"),
-        );
-      expect(await waitFor(spawnerUp)).toBe(true);
+      const bwraps = () =>
+        pidsWith(acaiHome)
+          .map((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0"))
+          .filter((argv) => argv[0]?.endsWith("bwrap"));
+      expect(await waitFor(() => bwraps().length > 0)).toBe(true);
+      const writable = (argv: string[]) =>
+        argv.some((arg, i) => arg === "--bind" && argv[i + 1] === envDir);
+      expect(bwraps().filter(writable)).toEqual([]);
     } finally {
       processSandboxLauncher().stopAll();
       await rm(root, { recursive: true, force: true });

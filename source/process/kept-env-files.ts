@@ -1,0 +1,85 @@
+/**
+ * The CLAUDE_ENV_FILEs one sandbox spawner keeps in its namespace (decision
+ * 0069): a session_start hook's file lives in the namespace's private
+ * /dev/shm while the hook runs, and what it holds at the hook's exit is
+ * written back to the file acai reads (`$ACAI_HOME/session-env/…`, which no
+ * sandbox may write). So the hook shares the spawner of the hooks that may
+ * not write that file, instead of a policy and a spawner of its own.
+ *
+ * That is only as private as the namespace: any process in it could write
+ * the file while the hook runs. So a spawner keeps files only while nothing
+ * but such runs has run in it (`private`); the first run of anything else
+ * ends that for good, and the files of runs still going then are not written
+ * back (`tainted`). Nothing is lost by that: the launcher runs a hook that
+ * can no longer keep its file here in the policy that may write it
+ * (sandbox-launch.ts).
+ */
+import { closeSync, openSync, readSync, writeFileSync } from "node:fs";
+import { ENV_FILE_MAX_BYTES } from "./spawner-wire.js";
+
+interface Kept {
+  file: string;
+  tainted: boolean;
+}
+
+export class KeptEnvFiles {
+  private otherRan = false;
+  private readonly runs = new Map<number, Kept>();
+
+  /** Nothing but runs that keep their env file has run in the spawner. */
+  get private(): boolean {
+    return !this.otherRan;
+  }
+
+  /** Run `id` keeps `file`: what it holds now (base64) is what the run's copy starts with. */
+  begin(id: number, file: string): string {
+    this.runs.set(id, { file, tainted: false });
+    return readAtMost(file, ENV_FILE_MAX_BYTES + 1).toString("base64");
+  }
+
+  /** A run that keeps none starts: from now on nothing is kept, nor written back from runs still going. */
+  otherRun(): void {
+    this.otherRan = true;
+    for (const kept of this.runs.values()) kept.tainted = true;
+  }
+
+  /** Run `id` exited with its copy (`back`, base64, from the spawner's exit line): written back unless tainted. */
+  end(id: number, back: unknown): void {
+    const kept = this.runs.get(id);
+    this.runs.delete(id);
+    if (kept === undefined || kept.tainted || typeof back !== "string") return;
+    const bytes = Buffer.from(back, "base64");
+    if (bytes.length > ENV_FILE_MAX_BYTES + 1) return;
+    try {
+      writeFileSync(kept.file, bytes, { mode: 0o600 });
+    } catch {
+      // The session's folder is gone (the session ended): nothing reads the file any more.
+    }
+  }
+
+  forget(id: number): void {
+    this.runs.delete(id);
+  }
+}
+
+/** The first `max` bytes of `file`; none when it cannot be read. */
+function readAtMost(file: string, max: number): Buffer {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch {
+    return Buffer.alloc(0);
+  }
+  try {
+    const buffer = Buffer.alloc(max);
+    let length = 0;
+    for (let n = 1; n > 0 && length < max; length += n) {
+      n = readSync(fd, buffer, length, max - length, null);
+    }
+    return buffer.subarray(0, length);
+  } catch {
+    return Buffer.alloc(0);
+  } finally {
+    closeSync(fd);
+  }
+}
