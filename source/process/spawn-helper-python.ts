@@ -160,8 +160,10 @@ def env_back(run):
     if d is None: return None
     got = None
     try:
-        fd = os.open(d + "/env", os.O_RDONLY | os.O_NOFOLLOW)
+        # Not a link, nor a FIFO that would block the spawner: a regular file, or nothing.
+        fd = os.open(d + "/env", os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
         try:
+            if os.fstat(fd).st_mode & 0o170000 != 0o100000: raise OSError(errno.EINVAL, "not a file")
             got = b""
             while len(got) < ENV_CAP:
                 chunk = os.read(fd, ENV_CAP - len(got))

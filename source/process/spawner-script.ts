@@ -78,8 +78,11 @@ function envBack(run) {
   if (run.envDir === undefined) return undefined;
   let got;
   try {
-    const fd = fs.openSync(run.envDir + "/env", fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    // Not a link, nor a FIFO that would block the spawner: a regular file, or nothing.
+    const flags = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
+    const fd = fs.openSync(run.envDir + "/env", flags);
     try {
+      if (!fs.fstatSync(fd).isFile()) throw new Error("not a file");
       const buf = Buffer.alloc(ENV_CAP);
       let n = 0;
       for (let k = 1; k > 0 && n < ENV_CAP; n += k) k = fs.readSync(fd, buf, n, ENV_CAP - n, null);

@@ -9,7 +9,8 @@ import { randomBytes } from "node:crypto";
 import type { Socket } from "node:net";
 
 /**
- * The most of a CLAUDE_ENV_FILE acai reads (session/shell-env.ts); a spawner
+ * The most of a CLAUDE_ENV_FILE acai reads (session/shell-env.ts: past this a
+ * file is not read, a hook gone wrong, and that is said once); a spawner
  * that keeps one for a run (decision 0069) hands back one byte more, so that
  * a larger file is still seen to be too large.
  */

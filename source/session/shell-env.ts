@@ -13,10 +13,8 @@ import path from "node:path";
 import type { ShellEnvironment } from "../agent/types.js";
 import type { HookDefinition } from "../hooks/contract/definition.js";
 import { eventRow } from "../hooks/contract/events/table.js";
+import { ENV_FILE_MAX_BYTES as MAX_ENV_FILE_BYTES } from "../process/spawner-wire.js";
 import { parseEnvFile } from "./env-file-parse.js";
-
-/** Past this a file is not read (a hook gone wrong); said once. */
-const MAX_ENV_FILE_BYTES = 256 * 1024;
 
 /** `$ACAI_HOME/session-env`: session_start hooks' sandbox policy may write in it (session/sandbox.ts). */
 export function sessionEnvRoot(acaiHome: string): string {

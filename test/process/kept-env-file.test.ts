@@ -120,6 +120,17 @@ describe.skipIf(!available).each(KINDS)("a kept CLAUDE_ENV_FILE, %s spawner", (k
     expect(await readFile(envFile, "utf8")).toBe("export SEED=1\n");
   });
 
+  it("is not read back when the hook left a FIFO in its place (the spawner goes on)", async () => {
+    const run = setup();
+    const launch = keeping(kind);
+    const fifo = await sh(run, launch, `rm "$CLAUDE_ENV_FILE" && mkfifo "$CLAUDE_ENV_FILE"`);
+    expect(fifo.exitCode, fifo.stderr).toBe(0);
+    expect(await readFile(envFile, "utf8")).toBe("export SEED=1\n");
+    const next = await sh(run, launch, `echo 'export FOO=bar' >> "$CLAUDE_ENV_FILE"`);
+    expect(next.exitCode, next.stderr).toBe(0);
+    expect(await readFile(envFile, "utf8")).toBe("export SEED=1\nexport FOO=bar\n");
+  });
+
   it("hands back at most one byte more than acai reads", async () => {
     const run = setup();
     const result = await sh(
