@@ -325,7 +325,7 @@ function fileSystemContext(): BwrapContext {
     },
     realpath(file) {
       try {
-        return realpathSync(file);
+        return realpathSync.native(file);
       } catch {
         return file;
       }
