@@ -18,15 +18,26 @@ export type RegularFileRead =
 
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
 
-export function readRegularFileSync(file: string, maxBytes: number): RegularFileRead {
+export interface ReadRegularFileOptions {
+  /** `false`: a symbolic link is refused, not followed (a file a sandboxed process could replace). */
+  followLinks?: boolean;
+}
+
+export function readRegularFileSync(
+  file: string,
+  maxBytes: number,
+  options: ReadRegularFileOptions = {},
+): RegularFileRead {
+  const follow = options.followLinks !== false;
   let fd: number;
   try {
-    fd = openSync(file, OPEN_FLAGS);
+    fd = openSync(file, follow ? OPEN_FLAGS : OPEN_FLAGS | constants.O_NOFOLLOW);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return { ok: false, problem: "missing" };
     if (code === "ELOOP") {
-      return { ok: false, problem: "not-regular", reason: "it is a symlink loop" };
+      const reason = follow ? "it is a symlink loop" : "it is a symbolic link";
+      return { ok: false, problem: "not-regular", reason };
     }
     return { ok: false, problem: "unreadable", reason: openFailure(code, error) };
   }

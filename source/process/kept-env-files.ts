@@ -14,7 +14,7 @@
  * can no longer keep its file here in the policy that may write it
  * (sandbox-launch.ts).
  */
-import { closeSync, openSync, readSync, writeFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from "node:fs";
 import { ENV_FILE_MAX_BYTES } from "./spawner-wire.js";
 
 interface Kept {
@@ -50,10 +50,19 @@ export class KeptEnvFiles {
     if (kept === undefined || kept.tainted || typeof back !== "string") return;
     const bytes = Buffer.from(back, "base64");
     if (bytes.length > ENV_FILE_MAX_BYTES + 1) return;
+    let fd: number;
     try {
-      writeFileSync(kept.file, bytes, { mode: 0o600 });
+      // Never through a link left in its place (ELOOP): then nothing is written.
+      fd = openSync(kept.file, WRITE_FLAGS, 0o600);
     } catch {
-      // The session's folder is gone (the session ended): nothing reads the file any more.
+      return; // the session's folder is gone (the session ended): nothing reads the file any more
+    }
+    try {
+      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
+    } catch {
+      // A full disk: the hook's variables are lost as if it had not written them.
+    } finally {
+      closeSync(fd);
     }
   }
 
@@ -62,15 +71,20 @@ export class KeptEnvFiles {
   }
 }
 
-/** The first `max` bytes of `file`; none when it cannot be read. */
+const WRITE_FLAGS =
+  constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
+const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/** The first `max` bytes of `file` — a regular file, not through a link; none otherwise. */
 function readAtMost(file: string, max: number): Buffer {
   let fd: number;
   try {
-    fd = openSync(file, "r");
+    fd = openSync(file, READ_FLAGS);
   } catch {
     return Buffer.alloc(0);
   }
   try {
+    if (!fstatSync(fd).isFile()) return Buffer.alloc(0);
     const buffer = Buffer.alloc(max);
     let length = 0;
     for (let n = 1; n > 0 && length < max; length += n) {

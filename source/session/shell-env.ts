@@ -7,10 +7,11 @@
  * are read (as data, see env-file-parse.ts) before each tool call, again only
  * when one changed.
  */
-import { readFileSync, statSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { lstatSync } from "node:fs";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { ShellEnvironment } from "../agent/types.js";
+import { readRegularFileSync } from "../config/read-regular-file.js";
 import type { HookDefinition } from "../hooks/contract/definition.js";
 import { eventRow } from "../hooks/contract/events/table.js";
 import { ENV_FILE_MAX_BYTES as MAX_ENV_FILE_BYTES } from "../process/spawner-wire.js";
@@ -43,7 +44,10 @@ export async function createSessionEnvFiles(
   await mkdir(dir, { recursive: true, mode: 0o700 });
   for (const [index, hook] of starting.entries()) {
     const file = path.join(dir, `env-hook-${index}.sh`);
-    await writeFile(file, "", { mode: 0o600 });
+    // Made anew, never through what is there (a session resumed: a hook that could write the folder
+    // may have left a link to another file in its place).
+    await rm(file, { force: true });
+    await writeFile(file, "", { mode: 0o600, flag: "wx" });
     files.set(hook.id, file);
   }
   return files;
@@ -69,7 +73,7 @@ export function createShellEnvReader(
     const warnings: string[] = [];
     let changed = false;
     for (const file of files) {
-      const info = statSync(file, { throwIfNoEntry: false });
+      const info = lstatSync(file, { throwIfNoEntry: false });
       const key = info ? `${info.size}:${info.mtimeMs}` : "missing";
       if (seen.get(file)?.key === key) continue;
       changed = true;
@@ -95,24 +99,17 @@ function readOne(
   base: Readonly<Record<string, string>>,
 ): { vars: Record<string, string>; problems: string[] } {
   if (size === undefined) return { vars: {}, problems: [] };
-  if (size > MAX_ENV_FILE_BYTES) {
-    return {
-      vars: {},
-      problems: [
-        `CLAUDE_ENV_FILE ${file} is larger than ${MAX_ENV_FILE_BYTES / 1024} KiB; its variables are not used`,
-      ],
-    };
+  // Never through a link: a hook that may write the folder could point one at a file its sandbox hides.
+  const read = readRegularFileSync(file, MAX_ENV_FILE_BYTES, { followLinks: false });
+  if (!read.ok) {
+    if (read.problem === "missing") return { vars: {}, problems: [] };
+    const problem =
+      read.problem === "too-large"
+        ? `CLAUDE_ENV_FILE ${file} is larger than ${MAX_ENV_FILE_BYTES / 1024} KiB; its variables are not used`
+        : `cannot read CLAUDE_ENV_FILE ${file}: ${read.reason}`;
+    return { vars: {}, problems: [problem] };
   }
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    return {
-      vars: {},
-      problems: [`cannot read CLAUDE_ENV_FILE ${file}: ${(error as Error).message}`],
-    };
-  }
-  const parsed = parseEnvFile(text, base);
+  const parsed = parseEnvFile(read.data.toString("utf8"), base);
   return {
     vars: parsed.vars,
     problems: parsed.skipped.map(

@@ -9,7 +9,7 @@
  * there too.
  */
 import { existsSync } from "node:fs";
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -129,6 +129,23 @@ describe.skipIf(!available).each(KINDS)("a kept CLAUDE_ENV_FILE, %s spawner", (k
     const next = await sh(run, launch, `echo 'export FOO=bar' >> "$CLAUDE_ENV_FILE"`);
     expect(next.exitCode, next.stderr).toBe(0);
     expect(await readFile(envFile, "utf8")).toBe("export SEED=1\nexport FOO=bar\n");
+  });
+
+  it("is not written back through a link left in place of acai's file", async () => {
+    const run = setup();
+    const victim = join(dir, "victim");
+    await writeFile(victim, "keep me\n");
+    const running = sh(
+      run,
+      keeping(kind),
+      `sleep 0.3; echo 'export FOO=bar' >> "$CLAUDE_ENV_FILE"`,
+    );
+    // While it runs, acai's file becomes a link (as a hook that may write the folder could make it).
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await rm(envFile);
+    await symlink(victim, envFile);
+    expect((await running).exitCode).toBe(0);
+    expect(await readFile(victim, "utf8")).toBe("keep me\n");
   });
 
   it("hands back at most one byte more than acai reads", async () => {
