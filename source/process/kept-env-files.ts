@@ -14,7 +14,8 @@
  * can no longer keep its file here in the policy that may write it
  * (sandbox-launch.ts).
  */
-import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, constants, openSync, writeSync } from "node:fs";
+import { readRegularFileSync } from "../config/read-regular-file.js";
 import { ENV_FILE_MAX_BYTES } from "./spawner-wire.js";
 
 interface Kept {
@@ -31,10 +32,14 @@ export class KeptEnvFiles {
     return !this.otherRan;
   }
 
-  /** Run `id` keeps `file`: what it holds now (base64) is what the run's copy starts with. */
+  /**
+   * Run `id` keeps `file`: what it holds now (base64) is what the run's copy starts with —
+   * nothing when acai would not read it either (a link, not a regular file, too large).
+   */
   begin(id: number, file: string): string {
     this.runs.set(id, { file, tainted: false });
-    return readAtMost(file, ENV_FILE_MAX_BYTES + 1).toString("base64");
+    const read = readRegularFileSync(file, ENV_FILE_MAX_BYTES, { followLinks: false });
+    return read.ok ? read.data.toString("base64") : "";
   }
 
   /** A run that keeps none starts: from now on nothing is kept, nor written back from runs still going. */
@@ -73,27 +78,3 @@ export class KeptEnvFiles {
 
 const WRITE_FLAGS =
   constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
-const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-
-/** The first `max` bytes of `file` — a regular file, not through a link; none otherwise. */
-function readAtMost(file: string, max: number): Buffer {
-  let fd: number;
-  try {
-    fd = openSync(file, READ_FLAGS);
-  } catch {
-    return Buffer.alloc(0);
-  }
-  try {
-    if (!fstatSync(fd).isFile()) return Buffer.alloc(0);
-    const buffer = Buffer.alloc(max);
-    let length = 0;
-    for (let n = 1; n > 0 && length < max; length += n) {
-      n = readSync(fd, buffer, length, max - length, null);
-    }
-    return buffer.subarray(0, length);
-  } catch {
-    return Buffer.alloc(0);
-  } finally {
-    closeSync(fd);
-  }
-}

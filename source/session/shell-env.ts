@@ -77,7 +77,7 @@ export function createShellEnvReader(
       const key = info ? `${info.size}:${info.mtimeMs}` : "missing";
       if (seen.get(file)?.key === key) continue;
       changed = true;
-      const { vars, problems } = readOne(file, info?.size, base);
+      const { vars, problems } = readOne(file, base);
       seen.set(file, { key, vars });
       for (const problem of problems) {
         if (said.has(problem)) continue;
@@ -95,10 +95,8 @@ export function createShellEnvReader(
 
 function readOne(
   file: string,
-  size: number | undefined,
   base: Readonly<Record<string, string>>,
 ): { vars: Record<string, string>; problems: string[] } {
-  if (size === undefined) return { vars: {}, problems: [] };
   // Never through a link: a hook that may write the folder could point one at a file its sandbox hides.
   const read = readRegularFileSync(file, MAX_ENV_FILE_BYTES, { followLinks: false });
   if (!read.ok) {
