@@ -53,7 +53,7 @@ export function createAnthropicModel(options: AnthropicModelOptions): LanguageMo
         createAnthropic({
           apiKey: apiKey ?? PLACEHOLDER_KEY,
           baseURL: baseUrl ?? ANTHROPIC_API_URL,
-          fetch: createModelFetch({ env }),
+          fetch: createModelFetch({ env, baseUrl: baseUrl ?? ANTHROPIC_API_URL }),
         }).messages(modelId),
       ),
     around: explainFailure,

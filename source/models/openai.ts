@@ -14,6 +14,9 @@ import { lazyModel } from "./lazy-model.js";
  * (session/provider-ahead.ts, decision 0066), by reading `supportedUrls`.
  */
 
+/** Where `@ai-sdk/openai` sends its requests when no base URL is given. */
+const OPENAI_API_URL = "https://api.openai.com/v1";
+
 type LanguageModelV4 = Extract<LanguageModel, { specificationVersion: "v4" }>;
 
 export interface OpenAiModelOptions {
@@ -39,7 +42,7 @@ export function createOpenAiModel(options: OpenAiModelOptions): LanguageModelV4 
         const openai = createOpenAI({
           apiKey,
           ...(baseUrl ? { baseURL: baseUrl } : {}),
-          fetch: createModelFetch({ env }),
+          fetch: createModelFetch({ env, baseUrl: baseUrl ?? OPENAI_API_URL }),
         });
         if (api === "chat") return openai.chat(modelId);
         const responses = openai.responses(modelId);

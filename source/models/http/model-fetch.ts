@@ -18,7 +18,7 @@
  */
 import type { ClientRequest, IncomingMessage } from "node:http";
 import type { Readable } from "node:stream";
-import { type DirectRequest, type FetchInit, planRequest } from "./plan.js";
+import { type DirectRequest, directTransport, type FetchInit, planRequest } from "./plan.js";
 import { PlainResponse, responseHeaders, webBody } from "./response.js";
 
 type Fetch = typeof globalThis.fetch;
@@ -30,6 +30,12 @@ export interface ModelFetchOptions {
   execArgv?: readonly string[];
   /** Where the requests it does not send itself go; Node's `fetch` when not given. */
   fetch?: Fetch;
+  /**
+   * Where the provider sends its requests: the module they go over
+   * (`node:http`, or `node:https` with TLS) loads now, with the provider —
+   * while the first hooks run (decision 0070) — instead of at the first request.
+   */
+  baseUrl?: string;
   /** undici's defaults when not given: 10 s to connect, 300 s of silence. */
   connectTimeoutMs?: number;
   idleTimeoutMs?: number;
@@ -44,6 +50,8 @@ type Sent = { kind: "answered"; response: PlainResponse } | { kind: "redirected"
 
 export function createModelFetch(options: ModelFetchOptions): Fetch {
   const context = { env: options.env, execArgv: options.execArgv ?? process.execArgv };
+  const transport = options.baseUrl && directTransport(options.baseUrl, context);
+  if (transport) process.getBuiltinModule(transport);
   const limits = {
     connectMs: options.connectTimeoutMs ?? 10_000,
     idleMs: options.idleTimeoutMs ?? 300_000,

@@ -85,6 +85,20 @@ export function planRequest(
   };
 }
 
+/**
+ * The built-in module a direct request to `baseUrl` goes over (`node:http` or
+ * `node:https`); undefined when such a request would go to `fetch`, or for a URL
+ * that does not parse (the request then says why).
+ */
+export function directTransport(
+  baseUrl: string,
+  context: PlanContext,
+): "node:http" | "node:https" | undefined {
+  const url = requestUrl(baseUrl);
+  if (!url || urlRefusal(url) || proxyRefusal(context)) return undefined;
+  return url.protocol === "https:" ? "node:https" : "node:http";
+}
+
 function requestUrl(input: unknown): URL | undefined {
   if (input instanceof URL) return new URL(input.href);
   if (typeof input !== "string") return undefined;

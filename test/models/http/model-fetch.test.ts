@@ -4,8 +4,10 @@
  * errors for each failure, undici's time limits, a compressed body, and what
  * it hands to Node's fetch.
  */
+import { execFileSync } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import { createOpenAI } from "@ai-sdk/openai";
 import { streamText } from "ai";
@@ -237,5 +239,32 @@ describe("the model fetch over node:http", () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe("the model fetch's transport", () => {
+  /** Which of node:http / node:https a fresh Node has loaded after making a model fetch for `baseUrl`. */
+  function loadedFor(baseUrl: string, env: Record<string, string> = {}): string[] {
+    const built = resolve("dist/models/http/model-fetch.js");
+    const script = `
+      const { createModelFetch } = await import(${JSON.stringify(built)});
+      const loaded = () => ["http", "https"].filter((m) => process.moduleLoadList.includes("NativeModule " + m));
+      if (loaded().length > 0) throw new Error("loaded before: " + loaded());
+      createModelFetch({ env: ${JSON.stringify(env)}, baseUrl: ${JSON.stringify(baseUrl)} });
+      console.log(JSON.stringify(loaded()));`;
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH ?? "" },
+    });
+    return JSON.parse(out) as string[];
+  }
+
+  it("loads with the provider the module its requests go over, not at the first request (0070)", () => {
+    expect(loadedFor("http://127.0.0.1:8080/v1")).toEqual(["http"]);
+    expect(loadedFor("https://api.openai.com/v1")).toEqual(["https"]);
+  });
+
+  it("loads nothing for requests that go to fetch", () => {
+    expect(loadedFor("https://api.openai.com/v1", { NODE_USE_ENV_PROXY: "1" })).toEqual([]);
   });
 });

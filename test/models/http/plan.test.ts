@@ -1,6 +1,6 @@
 /** Which requests the model fetch sends itself, and which go to Node's fetch unchanged (decision 0067). */
 import { describe, expect, it } from "vitest";
-import { type FetchInit, planRequest } from "../../../source/models/http/plan.js";
+import { directTransport, type FetchInit, planRequest } from "../../../source/models/http/plan.js";
 
 const quiet = { env: {}, execArgv: [] };
 const post: FetchInit = {
@@ -90,5 +90,21 @@ describe("planRequest", () => {
     expect(() => planRequest("http://h/", { headers: { "bad name": "x" } }, quiet)).toThrow(
       TypeError,
     );
+  });
+});
+
+describe("directTransport", () => {
+  it("names the module a direct request to the base URL goes over", () => {
+    expect(directTransport("http://127.0.0.1:8080/v1", quiet)).toBe("node:http");
+    expect(directTransport("https://api.openai.com/v1", quiet)).toBe("node:https");
+  });
+
+  it("names none where the requests go to fetch, or the URL does not parse", () => {
+    const proxied = { env: { NODE_USE_ENV_PROXY: "1" }, execArgv: [] };
+    expect(directTransport("https://api.openai.com/v1", proxied)).toBeUndefined();
+    expect(directTransport("http://user:secret@host/v1", quiet)).toBeUndefined();
+    expect(directTransport("http://127.0.0.1:25/v1", quiet)).toBeUndefined();
+    expect(directTransport("ftp://host/v1", quiet)).toBeUndefined();
+    expect(directTransport("not a url", quiet)).toBeUndefined();
   });
 });
