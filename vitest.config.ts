@@ -11,10 +11,10 @@ export default defineConfig({
     // twice the cores of a 2-core machine keep it busy: the whole suite took 418 s
     // with 4 workers against 690 s with the default 2 (same clone, quiet machine).
     maxWorkers: Math.max(4, availableParallelism()),
-    // Each worker runs file after file instead of one fresh process per file: the
-    // fork and vitest's environment cost ~650 ms a file (341 files), and the suite
-    // went 709 → 634 s. The tests share no state through modules (no vi.mock, no
-    // stubbed globals or env, no chdir); each makes its own temp dirs and ACAI_HOME.
+    // Each worker runs file after file instead of one fresh process per file
+    // (decision 0071): the fork and vitest's environment cost ~650 ms a file, and six
+    // unit areas went 83–86 → 45–50 s (paired). Test files leave no state behind: no
+    // vi.mock, no stubbed globals or env, no chdir; each has its own temp dirs and ACAI_HOME.
     isolate: false,
   },
 });
