@@ -137,11 +137,18 @@ describe("the model fetch over node:http", () => {
 
   it("rejects with the signal's reason when aborted before the answer, and closes the connection", async () => {
     let closed!: () => void;
+    let arrived!: () => void;
     const gone = new Promise<void>((resolve) => (closed = resolve));
-    const { url } = await serve((req) => req.socket.once("close", closed));
+    const atServer = new Promise<void>((resolve) => (arrived = resolve));
+    const { url } = await serve((req) => {
+      req.socket.once("close", closed);
+      arrived();
+    });
     const controller = new AbortController();
     const pending = modelFetch()(url, { method: "POST", body: "{}", signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
+    // Aborted once the server has the request and before it answers (on a loaded machine a
+    // fixed 50 ms could abort before the request arrived, and the close was never watched).
+    void atServer.then(() => controller.abort());
     const error = await pending.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DOMException);
     expect((error as DOMException).name).toBe("AbortError");

@@ -148,7 +148,9 @@ export class PluginHost implements PluginHooks, PluginLoader {
     if (call.signal?.aborted) return record({ kind: "aborted" });
     const restarted = await this.running(thread);
     if (typeof restarted === "string") return record({ kind: "lost", error: restarted });
-    return this.send(thread, call, shape, startedAt);
+    // The handler's timeout runs from here: starting its worker again is bounded on its own
+    // (`loadTimeoutMs`), and a slow start must not make its first call time out.
+    return this.send(thread, call, shape, startedAt, this.now());
   }
 
   /** The thread's worker, started again after a stop (bounded), or why it cannot run. */
@@ -179,6 +181,7 @@ export class PluginHost implements PluginHooks, PluginLoader {
     call: PluginCall,
     shape: RegistrationShape,
     startedAt: number,
+    sentAt: number = startedAt,
   ): Promise<HookRunRecord> {
     const worker = thread.worker as PluginPort;
     const id = ++this.seq;
@@ -190,7 +193,7 @@ export class PluginHost implements PluginHooks, PluginLoader {
         shape,
         call.payload,
         startedAt,
-        startedAt + call.hook.timeoutMs,
+        sentAt + call.hook.timeoutMs,
         this.settings.maxOutputBytes,
         call.signal,
         resolve,

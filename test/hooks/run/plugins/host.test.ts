@@ -123,6 +123,30 @@ export function register(api) {
     expect((await call(file, 0)).decision).toEqual({ action: "block", reason: "fresh" });
   });
 
+  it("a plugin started again has its handler's timeout from when the call reaches it, not from the restart", async () => {
+    const flag = path.join(dir, "spun");
+    const file = await plugin(`
+import { existsSync, writeFileSync } from "node:fs";
+// Started again (the flag is there): 800 ms of its thread's time before register.
+if (existsSync(${JSON.stringify(flag)})) { const end = Date.now() + 800; while (Date.now() < end) {} }
+export function register(api) {
+  api.on("before_tool", async () => {
+    if (!existsSync(${JSON.stringify(flag)})) { writeFileSync(${JSON.stringify(flag)}, ""); while (true) {} }
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    return { action: "block", reason: "fresh" };
+  });
+}`);
+    await host.load(file);
+    expect((await call(file, 0, 150)).timedOut).toBe(true);
+    expect((await call(file, 0, 5000)).decision).toMatchObject({
+      error: expect.stringContaining("blocked past the hook's timeout"),
+    });
+    // The restart takes 800 ms; the handler then answers in 150 ms, inside its 400 ms.
+    const again = await call(file, 0, 400);
+    expect(again.timedOut).toBe(false);
+    expect(again.decision).toEqual({ action: "block", reason: "fresh" });
+  });
+
   it("an abort ends the call at once", async () => {
     const file = await plugin(
       `export function register(api) { api.on("before_tool", () => new Promise(() => {})); }`,
