@@ -104,13 +104,20 @@ export function register(api) {
     expect((await call(file, 0)).decision.action).toBe("block");
   });
 
-  it("a blocked thread is stopped after its timeout and started again for the next call", async () => {
-    const flag = path.join(dir, "spun");
+  /**
+   * A plugin whose handler spins forever at its first call (a flag file marks it), is found
+   * stuck and stopped: the first call times out, the next fails on the blocked thread. Its
+   * next start runs `onRestart` first; then the handler runs `beforeAnswer` and blocks "fresh".
+   */
+  async function stoppedOnce(onRestart = "", beforeAnswer = ""): Promise<string> {
+    const flag = JSON.stringify(path.join(dir, "spun"));
     const file = await plugin(`
 import { existsSync, writeFileSync } from "node:fs";
+if (existsSync(${flag})) { ${onRestart} }
 export function register(api) {
-  api.on("before_tool", () => {
-    if (!existsSync(${JSON.stringify(flag)})) { writeFileSync(${JSON.stringify(flag)}, ""); while (true) {} }
+  api.on("before_tool", async () => {
+    if (!existsSync(${flag})) { writeFileSync(${flag}, ""); while (true) {} }
+    ${beforeAnswer}
     return { action: "block", reason: "fresh" };
   });
 }`);
@@ -120,27 +127,19 @@ export function register(api) {
     expect((await call(file, 0, 5000)).decision).toMatchObject({
       error: expect.stringContaining("blocked past the hook's timeout"),
     });
+    return file;
+  }
+
+  it("a blocked thread is stopped after its timeout and started again for the next call", async () => {
+    const file = await stoppedOnce();
     expect((await call(file, 0)).decision).toEqual({ action: "block", reason: "fresh" });
   });
 
   it("a plugin started again has its handler's timeout from when the call reaches it, not from the restart", async () => {
-    const flag = path.join(dir, "spun");
-    const file = await plugin(`
-import { existsSync, writeFileSync } from "node:fs";
-// Started again (the flag is there): 800 ms of its thread's time before register.
-if (existsSync(${JSON.stringify(flag)})) { const end = Date.now() + 800; while (Date.now() < end) {} }
-export function register(api) {
-  api.on("before_tool", async () => {
-    if (!existsSync(${JSON.stringify(flag)})) { writeFileSync(${JSON.stringify(flag)}, ""); while (true) {} }
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    return { action: "block", reason: "fresh" };
-  });
-}`);
-    await host.load(file);
-    expect((await call(file, 0, 150)).timedOut).toBe(true);
-    expect((await call(file, 0, 5000)).decision).toMatchObject({
-      error: expect.stringContaining("blocked past the hook's timeout"),
-    });
+    const file = await stoppedOnce(
+      "const end = Date.now() + 800; while (Date.now() < end) {}",
+      "await new Promise((resolve) => setTimeout(resolve, 150));",
+    );
     // The restart takes 800 ms; the handler then answers in 150 ms, inside its 400 ms.
     const again = await call(file, 0, 400);
     expect(again.timedOut).toBe(false);
