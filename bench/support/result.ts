@@ -97,3 +97,13 @@ export function numberArg(name: string, fallback: number): number {
   }
   return value;
 }
+
+/**
+ * Which run's absolute figures go in a RESULT line's detail: the run whose
+ * ratio is the median (the lower middle one of an even count).
+ */
+export function medianRunIndex(ratios: readonly number[]): number {
+  const order = ratios.map((ratio, index) => ({ ratio, index }));
+  order.sort((a, b) => a.ratio - b.ratio);
+  return order[Math.floor((order.length - 1) / 2)]?.index ?? 0;
+}
