@@ -5,8 +5,8 @@
  * window (the baseline, the session before compaction: the conversation only
  * grows; it ends with one `/compact`) and with a 100,000-token window
  * (automatic compaction at 80 %). One pair of sessions warms up untimed;
- * then three runs, each `--sessions N` pairs (default 2), the order
- * alternating pair by pair.
+ * then three runs, each `--sessions N` pairs (default 5), the order
+ * alternating pair by pair; a run's time of each kind is its median session.
  *
  * RESULT lines, no target: the session's time with the window vs without
  * (to the end of the last turn; acai's own work per compaction in the
@@ -15,7 +15,7 @@
  * quick check (the window shrinks with it: N/60 of 100,000 tokens).
  *
  * Run (Node 24 strips the types itself; the bench uses the built code):
- *   npm run build && node bench/compaction.ts [--turns 60] [--sessions 2]
+ *   npm run build && node bench/compaction.ts [--turns 60] [--sessions 5]
  *
  * The model is acai's replay model, which answers at once and reports usage
  * estimated from the prompt (4 characters a token): the times are acai's own
@@ -35,10 +35,10 @@ import { NO_RULES } from "../dist/permissions/rules.js";
 import { NO_SHELL_PARSER } from "../dist/permissions/shell/analyze.js";
 import type { Tool } from "../dist/tools/types.js";
 import { within } from "./support/deadline.ts";
-import { medianRunIndex, numberArg, printResult, threeRuns } from "./support/result.ts";
+import { median, medianRunIndex, numberArg, printResult, threeRuns } from "./support/result.ts";
 
 const TURNS = numberArg("turns", 60);
-const SESSIONS = numberArg("sessions", 2);
+const SESSIONS = numberArg("sessions", 5);
 const FILE_CHARS = 6_000;
 /** 100,000 tokens for 60 turns: compaction at 80 % comes around turn 48. */
 const WINDOW = Math.round((100_000 * TURNS) / 60);
@@ -208,8 +208,8 @@ const mean = (values: number[]) => sum(values) / values.length;
 
 function report(runs: Pair[][], loads: number[]): void {
   const times = runs.map((pairs) => ({
-    without: mean(pairs.map((p) => p.without.ms)),
-    with: mean(pairs.map((p) => p.with.ms)),
+    without: median(pairs.map((p) => p.without.ms)),
+    with: median(pairs.map((p) => p.with.ms)),
     compactMs: mean(pairs.flatMap((p) => p.with.compactions.map((c) => c.ms))),
   }));
   const ratios = times.map((t) => t.with / t.without);
@@ -222,7 +222,7 @@ function report(runs: Pair[][], loads: number[]): void {
     );
   }
   printResult({
-    name: `a ${TURNS}-turn session with a ${n(WINDOW)}-token window (automatic compaction) vs the same session without (before compaction), session time, mean of ${SESSIONS}`,
+    name: `a ${TURNS}-turn session with a ${n(WINDOW)}-token window (automatic compaction) vs the same session without (before compaction), session time, median of ${SESSIONS}`,
     ratios,
     loads,
     detail: `median run: without ${mid.without.toFixed(0)} ms, with ${mid.with.toFixed(0)} ms (${auto.length} compaction${auto.length === 1 ? "" : "s"} a session, ${mid.compactMs.toFixed(1)} ms of acai's own work each)`,
