@@ -51,6 +51,8 @@ const TOKENS = 5000;
 const BUDGET_MS = 500;
 const PROMPT_DEADLINE_MS = 10_000;
 const STREAM_DEADLINE_MS = 120_000;
+/** The streaming part's ACAI_HOME and prompt history, removed at the end. */
+const STREAM_DIR = path.join(os.tmpdir(), `acai-bench-repl-stream-${process.pid}`);
 /** The baseline: Node printing what acai's prompt shows, at once, and staying up. */
 const NODE_PROMPT = `${process.execPath} -e "process.stdout.write('\\u203a ask anything');setInterval(()=>{},1e3)"`;
 
@@ -225,8 +227,8 @@ function controllerFor(done: () => void) {
       trust: async () => {},
     },
     projectHooks: "require-trust",
-    acaiHome: path.join(os.tmpdir(), `acai-bench-repl-home-${process.pid}`),
-    historyFile: path.join(os.tmpdir(), `acai-bench-repl-history-${process.pid}.jsonl`),
+    acaiHome: path.join(STREAM_DIR, "acai-home"),
+    historyFile: path.join(STREAM_DIR, "history.jsonl"),
     env: {},
   });
 }
@@ -319,8 +321,10 @@ try {
   console.log(`repl: ${RUNS} starts a run, node ${process.version}`);
   await startupToPrompt();
   if (!args.includes("--startup-only")) await renderCost();
+  await rm(STREAM_DIR, { recursive: true, force: true });
   process.exit(0);
 } catch (error) {
+  await rm(STREAM_DIR, { recursive: true, force: true });
   console.error(`repl: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }
