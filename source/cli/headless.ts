@@ -55,6 +55,7 @@ export async function runHeadless(io: CliIo, options: MainOptions): Promise<numb
       flags: sessionFlags(options),
       signal: controller.signal,
       ui: "print",
+      shellGrammarBaselineOnly: true,
     });
     state.session = prepared;
     if (prompt === "" && !prepared.deferredCalls) {

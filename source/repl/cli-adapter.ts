@@ -17,6 +17,7 @@ export function replOptionsFromCli(start: ReplStartOptions): ReplOptions {
         cwd,
         env,
         homeDir,
+        shellGrammarBaselineOnly: true,
         flags: {
           ...rest,
           projectHooks,

@@ -160,7 +160,9 @@ async function loadTogether(
     loadSubagentTypes({ acaiHome, projectDir, includeProject }),
     // Bash lines are judged from a parse: the grammar loads at the first permission check.
     deferredShellAnalyzer(async () =>
-      (await import("../permissions/shell/parser.js")).loadShellAnalyzer(),
+      (await import("../permissions/shell/parser.js")).loadShellAnalyzer({
+        baselineOnly: options.shellGrammarBaselineOnly === true,
+      }),
     ),
   ]);
   // A program's own callbacks (query()) join the hooks found in files.

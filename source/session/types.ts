@@ -127,6 +127,12 @@ export interface PrepareSessionOptions {
   projectSetTaken?: string | null;
   /** `fs.watch` for the run's watchers of settings files and file_changed paths (tests count them). */
   watchFolder?: WatchFolder;
+  /**
+   * The process is one of acai's own commands: the Bash grammar stays in V8's baseline
+   * WebAssembly compiler, a V8 flag set for the whole process (parser.ts, decision 0072).
+   * Left out by a program that embeds acai, whose process keeps V8's defaults.
+   */
+  shellGrammarBaselineOnly?: boolean;
 }
 
 /** A run of the session: the agent's input, and who may act on what idle hooks inject. */

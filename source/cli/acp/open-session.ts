@@ -47,6 +47,7 @@ export async function openSession(
         ...(request.resume === undefined ? {} : { resume: { kind: "id", id: request.resume } }),
       },
       clientMcpServers: servers.entries,
+      shellGrammarBaselineOnly: true,
       askUser: (ask, signal) =>
         holder.session ? holder.session.ask(ask, signal) : Promise.resolve(false),
     });

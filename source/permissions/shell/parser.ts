@@ -7,6 +7,7 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import { setFlagsFromString } from "node:v8";
 import { Language, Parser, type Tree } from "web-tree-sitter";
 import {
   analyzeTree,
@@ -19,7 +20,21 @@ import { memoizedAnalyzer } from "./memo.js";
 export interface ShellAnalyzerOptions {
   /** The grammar's WASM file; by default the copy beside this module in dist/, else tree-sitter-bash's. */
   grammarPath?: string;
+  /**
+   * Keep the grammar in V8's baseline WebAssembly compiler (Liftoff): V8 then never compiles
+   * its hot functions again with TurboFan in the background, which for tree-sitter-bash's
+   * lexer took seconds of CPU and ~800 MB for no faster parse (decision 0072). It sets a V8
+   * flag for the rest of the process, so acai's own commands ask for it and a program that
+   * embeds acai does not.
+   */
+  baselineOnly?: boolean;
 }
+
+/**
+ * V8 tiers up only the WebAssembly function of this index (-1, its default: any); no
+ * function has index -2. V8 reads it each time a function runs hot, so it stays set.
+ */
+const NO_WASM_TIER_UP = "--wasm-tier-up-filter=-2";
 
 /** Longer lines are not parsed: a rule never allows them. */
 export const MAX_LINE_CHARS = 64 * 1024;
@@ -34,6 +49,7 @@ let runtime: Promise<void> | undefined;
 export async function loadShellAnalyzer(
   options: ShellAnalyzerOptions = {},
 ): Promise<ShellAnalyzer> {
+  if (options.baselineOnly) setFlagsFromString(NO_WASM_TIER_UP);
   runtime ??= Parser.init();
   await runtime;
   const language = await Language.load(options.grammarPath ?? defaultGrammarPath());
