@@ -8,11 +8,10 @@
 //   node scripts/generate-events.mjs          write the files that changed
 //   node scripts/generate-events.mjs --check  exit 1 if one is out of date
 // The modules are read with TypeScript's parser (no build needed): only string literals count.
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import ts from "typescript";
-import { writeWhole } from "./write-whole.mjs";
 
 const EVENTS_DIR = "source/hooks/contract/events";
 const MODULES_FILE = `${EVENTS_DIR}/modules.generated.ts`;
@@ -156,7 +155,7 @@ async function main() {
     for (const file of stale) console.error(`${file} is out of date; run: npm run build`);
     process.exit(stale.length === 0 ? 0 : 1);
   }
-  for (const file of stale) await writeWhole(path.join(root, file), wanted.get(file));
+  for (const file of stale) await writeFile(path.join(root, file), wanted.get(file));
   if (stale.length > 0) console.log(`generate-events: wrote ${stale.join(", ")}`);
 }
 

@@ -8,10 +8,9 @@
 //   node scripts/generate-tool-schemas.mjs          write the module if it changed
 //   node scripts/generate-tool-schemas.mjs --check  exit 1 if it is out of date
 import { execFileSync } from "node:child_process";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { writeWhole } from "./write-whole.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const OUT = "source/tools/builtin/input-schemas.generated.ts";
@@ -50,7 +49,7 @@ if (current === wanted) {
   console.error(`${OUT} is out of date: run npm run build`);
   process.exit(1);
 } else {
-  await writeWhole(path.join(root, OUT), wanted);
+  await writeFile(path.join(root, OUT), wanted);
   console.log(`${OUT}: written; compiling again so that dist/ has it`);
   execFileSync(path.join(root, "node_modules", ".bin", "tsc"), ["-p", "tsconfig.json"], {
     cwd: root,
