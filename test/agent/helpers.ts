@@ -113,8 +113,11 @@ export function testPolicy(dir: string, mode: PermissionMode = "default"): Permi
   return { mode, rules: NO_RULES, paths: { projectDir: dir, homeDir: dir }, cwd: dir, shell };
 }
 
-/** The Bash grammar, loaded once for the test file (as a session loads it at its start). */
-const shell = await loadShellAnalyzer();
+/**
+ * The Bash grammar, loaded once for the test file (as a session loads it at its start), and as
+ * acai's own commands load it (decision 0072): no TurboFan compile of it in a test worker.
+ */
+const shell = await loadShellAnalyzer({ baselineOnly: true });
 
 export function makeAgent(
   server: FakeOpenAIServer,

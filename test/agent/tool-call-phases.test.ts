@@ -160,7 +160,7 @@ describe("permit", () => {
   it("loads a deferred Bash parser before it decides: an allowed line runs without asking", async () => {
     const bash = { ...echoTool, name: "Bash" };
     const { rules } = toRules(["Bash(git status)"], "allow", { scope: "flag", label: "--allow" });
-    const shell = deferredShellAnalyzer(() => loadShellAnalyzer());
+    const shell = deferredShellAnalyzer(() => loadShellAnalyzer({ baselineOnly: true }));
     const permissions = {
       ...testPolicy("/nowhere"),
       rules: { allow: rules, ask: [], deny: [] },

@@ -8,7 +8,7 @@ import { loadShellAnalyzer } from "../../source/permissions/shell/parser.js";
 
 let shell: ShellAnalyzer;
 beforeAll(async () => {
-  shell = await loadShellAnalyzer();
+  shell = await loadShellAnalyzer({ baselineOnly: true });
 });
 
 /** The full test of a `Bash(content)` rule on a line, as decide.ts makes it from the parse. */

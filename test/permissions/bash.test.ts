@@ -11,7 +11,7 @@ import { ansiC } from "../../source/permissions/shell/words.js";
 
 let shell: ShellAnalyzer;
 beforeAll(async () => {
-  shell = await loadShellAnalyzer();
+  shell = await loadShellAnalyzer({ baselineOnly: true });
 });
 
 describe("the analysis of a line", () => {

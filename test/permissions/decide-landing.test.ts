@@ -26,7 +26,7 @@ afterEach(() => rm(root, { recursive: true, force: true }));
 
 let shell: ShellAnalyzer;
 beforeAll(async () => {
-  shell = await loadShellAnalyzer();
+  shell = await loadShellAnalyzer({ baselineOnly: true });
 });
 
 function policy(mode: PermissionMode, allow: string[] = []): PermissionPolicy {

@@ -20,7 +20,7 @@ import { loadShellAnalyzer } from "../../source/permissions/shell/parser.js";
 
 let shell: ShellAnalyzer;
 beforeAll(async () => {
-  shell = await loadShellAnalyzer();
+  shell = await loadShellAnalyzer({ baselineOnly: true });
 });
 
 const USER: RuleSource = { scope: "user", label: "/home/u/.acai/settings.json" };

@@ -32,7 +32,7 @@ async function policy(deny: string[], sameFile = true): Promise<PermissionPolicy
     rules: { allow: [], ask: [], deny: toRules(deny, "deny", USER).rules },
     paths: { projectDir: dir, homeDir: "/nonexistent-home" },
     cwd: dir,
-    shell: await loadShellAnalyzer(),
+    shell: await loadShellAnalyzer({ baselineOnly: true }),
     ...(sameFile ? { sameFile: sameFileOnDisk } : {}),
   };
 }

@@ -24,7 +24,7 @@ const guard: ProtectedPaths = {
 
 let shell: ShellAnalyzer;
 beforeAll(async () => {
-  shell = await loadShellAnalyzer();
+  shell = await loadShellAnalyzer({ baselineOnly: true });
 });
 
 function policy(): PermissionPolicy {

@@ -34,7 +34,7 @@ const guard: ProtectedPaths = {
 
 let shell: ShellAnalyzer;
 beforeAll(async () => {
-  shell = await loadShellAnalyzer();
+  shell = await loadShellAnalyzer({ baselineOnly: true });
 });
 
 function policy(mode: PermissionMode = "default", allow: string[] = []): PermissionPolicy {

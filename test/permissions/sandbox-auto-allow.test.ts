@@ -7,7 +7,7 @@ import { loadShellAnalyzer } from "../../source/permissions/shell/parser.js";
 
 let shell: ShellAnalyzer;
 beforeAll(async () => {
-  shell = await loadShellAnalyzer();
+  shell = await loadShellAnalyzer({ baselineOnly: true });
 });
 
 function policy(mode: PermissionMode, auto: boolean, deny: string[] = []): PermissionPolicy {

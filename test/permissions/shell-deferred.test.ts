@@ -15,7 +15,7 @@ describe("a deferred Bash parser", () => {
     let loads = 0;
     const shell = deferredShellAnalyzer(() => {
       loads++;
-      return loadShellAnalyzer();
+      return loadShellAnalyzer({ baselineOnly: true });
     });
     expect(loads).toBe(0);
     expect(shell.analyze("git status").opaque).toEqual(["the Bash parser has not loaded yet"]);
@@ -29,7 +29,7 @@ describe("a deferred Bash parser", () => {
   });
 
   it("fails closed before it is ready: an allow rule does not pass a line, a deny rule still refuses it", async () => {
-    const shell = deferredShellAnalyzer(() => loadShellAnalyzer());
+    const shell = deferredShellAnalyzer(() => loadShellAnalyzer({ baselineOnly: true }));
     const source = { scope: "flag" as const, label: "--allowedTools" };
     const allow = toRules(["Bash(git status)"], "allow", source).rules;
     const deny = toRules(["Bash(rm:*)"], "deny", source).rules;
