@@ -5,13 +5,14 @@
  *
  * Without `baselineOnly` the same run compiles 11 of the grammar's functions again with
  * TurboFan, the lexer's taking seconds of CPU (checked by hand when this was written: too
- * slow for the suite).
+ * slow for the suite). The second test runs the built `acai -p` the same way: the CLI asks for it.
  */
 import { execFile } from "node:child_process";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../support/run-acai.js";
+import { CLI_PATH, childEnv, makeAcaiDirs, REPO_ROOT } from "../support/run-acai.js";
 
 const run = promisify(execFile);
 
@@ -46,5 +47,35 @@ describe("the Bash grammar in V8's baseline compiler", () => {
     expect(trace).not.toMatch(/using TurboFan/);
     expect(trace).not.toMatch(/unrecognized flag/);
     expect(first).toEqual(["echo hi0", "ls -la", "grep x0", 'cat "$f"']);
+  });
+
+  it("acai -p keeps it so: a session of 10 distinct Bash calls compiles none of it with TurboFan", async () => {
+    const dirs = await makeAcaiDirs("acai-shell-tier-");
+    try {
+      const replay = path.join(dirs.root, "bash.json");
+      const turns = Array.from({ length: 10 }, (_, i) => ({
+        text: `step ${i}`,
+        tool_calls: [
+          {
+            name: "Bash",
+            input: {
+              command: `echo step-${i} && ls -la | grep -c . > /dev/null; for f in a${i} b${i}; do echo "$f"; done`,
+            },
+          },
+        ],
+      }));
+      await writeFile(replay, JSON.stringify({ turns: [...turns, { text: "all done" }] }));
+      const args = ["-p", "go", "--model", `replay:${replay}`, "--allowedTools", "Bash"];
+      const { stdout, stderr } = await run(
+        process.execPath,
+        ["--wasm-sync-tier-up", "--trace-wasm-compilation-times", CLI_PATH, ...args],
+        { cwd: dirs.cwd, env: childEnv({ dirs, args }), maxBuffer: 16 * 1024 * 1024 },
+      );
+      expect(stdout).toContain("all done");
+      expect(`${stdout}${stderr}`.match(/using Liftoff/g)?.length ?? 0).toBeGreaterThan(10);
+      expect(`${stdout}${stderr}`).not.toMatch(/using TurboFan/);
+    } finally {
+      await dirs.cleanup();
+    }
   });
 });
