@@ -188,20 +188,24 @@ async function alternate(relay: Side, bare: Side): Promise<Pair> {
   return pair;
 }
 
+/** Takes turns between the relay and its baseline (opened now), then closes both. */
+async function alternateAndClose(relay: Side, openBare: () => Side | Promise<Side>): Promise<Pair> {
+  try {
+    const bare = await openBare();
+    try {
+      return await alternate(relay, bare);
+    } finally {
+      await bare.close();
+    }
+  } finally {
+    await relay.close();
+  }
+}
+
 async function embeddedRun(): Promise<Pair> {
   const home = mkdtempSync(path.join(os.tmpdir(), "acai-bench-relay-"));
   try {
-    const relay = await relayPair("embedded", home, home);
-    try {
-      const bare = bareStore(home);
-      try {
-        return await alternate(relay, bare);
-      } finally {
-        await bare.close();
-      }
-    } finally {
-      await relay.close();
-    }
+    return await alternateAndClose(await relayPair("embedded", home, home), () => bareStore(home));
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
@@ -211,17 +215,7 @@ async function natsRun(url: string): Promise<Pair> {
   const homeA = mkdtempSync(path.join(os.tmpdir(), "acai-bench-relay-"));
   const homeB = mkdtempSync(path.join(os.tmpdir(), "acai-bench-relay-"));
   try {
-    const relay = await relayPair("nats", homeA, homeB, url);
-    try {
-      const bare = await bareNats(url);
-      try {
-        return await alternate(relay, bare);
-      } finally {
-        await bare.close();
-      }
-    } finally {
-      await relay.close();
-    }
+    return await alternateAndClose(await relayPair("nats", homeA, homeB, url), () => bareNats(url));
   } finally {
     rmSync(homeA, { recursive: true, force: true });
     rmSync(homeB, { recursive: true, force: true });
