@@ -17,15 +17,13 @@
  * The RESULT lines give the p50 ratio, no target; the median run's p50 and
  * p99 of both sides in the detail.
  *
- * Every wait has a deadline (a message 10 s; the server's start 10 s): a
+ * Every wait has a deadline (a message 10 s; the server's start 30 s, test/support/nats-server.ts): a
  * message that never arrives ends the bench with a message naming it.
  *
  * Run (Node 24 strips the types itself; the bench uses the built code):
  *   npm run build && node bench/relay-latency.ts [--runs 200]
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import net from "node:net";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -35,6 +33,7 @@ import { messageFor } from "../dist/relay/message.js";
 import { openRelay } from "../dist/relay/open.js";
 import { relayDir } from "../dist/relay/store.js";
 import type { RelayTransport } from "../dist/relay/transport.js";
+import { type NatsServer, natsServerPath, startNatsServer } from "../test/support/nats-server.ts";
 import { within } from "./support/deadline.ts";
 import { medianRunIndex, numberArg, percentile, printResult, threeRuns } from "./support/result.ts";
 
@@ -42,7 +41,6 @@ const RUNS = numberArg("runs", 200);
 const WARM_UP = 10;
 /** Above the embedded receiver's 2 s fallback poll and NATS's 3 s acknowledgement wait. */
 const MESSAGE_DEADLINE_MS = 10_000;
-const SERVER_DEADLINE_MS = 10_000;
 const SENDER = "bench-sender";
 const RECEIVER = "bench-receiver";
 
@@ -222,46 +220,6 @@ async function natsRun(url: string): Promise<Pair> {
   }
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise<boolean>((resolve) => {
-    const socket = net.connect(port, "127.0.0.1");
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
-}
-
-/** Starts nats-server on a free port; fails, naming it, when it does not accept within the deadline. */
-async function startNats(binary: string): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
-  const child = spawn(binary, ["-a", "127.0.0.1", "-p", String(port)], { stdio: "ignore" });
-  let exited = false;
-  child.once("exit", () => (exited = true));
-  const deadline = performance.now() + SERVER_DEADLINE_MS;
-  while (!(await accepts(port))) {
-    if (exited || performance.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(
-        `${binary} ${exited ? "exited before accepting" : `did not accept on port ${port} within ${SERVER_DEADLINE_MS} ms`}`,
-      );
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { child, url: `nats://127.0.0.1:${port}` };
-}
-
 const ms = (values: number[], p: number) => `${percentile(values, p).toFixed(2)} ms`;
 
 function report(label: string, baseline: string, runs: Pair[], loads: number[]): void {
@@ -277,15 +235,11 @@ function report(label: string, baseline: string, runs: Pair[], loads: number[]):
 
 // The relay holds no handle of its own (relay/wake.ts): keep the process alive while measuring.
 const alive = setInterval(() => {}, 1 << 30);
-let nats: { child: ChildProcess; url: string } | undefined;
+let nats: NatsServer | undefined;
 try {
-  const binary = [
-    "/usr/sbin/nats-server",
-    "/usr/bin/nats-server",
-    "/usr/local/bin/nats-server",
-  ].find((f) => existsSync(f));
+  const binary = natsServerPath();
   if (binary === undefined) console.log("nats: skipped, nats-server is not installed");
-  else nats = await startNats(binary);
+  else nats = await startNatsServer(binary);
   const url = nats?.url;
   const { values, loads } = await threeRuns(async () => ({
     embedded: await embeddedRun(),
@@ -305,7 +259,7 @@ try {
   console.error(`relay-latency: ${(error as Error).message}`);
   process.exitCode = 1;
 } finally {
-  nats?.child.kill("SIGTERM");
+  await nats?.stop();
   clearInterval(alive);
 }
 // A transport left waiting by a failure must not keep the bench alive.
