@@ -124,6 +124,20 @@ const lazyCommonJs = {
   },
 };
 
+/**
+ * ink and the helpers it draws with measure text with acai's `string-width`
+ * (source/repl/string-width.ts, decision 0073): the same widths, without the
+ * ~36 ms V8 takes to compile the emoji pattern at the REPL's first draw. That
+ * module loads the real package from node_modules for the strings it does not take.
+ */
+const STRING_WIDTH = path.join(sourceDir, "repl", "string-width.ts");
+const fastStringWidth = {
+  name: "acai-string-width",
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^string-width$/ }, () => ({ path: STRING_WIDTH }));
+  },
+};
+
 const tsModuleUrls = {
   name: "acai-module-urls",
   setup(esbuild) {
@@ -156,7 +170,7 @@ await build({
   banner: {
     js: 'import { createRequire as __acaiCreateRequire } from "node:module"; let __acaiRequire; function require(id) { __acaiRequire ??= __acaiCreateRequire(import.meta.url); return __acaiRequire(id); }',
   },
-  plugins: [tsModuleUrls, lazyCommonJs, coldModules(sourceDir), sdkHeaders(sourceDir)],
+  plugins: [fastStringWidth, tsModuleUrls, lazyCommonJs, coldModules(sourceDir), sdkHeaders(sourceDir)],
   logLevel: "warning",
 });
 

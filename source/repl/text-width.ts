@@ -4,9 +4,16 @@
  * to a number of columns without splitting a character. Every width the REPL
  * lays out goes through here, never `.length`.
  */
-import stringWidth from "string-width";
+import stringWidth, { standaloneWidth } from "./string-width.js";
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+let graphemes: Intl.Segmenter | undefined;
+
+/** `text`'s characters (grapheme clusters); by code point where each stands alone. */
+export function charactersOf(text: string): Iterable<string> {
+  if (standaloneWidth(text, false) !== undefined) return text;
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
+  return [...graphemes.segment(text)].map((s) => s.segment);
+}
 
 /** Columns `text` takes on a terminal (one line; no control sequences expected). */
 export function textWidth(text: string): number {
@@ -20,7 +27,7 @@ export function sliceToWidth(text: string, columns: number): string {
   if (textWidth(text) <= columns) return text;
   let used = 0;
   let out = "";
-  for (const { segment } of graphemes.segment(text)) {
+  for (const segment of charactersOf(text)) {
     const w = stringWidth(segment);
     if (used + w > columns) break;
     used += w;
@@ -34,7 +41,7 @@ export function chunkToWidth(text: string, columns: number): string[] {
   const rows: string[] = [];
   let row = "";
   let used = 0;
-  for (const { segment } of graphemes.segment(text)) {
+  for (const segment of charactersOf(text)) {
     const w = stringWidth(segment);
     if (used + w > columns && row !== "") {
       rows.push(row);
