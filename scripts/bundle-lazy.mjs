@@ -34,6 +34,7 @@ import ts from "typescript";
 
 /** The source modules (relative to source/) that stay where `import()` loads them. */
 const SEPARATE = new Set([
+  "cli/session-entry.ts",
   "repl/start.ts",
   "repl/mount.ts",
   "repl/markdown/render.ts",

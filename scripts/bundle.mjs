@@ -15,6 +15,8 @@
 // the REPL, its UI and the Bash parser stay chunks of their own, and the modules no
 // `acai -p` reaches (the subcommands, telemetry, MCP, the relay) lie behind one entry
 // of their own, `acai:cold` (coldModules), so a start does not read them.
+// The REPL's UI packages measure text with acai's string-width and carry only React's
+// production build (scripts/bundle-ui.mjs, decision 0073).
 // After esbuild, the characters outside ASCII its kept comments hold are replaced
 // (scripts/bundle-ascii.mjs, decision 0060); then the chunk-level functions an `acai -p`
 // start uses (one training run of the new bundle, scripts/bundle-training.mjs) are made to compile eagerly, so Node's
@@ -37,6 +39,7 @@ import { eagerBundle } from "./bundle-eager.mjs";
 import { sdkHeaders } from "./bundle-headers.mjs";
 import { coldModules, externalsLoaded, lazyRequires } from "./bundle-lazy.mjs";
 import { trainingRun } from "./bundle-training.mjs";
+import { uiPlugins } from "./bundle-ui.mjs";
 import { scanSource } from "./bundle-urls.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -124,20 +127,6 @@ const lazyCommonJs = {
   },
 };
 
-/**
- * ink and the helpers it draws with measure text with acai's `string-width`
- * (source/repl/string-width.ts, decision 0073): the same widths, without the
- * ~36 ms V8 takes to compile the emoji pattern at the REPL's first draw. That
- * module loads the real package from node_modules for the strings it does not take.
- */
-const STRING_WIDTH = path.join(sourceDir, "repl", "string-width.ts");
-const fastStringWidth = {
-  name: "acai-string-width",
-  setup(esbuild) {
-    esbuild.onResolve({ filter: /^string-width$/ }, () => ({ path: STRING_WIDTH }));
-  },
-};
-
 const tsModuleUrls = {
   name: "acai-module-urls",
   setup(esbuild) {
@@ -170,7 +159,7 @@ await build({
   banner: {
     js: 'import { createRequire as __acaiCreateRequire } from "node:module"; let __acaiRequire; function require(id) { __acaiRequire ??= __acaiCreateRequire(import.meta.url); return __acaiRequire(id); }',
   },
-  plugins: [fastStringWidth, tsModuleUrls, lazyCommonJs, coldModules(sourceDir), sdkHeaders(sourceDir)],
+  plugins: [...uiPlugins(sourceDir), tsModuleUrls, lazyCommonJs, coldModules(sourceDir), sdkHeaders(sourceDir)],
   logLevel: "warning",
 });
 

@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import module from "node:module";
 import os from "node:os";
 import path from "node:path";
+import tty from "node:tty";
 import { resolveAcaiPaths } from "../config/paths.js";
 import { ensurePrivateDirSync } from "../config/private-files.js";
 import { forecastFile } from "../session/forecast-file.js";
@@ -40,6 +41,10 @@ if (print && existsSync(forecastFile(paths.cacheDir, cwd))) {
     // No spawner foreseen only costs speed.
   }
 }
+
+// A headless run (`-p`, or a prompt piped in) loads its modules now, beside the CLI's, not
+// after the options are parsed; the REPL draws its prompt before they load (decision 0073).
+if (print || !tty.isatty(0)) import("./session-entry.js").catch(() => undefined);
 
 const { runFromProcess } = await import("./run.js");
 await runFromProcess();

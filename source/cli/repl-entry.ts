@@ -17,6 +17,7 @@ export async function startReplOrExplain(io: CliIo, options: MainOptions): Promi
     env: io.env,
     homeDir: io.homeDir,
     flags: sessionFlags(options),
+    sessionModules: () => import("./session-entry.js"),
     ...(options.prompt ? { initialPrompt: options.prompt } : {}),
   });
 }

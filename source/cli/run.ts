@@ -13,7 +13,7 @@ import { runProgram } from "./program.js";
 async function main(options: MainOptions, ctx: CommandContext): Promise<number> {
   const { io } = ctx;
   if (options.print !== undefined || !io.stdinIsTTY) {
-    const { runHeadless } = await import("./headless.js");
+    const { runHeadless } = await import("./session-entry.js");
     return runHeadless(io, options);
   }
   const { startReplOrExplain } = await import("./repl-entry.js");

@@ -13,7 +13,7 @@ export function replOptionsFromCli(start: ReplStartOptions): ReplOptions {
     prepare: async ({ askUser, projectHooks, model, resume, projectSetTaken }) => {
       const { resume: cliResume, ...rest } = flags;
       const chosen = resume === undefined ? cliResume : (resume ?? undefined);
-      return (await import("../session/prepare.js")).prepareSession({
+      return (await start.sessionModules()).prepareSession({
         cwd,
         env,
         homeDir,
@@ -29,12 +29,11 @@ export function replOptionsFromCli(start: ReplStartOptions): ReplOptions {
         ...(projectSetTaken === undefined ? {} : { projectSetTaken }),
       });
     },
-    trust: async () =>
-      (await import("../session/trust.js")).checkProjectTrust({ cwd, env, homeDir }),
+    trust: async () => (await start.sessionModules()).checkProjectTrust({ cwd, env, homeDir }),
     // Settings `pricing` first; else OpenAI's list price against the base URL in effect,
     // as the session resolves it: flag, then setting (the project's once trusted), then OPENAI_BASE_URL.
     pricing: async (prepared) => {
-      const { modelPrice } = await import("../models/pricing.js");
+      const { modelPrice } = await start.sessionModules();
       const { settings } = prepared;
       const baseUrl = flags.baseUrl ?? settings.baseUrl ?? env.OPENAI_BASE_URL;
       return modelPrice({ modelId: prepared.modelId, baseUrl, overrides: settings.pricing });

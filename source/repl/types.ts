@@ -16,6 +16,15 @@ export interface ReplStartOptions {
   homeDir: string;
   flags: SessionFlags;
   initialPrompt?: string;
+  /** Loads the session's modules, after the first frame (the CLI's session entry, decision 0073). */
+  sessionModules: () => Promise<SessionModules>;
+}
+
+/** What the REPL's session runs on, loaded behind its first frame. */
+export interface SessionModules {
+  prepareSession: typeof import("../session/prepare.js").prepareSession;
+  checkProjectTrust: typeof import("../session/trust.js").checkProjectTrust;
+  modelPrice: typeof import("../models/pricing.js").modelPrice;
 }
 
 /** One submitted prompt. Aborting `signal` ends that turn only. */

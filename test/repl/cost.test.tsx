@@ -5,9 +5,11 @@ import { render } from "ink-testing-library";
 import { afterEach, describe, expect, it } from "vitest";
 import type { StopReason } from "../../source/agent/event-data.js";
 import type { InterceptedEvent } from "../../source/hooks/run/activity.js";
+import { modelPrice } from "../../source/models/pricing.js";
 import { replOptionsFromCli } from "../../source/repl/cli-adapter.js";
 import { StatusLine } from "../../source/repl/components/StatusLine.js";
 import { initialViewState, reduce, type ViewState } from "../../source/repl/state.js";
+import type { SessionModules } from "../../source/repl/types.js";
 import type { PreparedSession } from "../../source/session/types.js";
 
 const usage = (i: number, o: number) => ({ inputTokens: i, outputTokens: o, totalTokens: i + o });
@@ -137,6 +139,8 @@ describe("the CLI's pricing: OpenAI's list price only against OpenAI's API", () 
       env: { ACAI_HOME: acaiHome, ...over.env },
       homeDir: dir,
       flags: { projectHooks: "require-trust", ...(over.baseUrl ? { baseUrl: over.baseUrl } : {}) },
+      // Only the pricing is asked for here: the session's other modules stay unloaded.
+      sessionModules: async () => ({ modelPrice }) as unknown as SessionModules,
     });
     const prepared = {
       modelId: over.model ?? "gpt-5.1",
