@@ -13,6 +13,9 @@
 //
 // - the CLI's first module (cli/main.ts): Node compiles it before it turns the
 //   compile cache on, so it imports only Node's built-ins and its next modules;
+// - the session's modules (cli/session-entry.ts: the headless run, and what the REPL
+//   loads after its first frame, decision 0073): made a lazy require, the agent's code
+//   would lie in the CLI's chunk and load before the REPL could draw its prompt;
 // - the REPL (repl/start.ts) and, inside it, the stages it loads later on
 //   purpose (repl/load-ui.ts: the UI — ink, React — evaluated under its own
 //   conditions; the Markdown renderer): `acai -p` never loads their chunks;
