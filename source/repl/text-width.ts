@@ -9,7 +9,7 @@ import stringWidth, { standaloneWidth } from "./string-width.js";
 let graphemes: Intl.Segmenter | undefined;
 
 /** `text`'s characters (grapheme clusters); by code point where each stands alone. */
-export function charactersOf(text: string): Iterable<string> {
+function charactersOf(text: string): Iterable<string> {
   if (standaloneWidth(text, false) !== undefined) return text;
   graphemes ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
   return [...graphemes.segment(text)].map((s) => s.segment);
