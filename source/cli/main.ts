@@ -4,7 +4,6 @@ import { existsSync } from "node:fs";
 import module from "node:module";
 import os from "node:os";
 import path from "node:path";
-import tty from "node:tty";
 import { resolveAcaiPaths } from "../config/paths.js";
 import { ensurePrivateDirSync } from "../config/private-files.js";
 import { forecastFile } from "../session/forecast-file.js";
@@ -42,9 +41,10 @@ if (print && existsSync(forecastFile(paths.cacheDir, cwd))) {
   }
 }
 
-// A headless run (`-p`, or a prompt piped in) loads its modules now, beside the CLI's, not
-// after the options are parsed; the REPL draws its prompt before they load (decision 0073).
-if (print || !tty.isatty(0)) import("./session-entry.js").catch(() => undefined);
+// `acai -p` loads the session's modules now, beside the CLI's, not after the options are
+// parsed. Any other start (the REPL, which draws its prompt first; a subcommand; a prompt
+// piped in without -p) loads them when it needs them (decision 0073).
+if (print) import("./session-entry.js").catch(() => undefined);
 
 const { runFromProcess } = await import("./run.js");
 await runFromProcess();
