@@ -4,8 +4,8 @@
 //
 // - string-width: ink and the helpers it draws with import it; they get acai's
 //   (source/repl/string-width.ts) — the same widths, without the ~36 ms V8 takes
-//   to compile the package's emoji pattern at the first draw. That module loads
-//   the real package from node_modules for the strings its fast path does not take.
+//   to compile the package's emoji pattern at the first draw. That module hands
+//   the strings its fast path does not take to the real package, bundled beside it.
 // - React's production build: react, react-reconciler and scheduler pick their
 //   build from NODE_ENV when they load, and loadUi (source/repl/load-ui.ts)
 //   always sets "production" for that moment. Their entries become the
@@ -36,7 +36,10 @@ export function uiPlugins(sourceDir) {
     {
       name: "acai-string-width",
       setup(esbuild) {
-        esbuild.onResolve({ filter: /^string-width$/ }, () => ({ path: stringWidth }));
+        // acai's module's own import of the package is the package.
+        esbuild.onResolve({ filter: /^string-width$/ }, (args) =>
+          args.importer === stringWidth ? undefined : { path: stringWidth },
+        );
       },
     },
     {

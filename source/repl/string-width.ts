@@ -3,15 +3,17 @@
  * characters each stand alone, computed without the Unicode segmenter and the
  * emoji regular expression, which V8 takes ~36 ms to compile at its first use —
  * on the REPL's first draw, since its prompt line holds "›" and "·". Any other
- * string goes to the real `string-width`, loaded at that first use.
+ * string goes to the real `string-width`.
  *
  * The bundle gives ink and its helpers this module wherever they import
- * `string-width` (scripts/bundle.mjs), so the REPL's every measure takes the
- * same path. test/repl/string-width.test.ts checks the fast path against the
- * real one over every code point it takes.
+ * `string-width` (scripts/bundle-ui.mjs), so the REPL's every measure takes the
+ * same path; this module's own import is the real package. The package's
+ * emoji pattern is compiled at its first use, which the fast path spares.
+ * test/repl/string-width.test.ts checks the fast path against the real one
+ * over every code point it takes.
  */
-import { createRequire } from "node:module";
 import { eastAsianWidth } from "get-east-asian-width";
+import realStringWidth from "string-width";
 import stripAnsi from "strip-ansi";
 
 export interface StringWidthOptions {
@@ -20,8 +22,6 @@ export interface StringWidthOptions {
   /** Count ANSI escape sequences as text (default: strip them first). */
   readonly countAnsiEscapeCodes?: boolean;
 }
-
-type RealStringWidth = (text: string, options?: StringWidthOptions) => number;
 
 /**
  * Characters that are a grapheme cluster of their own beside any other such
@@ -37,14 +37,6 @@ const STANDALONE = new RegExp(
   String.raw`^[[\p{L}\p{N}\p{P}\p{S}\p{Zs}]--[\p{Extended_Pictographic}\p{Emoji_Presentation}\p{Emoji_Modifier}\p{Regional_Indicator}\p{Default_Ignorable_Code_Point}\u0e33\u0eb3\u0d4e\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff\uff00-\uffef\u{111c2}\u{111c3}\u{113d1}\u{1193f}\u{11941}\u{11a3a}\u{11a84}-\u{11a89}\u{11d46}\u{11f02}]]*$`,
   "v",
 );
-
-let real: RealStringWidth | undefined;
-
-/** The real `string-width`, loaded at the first string the fast path does not take. */
-function realStringWidth(): RealStringWidth {
-  real ??= (createRequire(import.meta.url)("string-width") as { default: RealStringWidth }).default;
-  return real;
-}
 
 /** The fast path's width, or undefined where the real `string-width` must say. */
 export function standaloneWidth(text: string, ambiguousAsWide: boolean): number | undefined {
@@ -65,5 +57,5 @@ export default function stringWidth(input: string, options: StringWidthOptions =
       ? stripAnsi(input)
       : input;
   if (/^[\u0020-\u007e]*$/.test(text)) return text.length;
-  return standaloneWidth(text, !ambiguousIsNarrow) ?? realStringWidth()(input, options);
+  return standaloneWidth(text, !ambiguousIsNarrow) ?? realStringWidth(input, options);
 }

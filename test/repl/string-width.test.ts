@@ -97,15 +97,31 @@ describe("acai's string-width (decision 0073)", () => {
 describe("the bundle's string-width", () => {
   const bundle = path.resolve(import.meta.dirname, "../../dist/bundle");
 
-  it("is acai's: no chunk holds the real package, whose emoji pattern ink would compile at the first draw", () => {
+  it("is acai's for ink and its helpers: the real package is called only from acai's module", () => {
     const chunks = readdirSync(bundle).filter((f) => f.endsWith(".js"));
-    const real = chunks.filter((f) =>
-      readFileSync(path.join(bundle, f), "utf8").includes("node_modules/string-width/"),
+    const holding = chunks.filter((f) =>
+      readFileSync(path.join(bundle, f), "utf8").includes("// source/repl/string-width.ts\n"),
     );
-    const ours = chunks.filter((f) =>
-      readFileSync(path.join(bundle, f), "utf8").includes("source/repl/string-width.ts"),
+    expect(holding.length).toBe(1);
+    const text = readFileSync(path.join(bundle, holding[0] ?? ""), "utf8");
+    const nameAfter = (section: string) =>
+      new RegExp(`// ${section}\\n[\\s\\S]*?function (\\w+)\\(input, options = \\{\\}\\)`).exec(
+        text,
+      )?.[1];
+    const real = nameAfter("node_modules/string-width/index.js");
+    const ours = nameAfter("source/repl/string-width.ts");
+    expect(real).toBeDefined();
+    expect(ours).toBeDefined();
+    // The real one: defined, and called once — from acai's module, for the strings it does not take.
+    expect(text.match(new RegExp(`\\b${real}\\(`, "g"))?.length).toBe(2);
+    expect(text).toContain(`?? ${real}(input, options)`);
+    // Other chunks get acai's under the package's name, never the real one.
+    const exported = (/^export \{([^}]*)\}/m.exec(text)?.[1] ?? "").split(",").map((e) => e.trim());
+    expect(exported).toContain(`${ours} as stringWidth`);
+    expect(exported.filter((e) => e.split(" ")[0] === real)).toEqual([]);
+    const users = chunks.filter((f) =>
+      /\bstringWidth\(/.test(readFileSync(path.join(bundle, f), "utf8")),
     );
-    expect(real).toEqual([]);
-    expect(ours.length).toBe(1);
+    expect(users.length).toBeGreaterThan(1);
   });
 });
