@@ -38,9 +38,14 @@ const STANDALONE = new RegExp(
   "v",
 );
 
+/** Whether each of `text`'s characters stands alone (a grapheme cluster of its own; see STANDALONE). */
+export function standsAlone(text: string): boolean {
+  return STANDALONE.test(text);
+}
+
 /** The fast path's width, or undefined where the real `string-width` must say. */
 export function standaloneWidth(text: string, ambiguousAsWide: boolean): number | undefined {
-  if (!STANDALONE.test(text)) return undefined;
+  if (!standsAlone(text)) return undefined;
   let width = 0;
   for (const character of text) {
     width += eastAsianWidth(character.codePointAt(0) ?? 0, { ambiguousAsWide });

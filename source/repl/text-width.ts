@@ -4,21 +4,19 @@
  * to a number of columns without splitting a character. Every width the REPL
  * lays out goes through here, never `.length`.
  */
-import stringWidth, { standaloneWidth } from "./string-width.js";
+import stringWidth, { standsAlone } from "./string-width.js";
 
 let graphemes: Intl.Segmenter | undefined;
 
 /** `text`'s characters (grapheme clusters); by code point where each stands alone. */
 function charactersOf(text: string): Iterable<string> {
-  if (standaloneWidth(text, false) !== undefined) return text;
+  if (standsAlone(text)) return text;
   graphemes ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
   return [...graphemes.segment(text)].map((s) => s.segment);
 }
 
 /** Columns `text` takes on a terminal (one line; no control sequences expected). */
 export function textWidth(text: string): number {
-  // Plain ASCII, the common case, is one column a character.
-  if (/^[\u0020-\u007e]*$/.test(text)) return text.length;
   return stringWidth(text);
 }
 

@@ -6,7 +6,7 @@
  * (test/support/run-acai.ts); the plugin worker, `hooks init`'s SDK and the
  * Bash grammar are exercised there.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { isBuiltin } from "node:module";
 import path from "node:path";
@@ -111,6 +111,34 @@ describe("the REPL's first frame (decision 0073)", () => {
       expect(await staticClosure(await fileWith(module)), module).not.toContain(agent);
     }
     expect(await staticClosure(await fileWith("source/cli/session-entry.ts"))).toContain(agent);
+  });
+
+  it("gives ink acai's string-width: the real package is called only from acai's module", () => {
+    const chunks = readdirSync(BUNDLE).filter((f) => f.endsWith(".js"));
+    const holding = chunks.filter((f) =>
+      readFileSync(path.join(BUNDLE, f), "utf8").includes("// source/repl/string-width.ts\n"),
+    );
+    expect(holding.length).toBe(1);
+    const text = readFileSync(path.join(BUNDLE, holding[0] ?? ""), "utf8");
+    const nameAfter = (section: string) =>
+      new RegExp(`// ${section}\\n[\\s\\S]*?function (\\w+)\\(input, options = \\{\\}\\)`).exec(
+        text,
+      )?.[1];
+    const real = nameAfter("node_modules/string-width/index.js");
+    const ours = nameAfter("source/repl/string-width.ts");
+    expect(real).toBeDefined();
+    expect(ours).toBeDefined();
+    // The real one: defined, and called once — from acai's module, for the strings it does not take.
+    expect(text.match(new RegExp(`\\b${real}\\(`, "g"))?.length).toBe(2);
+    expect(text).toContain(`?? ${real}(input, options)`);
+    // Other chunks get acai's under the package's name, never the real one.
+    const exported = (/^export \{([^}]*)\}/m.exec(text)?.[1] ?? "").split(",").map((e) => e.trim());
+    expect(exported).toContain(`${ours} as stringWidth`);
+    expect(exported.filter((e) => e.split(" ")[0] === real)).toEqual([]);
+    const users = chunks.filter((f) =>
+      /\bstringWidth\(/.test(readFileSync(path.join(BUNDLE, f), "utf8")),
+    );
+    expect(users.length).toBeGreaterThan(1);
   });
 
   it("carries React's production build only, the one the REPL loads", async () => {

@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import realStringWidth from "string-width";
 import { describe, expect, it } from "vitest";
 import stringWidth, { standaloneWidth } from "../../source/repl/string-width.js";
@@ -91,37 +89,5 @@ describe("acai's string-width (decision 0073)", () => {
     }
     expect(stringWidth("")).toBe(0);
     expect(stringWidth("plain ascii")).toBe(11);
-  });
-});
-
-describe("the bundle's string-width", () => {
-  const bundle = path.resolve(import.meta.dirname, "../../dist/bundle");
-
-  it("is acai's for ink and its helpers: the real package is called only from acai's module", () => {
-    const chunks = readdirSync(bundle).filter((f) => f.endsWith(".js"));
-    const holding = chunks.filter((f) =>
-      readFileSync(path.join(bundle, f), "utf8").includes("// source/repl/string-width.ts\n"),
-    );
-    expect(holding.length).toBe(1);
-    const text = readFileSync(path.join(bundle, holding[0] ?? ""), "utf8");
-    const nameAfter = (section: string) =>
-      new RegExp(`// ${section}\\n[\\s\\S]*?function (\\w+)\\(input, options = \\{\\}\\)`).exec(
-        text,
-      )?.[1];
-    const real = nameAfter("node_modules/string-width/index.js");
-    const ours = nameAfter("source/repl/string-width.ts");
-    expect(real).toBeDefined();
-    expect(ours).toBeDefined();
-    // The real one: defined, and called once — from acai's module, for the strings it does not take.
-    expect(text.match(new RegExp(`\\b${real}\\(`, "g"))?.length).toBe(2);
-    expect(text).toContain(`?? ${real}(input, options)`);
-    // Other chunks get acai's under the package's name, never the real one.
-    const exported = (/^export \{([^}]*)\}/m.exec(text)?.[1] ?? "").split(",").map((e) => e.trim());
-    expect(exported).toContain(`${ours} as stringWidth`);
-    expect(exported.filter((e) => e.split(" ")[0] === real)).toEqual([]);
-    const users = chunks.filter((f) =>
-      /\bstringWidth\(/.test(readFileSync(path.join(bundle, f), "utf8")),
-    );
-    expect(users.length).toBeGreaterThan(1);
   });
 });
