@@ -90,7 +90,7 @@ export function auditLogPath(acaiHome: string): string {
   return join(acaiHome, "logs", "hooks-audit.jsonl");
 }
 
-/** How long a held line may wait for its chain to end before it is written anyway. */
+/** How long a held line may wait for its chain to end before it is written anyway (default). */
 const MAX_HOLD_MS = 100;
 
 /**
@@ -102,12 +102,15 @@ const MAX_HOLD_MS = 100;
  * cost one system call, not twenty, and none of it delays the verdict. While
  * a chain holds the log (`hold`), its hooks answer in turns of their own, one
  * after another: their lines go out at the end of the turn the chain ends in,
- * or `MAX_HOLD_MS` after the first of them (a slow hook, a question to the
+ * or `maxHoldMs` (default `MAX_HOLD_MS`) after the first of them (a slow hook, a question to the
  * user), whichever is first. Lines written in the turn a hold begins wait
  * with it (an event's `considered` line, written just before its chain
  * starts: it goes out with the chain's lines, not while its hooks work).
  */
-export function createFileAuditSink(acaiHome: string): AuditSink {
+export function createFileAuditSink(
+  acaiHome: string,
+  { maxHoldMs = MAX_HOLD_MS }: { maxHoldMs?: number } = {},
+): AuditSink {
   const path = auditLogPath(acaiHome);
   let fd: number | undefined;
   let entries: (AuditEntry | ConsideredLine)[] = [];
@@ -134,7 +137,7 @@ export function createFileAuditSink(acaiHome: string): AuditSink {
       // Ref'd: it runs at the end of this turn even if nothing else keeps acai alive.
       if (entries.length === 0) {
         if (holds === 0) setImmediate(atTurnEnd);
-        else heldTimer ??= setTimeout(flushQuietly, MAX_HOLD_MS);
+        else heldTimer ??= setTimeout(flushQuietly, maxHoldMs);
       }
       entries.push(entry);
     },
@@ -157,7 +160,7 @@ export function createFileAuditSink(acaiHome: string): AuditSink {
   /** A hold that began in the turn (an event's `considered` line, then its chain) keeps the lines. */
   function atTurnEnd(): void {
     if (holds === 0) flushQuietly();
-    else if (entries.length > 0) heldTimer ??= setTimeout(flushQuietly, MAX_HOLD_MS);
+    else if (entries.length > 0) heldTimer ??= setTimeout(flushQuietly, maxHoldMs);
   }
   function flushQuietly(): void {
     try {

@@ -82,7 +82,11 @@ describe("audit log", () => {
     expect(auditLogPath(dir.path)).toBe(`${dir.path}/logs/hooks-audit.jsonl`);
   });
 
-  /** A file sink in this test's folder, one entry to write, the log's text, and one turn of the loop. */
+  /**
+   * A file sink in this test's folder whose held lines wait for their release (a bound of a
+   * minute: the default 100 ms could pass on a loaded machine before a check that they wait),
+   * one entry to write, the log's text, and one turn of the loop.
+   */
   function heldSinkSetup() {
     const entry = auditEntry({
       time: Date.parse("2026-01-01T00:00:00Z"),
@@ -95,7 +99,7 @@ describe("audit log", () => {
     const path = auditLogPath(dir.path);
     const text = async (): Promise<string> => readFile(path, "utf8").catch(() => "");
     const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-    return { entry, text, turn, sink: createFileAuditSink(dir.path) };
+    return { entry, text, turn, sink: createFileAuditSink(dir.path, { maxHoldMs: 60_000 }) };
   }
 
   it("holds a chain's lines until it ends, then writes them together in their order (a bound writes them anyway)", async () => {
@@ -113,9 +117,11 @@ describe("audit log", () => {
     await turn();
     const lines = (await text()).trim().split("\n");
     expect(lines.map((line) => JSON.parse(line).hook)).toEqual(["a", "b", "c"]);
-    // Not released (a slow hook, a question to the user): written after the bound.
-    sink.hold?.();
-    sink.write({ ...entry, hook: "d" });
+    sink.close?.();
+    // Not released (a slow hook, a question to the user): written after the bound (the default).
+    const bounded = createFileAuditSink(dir.path);
+    bounded.hold?.();
+    bounded.write({ ...entry, hook: "d" });
     await turn();
     expect((await text()).trim().split("\n")).toHaveLength(3);
     for (let i = 0; i < 500 && !(await text()).includes('"hook":"d"'); i++) {
@@ -127,7 +133,7 @@ describe("audit log", () => {
         .split("\n")
         .map((line) => JSON.parse(line).hook),
     ).toEqual(["a", "b", "c", "d"]);
-    sink.close?.();
+    bounded.close?.();
   });
 
   it("keeps a line written in the turn a hold begins (an event's considered line) with the held ones, in order", async () => {
@@ -147,13 +153,15 @@ describe("audit log", () => {
       .split("\n")
       .map((line) => JSON.parse(line).hook);
     expect(hooks).toEqual(["considered-first", "a"]);
-    // Never released: the bound writes it anyway.
-    sink.write({ ...entry, hook: "b" });
-    sink.hold?.();
+    sink.close?.();
+    // Never released: the bound (the default) writes it anyway.
+    const bounded = createFileAuditSink(dir.path);
+    bounded.write({ ...entry, hook: "b" });
+    bounded.hold?.();
     for (let i = 0; i < 500 && !(await text()).includes('"hook":"b"'); i++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect((await text()).trim().split("\n")).toHaveLength(3);
-    sink.close?.();
+    bounded.close?.();
   });
 });
