@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { cleanup, render } from "ink-testing-library";
+import { cleanup, render } from "../support/ink-render.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AskUser, InterceptedEvent, UserAnswer } from "../../source/hooks/run/activity.js";
 import { App } from "../../source/repl/app.js";
@@ -71,7 +71,7 @@ async function setup({ sessions = [fakeSession()], options = {} }: Setup = {}) {
   return { dir, prepared, controller, ui, exit, frame, see, type };
 }
 
-describe("REPL app (ink-testing-library, fake session)", () => {
+describe("REPL app (rendered into fake streams, fake session)", () => {
   it("a prompt streams text and shows a tool block and the status line", async () => {
     const session = fakeSession({
       async *turn(ctx) {

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { render } from "ink-testing-library";
+import { render } from "../support/ink-render.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { StopReason } from "../../source/agent/event-data.js";
 import type { InterceptedEvent } from "../../source/hooks/run/activity.js";

@@ -7,7 +7,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { cleanup, render } from "ink-testing-library";
+import { cleanup, render } from "../support/ink-render.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { App } from "../../source/repl/app.js";
 import { type ControllerOptions, ReplController } from "../../source/repl/controller.js";

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { cleanup, render } from "ink-testing-library";
+import { cleanup, render } from "../support/ink-render.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { InterceptedEvent } from "../../source/hooks/run/activity.js";
 import { App } from "../../source/repl/app.js";

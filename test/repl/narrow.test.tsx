@@ -1,4 +1,4 @@
-import { render } from "ink-testing-library";
+import { render } from "../support/ink-render.js";
 import { describe, expect, it } from "vitest";
 import { HookLine } from "../../source/repl/components/HookLine.js";
 import { ItemView } from "../../source/repl/components/ItemView.js";
