@@ -6,10 +6,10 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { render } from "../support/ink-render.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { TrustScreen } from "../../source/repl/components/TrustScreen.js";
 import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
+import { render } from "../support/ink-render.js";
 import { type AcaiDirs, makeAcaiDirs, runAcai } from "../support/run-acai.js";
 import { modelArgs } from "./helpers.js";
 

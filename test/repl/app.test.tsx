@@ -1,13 +1,13 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { cleanup, render } from "../support/ink-render.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AskUser, InterceptedEvent, UserAnswer } from "../../source/hooks/run/activity.js";
 import { App } from "../../source/repl/app.js";
 import { ReplController } from "../../source/repl/controller.js";
 import type { PrepareForRepl, ReplNotification, ReplOptions } from "../../source/repl/types.js";
 import type { PreparedSession, ProjectTrustState } from "../../source/session/types.js";
+import { cleanup, render } from "../support/ink-render.js";
 import {
   aborted,
   type FakeSession,

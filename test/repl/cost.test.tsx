@@ -1,7 +1,6 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { render } from "../support/ink-render.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { StopReason } from "../../source/agent/event-data.js";
 import type { InterceptedEvent } from "../../source/hooks/run/activity.js";
@@ -11,6 +10,7 @@ import { StatusLine } from "../../source/repl/components/StatusLine.js";
 import { initialViewState, reduce, type ViewState } from "../../source/repl/state.js";
 import type { SessionModules } from "../../source/repl/types.js";
 import type { PreparedSession } from "../../source/session/types.js";
+import { render } from "../support/ink-render.js";
 
 const usage = (i: number, o: number) => ({ inputTokens: i, outputTokens: o, totalTokens: i + o });
 const GPT5 = { inputPerMTok: 1.25, outputPerMTok: 10 };

@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { cleanup, render } from "../support/ink-render.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { InterceptedEvent } from "../../source/hooks/run/activity.js";
 import { App } from "../../source/repl/app.js";
@@ -10,6 +9,7 @@ import { ReplController } from "../../source/repl/controller.js";
 import { loadMarkdown } from "../../source/repl/markdown/load.js";
 import { ThemeContext } from "../../source/repl/theme.js";
 import type { ProjectTrustState } from "../../source/session/types.js";
+import { cleanup, render } from "../support/ink-render.js";
 import { fakeSession, type TurnContext, usage, waitFor } from "./fake-session.js";
 
 const NO_PROJECT_HOOKS: ProjectTrustState = {

@@ -1,4 +1,3 @@
-import { render } from "../support/ink-render.js";
 import { describe, expect, it } from "vitest";
 import { HookLine } from "../../source/repl/components/HookLine.js";
 import { ItemView } from "../../source/repl/components/ItemView.js";
@@ -6,6 +5,7 @@ import { inputRows } from "../../source/repl/components/PromptInput.js";
 import { StatusLine } from "../../source/repl/components/StatusLine.js";
 import { TrustScreen } from "../../source/repl/components/TrustScreen.js";
 import { initialViewState, reduce } from "../../source/repl/state.js";
+import { render } from "../support/ink-render.js";
 
 const usage = (i: number, o: number) => ({ inputTokens: i, outputTokens: o, totalTokens: i + o });
 const lines = (frame: string | undefined) => (frame ?? "").split("\n");

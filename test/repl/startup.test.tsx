@@ -4,12 +4,12 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { cleanup, render } from "../support/ink-render.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { App } from "../../source/repl/app.js";
 import { ReplController } from "../../source/repl/controller.js";
 import type { PrepareForRepl } from "../../source/repl/types.js";
 import type { ProjectTrustState } from "../../source/session/types.js";
+import { cleanup, render } from "../support/ink-render.js";
 import { REPO_ROOT } from "../support/run-acai.js";
 import { fakeSession, waitFor } from "./fake-session.js";
 

@@ -6,11 +6,11 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { cleanup, render } from "../support/ink-render.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { App } from "../../source/repl/app.js";
 import { ReplController } from "../../source/repl/controller.js";
 import type { ProjectTrustState } from "../../source/session/types.js";
+import { cleanup, render } from "../support/ink-render.js";
 import { fakeSession, guardRef, usage, waitFor } from "./fake-session.js";
 
 const NO_PROJECT_HOOKS: ProjectTrustState = {
