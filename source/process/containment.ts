@@ -23,10 +23,9 @@
  * stopped run's escapees, and it is the fallback where bwrap is missing or
  * user namespaces are off.
  */
-import type { ChildProcess } from "node:child_process";
 import { anyRunEntry, inheritedMarkers, newMarkerName, runEntry } from "./marker.js";
 import { sweepMarked } from "./sweep.js";
-import { startWatchdog } from "./watchdog.js";
+import { startWatchdog, type Watchdog } from "./watchdog.js";
 
 export interface Containment {
   /** `ACAI_RUN_<id>`: the variable every child carries. */
@@ -59,6 +58,8 @@ export interface ContainmentOptions {
   procDir?: string;
   /** Node binary for the watchdog; without it no watchdog is started. */
   watchdogExecPath?: string;
+  /** The Python of the Python watchdog (default /usr/bin/python3); `false`: the Node one only. */
+  watchdogPython?: string | false;
   /** Registers the sweep to run when acai exits (default: none). */
   onExit?: (sweep: () => void) => void;
 }
@@ -71,9 +72,11 @@ export function createContainment(options: ContainmentOptions = {}): Containment
   let runs = 0;
   let started = false;
   let watchdogAsked = false;
-  let watchdog: ChildProcess | undefined;
-  const exclude = (): number[] =>
-    watchdog?.pid === undefined ? [process.pid] : [process.pid, watchdog.pid];
+  let watchdog: Watchdog | undefined;
+  const exclude = (): number[] => {
+    const pid = watchdog?.pid();
+    return pid === undefined ? [process.pid] : [process.pid, pid];
+  };
 
   const sweepAll = (): number => {
     if (!started) return 0; // nothing was ever spawned: no /proc scan
@@ -96,6 +99,7 @@ export function createContainment(options: ContainmentOptions = {}): Containment
       if (options.watchdogExecPath !== undefined) {
         watchdog = startWatchdog({
           execPath: options.watchdogExecPath,
+          ...(options.watchdogPython === undefined ? {} : { python: options.watchdogPython }),
           entry: anyRunEntry(markerName),
           procDir,
         });
@@ -111,7 +115,7 @@ let current: Containment | undefined;
 /**
  * This acai process's containment (the composition root for the default
  * runner): a fresh marker, the markers inherited from an acai above, a
- * watchdog on Node, and the sweep at `process.on("exit")`.
+ * watchdog (Python where /usr/bin/python3 is, else Node), and the sweep at `process.on("exit")`.
  */
 export function processContainment(): Containment {
   current ??= createContainment({

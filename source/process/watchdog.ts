@@ -8,48 +8,14 @@
  * /proc for the marker (as sweep.ts does) and exits. On a normal exit acai
  * has swept already and the watchdog finds nothing.
  *
- * The script is inline (plain JS, Node built-ins only) so that it runs the
- * same from dist/ and from the sources under test, with no file to find.
+ * It is the Python script where /usr/bin/python3 is (decision 0074), else
+ * the Node one (watchdog-scripts.ts). A Python watchdog that cannot start or
+ * ends while acai lives is replaced by a Node one, once.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-
-/** argv: [entry, procDir]. Mirrors sweep.ts: repeated SIGKILL rounds until a scan finds nothing. */
-const WATCHDOG_SCRIPT = `
-const fs = require("node:fs");
-const [entry, procDir] = process.argv.slice(1);
-const needle = Buffer.from(entry);
-for (const s of ["SIGINT", "SIGHUP", "SIGTERM", "SIGPIPE"]) process.on(s, () => {});
-function carries(env) {
-  if (env.length < needle.length) return false;
-  if (env.compare(needle, 0, needle.length, 0, needle.length) === 0) return true;
-  for (let at = env.indexOf(needle, 1); at > 0; at = env.indexOf(needle, at + 1)) {
-    if (env[at - 1] === 0) return true;
-  }
-  return false;
-}
-function scan() {
-  const pids = [];
-  let names = [];
-  try { names = fs.readdirSync(procDir); } catch {}
-  for (const name of names) {
-    if (!/^[0-9]+$/.test(name) || Number(name) === process.pid) continue;
-    try { if (carries(fs.readFileSync(procDir + "/" + name + "/environ"))) pids.push(Number(name)); } catch {}
-  }
-  return pids;
-}
-function sweep() {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const pids = scan();
-    if (pids.length === 0 || Date.now() > deadline) return;
-    for (const pid of pids) { try { process.kill(pid, "SIGKILL"); } catch {} }
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
-  }
-}
-process.stdin.on("data", () => {});
-process.stdin.on("error", () => {});
-process.stdin.on("close", () => { sweep(); process.exit(0); });
-`;
+import { existsSync } from "node:fs";
+import { SYSTEM_PYTHON } from "./spawner-kind.js";
+import { NODE_WATCHDOG_SCRIPT, PYTHON_WATCHDOG_SCRIPT } from "./watchdog-scripts.js";
 
 export interface WatchdogOptions {
   /** The Node binary (acai's own `process.execPath`). */
@@ -57,16 +23,62 @@ export interface WatchdogOptions {
   /** The environ entry to sweep (`ACAI_RUN_<id>=`). */
   entry: string;
   procDir: string;
+  /** The Python of the Python watchdog (default /usr/bin/python3, never looked up on PATH); `false`: Node only. */
+  python?: string | false;
+}
+
+/** The running watchdog (which one may change when a Python one is replaced). */
+export interface Watchdog {
+  pid(): number | undefined;
+  kind(): "python" | "node";
+  /** The current process (tests: its pipe, its exit). */
+  child(): ChildProcess;
 }
 
 /**
  * Starts the watchdog. It never keeps acai's event loop alive; its pid is
- * returned so that acai's own sweep can leave it alone.
+ * there so that acai's own sweep can leave it alone. Undefined when no
+ * watchdog could be started (containment at acai's own exits still holds).
  */
-export function startWatchdog(options: WatchdogOptions): ChildProcess | undefined {
+export function startWatchdog(options: WatchdogOptions): Watchdog | undefined {
+  const args = [options.entry, options.procDir];
+  const node = (): Running | undefined => {
+    const child = detachedChild(options.execPath, ["-e", NODE_WATCHDOG_SCRIPT, ...args]);
+    return child === undefined ? undefined : { child, kind: "node" };
+  };
+  const python = options.python === undefined ? SYSTEM_PYTHON : options.python;
+  let current: Running | undefined;
+  if (python !== false && existsSync(python)) {
+    const child = detachedChild(python, ["-I", "-S", "-c", PYTHON_WATCHDOG_SCRIPT, ...args]);
+    if (child !== undefined) {
+      current = { child, kind: "python" };
+      // It never ends while acai lives unless it could not run: the Node one takes over.
+      const replace = (): void => {
+        if (current?.child === child) current = node() ?? current;
+      };
+      child.once("error", replace);
+      child.once("exit", replace);
+    }
+  }
+  current ??= node();
+  if (current === undefined) return undefined;
+  const running = (): Running => current as Running;
+  return {
+    pid: () => running().child.pid,
+    kind: () => running().kind,
+    child: () => running().child,
+  };
+}
+
+interface Running {
+  child: ChildProcess;
+  kind: "python" | "node";
+}
+
+function detachedChild(command: string, args: string[]): ChildProcess | undefined {
   let child: ChildProcess;
   try {
-    child = spawn(options.execPath, ["-e", WATCHDOG_SCRIPT, options.entry, options.procDir], {
+    child = spawn(command, args, {
       // Nothing of acai's environment: above all not the marker it sweeps for.
       env: {},
       cwd: "/",
@@ -74,7 +86,7 @@ export function startWatchdog(options: WatchdogOptions): ChildProcess | undefine
       stdio: ["pipe", "ignore", "ignore"],
     });
   } catch {
-    return undefined; // containment at acai's own exits still holds
+    return undefined;
   }
   child.on("error", () => {});
   child.stdin?.on("error", () => {});

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,8 +7,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createContainment } from "../../source/process/containment.js";
 import { newMarkerName } from "../../source/process/marker.js";
 import { createProcessRunner } from "../../source/process/runner.js";
+import { SYSTEM_PYTHON } from "../../source/process/spawner-kind.js";
 import { carriesEntry, findMarked } from "../../source/process/sweep.js";
-import { startWatchdog } from "../../source/process/watchdog.js";
+import { startWatchdog, type Watchdog } from "../../source/process/watchdog.js";
 import { Markers, markedSleep, pidsWith, survivors, waitFor } from "./survivors.js";
 
 const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8" };
@@ -159,7 +161,8 @@ describe("a runner with containment", () => {
 });
 
 describe("the watchdog", () => {
-  it("sweeps the marker when acai's end of its pipe closes, then exits", async () => {
+  /** A marked process that escaped to a session of its own; the watchdog is started on its marker. */
+  async function escapedAndWatched(python: string | false) {
     const marker = markers.next();
     const markerName = newMarkerName();
     spawn("setsid", ["bash", "-c", markedSleep(marker)], {
@@ -172,14 +175,66 @@ describe("the watchdog", () => {
       execPath: process.execPath,
       entry: `${markerName}=`,
       procDir: "/proc",
+      python,
     });
-    if (!watchdog?.pid) throw new Error("the watchdog did not start");
-    const exited = new Promise((resolve) => watchdog.once("exit", resolve));
-    // Still there while acai lives.
+    if (watchdog?.pid() === undefined) throw new Error("the watchdog did not start");
+    return { marker, watchdog };
+  }
+
+  /** Whether `pid` ignores or catches signal `number` (its /proc status masks). */
+  function takesSignal(pid: number, number: number): boolean {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const mask = (name: string) =>
+      BigInt(`0x${new RegExp(`^${name}:\\s*([0-9a-f]+)$`, "m").exec(status)?.[1] ?? "0"}`);
+    const bit = 1n << BigInt(number - 1);
+    return ((mask("SigIgn") | mask("SigCgt")) & bit) !== 0n;
+  }
+
+  /** Closes acai's end of the pipe, as acai's death does; resolves with the watchdog's exit code. */
+  function acaiDies(watchdog: Watchdog): Promise<unknown> {
+    const child = watchdog.child();
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.stdin?.destroy();
+    return exited;
+  }
+
+  const kinds = [
+    { kind: "python", python: SYSTEM_PYTHON, runs: existsSync(SYSTEM_PYTHON) },
+    { kind: "node", python: false, runs: true },
+  ] as const;
+  for (const { kind, python, runs } of kinds) {
+    it.runIf(runs)(
+      `(${kind}) sweeps the marker when acai's end of its pipe closes, then exits`,
+      async () => {
+        const { marker, watchdog } = await escapedAndWatched(python);
+        expect(watchdog.kind()).toBe(kind);
+        // Still there while acai lives, and deaf to the signals a terminal or a group kill sends
+        // (sent once it has set itself up: its mask of ignored or caught signals holds them).
+        const pid = watchdog.pid() as number;
+        expect(await waitFor(() => takesSignal(pid, 15) && takesSignal(pid, 1))).toBe(true);
+        process.kill(watchdog.pid() as number, "SIGTERM");
+        process.kill(watchdog.pid() as number, "SIGHUP");
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(pidsWith(marker)).toHaveLength(1);
+        expect(watchdog.kind()).toBe(kind);
+        expect(await acaiDies(watchdog)).toBe(0);
+        expect(await survivors(marker)).toEqual([]);
+      },
+    );
+  }
+
+  it("a Python that cannot run the watchdog is replaced by the Node one, which sweeps", async () => {
+    const { marker, watchdog } = await escapedAndWatched("/bin/false");
+    expect(await waitFor(() => watchdog.kind() === "node")).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(pidsWith(marker)).toHaveLength(1);
-    watchdog.stdin?.destroy(); // what acai's death does to the pipe
-    expect(await exited).toBe(0);
+    expect(await acaiDies(watchdog)).toBe(0);
     expect(await survivors(marker)).toEqual([]);
+  });
+
+  it("no Python at the given path: the Node one from the start", async () => {
+    const { watchdog } = await escapedAndWatched(join(dir, "no-python"));
+    expect(watchdog.kind()).toBe("node");
+    expect(await acaiDies(watchdog)).toBe(0);
   });
 });
