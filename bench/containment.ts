@@ -55,7 +55,7 @@ for (let i = 0; i < N; i++) {
   });
   spawnTimes.push(performance.now() - start);
   await sleep(100);
-  dog?.child().stdin?.destroy();
+  dog?.close();
 }
 console.log(
   `watchdog start   ${median(spawnTimes).toFixed(2)} ms (spawn call, once per acai process)`,

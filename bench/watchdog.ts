@@ -63,7 +63,7 @@ async function once(python: string | false): Promise<Start> {
   const child = watchdog.child();
   child.ref(); // acai's watchdog never holds its event loop; this bench waits for its exit
   const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.stdin?.destroy();
+  watchdog.close();
   await exited;
   return { cpuMs, rssMb, readyMs };
 }

@@ -31,8 +31,10 @@ export interface WatchdogOptions {
 export interface Watchdog {
   pid(): number | undefined;
   kind(): "python" | "node";
-  /** The current process (tests: its pipe, its exit). */
+  /** The current process (tests: its exit). */
   child(): ChildProcess;
+  /** Closes acai's end of its pipe, as acai's death does: it sweeps and exits, and none replaces it. */
+  close(): void;
 }
 
 /**
@@ -48,13 +50,15 @@ export function startWatchdog(options: WatchdogOptions): Watchdog | undefined {
   };
   const python = options.python === undefined ? SYSTEM_PYTHON : options.python;
   let current: Running | undefined;
+  let closed = false;
   if (python !== false && existsSync(python)) {
     const child = detachedChild(python, ["-I", "-S", "-c", PYTHON_WATCHDOG_SCRIPT, ...args]);
     if (child !== undefined) {
       current = { child, kind: "python" };
-      // It never ends while acai lives unless it could not run: the Node one takes over.
+      // It never ends while acai holds its pipe unless it could not run: the Node one takes over.
       const replace = (): void => {
-        if (current?.child === child) current = node() ?? current;
+        if (current?.child !== child || closed) return;
+        current = node() ?? current;
       };
       child.once("error", replace);
       child.once("exit", replace);
@@ -67,6 +71,10 @@ export function startWatchdog(options: WatchdogOptions): Watchdog | undefined {
     pid: () => running().child.pid,
     kind: () => running().kind,
     child: () => running().child,
+    close: () => {
+      closed = true;
+      running().child.stdin?.destroy();
+    },
   };
 }
 

@@ -194,7 +194,7 @@ describe("the watchdog", () => {
   function acaiDies(watchdog: Watchdog): Promise<unknown> {
     const child = watchdog.child();
     const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.stdin?.destroy();
+    watchdog.close();
     return exited;
   }
 
@@ -219,6 +219,9 @@ describe("the watchdog", () => {
         expect(watchdog.kind()).toBe(kind);
         expect(await acaiDies(watchdog)).toBe(0);
         expect(await survivors(marker)).toEqual([]);
+        // Its pipe closed by acai: no watchdog takes its place.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(watchdog.kind()).toBe(kind);
       },
     );
   }
