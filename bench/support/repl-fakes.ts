@@ -3,11 +3,12 @@
  * stdin (ink renders in interactive mode; output is counted and dropped),
  * and a fake session that streams `tokens` text deltas.
  */
-import { EventEmitter } from "node:events";
 import { Writable } from "node:stream";
 import type { RunInput } from "../../dist/agent/types.js";
 import type { InterceptedEvent } from "../../dist/hooks/run/activity.js";
 import type { PreparedSession } from "../../dist/session/types.js";
+
+export { FakeStdin } from "../../test/support/fake-stdin.ts";
 
 /** A TTY-like sink: ink renders in interactive mode, output is counted and dropped. */
 export class FakeTty extends Writable {
@@ -22,26 +23,6 @@ export class FakeTty extends Writable {
     this.onChunk?.(text);
     done();
   }
-}
-
-export class FakeStdin extends EventEmitter {
-  isTTY = true;
-  #data: string | null = null;
-  write(data: string): void {
-    this.#data = data;
-    this.emit("readable");
-  }
-  read(): string | null {
-    const d = this.#data;
-    this.#data = null;
-    return d;
-  }
-  setEncoding(): void {}
-  setRawMode(): void {}
-  resume(): void {}
-  pause(): void {}
-  ref(): void {}
-  unref(): void {}
 }
 
 export function streamingSession(tokens: number, onDone: () => void): PreparedSession {

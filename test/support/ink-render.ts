@@ -12,6 +12,7 @@
 import { EventEmitter } from "node:events";
 import { type Instance, render as inkRender } from "ink";
 import type { ReactElement } from "react";
+import { FakeStdin } from "./fake-stdin.js";
 
 /** A terminal's size: ink reads both, so it never asks `tput`. */
 const COLUMNS = 100;
@@ -26,27 +27,6 @@ class FakeStdout extends EventEmitter {
     return true;
   };
   lastFrame = (): string | undefined => this.frames.at(-1);
-}
-
-class FakeStdin extends EventEmitter {
-  readonly isTTY = true;
-  private data: string | null = null;
-  write = (data: string): void => {
-    this.data = data;
-    this.emit("readable");
-    this.emit("data", data);
-  };
-  read = (): string | null => {
-    const { data } = this;
-    this.data = null;
-    return data;
-  };
-  setEncoding(): void {}
-  setRawMode(): void {}
-  resume(): void {}
-  pause(): void {}
-  ref(): void {}
-  unref(): void {}
 }
 
 export interface Rendered {
