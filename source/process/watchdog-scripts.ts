@@ -5,9 +5,10 @@
  * whose environment holds `entry` — SIGKILL rounds until a scan finds
  * nothing, at most 5 s, as sweep.ts does — and exit. Terminal and hang-up
  * signals are ignored. The Python one runs where /usr/bin/python3 starts
- * (decision 0074: ~10 ms of CPU and ~9 MB kept for the session, against
- * ~40–80 ms and ~45 MB for Node); the Node one everywhere else. Inline, so
- * they run the same from dist/ and from the sources under test.
+ * (decision 0074, bench/watchdog.ts: ~30 ms of CPU to start and ~9 MB kept
+ * for the session, against ~80 ms and ~43 MB for Node); the Node one
+ * everywhere else. Inline, so they run the same from dist/ and from the
+ * sources under test.
  */
 
 /** argv: [entry, procDir]. Mirrors sweep.ts: repeated SIGKILL rounds until a scan finds nothing. */
@@ -48,7 +49,10 @@ process.stdin.on("error", () => {});
 process.stdin.on("close", () => { sweep(); process.exit(0); });
 `;
 
-/** The same in Python 3 (`-I -S`: no PYTHON* variables, no site); nothing newer than 3.3 is used. */
+/**
+ * The same in Python (`-I -S`: no PYTHON* variables, no site; `-I` needs 3.4,
+ * and an older Python's refusal of it ends the process, so Node takes over).
+ */
 export const PYTHON_WATCHDOG_SCRIPT = `
 import os, signal, sys, time
 entry = os.fsencode(sys.argv[1])
