@@ -14,6 +14,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { startWatchdog } from "../dist/process/watchdog.js";
+import { takesSignals } from "../test/process/survivors.ts";
 import { median, numberArg, printResult, threeRuns } from "./support/result.ts";
 import { treeCpuMs } from "./support/tree-cpu.ts";
 
@@ -30,12 +31,8 @@ const status = (pid: number): string => readFileSync(`/proc/${pid}/status`, "utf
 const field = (text: string, name: string): string =>
   new RegExp(`^${name}:\\s*(\\S+)`, "m").exec(text)?.[1] ?? "0";
 
-/** Set up: SIGHUP (bit 0) and SIGTERM (bit 14) ignored or caught. */
-function ready(pid: number): boolean {
-  const text = status(pid);
-  const mask = BigInt(`0x${field(text, "SigIgn")}`) | BigInt(`0x${field(text, "SigCgt")}`);
-  return (mask & 1n) !== 0n && (mask & (1n << 14n)) !== 0n;
-}
+/** Set up: SIGHUP and SIGTERM ignored or caught. */
+const ready = (pid: number): boolean => takesSignals(pid, [1, 15]);
 
 interface Start {
   cpuMs: number;

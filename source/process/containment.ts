@@ -58,8 +58,6 @@ export interface ContainmentOptions {
   procDir?: string;
   /** Node binary for the watchdog; without it no watchdog is started. */
   watchdogExecPath?: string;
-  /** The Python of the Python watchdog (default /usr/bin/python3); `false`: the Node one only. */
-  watchdogPython?: string | false;
   /** Registers the sweep to run when acai exits (default: none). */
   onExit?: (sweep: () => void) => void;
 }
@@ -99,7 +97,6 @@ export function createContainment(options: ContainmentOptions = {}): Containment
       if (options.watchdogExecPath !== undefined) {
         watchdog = startWatchdog({
           execPath: options.watchdogExecPath,
-          ...(options.watchdogPython === undefined ? {} : { python: options.watchdogPython }),
           entry: anyRunEntry(markerName),
           procDir,
         });

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,7 +10,7 @@ import { createProcessRunner } from "../../source/process/runner.js";
 import { SYSTEM_PYTHON } from "../../source/process/spawner-kind.js";
 import { carriesEntry, findMarked } from "../../source/process/sweep.js";
 import { startWatchdog, type Watchdog } from "../../source/process/watchdog.js";
-import { Markers, markedSleep, pidsWith, survivors, waitFor } from "./survivors.js";
+import { Markers, markedSleep, pidsWith, survivors, takesSignals, waitFor } from "./survivors.js";
 
 const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C.UTF-8" };
 const markers = new Markers();
@@ -181,15 +181,6 @@ describe("the watchdog", () => {
     return { marker, watchdog };
   }
 
-  /** Whether `pid` ignores or catches signal `number` (its /proc status masks). */
-  function takesSignal(pid: number, number: number): boolean {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    const mask = (name: string) =>
-      BigInt(`0x${new RegExp(`^${name}:\\s*([0-9a-f]+)$`, "m").exec(status)?.[1] ?? "0"}`);
-    const bit = 1n << BigInt(number - 1);
-    return ((mask("SigIgn") | mask("SigCgt")) & bit) !== 0n;
-  }
-
   /** Closes acai's end of the pipe, as acai's death does; resolves with the watchdog's exit code. */
   function acaiDies(watchdog: Watchdog): Promise<unknown> {
     const child = watchdog.child();
@@ -211,7 +202,7 @@ describe("the watchdog", () => {
         // Still there while acai lives, and deaf to the signals a terminal or a group kill sends
         // (sent once it has set itself up: its mask of ignored or caught signals holds them).
         const pid = watchdog.pid() as number;
-        expect(await waitFor(() => takesSignal(pid, 15) && takesSignal(pid, 1))).toBe(true);
+        expect(await waitFor(() => takesSignals(pid, [15, 1]))).toBe(true);
         process.kill(watchdog.pid() as number, "SIGTERM");
         process.kill(watchdog.pid() as number, "SIGHUP");
         await new Promise((resolve) => setTimeout(resolve, 300));

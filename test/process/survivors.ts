@@ -125,3 +125,15 @@ export async function waitForIdle(
   }
   return false;
 }
+
+/**
+ * Whether `pid` ignores or catches each of `signals` (numbers), read from the SigIgn and SigCgt
+ * masks of `/proc/<pid>/status`: a process has set its handlers up (no sleep needed to know).
+ */
+export function takesSignals(pid: number, signals: readonly number[]): boolean {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const mask = (name: string) =>
+    BigInt(`0x${new RegExp(`^${name}:\\s*([0-9a-f]+)$`, "m").exec(status)?.[1] ?? "0"}`);
+  const both = mask("SigIgn") | mask("SigCgt");
+  return signals.every((number) => (both & (1n << BigInt(number - 1))) !== 0n);
+}
