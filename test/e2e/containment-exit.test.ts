@@ -9,7 +9,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Markers, pidsWith, survivors, waitFor } from "../process/survivors.js";
+import { alive, childrenOf, Markers, pidsWith, survivors, waitFor } from "../process/survivors.js";
 import { bwrapWorks } from "../support/bwrap.js";
 import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
 import { type AcaiDirs, makeAcaiDirs, runAcai, startAcai } from "../support/run-acai.js";
@@ -137,9 +137,23 @@ for (const containment of CONTAINMENTS) {
         baseUrl: server.url,
       });
       expect(await waitFor(() => pidsWith(marker).length === 4, 10_000)).toBe(true);
+      // The watchdog's argv names the marker entry it sweeps for (`ACAI_RUN_<id>=`); a Bash
+      // command on the host started it, one in the OS sandbox did not (decision 0058).
+      const watchdogsOf = () =>
+        childrenOf(run.child.pid ?? 0).filter((child) => child.cmdline.includes("ACAI_RUN_"));
+      const onHost = containment.settings.sandbox === undefined;
+      // Waited for: its command line shows the entry once its exec is done.
+      if (onHost) expect(await waitFor(() => watchdogsOf().length === 1, 5000)).toBe(true);
+      const watchdogs = watchdogsOf();
+      expect(watchdogs).toHaveLength(onHost ? 1 : 0);
+      if (onHost && existsSync("/usr/bin/python3")) {
+        expect(watchdogs[0]?.cmdline.startsWith("/usr/bin/python3 -I -S -c")).toBe(true);
+      }
       run.child.kill("SIGKILL");
       await run.result;
       expect(await survivors(marker, 3000)).toEqual([]);
+      // Its sweep done, the watchdog is gone too.
+      expect(await waitFor(() => watchdogs.every((child) => !alive(child.pid)), 5000)).toBe(true);
     });
   });
 }

@@ -6,9 +6,8 @@
  * no watchdog is a child of acai; after acai is SIGKILLed, neither the hook,
  * its escapee nor the sandbox's bwrap processes are left.
  */
-import { readdirSync, readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Markers, pidsWith, survivors, waitFor } from "../process/survivors.js";
+import { alive, childrenOf, Markers, pidsWith, survivors, waitFor } from "../process/survivors.js";
 import { bwrapWorks } from "../support/bwrap.js";
 import { type FakeOpenAIServer, startFakeOpenAI } from "../support/fake-openai-server.js";
 import { type AcaiDirs, makeAcaiDirs, startAcai } from "../support/run-acai.js";
@@ -29,32 +28,6 @@ afterEach(async () => {
   server = undefined;
   await dirs.cleanup();
 });
-
-/** Live children of `parent`, each with its command line (NULs as spaces). */
-function childrenOf(parent: number): { pid: number; cmdline: string }[] {
-  const found: { pid: number; cmdline: string }[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (fields[0] === "Z" || Number(fields[1]) !== parent) continue;
-      const cmdline = readFileSync(`/proc/${name}/cmdline`, "utf8").replaceAll("\0", " ");
-      found.push({ pid: Number(name), cmdline });
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
-}
-
-function alive(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 describe.runIf(bwrapWorks)("a session whose children all run in the sandbox", () => {
   it("starts no watchdog, and leaves nothing when acai is SIGKILLed", async () => {

@@ -137,3 +137,30 @@ export function takesSignals(pid: number, signals: readonly number[]): boolean {
   const both = mask("SigIgn") | mask("SigCgt");
   return signals.every((number) => (both & (1n << BigInt(number - 1))) !== 0n);
 }
+
+/** Live children of `parent`, each with its command line (NULs as spaces). */
+export function childrenOf(parent: number): { pid: number; cmdline: string }[] {
+  const found: { pid: number; cmdline: string }[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (fields[0] === "Z" || Number(fields[1]) !== parent) continue;
+      const cmdline = readFileSync(`/proc/${name}/cmdline`, "utf8").replaceAll("\0", " ");
+      found.push({ pid: Number(name), cmdline });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+/** Whether `pid` is a live process (not gone, not a zombie). */
+export function alive(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
