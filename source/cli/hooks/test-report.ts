@@ -131,9 +131,8 @@ export function textReport(tested: Tested, run: TestRun): string {
 function runLines(hook: HookDefinition, record: HookRunRecord): string[] {
   const { launch } = hook;
   if (launch.mode === "plugin") return pluginRunLines(hook, launch, record);
-  const command = launch.viaShell
-    ? `/bin/sh -c ${launch.command}`
-    : [launch.command, ...launch.args].join(" ");
+  // What was started: a settings line without shell syntax runs as its program (decision 0075).
+  const command = [record.command, ...record.args].join(" ");
   return [
     `stdin sent (${inertText(command)}):`,
     indent(inertLines(record.stdin)),

@@ -11,6 +11,7 @@ import { buildHookEnvironment } from "../contract/environment.js";
 import { payloadText } from "../contract/payload-text.js";
 import { changedHookText, type HookFileCheck } from "../discover/fingerprint.js";
 import { decodeRunResult } from "./decode.js";
+import { directCommand, shellPwd } from "./direct-command.js";
 import { runCallbackHook } from "./handlers/callback.js";
 import { runHandler } from "./handlers/run-handler.js";
 import type { HandlerServices } from "./handlers/services.js";
@@ -65,6 +66,21 @@ export function launchOf(hook: Pick<HookDefinition, "launch">): {
   return hook.launch.viaShell
     ? { command: "/bin/sh", args: ["-c", hook.launch.command] }
     : { command: hook.launch.command, args: [...hook.launch.args] };
+}
+
+/**
+ * What a one-shot run starts: a settings line the shell would run as one
+ * plain command, as that program, with `PWD` as the shell would export it
+ * (direct-command.ts, decision 0075); anything else as `launchOf` says.
+ */
+function spawnedLaunch(
+  hook: HookDefinition,
+  env: Record<string, string>,
+  cwd: string,
+): { command: string; args: string[]; env: Record<string, string> } {
+  const direct = hook.launch.viaShell ? directCommand(hook.launch.command, env) : undefined;
+  if (direct === undefined) return { ...launchOf(hook), env };
+  return { ...direct, env: { ...env, PWD: shellPwd(env.PWD, cwd) } };
 }
 
 /**
@@ -163,16 +179,19 @@ async function runSpawned(
       `was not started: its payload cannot be serialized (${(error as Error).message})`,
     );
   }
-  const { command, args } = launchOf(hook);
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
-  const env = buildHookEnvironment({
-    parentEnv: options.env,
+  const { command, args, env } = spawnedLaunch(
     hook,
-    projectDir: options.projectDir,
-    sessionId: options.sessionId,
-    event,
-    ...(options.envFile === undefined ? {} : { envFile: options.envFile }),
-  });
+    buildHookEnvironment({
+      parentEnv: options.env,
+      hook,
+      projectDir: options.projectDir,
+      sessionId: options.sessionId,
+      event,
+      ...(options.envFile === undefined ? {} : { envFile: options.envFile }),
+    }),
+    options.projectDir,
+  );
   let result: RunResult;
   try {
     result = await options.runner({

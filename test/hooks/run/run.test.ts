@@ -1,4 +1,5 @@
-import { readFile } from "node:fs/promises";
+import { realpathSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { HookEventName } from "../../../source/hooks/contract/definition.js";
@@ -185,6 +186,75 @@ describe("runHookOnce with real scripts", () => {
     );
     expect(record.command).toBe("/bin/sh");
     expect(record.stderr.trim()).toBe(`${dir.path}|after_tool|sess-9|execute|${dir.path}|[]|kept`);
+  });
+
+  describe("a settings line without shell syntax runs as its program, without /bin/sh (decision 0075)", () => {
+    const settingsHook = (command: string) =>
+      makeHook({ sourceKind: "settings", launch: { command, args: [], viaShell: true } });
+    const options = (env: Record<string, string> = {}) => ({
+      runner,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env },
+      projectDir: dir.path,
+      sessionId: "s1",
+    });
+
+    it("its parent is not a shell, its words and acai's variables arrive, and PWD is set as the shell sets it", async () => {
+      await writeScript(
+        dir.path,
+        "who.sh",
+        'echo "parent=$(cat /proc/$PPID/comm)|$0|$1|$2|pwd=$PWD" >&2; cat >/dev/null; exit 2',
+      );
+      const hook = settingsHook(`bash "$CLAUDE_PROJECT_DIR"/who.sh 'one two' x=1`);
+      const record = await runHookOnce(hook, "before_tool", payload, options({ PWD: "/" }));
+      expect(record.command).toBe("bash");
+      expect(record.args).toEqual([join(dir.path, "who.sh"), "one two", "x=1"]);
+      const line = record.stderr.trim();
+      expect(line).not.toMatch(/^parent=(sh|dash|bash)\|/);
+      expect(line.slice(line.indexOf("|"))).toBe(
+        `|${join(dir.path, "who.sh")}|one two|x=1|pwd=${realpathSync(dir.path)}`,
+      );
+      // exit 2 blocks, as through the shell
+      expect(record.decision.action).toBe("block");
+    });
+
+    it("the same line with shell syntax still runs through /bin/sh -c", async () => {
+      await writeScript(dir.path, "who.sh", 'echo "parent=$(cat /proc/$PPID/comm)" >&2');
+      const record = await runHookOnce(
+        settingsHook(`bash "$CLAUDE_PROJECT_DIR"/who.sh; exit $?`),
+        "before_tool",
+        payload,
+        options(),
+      );
+      expect(record.command).toBe("/bin/sh");
+      expect(record.stderr.trim()).toMatch(/^parent=(sh|dash|bash)$/);
+    });
+
+    it("a program that is not on PATH fails, naming it", async () => {
+      const record = await runHookOnce(
+        settingsHook("no-such-hook-program-8f3 --flag"),
+        "before_tool",
+        payload,
+        options(),
+      );
+      expect(record.decision.action).toBe("failed");
+      if (record.decision.action === "failed") {
+        expect(record.decision.error).toContain("no-such-hook-program-8f3");
+      }
+    });
+
+    it("a file without a #! line is run by /bin/sh, as the shell would", async () => {
+      const plain = join(dir.path, "plain");
+      await writeFile(plain, 'echo "from plain $1" >&2\n', { mode: 0o755 });
+      const record = await runHookOnce(
+        settingsHook(`${plain} ok`),
+        "before_tool",
+        payload,
+        options(),
+      );
+      expect(record.command).toBe(plain);
+      expect(record.stderr.trim()).toBe("from plain ok");
+      expect(record.exitCode).toBe(0);
+    });
   });
 
   it("an abort kills the hook at once", async () => {
