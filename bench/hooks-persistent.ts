@@ -54,6 +54,7 @@ import { runHookOnce } from "../dist/hooks/run/run.js";
 import { startProcess } from "../dist/process/long-lived.js";
 import { runProcess } from "../dist/process/runner.js";
 import { bashToolCall, parentEnvironment } from "./support/bash-call.ts";
+import { realInterpreter } from "./support/python.ts";
 import {
   loadNow,
   median,
@@ -112,22 +113,6 @@ function hookRuntimes(): HookCommand[] {
     found.push({ label: "Perl", command: "perl", args: [plScript] });
   }
   return found;
-}
-
-/**
- * The interpreter `command` runs in the end (`sys.executable`): where `python3`
- * on PATH is a wrapper — pyenv's shim is a bash script that runs `pyenv`
- * first, ~120 ms a start — the bench's 80 Python processes would otherwise
- * start through it, and the load average read during the runs (a 1-minute
- * mean) would be that start's, not the runs'. The floor and acai run the same
- * interpreter either way.
- */
-function realInterpreter(command: string): string {
-  const asked = spawnSync(command, ["-c", "import sys; print(sys.executable)"], {
-    encoding: "utf8",
-  });
-  const found = asked.status === 0 ? asked.stdout.trim() : "";
-  return found.startsWith("/") ? found : command;
 }
 
 const sdkScript = path.join(root, "sdk.mjs");

@@ -49,6 +49,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startFakeAnthropic } from "./support/fake-anthropic.ts";
+import { realInterpreter } from "./support/python.ts";
 import { median, numberArg, printResult, threeRuns } from "./support/result.ts";
 
 const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
@@ -135,7 +136,8 @@ async function setUp(root: string, kinds: Kind[]) {
   await writeFile(path.join(scripts, "guard.mjs"), GUARD_NODE);
   const commandOf: Record<Exclude<Kind, "none" | "control" | "persistent" | "paired">, string> = {
     bash: `bash ${path.join(scripts, "guard.sh")}`,
-    python: `python3 ${path.join(scripts, "guard.py")}`,
+    // The interpreter python3 ends in, for both agents (support/python.ts: not pyenv's shim).
+    python: `${realInterpreter("python3")} ${path.join(scripts, "guard.py")}`,
     node: `${process.execPath} ${path.join(scripts, "guard.mjs")}`,
   };
   const homes = new Map<string, { home: string; acaiHome: string }>();

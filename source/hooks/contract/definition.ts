@@ -157,7 +157,10 @@ interface ProcessLaunch {
   /** Executable (absolute path) or, when `viaShell`, the shell command line. */
   command: string;
   args: string[];
-  /** Settings hooks run through `/bin/sh -c`, as in Claude Code. */
+  /**
+   * Settings hooks run through `/bin/sh -c`, as in Claude Code; a one-shot run of a
+   * line without shell syntax starts its program directly (hooks/run/direct-command.ts).
+   */
   viaShell: boolean;
 }
 
