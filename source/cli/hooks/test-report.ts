@@ -127,12 +127,22 @@ export function textReport(tested: Tested, run: TestRun): string {
   return `${out.join("\n")}\n`;
 }
 
+/**
+ * What was started, as the settings spell it: a line without shell syntax
+ * runs as its program (decision 0075), said so, its variables not expanded.
+ */
+function startedText(launch: HookDefinition["launch"], record: HookRunRecord): string {
+  if (!launch.viaShell) return [launch.command, ...launch.args].join(" ");
+  return record.command === "/bin/sh"
+    ? `/bin/sh -c ${launch.command}`
+    : `${launch.command}, started without /bin/sh`;
+}
+
 /** What was sent and what came back: a process's stdin, exit and output. */
 function runLines(hook: HookDefinition, record: HookRunRecord): string[] {
   const { launch } = hook;
   if (launch.mode === "plugin") return pluginRunLines(hook, launch, record);
-  // What was started: a settings line without shell syntax runs as its program (decision 0075).
-  const command = [record.command, ...record.args].join(" ");
+  const command = startedText(launch, record);
   return [
     `stdin sent (${inertText(command)}):`,
     indent(inertLines(record.stdin)),

@@ -86,5 +86,22 @@ describe("settings hooks: readable names, matchers as written", () => {
     const one = await acai(dirs, ["hooks", "test", "notify.sh", "--event", "Stop"]);
     expect(one.exitCode, one.stderr).toBe(0);
     expect(one.stdout).toContain("Testing notify.sh (user settings");
+    // Its plain line ran without a shell (decision 0075), and says so as written.
+    expect(one.stdout).toContain(`stdin sent (bash ${script} stop, started without /bin/sh):`);
+  });
+
+  it("hooks test shows a line with shell syntax as run through /bin/sh -c", async () => {
+    dirs = await tempProject();
+    await writeFile(
+      path.join(dirs.acaiHome, "settings.json"),
+      JSON.stringify({
+        hooks: {
+          Stop: [{ hooks: [{ type: "command", command: "cat >/dev/null; exit 0", name: "gate" }] }],
+        },
+      }),
+    );
+    const run = await acai(dirs, ["hooks", "test", "gate"]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stdout).toContain("stdin sent (/bin/sh -c cat >/dev/null; exit 0):");
   });
 });
