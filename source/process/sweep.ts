@@ -6,7 +6,11 @@
  * A scan costs about 2 ms per 100 processes; it runs at acai's exit, and for
  * one run only when that run was stopped (timeout, abort, output limit).
  * Rounds repeat until a scan finds nothing, so a child forked while the scan
- * ran is caught by the next one. Without a readable `/proc` it finds nothing.
+ * ran is caught by the next one. A process in the middle of an exec has no
+ * environment to read for a moment (its new one is not set up yet): such a
+ * process — an empty environment and command line, not a kernel thread, not
+ * a zombie — keeps the rounds going, a few times at most, until it shows its
+ * environment. Without a readable `/proc` it finds nothing.
  */
 import { readdirSync, readFileSync } from "node:fs";
 
@@ -19,6 +23,8 @@ export interface SweepOptions {
   kill?: (pid: number, signal: NodeJS.Signals) => void;
   /** Give up after this long, e.g. on a process stuck in the kernel (default 1000 ms). */
   maxMs?: number;
+  /** Default `readFileSync`; tests give the files of `procDir` as a moment would show them. */
+  read?: (file: string) => Buffer;
 }
 
 /** Whether `environ` (NUL-separated `NAME=value` entries) holds an entry starting with `entry`. */
@@ -33,40 +39,77 @@ export function carriesEntry(environ: Buffer, entry: Buffer): boolean {
   return false;
 }
 
+/** What one scan saw: the pids carrying the entry, and those whose environment could not be read yet. */
+interface Scan {
+  marked: number[];
+  inExec: number[];
+}
+
 /** Pids whose environment carries `entry` (`NAME=` or `NAME=value\0`). */
 export function findMarked(entry: string, options: SweepOptions = {}): number[] {
+  return scanMarked(Buffer.from(entry), options).marked;
+}
+
+function scanMarked(needle: Buffer, options: SweepOptions): Scan {
   const procDir = options.procDir ?? "/proc";
-  const needle = Buffer.from(entry);
+  const read = options.read ?? readFileSync;
+  const scan: Scan = { marked: [], inExec: [] };
   let names: string[];
   try {
     names = readdirSync(procDir);
   } catch {
-    return []; // no /proc (macOS, a sandbox without it): nothing to find
+    return scan; // no /proc (macOS, a sandbox without it): nothing to find
   }
-  const pids: number[] = [];
   for (const name of names) {
     const first = name.charCodeAt(0);
     if (first < 48 || first > 57) continue; // not a pid
     let environ: Buffer;
     try {
-      environ = readFileSync(`${procDir}/${name}/environ`);
+      environ = read(`${procDir}/${name}/environ`);
     } catch {
       continue; // gone meanwhile, or another user's (EACCES): not ours
     }
-    if (carriesEntry(environ, needle)) pids.push(Number(name));
+    if (carriesEntry(environ, needle)) scan.marked.push(Number(name));
+    else if (environ.length === 0 && inExec(`${procDir}/${name}`, read)) {
+      scan.inExec.push(Number(name));
+    }
   }
-  return pids;
+  return scan;
 }
+
+/**
+ * Whether a process whose environment reads empty is in the middle of an
+ * exec: its command line is empty too, and it is neither a kernel thread
+ * (kthreadd, pid 2, or its child) nor a zombie.
+ */
+function inExec(pidDir: string, read: (file: string) => Buffer): boolean {
+  try {
+    const stat = read(`${pidDir}/stat`).toString("latin1");
+    const [pid, rest] = [stat.slice(0, stat.indexOf(" ")), stat.slice(stat.lastIndexOf(")") + 2)];
+    const [state, ppid] = rest.split(" ");
+    if (pid === "2" || ppid === "2" || state === "Z" || state === "X") return false;
+    return read(`${pidDir}/cmdline`).length === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Rounds a process that reads as in the middle of an exec may keep the sweep going (2 ms each). */
+const EXEC_ROUNDS = 5;
 
 /** SIGKILLs every process carrying `entry`, round after round until none is left. Returns how many pids were signalled. */
 export function sweepMarked(entry: string, options: SweepOptions = {}): number {
   const kill = options.kill ?? ((pid, signal) => process.kill(pid, signal));
   const exclude = new Set(options.exclude ?? [process.pid]);
   const deadline = performance.now() + (options.maxMs ?? 1000);
+  const needle = Buffer.from(entry);
   const signalled = new Set<number>();
+  const waited = new Map<number, number>();
   for (;;) {
-    const found = findMarked(entry, options).filter((pid) => !exclude.has(pid));
-    if (found.length === 0) return signalled.size;
+    const scan = scanMarked(needle, options);
+    const found = scan.marked.filter((pid) => !exclude.has(pid));
+    const inExec = scan.inExec.filter((pid) => (waited.get(pid) ?? 0) < EXEC_ROUNDS);
+    if (found.length === 0 && inExec.length === 0) return signalled.size;
     let fresh = false;
     for (const pid of found) {
       if (!signalled.has(pid)) fresh = true;
@@ -77,9 +120,10 @@ export function sweepMarked(entry: string, options: SweepOptions = {}): number {
         // ESRCH: it died meanwhile.
       }
     }
+    for (const pid of inExec) waited.set(pid, (waited.get(pid) ?? 0) + 1);
     if (performance.now() > deadline) return signalled.size;
-    // Only processes already killed are left: SIGKILL is delivered asynchronously,
-    // give them a moment to die instead of spinning on /proc.
+    // Only processes already killed, or ones in an exec, are left: SIGKILL is delivered
+    // asynchronously and an exec takes a moment; wait instead of spinning on /proc.
     if (!fresh) sleepSync(2);
   }
 }

@@ -3,7 +3,8 @@
  * its arguments: wait for EOF on stdin (acai's end of the pipe closed, which
  * the kernel does however acai died), then sweep /proc for the processes
  * whose environment holds `entry` — SIGKILL rounds until a scan finds
- * nothing, at most 5 s, as sweep.ts does — and exit. Terminal and hang-up
+ * nothing, at most 5 s, as sweep.ts does, a process in the middle of an exec
+ * (no environment yet) looked at again a few rounds — and exit. Terminal and hang-up
  * signals are ignored. The Python one runs where /usr/bin/python3 starts
  * (decision 0074, bench/watchdog.ts: ~30 ms of CPU to start and ~9 MB kept
  * for the session, against ~80 ms and ~43 MB for Node); the Node one
@@ -25,22 +26,35 @@ function carries(env) {
   }
   return false;
 }
+function inExec(dir) {
+  try {
+    const stat = fs.readFileSync(dir + "/stat", "latin1");
+    const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (dir.endsWith("/2") || ppid === "2" || state === "Z" || state === "X") return false;
+    return fs.readFileSync(dir + "/cmdline").length === 0;
+  } catch { return false; }
+}
 function scan() {
-  const pids = [];
+  const found = { pids: [], inExec: 0 };
   let names = [];
   try { names = fs.readdirSync(procDir); } catch {}
   for (const name of names) {
     if (!/^[0-9]+$/.test(name) || Number(name) === process.pid) continue;
-    try { if (carries(fs.readFileSync(procDir + "/" + name + "/environ"))) pids.push(Number(name)); } catch {}
+    try {
+      const env = fs.readFileSync(procDir + "/" + name + "/environ");
+      if (carries(env)) found.pids.push(Number(name));
+      else if (env.length === 0 && inExec(procDir + "/" + name)) found.inExec++;
+    } catch {}
   }
-  return pids;
+  return found;
 }
 function sweep() {
   const deadline = Date.now() + 5000;
-  for (;;) {
-    const pids = scan();
-    if (pids.length === 0 || Date.now() > deadline) return;
-    for (const pid of pids) { try { process.kill(pid, "SIGKILL"); } catch {} }
+  for (let round = 0; ; round++) {
+    const found = scan();
+    const waiting = found.inExec > 0 && round < 5;
+    if ((found.pids.length === 0 && !waiting) || Date.now() > deadline) return;
+    for (const pid of found.pids) { try { process.kill(pid, "SIGKILL"); } catch {} }
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
   }
 }
@@ -62,12 +76,24 @@ for number in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
     signal.signal(number, signal.SIG_IGN)
 def carries(env):
     return env.startswith(entry) or (b"\\0" + entry) in env
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+def in_exec(d):
+    try:
+        stat = read(d + "/stat")
+        state, ppid = stat[stat.rindex(b")") + 2:].split(b" ")[:2]
+        if d.endswith("/2") or ppid == b"2" or state in (b"Z", b"X"):
+            return False
+        return len(read(d + "/cmdline")) == 0
+    except (OSError, ValueError):
+        return False
 def scan():
-    pids = []
+    pids, waiting = [], 0
     try:
         names = os.listdir(proc_dir)
     except OSError:
-        return pids
+        return pids, waiting
     for name in names:
         try:
             pid = int(name) if name.isdigit() else 0
@@ -76,18 +102,22 @@ def scan():
         if pid <= 0 or pid == me:
             continue
         try:
-            with open(proc_dir + "/" + name + "/environ", "rb") as f:
-                if carries(f.read()):
-                    pids.append(pid)
+            env = read(proc_dir + "/" + name + "/environ")
         except OSError:
-            pass
-    return pids
+            continue
+        if carries(env):
+            pids.append(pid)
+        elif not env and in_exec(proc_dir + "/" + name):
+            waiting += 1
+    return pids, waiting
 def sweep():
     deadline = time.monotonic() + 5
+    rounds = 0
     while True:
-        pids = scan()
-        if not pids or time.monotonic() > deadline:
+        pids, waiting = scan()
+        if (not pids and (not waiting or rounds >= 5)) or time.monotonic() > deadline:
             return
+        rounds += 1
         for pid in pids:
             try:
                 os.kill(pid, signal.SIGKILL)

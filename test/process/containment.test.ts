@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -213,6 +213,38 @@ describe("the watchdog", () => {
         // Its pipe closed by acai: no watchdog takes its place.
         await new Promise((resolve) => setTimeout(resolve, 100));
         expect(watchdog.kind()).toBe(kind);
+      },
+    );
+  }
+
+  for (const { kind, python, runs } of kinds) {
+    it.runIf(runs)(
+      `(${kind}) a kernel thread, a zombie or a process that stays in an exec does not keep its sweep from ending`,
+      async () => {
+        // A fake /proc (the watchdog takes its folder): an empty environment is
+        // all three show; only the one in an exec is looked at again, a few rounds.
+        const procDir = join(dir, "proc");
+        const shown = {
+          40: { stat: "40 (kworker/0:1) I 2 0 0 0", cmdline: "" },
+          41: { stat: "41 (sleep) Z 1 41 41 0", cmdline: "" },
+          42: { stat: "42 (bash) R 1 42 42 0", cmdline: "" },
+        };
+        for (const [pid, files] of Object.entries(shown)) {
+          await mkdir(join(procDir, pid), { recursive: true });
+          await writeFile(join(procDir, pid, "environ"), "");
+          await writeFile(join(procDir, pid, "stat"), files.stat);
+          await writeFile(join(procDir, pid, "cmdline"), files.cmdline);
+        }
+        const watchdog = startWatchdog({
+          execPath: process.execPath,
+          entry: `${newMarkerName()}=`,
+          procDir,
+          python,
+        });
+        if (watchdog === undefined) throw new Error("the watchdog did not start");
+        expect(watchdog.kind()).toBe(kind);
+        // It exits by itself, without an error of its script.
+        expect(await acaiDies(watchdog)).toBe(0);
       },
     );
   }
