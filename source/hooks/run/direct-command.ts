@@ -139,6 +139,8 @@ export function directCommand(line: string, env: Env): DirectCommand | undefined
   // A program word with `=` is an assignment unless quoted; rare enough to leave to the shell either way.
   if (command === "" || command.includes("=") || SHELL_WORDS.has(command)) return undefined;
   if (startsTypeScript(command, args)) return undefined;
+  // Without PATH the shell searches a default list of its own, not the runner's.
+  if (!command.includes("/") && env.PATH === undefined) return undefined;
   return { command, args };
 }
 

@@ -4,7 +4,13 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { directCommand, shellPwd } from "../../../source/hooks/run/direct-command.js";
 import { type TempDir, tempDir } from "../support.js";
 
-const env = { CLAUDE_PROJECT_DIR: "/work/my project", HOME: "/home/u", PLAIN: "a/b.c", PWD: "/x" };
+const env = {
+  CLAUDE_PROJECT_DIR: "/work/my project",
+  HOME: "/home/u",
+  PLAIN: "a/b.c",
+  PWD: "/x",
+  PATH: "/usr/bin:/bin",
+};
 
 describe("directCommand: a settings line the shell would run as one plain command", () => {
   it.each([
@@ -26,6 +32,15 @@ describe("directCommand: a settings line the shell would run as one plain comman
     ["node 'a;b|c>d$e'", "node", ["a;b|c>d$e"]],
   ])("%s", (line, command, args) => {
     expect(directCommand(line, env)).toEqual({ command, args });
+  });
+
+  it("a program looked up on PATH keeps the shell when PATH is not set (the shell has a default of its own)", () => {
+    const { PATH: _, ...noPath } = env;
+    expect(directCommand("bash check.sh", noPath)).toBeUndefined();
+    expect(directCommand("/usr/bin/bash check.sh", noPath)).toEqual({
+      command: "/usr/bin/bash",
+      args: ["check.sh"],
+    });
   });
 
   it.each([
