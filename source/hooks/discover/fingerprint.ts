@@ -19,6 +19,7 @@ import { type Stats, statSync } from "node:fs";
 import path from "node:path";
 import { readRegularFileSync } from "../../config/read-regular-file.js";
 import type { HookDefinition } from "../contract/definition.js";
+import { envInterpreterOfFile } from "./env-shebang.js";
 import { type HookFileRoots, hookFiles } from "./hook-files.js";
 
 /** The largest hook file that is hashed (a larger one cannot be checked: it counts as changed). */
@@ -26,7 +27,15 @@ const MAX_HASHED_BYTES = 16 * 1024 * 1024;
 
 type Stamp = Pick<Stats, "size" | "mtimeMs" | "ctimeMs" | "ino" | "dev">;
 
-type Recorded = { kind: "file"; hash: string; stamp: Stamp | undefined } | { kind: "absent" };
+type Recorded =
+  | {
+      kind: "file";
+      hash: string;
+      stamp: Stamp | undefined;
+      /** NAME of its `#!/usr/bin/env NAME` line, when it is executable (env-shebang.ts). */
+      envInterpreter?: string;
+    }
+  | { kind: "absent" };
 
 /** What `changed` reports: the hook's file that is not what the session loaded, and how. */
 export interface ChangedHookFile {
@@ -37,6 +46,12 @@ export interface ChangedHookFile {
 /** The check a run makes (run.ts): the file of this hook that changed, if any. */
 export interface HookFileCheck {
   changed(hook: HookDefinition): ChangedHookFile | undefined;
+  /**
+   * NAME of `file`'s `#!/usr/bin/env NAME` line as the session loaded it (the
+   * file executable), for a file `changed` has just found unchanged: the run
+   * then starts `NAME file` (decision 0076).
+   */
+  envInterpreter?(file: string): string | undefined;
 }
 
 export interface HookFingerprintOptions extends HookFileRoots {
@@ -74,6 +89,11 @@ export class HookFingerprints implements HookFileCheck {
     return undefined;
   }
 
+  envInterpreter(file: string): string | undefined {
+    const recorded = this.#files.get(file);
+    return recorded?.kind === "file" ? recorded.envInterpreter : undefined;
+  }
+
   #check(file: string, recorded: Recorded): ChangedHookFile["how"] | undefined {
     const stats = statOr(file);
     if (recorded.kind === "absent") return stats === undefined ? undefined : "created";
@@ -82,8 +102,9 @@ export class HookFingerprints implements HookFileCheck {
     const now = hashOf(file);
     if (now === undefined) return "unreadable";
     if (now.hash !== recorded.hash) return "edited";
-    // Touched, not changed: the next check is a stat again.
-    this.#files.set(file, { ...recorded, stamp: now.stamp });
+    // Touched, not changed: the next check is a stat again (its mode may be new: read again).
+    const touched = { kind: "file", hash: recorded.hash, stamp: now.stamp } as const;
+    this.#files.set(file, { ...touched, ...interpreterOf(file, now.data) });
     return undefined;
   }
 }
@@ -113,15 +134,21 @@ function recordNow(file: string, known: ReadonlyMap<string, string> | undefined)
     // Edited after trust was checked: what trust saw is the reference, never matched by a stat.
     return { kind: "file", hash: expected, stamp: undefined };
   }
-  return { kind: "file", hash: now.hash, stamp: now.stamp };
+  return { kind: "file", hash: now.hash, stamp: now.stamp, ...interpreterOf(file, now.data) };
 }
 
-function hashOf(file: string): { hash: string; stamp: Stamp } | undefined {
+function interpreterOf(file: string, data: Buffer): { envInterpreter?: string } {
+  const name = envInterpreterOfFile(file, data);
+  return name === undefined ? {} : { envInterpreter: name };
+}
+
+function hashOf(file: string): { hash: string; stamp: Stamp; data: Buffer } | undefined {
   const read = readRegularFileSync(file, MAX_HASHED_BYTES);
   if (!read.ok) return undefined;
   return {
     hash: createHash("sha256").update(read.data).digest("hex"),
     stamp: stampOf(read.stats),
+    data: read.data,
   };
 }
 

@@ -3,6 +3,7 @@
  * did (exit code, stdout, stderr) into a Decision (hooks.md §3–§5).
  */
 
+import { isAbsolute } from "node:path";
 import { quietRunResult } from "../../process/result.js";
 import type { ProcessRunner, RunResult } from "../../process/types.js";
 import { failed } from "../contract/decision.js";
@@ -71,16 +72,25 @@ export function launchOf(hook: Pick<HookDefinition, "launch">): {
 /**
  * What a one-shot run starts: a settings line the shell would run as one
  * plain command, as that program, with `PWD` as the shell would export it
- * (direct-command.ts, decision 0075); anything else as `launchOf` says.
+ * (direct-command.ts, decision 0075); anything else as `launchOf` says. A
+ * hook file whose `#!` line is `/usr/bin/env NAME` then starts as `NAME
+ * file`, as the session loaded it (env-shebang.ts, decision 0076).
  */
 function spawnedLaunch(
   hook: HookDefinition,
   env: Record<string, string>,
-  cwd: string,
+  options: Pick<HookRunOptions, "projectDir" | "fingerprints">,
 ): { command: string; args: string[]; env: Record<string, string> } {
   const direct = hook.launch.viaShell ? directCommand(hook.launch.command, env) : undefined;
-  if (direct === undefined) return { ...launchOf(hook), env };
-  return { ...direct, env: { ...env, PWD: shellPwd(env.PWD, cwd) } };
+  const launch =
+    direct === undefined
+      ? { ...launchOf(hook), env }
+      : { ...direct, env: { ...env, PWD: shellPwd(env.PWD, options.projectDir) } };
+  const name = isAbsolute(launch.command)
+    ? options.fingerprints?.envInterpreter?.(launch.command)
+    : undefined;
+  if (name === undefined) return launch;
+  return { ...launch, command: name, args: [launch.command, ...launch.args] };
 }
 
 /**
@@ -190,7 +200,7 @@ async function runSpawned(
       event,
       ...(options.envFile === undefined ? {} : { envFile: options.envFile }),
     }),
-    options.projectDir,
+    options,
   );
   let result: RunResult;
   try {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { rename, rm, symlink, utimes, writeFile } from "node:fs/promises";
+import { chmod, rename, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { HookFingerprints, manifestHashes } from "../../../source/hooks/discover/fingerprint.js";
@@ -179,5 +179,77 @@ describe("runHookOnce checks the fingerprint before any run", () => {
     ];
     expect(asked).toHaveLength(2);
     for (const record of records) expect(record.decision).toMatchObject({ action: "failed" });
+  });
+});
+
+describe("a hook file with a #!/usr/bin/env NAME line (decision 0076)", () => {
+  const envScript = async (name: string, body: string) => {
+    const file = join(dir.path, name);
+    await writeFile(file, `#!/usr/bin/env bash\n${body}\n`, { mode: 0o755 });
+    return file;
+  };
+
+  it("is run as `NAME file`, as env would exec it, and does what it did", async () => {
+    const file = await envScript("guard", 'cat >/dev/null; echo "args=$0|$1" >&2; exit 2');
+    const hook = scriptHook(file, { launch: { command: file, args: ["one"], viaShell: false } });
+    const prints = HookFingerprints.record([hook], roots());
+    expect(prints.envInterpreter(file)).toBe("bash");
+    const options = {
+      runner,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      projectDir: dir.path,
+      sessionId: "s",
+    };
+    const record = await runHookOnce(hook, "before_tool", payload, {
+      ...options,
+      fingerprints: prints,
+    });
+    expect(record.command).toBe("bash");
+    expect(record.args).toEqual([file, "one"]);
+    // The same run without the loaded fingerprints execs the file: the same answer.
+    const direct = await runHookOnce(hook, "before_tool", payload, options);
+    expect(direct.command).toBe(file);
+    for (const run of [record, direct]) {
+      expect(run.exitCode).toBe(2);
+      expect(run.stderr.trim()).toBe(`args=${file}|one`);
+      expect(run.decision.action).toBe("block");
+    }
+  });
+
+  it("not executable (or no longer), it is not run through its interpreter: it fails as the kernel refuses it", async () => {
+    const file = await envScript("guard", "exit 0");
+    const hook = scriptHook(file, { launch: { command: file, args: [], viaShell: false } });
+    const prints = HookFingerprints.record([hook], roots());
+    expect(prints.envInterpreter(file)).toBe("bash");
+    await chmod(file, 0o644); // a new ctime: looked at again, same content
+    expect(prints.changed(hook)).toBeUndefined();
+    expect(prints.envInterpreter(file)).toBeUndefined();
+    const record = await runHookOnce(hook, "before_tool", payload, {
+      runner,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      projectDir: dir.path,
+      sessionId: "s",
+      fingerprints: prints,
+    });
+    expect(record.command).toBe(file);
+    expect(record.decision.action).toBe("failed");
+  });
+
+  it("a plain settings line naming the file runs it through its interpreter too", async () => {
+    const file = await envScript("check.sh", "cat >/dev/null; exit 0");
+    const hook = makeHook({
+      sourceKind: "settings",
+      launch: { command: '"$CLAUDE_PROJECT_DIR"/check.sh', args: [], viaShell: true },
+    });
+    const prints = HookFingerprints.record([hook], roots());
+    const record = await runHookOnce(hook, "before_tool", payload, {
+      runner,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      projectDir: dir.path,
+      sessionId: "s",
+      fingerprints: prints,
+    });
+    expect([record.command, ...record.args]).toEqual(["bash", file]);
+    expect(record.exitCode).toBe(0);
   });
 });
