@@ -183,6 +183,13 @@ describe("runHookOnce checks the fingerprint before any run", () => {
 });
 
 describe("a hook file with a #!/usr/bin/env NAME line (decision 0076)", () => {
+  const runOptions = (prints?: HookFingerprints) => ({
+    runner,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+    projectDir: dir.path,
+    sessionId: "s",
+    ...(prints === undefined ? {} : { fingerprints: prints }),
+  });
   const envScript = async (name: string, body: string) => {
     const file = join(dir.path, name);
     await writeFile(file, `#!/usr/bin/env bash\n${body}\n`, { mode: 0o755 });
@@ -194,20 +201,11 @@ describe("a hook file with a #!/usr/bin/env NAME line (decision 0076)", () => {
     const hook = scriptHook(file, { launch: { command: file, args: ["one"], viaShell: false } });
     const prints = HookFingerprints.record([hook], roots());
     expect(prints.envInterpreter(file)).toBe("bash");
-    const options = {
-      runner,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-      projectDir: dir.path,
-      sessionId: "s",
-    };
-    const record = await runHookOnce(hook, "before_tool", payload, {
-      ...options,
-      fingerprints: prints,
-    });
+    const record = await runHookOnce(hook, "before_tool", payload, runOptions(prints));
     expect(record.command).toBe("bash");
     expect(record.args).toEqual([file, "one"]);
     // The same run without the loaded fingerprints execs the file: the same answer.
-    const direct = await runHookOnce(hook, "before_tool", payload, options);
+    const direct = await runHookOnce(hook, "before_tool", payload, runOptions());
     expect(direct.command).toBe(file);
     for (const run of [record, direct]) {
       expect(run.exitCode).toBe(2);
@@ -224,13 +222,7 @@ describe("a hook file with a #!/usr/bin/env NAME line (decision 0076)", () => {
     await chmod(file, 0o644); // a new ctime: looked at again, same content
     expect(prints.changed(hook)).toBeUndefined();
     expect(prints.envInterpreter(file)).toBeUndefined();
-    const record = await runHookOnce(hook, "before_tool", payload, {
-      runner,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-      projectDir: dir.path,
-      sessionId: "s",
-      fingerprints: prints,
-    });
+    const record = await runHookOnce(hook, "before_tool", payload, runOptions(prints));
     expect(record.command).toBe(file);
     expect(record.decision.action).toBe("failed");
   });
@@ -242,13 +234,7 @@ describe("a hook file with a #!/usr/bin/env NAME line (decision 0076)", () => {
       launch: { command: '"$CLAUDE_PROJECT_DIR"/check.sh', args: [], viaShell: true },
     });
     const prints = HookFingerprints.record([hook], roots());
-    const record = await runHookOnce(hook, "before_tool", payload, {
-      runner,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-      projectDir: dir.path,
-      sessionId: "s",
-      fingerprints: prints,
-    });
+    const record = await runHookOnce(hook, "before_tool", payload, runOptions(prints));
     expect([record.command, ...record.args]).toEqual(["bash", file]);
     expect(record.exitCode).toBe(0);
   });
