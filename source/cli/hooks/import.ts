@@ -272,7 +272,7 @@ async function writeImported(imported: Imported): Promise<string[]> {
   }
   if (merged.added > 0) {
     out.push(
-      "Commands run through /bin/sh -c with CLAUDE_PROJECT_DIR set, and Claude Code's JSON answers are understood, so they behave as before.",
+      "Commands run as through /bin/sh -c with CLAUDE_PROJECT_DIR set (a plain one starts its program directly, the same words and PATH), and Claude Code's JSON answers are understood, so they behave as before.",
     );
   }
   if (rulesAdded > 0) {
