@@ -77,8 +77,11 @@ try {
   const python = realInterpreter("python3");
   const envGuard = path.join(dir, "env-guard");
   await writeFile(envGuard, `#!/usr/bin/env bash\n${GUARD_BASH}`, { mode: 0o755 });
-  const executable = { ...settingsHook(envGuard), sourceKind: "executable" as const };
-  executable.launch = { command: envGuard, args: [], viaShell: false };
+  const executable: HookDefinition = {
+    ...settingsHook(envGuard),
+    sourceKind: "executable",
+    launch: { command: envGuard, args: [], viaShell: false },
+  };
   console.log(
     `hook runs started directly vs through /bin/sh or env: node ${process.version}, ${ROUNDS} rounds a run, the host's ${helper.kind()} spawn helper`,
   );

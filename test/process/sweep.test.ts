@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { sweepMarked } from "../../source/process/sweep.js";
+import { findMarked, sweepMarked } from "../../source/process/sweep.js";
 
 /**
  * A fake /proc: the folders are real (readdir), the files are what `show`
@@ -65,7 +65,6 @@ describe("sweepMarked and a process in the middle of an exec", () => {
 
   it("without that second look it would be missed: the first scan alone finds nothing", async () => {
     const fake = await fakeProc([300], (pid, scan) => (scan === 1 ? inExec(pid) : running(pid)));
-    const { findMarked } = await import("../../source/process/sweep.js");
     expect(findMarked(MARK, { procDir, read: fake.read })).toEqual([]);
   });
 

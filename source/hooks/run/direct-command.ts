@@ -17,6 +17,7 @@
  * (`shellPwd`).
  */
 import { realpathSync, statSync } from "node:fs";
+import { isTypeScriptFile } from "./typescript-launch.js";
 
 export interface DirectCommand {
   command: string;
@@ -27,7 +28,6 @@ export interface DirectCommand {
 const PLAIN = /^[A-Za-z0-9_@%+=:,./-]$/;
 const PLAIN_VALUE = /^[A-Za-z0-9_@%+=:,./-]+$/;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
-const TYPESCRIPT_FILE = /\.[mc]?ts$/;
 
 /** Words `/bin/sh` runs itself, or reads as syntax, in the program's place. */
 const SHELL_WORDS = new Set([
@@ -150,9 +150,7 @@ export function directCommand(line: string, env: Env): DirectCommand | undefined
  * node on PATH; through the shell it stays what the line says.
  */
 function startsTypeScript(command: string, args: readonly string[]): boolean {
-  return (
-    TYPESCRIPT_FILE.test(command) || (command === "node" && TYPESCRIPT_FILE.test(args[0] ?? ""))
-  );
+  return isTypeScriptFile(command) || (command === "node" && isTypeScriptFile(args[0] ?? ""));
 }
 
 /**

@@ -25,6 +25,11 @@ export interface NodeRuntime {
 }
 
 const TYPESCRIPT = new Set([".ts", ".mts", ".cts"]);
+
+/** Whether `file` is named as a TypeScript file (`.ts`, `.mts`, `.cts`). */
+export function isTypeScriptFile(file: string): boolean {
+  return TYPESCRIPT.has(path.extname(file));
+}
 /** `#!/usr/bin/env node` (and `env -S node`): the node first on PATH, without options. */
 const ENV_NODE = /^#!\s*\/usr\/bin\/env\s+(?:-S\s+)?node\s*$/;
 
@@ -63,9 +68,8 @@ async function typeScriptFileOf(
 ): Promise<string | undefined> {
   const { command } = options;
   const [first] = options.args ?? [];
-  if (command === "node" && first !== undefined && TYPESCRIPT.has(path.extname(first)))
-    return first;
-  if (path.isAbsolute(command) && TYPESCRIPT.has(path.extname(command))) {
+  if (command === "node" && first !== undefined && isTypeScriptFile(first)) return first;
+  if (path.isAbsolute(command) && isTypeScriptFile(command)) {
     return ENV_NODE.test(await firstLine(command)) ? command : undefined;
   }
   return undefined;
@@ -95,8 +99,7 @@ function ownNodeRewrite(
   if (flags === undefined) return undefined;
   return async (options) => {
     const { command } = options;
-    const looksTs =
-      (command === "node" && options.args !== undefined) || TYPESCRIPT.has(path.extname(command));
+    const looksTs = (command === "node" && options.args !== undefined) || isTypeScriptFile(command);
     if (!looksTs) return options;
     const file = await typeScriptFileOf(options);
     if (file === undefined) return options;
