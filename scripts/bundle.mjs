@@ -16,7 +16,10 @@
 // `acai -p` reaches (the subcommands, telemetry, MCP, the relay) lie behind one entry
 // of their own, `acai:cold` (coldModules), so a start does not read them.
 // The REPL's UI packages measure text with acai's string-width and carry only React's
-// production build (scripts/bundle-ui.mjs, decision 0073).
+// production build (scripts/bundle-ui.mjs, decision 0073). `ai`'s import of its AI Gateway
+// provider, which acai never uses, gets a small stand-in (scripts/bundle-gateway.mjs, decision 0077).
+// After esbuild, each file loses its comments and layout, its module marks kept
+// (scripts/bundle-compact.mjs, decision 0077).
 // After esbuild, the characters outside ASCII its kept comments hold are replaced
 // (scripts/bundle-ascii.mjs, decision 0060); then the chunk-level functions an `acai -p`
 // start uses (one training run of the new bundle, scripts/bundle-training.mjs) are made to compile eagerly, so Node's
@@ -35,7 +38,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { asciiBundle } from "./bundle-ascii.mjs";
+import { compactBundle } from "./bundle-compact.mjs";
 import { eagerBundle } from "./bundle-eager.mjs";
+import { noGateway } from "./bundle-gateway.mjs";
 import { sdkHeaders } from "./bundle-headers.mjs";
 import { coldModules, externalsLoaded, lazyRequires } from "./bundle-lazy.mjs";
 import { trainingRun } from "./bundle-training.mjs";
@@ -159,10 +164,19 @@ await build({
   banner: {
     js: 'import { createRequire as __acaiCreateRequire } from "node:module"; let __acaiRequire; function require(id) { __acaiRequire ??= __acaiCreateRequire(import.meta.url); return __acaiRequire(id); }',
   },
-  plugins: [...uiPlugins(sourceDir), tsModuleUrls, lazyCommonJs, coldModules(sourceDir), sdkHeaders(sourceDir)],
+  plugins: [
+    ...uiPlugins(sourceDir),
+    tsModuleUrls,
+    lazyCommonJs,
+    coldModules(sourceDir),
+    sdkHeaders(sourceDir),
+    noGateway(),
+  ],
   logLevel: "warning",
 });
 
+// Fewer bytes to read at each start: no comments or layout, names kept (decision 0077).
+compactBundle(outDir);
 // Comments outside ASCII would make V8 keep a whole chunk as two-byte text (decision 0060).
 asciiBundle(outDir);
 const training = await trainingRun(outDir);

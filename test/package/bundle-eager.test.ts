@@ -306,11 +306,11 @@ describe("the built bundle", () => {
     expect(all).toMatch(/^var runHeadless = \(async function \(/m);
     expect(all).toMatch(/^var \$constructor = \(function \(/m);
     // `acai hooks init` and the REPL's mount never run in `acai -p`.
-    expect(all).toMatch(/^async function initHook\(/m);
-    expect(all).toMatch(/^async function mountRepl\(/m);
+    expect(all).toMatch(/\basync function initHook\(/);
+    expect(all).toMatch(/\basync function mountRepl\(/);
     // Module bodies run at their first require (decision 0062): the headless run's body
     // runs, eager; `acai hooks init`'s is in the bundle but never runs in `acai -p`.
-    expect(all).toContain('"source/cli/headless.ts": (function () {');
-    expect(all).toContain('"source/cli/hooks/init.ts"() {');
+    expect(all).toMatch(/"source\/cli\/headless\.ts": \(function \(\)\s*\{/);
+    expect(all).toMatch(/"source\/cli\/hooks\/init\.ts"\(\)\s*\{/);
   });
 });
