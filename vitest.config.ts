@@ -9,7 +9,8 @@ export default defineConfig({
     pool: "forks",
     // Most test files wait on the processes they start (acai, hooks, servers), so
     // twice the cores of a 2-core machine keep it busy: the whole suite took 418 s
-    // with 4 workers against 690 s with the default 2 (same clone, quiet machine).
+    // with 4 workers against 690 s with the default 2 (same clone, quiet machine). More do
+    // not help: the suite is CPU-bound (CONTRIBUTING.md), and 6 took 575.6 s against 587.3 s.
     maxWorkers: Math.max(4, availableParallelism()),
     // Each worker runs file after file instead of one fresh process per file
     // (decision 0071): the fork and vitest's environment cost ~650 ms a file, and six
