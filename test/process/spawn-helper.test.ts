@@ -191,6 +191,35 @@ describe.each(KINDS)("a run through the $name spawn helper", (kind) => {
   );
 
   it.skipIf(kind.missing !== undefined)(
+    "passes over PATH folders without the command and a file it may not run, as Node does",
+    async () => {
+      const { run } = await ready();
+      const [empty, locked, bin] = [join(dir, "empty"), join(dir, "locked"), join(dir, "bin")];
+      for (const folder of [empty, locked, bin]) await mkdir(folder);
+      await writeFile(join(locked, "acai-greet"), "echo not me\n", { mode: 0o644 });
+      await writeFile(join(bin, "acai-greet"), "echo hello from $0\n", { mode: 0o755 });
+      // A missing folder (ENOENT), a file where a folder should be (ENOTDIR), an empty folder.
+      const path = [join(dir, "missing"), join(locked, "acai-greet"), empty, locked, bin];
+      const found = await run({
+        command: "acai-greet",
+        cwd: dir,
+        env: { PATH: [...path, "/usr/bin", "/bin"].join(":") },
+      });
+      expect(found).toMatchObject({
+        exitCode: 0,
+        stdout: `hello from ${join(bin, "acai-greet")}\n`,
+      });
+      // Found only where it may not be run: the error is EACCES, as Node's own lookup says.
+      const onlyLocked = await run({
+        command: "acai-greet",
+        cwd: dir,
+        env: { PATH: [empty, locked].join(":") },
+      });
+      expect(onlyLocked.spawnError).toMatch(/EACCES|permission/i);
+    },
+  );
+
+  it.skipIf(kind.missing !== undefined)(
     "starts the child with every signal at its default and none blocked, in a session of its own",
     async () => {
       const { run } = await ready();
