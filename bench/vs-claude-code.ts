@@ -29,6 +29,13 @@
  * repetition ("control"): what the second adds over the first is the bench's
  * own noise, printed as NOISE beside the RESULT lines.
  *
+ * Each command hook's own process is timed alone too ("floor"): its command
+ * started directly by the bench (no shell, no agent), the PreToolUse payload
+ * on its stdin, waited for — CALLS times per repetition, between the
+ * sessions. No agent can add less than that per call, so floor / Claude
+ * Code's added time is the best ratio any change to acai could reach: the
+ * FLOOR lines print it beside each agent's share above the floor.
+ *
  * The persistent hook is also measured paired ("paired"): one session asks
  * for `true` and `:` in turn, and the same persistent hook matches only
  * `true` (its matcher's `pattern`), so its added time is the matched turns'
@@ -173,7 +180,31 @@ async function setUp(root: string, kinds: Kind[]) {
       homes.set(`${agent}/${kind}`, { home, acaiHome });
     }
   }
-  return homes;
+  return { homes, commands: commandOf };
+}
+
+type CommandKind = keyof Awaited<ReturnType<typeof setUp>>["commands"];
+
+/** The payload Claude Code sends a PreToolUse hook for `true` (the floor's stdin). */
+const FLOOR_PAYLOAD = JSON.stringify({
+  session_id: "00000000-0000-4000-8000-000000000000",
+  transcript_path: "/tmp/transcript.jsonl",
+  cwd: "/tmp",
+  permission_mode: "default",
+  hook_event_name: "PreToolUse",
+  tool_name: "Bash",
+  tool_input: { command: "true", description: "Run true" },
+});
+
+/** One hook command alone (ms): started directly, the payload written to its stdin, waited for. */
+async function timeHookAlone(command: string): Promise<number> {
+  const [file, ...args] = command.split(" ");
+  const start = performance.now();
+  const child = spawn(file ?? "", args, { stdio: ["pipe", "ignore", "ignore"] });
+  child.stdin.end(FLOOR_PAYLOAD);
+  const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+  if (code !== 0) throw new Error(`the hook alone (${command}) exited ${code}`);
+  return performance.now() - start;
 }
 
 /** Which agent runs which kind: Claude Code has no persistent hooks, and acai alone is the control. */
@@ -188,7 +219,8 @@ interface Runner {
   /** The fake server asking for `true` and `:` in turn (the paired sessions). */
   alternateUrl: string;
   cwd: string;
-  homes: Awaited<ReturnType<typeof setUp>>;
+  homes: Awaited<ReturnType<typeof setUp>>["homes"];
+  commands: Awaited<ReturnType<typeof setUp>>["commands"];
   takeTurnTimes: () => number[];
 }
 
@@ -297,10 +329,16 @@ type Added = Map<string, TurnTimes>;
 /** One run: REPS sessions of every pair, the order reversed every other repetition; the time each hook adds. */
 async function oneRun(runner: Runner, pairs: [Agent, Kind][], run: number): Promise<Added> {
   const turns = new Map<string, number[][]>(pairs.map(([a, k]) => [`${a}/${k}`, []]));
+  const floorKinds = commandKinds(pairs.map(([, kind]) => kind));
   for (let rep = 0; rep < REPS; rep++) {
     const order = rep % 2 ? [...pairs].reverse() : pairs;
     for (const [agent, kind] of order)
       turns.get(`${agent}/${kind}`)?.push(await session(runner, agent, kind));
+    for (const kind of floorKinds) {
+      const alone: number[] = [];
+      for (let i = 0; i < CALLS; i++) alone.push(await timeHookAlone(runner.commands[kind]));
+      turns.set(`floor/${kind}`, [...(turns.get(`floor/${kind}`) ?? []), alone]);
+    }
   }
   const turn = (key: string) => turnTimes(turns.get(key) ?? []);
   const added: Added = new Map();
@@ -314,6 +352,7 @@ async function oneRun(runner: Runner, pairs: [Agent, Kind][], run: number): Prom
       median: withHook.median - without.median,
     });
   }
+  for (const kind of floorKinds) added.set(`floor/${kind}`, turn(`floor/${kind}`));
   const none = (agent: Agent) =>
     `${turn(`${agent}/none`).mean.toFixed(1)} ms (median turn ${turn(`${agent}/none`).median.toFixed(1)})`;
   console.log(
@@ -343,6 +382,36 @@ function pairedAdded(sessions: readonly number[][]): TurnTimes {
 
 const fixed = (values: readonly number[]) => values.map((v) => v.toFixed(2)).join(", ");
 
+/** The kinds that are a command hook (bash, python, node), each once. */
+function commandKinds(kinds: readonly Kind[]): CommandKind[] {
+  const commands = kinds.filter(
+    (k): k is CommandKind =>
+      k !== "none" && k !== "control" && k !== "persistent" && k !== "paired",
+  );
+  return [...new Set(commands)];
+}
+
+/**
+ * The FLOOR lines: each command hook's own process alone, each agent's added time above it,
+ * and floor / Claude Code's added time — the ratio acai would reach if it added nothing.
+ */
+function printFloors(values: readonly Added[], loads: readonly number[], kinds: readonly Kind[]) {
+  const at = (key: string) => values.map((v) => v.get(key)?.mean ?? Number.NaN);
+  const load = `load ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)}`;
+  for (const kind of commandKinds(kinds)) {
+    const floor = at(`floor/${kind}`);
+    const above = (agent: Agent) => at(`${agent}/${kind}`).map((a, i) => a - (floor[i] ?? 0));
+    const claude = at(`claude/${kind}`);
+    const best = floor.map((f, i) => f / (claude[i] ?? Number.NaN));
+    const vsClaude = ACAI_ONLY
+      ? ""
+      : `; Claude Code's above it ${fixed(above("claude"))} ms; the best ratio acai could reach (floor / Claude Code's added time, acai adding nothing of its own): ${median(best).toFixed(3)}× (runs ${fixed(best)})`;
+    console.log(
+      `FLOOR one ${kind} hook's own process alone (started directly, the payload on stdin, waited for): mean ${median(floor).toFixed(2)} ms (runs ${fixed(floor)}); acai's added time above it ${fixed(above("acai"))} ms${vsClaude}; ${load}`,
+    );
+  }
+}
+
 /** The RESULT lines: acai's added time over Claude Code's, by the mean turn (the figure) and the median turn. */
 function printRatios(
   values: readonly Added[],
@@ -364,10 +433,7 @@ function printRatios(
       detail: `acai ${fixed(at(acai, "mean"))} ms; Claude Code ${fixed(at(claude, "mean"))} ms; by the median turn: ratio ${median(byMedian).toFixed(3)}× (runs ${fixed(byMedian)}), acai ${fixed(at(acai, "median"))} ms, Claude Code ${fixed(at(claude, "median"))} ms`,
     });
   };
-  const commandKinds = kinds.filter(
-    (k) => k !== "none" && k !== "control" && k !== "persistent" && k !== "paired",
-  );
-  for (const kind of commandKinds)
+  for (const kind of commandKinds(kinds))
     line(
       `time added per tool call by one ${kind} command hook, acai / Claude Code ${version}`,
       `acai/${kind}`,
@@ -441,7 +507,7 @@ try {
     url: server.url,
     alternateUrl: server.alternateUrl,
     cwd,
-    homes: await setUp(root, kinds),
+    ...(await setUp(root, kinds)),
     takeTurnTimes: server.takeTurnTimes,
   };
   console.log(
@@ -454,6 +520,7 @@ try {
   for (const [agent, kind] of pairs) await session(runner, agent, kind); // warm-up: caches, code caches
   const { values, loads } = await threeRuns((run) => oneRun(runner, pairs, run));
   if (claude) printRatios(values, loads, kinds, claude.version);
+  printFloors(values, loads, kinds);
   printAcai(values, loads, kinds);
 } finally {
   server.close();
