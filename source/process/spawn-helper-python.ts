@@ -28,8 +28,9 @@
  * session and group, every signal at its default and none blocked, the cwd
  * (the helper changes into it for the spawn, then back to /) and exactly the
  * environment sent; the command looked up on that environment's PATH as
- * Node does (a folder where it is not there passed over with a stat), a file without a #! line run by /bin/sh as Node does; a failed
- * chdir or exec is reported with its errno name (ENOENT, EACCES …).
+ * Node does (a folder where it is not there passed over with a stat), a
+ * file without a #! line run by /bin/sh as Node does; a failed chdir or
+ * exec is reported with its errno name (ENOENT, EACCES …).
  * Exits are watched through pidfds. At EOF on stdin, on a failed write to
  * acai (EPIPE: acai is gone) and on any error it SIGKILLs every child's
  * group and exits.
