@@ -3,17 +3,25 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach } from "vitest";
 
-/** A fresh temp folder per test (removed after it), and a writer for files in it. */
+/**
+ * A fresh project folder per test, and a writer for files in it. The project is
+ * `project/` inside a temp folder of the test's own (removed after it), so a file
+ * written "outside the project" (`../outside`) stays in that temp folder, not in
+ * the shared temp directory where other runs would see it.
+ */
 export function tempFolder(): {
   dir: () => string;
   write: (rel: string, text: string, mode?: number) => Promise<string>;
 } {
+  let root = "";
   let dir = "";
   beforeEach(async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), "acai-project-"));
+    root = await mkdtemp(path.join(os.tmpdir(), "acai-project-"));
+    dir = path.join(root, "project");
+    await mkdir(dir);
   });
   afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
+    await rm(root, { recursive: true, force: true });
   });
   return {
     dir: () => dir,
