@@ -328,8 +328,11 @@ type Added = Map<string, TurnTimes>;
 
 /** One run: REPS sessions of every pair, the order reversed every other repetition; the time each hook adds. */
 async function oneRun(runner: Runner, pairs: [Agent, Kind][], run: number): Promise<Added> {
-  const turns = new Map<string, number[][]>(pairs.map(([a, k]) => [`${a}/${k}`, []]));
   const floorKinds = commandKinds(pairs.map(([, kind]) => kind));
+  const turns = new Map<string, number[][]>([
+    ...pairs.map(([a, k]) => [`${a}/${k}`, []] as [string, number[][]]),
+    ...floorKinds.map((k) => [`floor/${k}`, []] as [string, number[][]]),
+  ]);
   for (let rep = 0; rep < REPS; rep++) {
     const order = rep % 2 ? [...pairs].reverse() : pairs;
     for (const [agent, kind] of order)
@@ -337,7 +340,7 @@ async function oneRun(runner: Runner, pairs: [Agent, Kind][], run: number): Prom
     for (const kind of floorKinds) {
       const alone: number[] = [];
       for (let i = 0; i < CALLS; i++) alone.push(await timeHookAlone(runner.commands[kind]));
-      turns.set(`floor/${kind}`, [...(turns.get(`floor/${kind}`) ?? []), alone]);
+      turns.get(`floor/${kind}`)?.push(alone);
     }
   }
   const turn = (key: string) => turnTimes(turns.get(key) ?? []);

@@ -14,19 +14,18 @@ export function tempFolder(): {
   write: (rel: string, text: string, mode?: number) => Promise<string>;
 } {
   let root = "";
-  let dir = "";
+  const projectDir = () => path.join(root, "project");
   beforeEach(async () => {
     root = await mkdtemp(path.join(os.tmpdir(), "acai-project-"));
-    dir = path.join(root, "project");
-    await mkdir(dir);
+    await mkdir(projectDir());
   });
   afterEach(async () => {
     await rm(root, { recursive: true, force: true });
   });
   return {
-    dir: () => dir,
+    dir: projectDir,
     write: async (rel, text, mode) => {
-      const file = path.join(dir, rel);
+      const file = path.join(projectDir(), rel);
       await mkdir(path.dirname(file), { recursive: true });
       await writeFile(file, text);
       if (mode !== undefined) await chmod(file, mode);
