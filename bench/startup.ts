@@ -227,8 +227,8 @@ async function measure(
   await timeAcai(url, dirs, arrival);
   await timeAcai(url, dirs, arrival, floorEntry);
   await timeAcai(url, dirs, arrival, unbundled);
-  // The older build gets an ACAI_HOME of its own (a copy: the same trust): the two builds'
-  // spawner forecasts (ACAI_HOME/cache) may differ in form and would undo each other's.
+  // The older build gets an ACAI_HOME of its own (a copy: the same trust): what the two builds
+  // keep in ACAI_HOME/cache may differ in form (an older build's spawner forecast, say).
   const beforeDirs = { ...dirs, acaiHome: `${dirs.acaiHome}-before` };
   if (before) {
     await cp(dirs.acaiHome, beforeDirs.acaiHome, { recursive: true, force: true });

@@ -1,12 +1,10 @@
 #!/usr/bin/env node
 // The `acai` bin. Kept to Node built-ins so the code cache is on before anything heavy loads.
-import { existsSync } from "node:fs";
 import module from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { resolveAcaiPaths } from "../config/paths.js";
 import { ensurePrivateDirSync } from "../config/private-files.js";
-import { forecastFile } from "../session/forecast-file.js";
 
 const cwd = process.cwd();
 const paths = resolveAcaiPaths({ env: process.env, homeDir: os.homedir(), cwd });
@@ -24,22 +22,7 @@ if (process.env.NODE_DISABLE_COMPILE_CACHE === undefined) {
   }
 }
 
-// `acai -p`: the sandbox spawners the last session in this folder started ahead start now, while
-// the rest loads; the session takes only those it computes itself (session/spawner-forecast.ts).
 const print = process.argv.some((arg) => arg === "-p" || arg.startsWith("--print"));
-if (print && existsSync(forecastFile(paths.cacheDir, cwd))) {
-  try {
-    const [{ forecastApplies, foreseeSpawners }, { processSandboxLauncher }] = await Promise.all([
-      import("../session/spawner-forecast.js"),
-      import("../process/sandbox-launch.js"),
-    ]);
-    if (forecastApplies(process.argv.slice(2))) {
-      foreseeSpawners({ cacheDir: paths.cacheDir, cwd, launcher: processSandboxLauncher() });
-    }
-  } catch {
-    // No spawner foreseen only costs speed.
-  }
-}
 
 // `acai -p` loads the session's modules now, beside the CLI's, not after the options are
 // parsed. Any other start (the REPL, which draws its prompt first; a subcommand; a prompt

@@ -29,16 +29,6 @@ export interface SandboxLauncher {
    * fails is met by the first run as if that run had begun it.
    */
   prepare(launch: SandboxLaunch): void;
-  /**
-   * Starts a spawner for a launch foreseen from an earlier session (session/spawner-forecast.ts),
-   * before this session has computed its own: it serves only a launch of the same key —
-   * the same bwrap arguments — that a `prepare` or a run asks for before `dropUnclaimed`.
-   * One that fails to start is forgotten (a later ask starts afresh, as if none had been
-   * foreseen); nothing ever runs in one nobody asked for.
-   */
-  foresee(launch: SandboxLaunch): void;
-  /** Stops the foreseen spawners nobody asked for (the session knows its own launches now). */
-  dropUnclaimed(): void;
   /** How the policy's processes start now: through its spawner, or one bwrap each. */
   mode(key: string): "spawner" | "per-process" | "not-started";
   /** Stops every spawner (their namespaces and what runs in them die). */
@@ -65,10 +55,9 @@ export interface SandboxLauncherOptions {
 
 type Started = Promise<Spawner | { failure: string }>;
 
-/** Each policy key's spawner start, and which of them were foreseen and not asked for yet. */
+/** Each policy key's spawner start. */
 class SpawnerStarts {
   readonly byKey = new Map<string, Started>();
-  private readonly foreseen = new Set<string>();
   /** Keys whose Python spawner did not start: Node from then on (not tried again). */
   private readonly noPython = new Set<string>();
 
@@ -80,32 +69,8 @@ class SpawnerStarts {
     return started;
   }
 
-  /** A foreseen start that fails is forgotten if nobody asked for it yet, else begun afresh for the asker. */
-  foresee(path: string, launch: SandboxLaunch): void {
-    const entry: Started = this.begin(path, launch).then((started) => {
-      // Dropped or stopped meanwhile: nobody waits for it.
-      if (started instanceof Spawner || this.byKey.get(launch.key) !== entry) return started;
-      if (!this.foreseen.delete(launch.key)) return this.begin(path, launch);
-      this.byKey.delete(launch.key);
-      return started;
-    });
-    this.foreseen.add(launch.key);
-    this.byKey.set(launch.key, entry);
-  }
-
-  /** A prepare or a run asks for the key: a foreseen start of it is theirs. */
-  claim(key: string): void {
-    this.foreseen.delete(key);
-  }
-
-  dropUnclaimed(): void {
-    for (const key of this.foreseen) this.stop(key);
-    this.foreseen.clear();
-  }
-
   stopAll(): void {
     for (const key of [...this.byKey.keys()]) this.stop(key);
-    this.foreseen.clear();
   }
 
   private stop(key: string): void {
@@ -149,7 +114,6 @@ export function createSandboxLauncher(options: SandboxLauncherOptions = {}): San
   /** The policy's running spawner: the one there is, else a new one (also after one died). */
   const spawnerFor = async (path: string, launch: SandboxLaunch): Promise<Spawner | undefined> => {
     if (options.useSpawner === false || perProcess.has(launch.key)) return undefined;
-    starts.claim(launch.key);
     const known = spawners.get(launch.key);
     const previous = known ? await known : undefined;
     if (previous instanceof Spawner && previous.running) return previous;
@@ -200,17 +164,10 @@ export function createSandboxLauncher(options: SandboxLauncherOptions = {}): San
     start,
     prepare(launch) {
       if (options.useSpawner === false || perProcess.has(launch.key)) return;
-      starts.claim(launch.key);
       if (spawners.has(launch.key)) return;
       bwrap ??= (options.bwrap ?? findBwrap)();
       if (bwrap !== undefined) starts.start(bwrap, launch);
     },
-    foresee(launch) {
-      if (options.useSpawner === false || spawners.has(launch.key)) return;
-      bwrap ??= (options.bwrap ?? findBwrap)();
-      if (bwrap !== undefined) starts.foresee(bwrap, launch);
-    },
-    dropUnclaimed: () => starts.dropUnclaimed(),
     mode(key) {
       if (perProcess.has(key) || options.useSpawner === false) return "per-process";
       return spawners.has(key) ? "spawner" : "not-started";

@@ -13,9 +13,8 @@
  * counts as hiding. What the arguments cannot tell (a shared library the
  * interpreter needs, /bin/true for the spawner's probe) is met at start: a
  * Python spawner that does not get ready is replaced by a Node one
- * (sandbox-launch.ts). The kind is part of the launch's key, so a spawner
- * foreseen from the last session (decision 0055) serves this one only when
- * both would start the same kind.
+ * (sandbox-launch.ts). The kind is part of the launch's key: one spawner
+ * serves the launches of one kind only.
  */
 import { accessSync, constants, existsSync, realpathSync } from "node:fs";
 import { basename, dirname, join } from "node:path";

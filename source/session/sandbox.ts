@@ -47,9 +47,9 @@ export interface SessionSandboxSetup {
   };
   /**
    * Starts, in the background, the sandbox's spawner the hook's processes will run through
-   * (nothing runs); returns its launch (none: the hook is not sandboxed).
+   * (nothing runs); nothing for a hook that is not sandboxed.
    */
-  prepareFor(hook: HookDefinition): SandboxLaunch | undefined;
+  prepareFor(hook: HookDefinition): void;
 }
 
 export interface SetUpSandboxOptions {
@@ -132,10 +132,8 @@ export function setUpSandbox(options: SetUpSandboxOptions): SessionSandboxSetup 
     },
     prepareFor(hook) {
       const policy = policyOf(hook);
-      if (policy === undefined || sandbox.bwrap === undefined) return undefined;
-      const launch = keepingOf(hook, policy)?.launch ?? sandbox.table.launchFor(policy);
-      options.prepareLaunch?.(launch);
-      return launch;
+      if (policy === undefined || sandbox.bwrap === undefined) return;
+      options.prepareLaunch?.(keepingOf(hook, policy)?.launch ?? sandbox.table.launchFor(policy));
     },
   };
 }

@@ -16,7 +16,6 @@ import { type ResolvedModel, resolveModel } from "../models/resolve.js";
 import type { ShellAnalyzer } from "../permissions/shell/analyze.js";
 import { deferredShellAnalyzer } from "../permissions/shell/deferred.js";
 import { type SessionPermissions, sessionPermissions } from "../permissions/sources.js";
-import { processSandboxLauncher } from "../process/sandbox-launch.js";
 import { openSessionRelay } from "../relay/session-open.js";
 import type { SessionRelay } from "../relay/session-relay.js";
 import type { LoadedAgents } from "../subagents/files.js";
@@ -25,7 +24,6 @@ import { type LoadedTools, loadTools } from "../tools/registry.js";
 import type { SessionGround } from "./ground.js";
 import { hookRegistrySettings } from "./hook-registry-settings.js";
 import { pluginRelay } from "./relay-hooks.js";
-import { settleForecast } from "./spawner-forecast.js";
 import { startSpawnersAhead } from "./spawners-ahead.js";
 import type { PrepareSessionOptions } from "./types.js";
 
@@ -153,7 +151,7 @@ async function loadTogether(
     }),
     loadGroundHookRegistry(ground, env, made.plugins).then((registry) => {
       // Their spawners start while the tools, MCP and the agent are still being set up.
-      spawnersAhead(ground, options.cwd, registry);
+      startSpawnersAhead(registry.hooks, ground.sandbox);
       return registry;
     }),
     connectMcp(ground, options, made.mcpServers),
@@ -168,23 +166,6 @@ async function loadTogether(
   // A program's own callbacks (query()) join the hooks found in files.
   if (options.inProcessHooks) registry.hooks.push(...options.inProcessHooks);
   return { tools, registry, mcp, subagentTypes, shell };
-}
-
-/**
- * The spawners of the hooks before the first request start now, or are taken from those
- * `acai -p` foresaw (spawner-forecast.ts); the next session in this folder foresees these.
- */
-function spawnersAhead(ground: SessionGround, cwd: string, registry: HookRegistry): void {
-  const launches = startSpawnersAhead(registry.hooks, ground.sandbox);
-  const { table } = ground.sandbox.sandbox;
-  settleForecast({
-    cacheDir: ground.project.paths.cacheDir,
-    cwd,
-    launcher: processSandboxLauncher(),
-    launches,
-    // A policy with a network bridge names this session's socket folder: never the same twice.
-    foreseeable: (launch) => table.extrasOf(launch.key) === undefined,
-  });
 }
 
 /** The MCP client library is imported only when a server is configured. */

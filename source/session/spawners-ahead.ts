@@ -12,7 +12,6 @@ import {
   type HookEventName,
   runModeOf,
 } from "../hooks/contract/definition.js";
-import type { SandboxLaunch } from "../process/types.js";
 
 const BEFORE_FIRST_REQUEST: ReadonlySet<HookEventName> = new Set<HookEventName>([
   "session_start",
@@ -30,15 +29,10 @@ export function hooksBeforeFirstRequest(hooks: readonly HookDefinition[]): HookD
   });
 }
 
-/** Starts them; returns the launches started ahead, one per key (what the next session may foresee). */
+/** Starts them: one `prepare` per hook, which starts each policy's spawner once. */
 export function startSpawnersAhead(
   hooks: readonly HookDefinition[],
-  sandbox: { prepareFor(hook: HookDefinition): SandboxLaunch | undefined },
-): SandboxLaunch[] {
-  const launches = new Map<string, SandboxLaunch>();
-  for (const hook of hooksBeforeFirstRequest(hooks)) {
-    const launch = sandbox.prepareFor(hook);
-    if (launch !== undefined) launches.set(launch.key, launch);
-  }
-  return [...launches.values()];
+  sandbox: { prepareFor(hook: HookDefinition): void },
+): void {
+  for (const hook of hooksBeforeFirstRequest(hooks)) sandbox.prepareFor(hook);
 }
