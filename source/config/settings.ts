@@ -116,15 +116,16 @@ function unknownKeyWarnings(file: string, value: object): string[] {
       }
     }
   }
-  for (const [section, schema] of [
-    ["capabilities", CapabilitiesSchema._zod.innerType],
-    ["memory", MemorySettingsSchema._zod.innerType],
-    ["permissions", PermissionsSettingsSchema._zod.innerType],
-    ["sandbox", SandboxSettingsSchema._zod.innerType],
+  // A section's schema is built only for a file that has the section (a lazy schema builds at first use).
+  for (const [section, shape] of [
+    ["capabilities", () => CapabilitiesSchema._zod.innerType.shape],
+    ["memory", () => MemorySettingsSchema._zod.innerType.shape],
+    ["permissions", () => PermissionsSettingsSchema._zod.innerType.shape],
+    ["sandbox", () => SandboxSettingsSchema._zod.innerType.shape],
   ] as const) {
     const given = (value as Record<string, unknown>)[section];
     if (!isPlainObject(given)) continue;
-    const knownKeys = new Set(Object.keys(schema.shape));
+    const knownKeys = new Set(Object.keys(shape()));
     for (const key of Object.keys(given)) {
       if (!knownKeys.has(key))
         warnings.push(`Settings file ${file}: unknown field "${section}.${key}" is ignored.`);

@@ -43,9 +43,9 @@ export async function projectPins(sources: PinSources): Promise<PinnedFile[]> {
 }
 
 function settingsServers(values: object | undefined) {
-  const parsed = McpServersSchema.safeParse(
-    (values as { mcpServers?: unknown })?.mcpServers,
-    PARSED_ONCE,
-  );
+  const servers = (values as { mcpServers?: unknown } | undefined)?.mcpServers;
+  // None given: the schema (built at its first parse) is not built to say so.
+  if (servers === undefined) return [];
+  const parsed = McpServersSchema.safeParse(servers, PARSED_ONCE);
   return parsed.success ? Object.values(parsed.data) : [];
 }

@@ -137,6 +137,23 @@ describe("loadSettings", () => {
     ]);
   });
 
+  it("warns about unknown keys inside a section, only for the sections a file has", async () => {
+    const file = path.join(projectDir, ".acai", "settings.json");
+    await write(file, {
+      sandbox: { enabled: false, bogus: 1 },
+      memory: { typo: true },
+      capabilities: { nope: 1 },
+      maxSteps: 2,
+    });
+    const loaded = await loadSettings({ acaiHome, projectDir });
+    expect(loaded.settings.maxSteps).toBe(2);
+    expect(loaded.warnings).toEqual([
+      `Settings file ${file}: unknown field "capabilities.nope" is ignored.`,
+      `Settings file ${file}: unknown field "memory.typo" is ignored.`,
+      `Settings file ${file}: unknown field "sandbox.bogus" is ignored.`,
+    ]);
+  });
+
   it("reports invalid JSON with file, line and column", async () => {
     const file = path.join(projectDir, ".acai", "settings.json");
     await write(file, '{\n  "model": "openai:x",\n  "maxSteps": tru\n}\n');
