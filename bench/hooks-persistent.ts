@@ -459,7 +459,7 @@ async function figure2(run: HookCommand, versus?: Build): Promise<void> {
         ratios: added(key).map((x, i) => x / (at(floor)[i] ?? Number.NaN)),
         loads,
         ...(judged ? { target: { op: "≤", value: 1.2 } as const } : {}),
-        detail: `added p50 ${added(key).map(ms).join(", ")}; floor ${at(floor).map(ms).join(", ")}; target < 1 ms added: ${median(added(key)) < 1 ? "met" : "NOT met"}`,
+        detail: `added p50 ${added(key).map(ms).join(", ")}; floor ${at(floor).map(ms).join(", ")}; ${underOneMs(median(added(key)), median(at(floor)))}`,
       });
     }
     if (versus === undefined) return;
@@ -533,4 +533,14 @@ try {
   }
 } finally {
   await rm(root, { recursive: true, force: true });
+}
+
+/**
+ * The older "< 1 ms added" target: judged on the time added, and said to be out of reach
+ * when the floor alone (the hooks' own processes, without acai) already takes 1 ms or more.
+ */
+function underOneMs(added: number, floor: number): string {
+  const verdict = added < 1 ? "met" : "NOT met";
+  if (added < 1 || floor < 1) return `target < 1 ms added: ${verdict}`;
+  return `target < 1 ms added: ${verdict} (out of reach here: the floor alone is ${ms(floor)})`;
 }
