@@ -6,6 +6,9 @@
  * one 32-bit number to the worker, its double back, no payload to encode.
  *
  * - `postMessage` both ways: what the plugin host uses (hooks/run/plugins/thread.ts).
+ * - SharedArrayBuffer + Atomics, both sides awaiting `Atomics.waitAsync`: what
+ *   a plugin worker would need (its event loop stays alive for a handler's
+ *   timers and I/O between calls).
  * - SharedArrayBuffer + Atomics, the worker parked in `Atomics.wait`, acai's
  *   thread waiting with `Atomics.waitAsync` (it may not block: the event loop
  *   runs the session). This is the channel decision 0049 did not build.
@@ -13,8 +16,9 @@
  *   wake-ups and nothing else, the floor of any channel that parks the worker.
  *   acai cannot use it (its event loop would stop while a plugin decides).
  * - The worker spinning on `Atomics.load` instead of parking: no wake-up on
- *   its side, but a core burnt per plugin for the whole session. Not usable;
- *   printed for the floor.
+ *   its side, but a core burnt per plugin while calls come. Not usable;
+ *   printed for the floor. It parks after ~1 ms without a call, so that it
+ *   does not keep a core awake while the other channels are timed.
  * - A plain function call in the same thread: what `isolation: "none"` adds
  *   around a handler at most (no thread).
  *
@@ -43,6 +47,8 @@ const REQ_VALUE = 1;
 const ANS = 2;
 const ANS_VALUE = 3;
 const STOP = -1;
+/** Loads a spinning worker tries before it parks (~a millisecond here). */
+const SPIN_LIMIT = 200_000;
 
 /** `Atomics.waitAsync` (ES2024; Node has it, the project's TypeScript lib does not list it). */
 const waitAsync = (
@@ -59,12 +65,33 @@ const workerCode = `
 const { parentPort, workerData } = require("node:worker_threads");
 if (workerData.kind === "message") {
   parentPort.on("message", (n) => parentPort.postMessage(n * 2));
+} else if (workerData.kind === "park-async") {
+  // The worker's event loop stays alive between calls (a handler's timers and I/O still run);
+  // the port, listened to, keeps the worker up while it only awaits the buffer.
+  parentPort.on("message", () => {});
+  const i32 = new Int32Array(workerData.sab);
+  (async () => {
+    for (let seen = 0; ; ) {
+      const waited = Atomics.waitAsync(i32, ${REQ}, seen);
+      if (waited.async) await waited.value;
+      const seq = Atomics.load(i32, ${REQ});
+      if (seq === ${STOP}) break;
+      if (seq === seen) continue;
+      i32[${ANS_VALUE}] = i32[${REQ_VALUE}] * 2;
+      Atomics.store(i32, ${ANS}, seq);
+      Atomics.notify(i32, ${ANS});
+      seen = seq;
+    }
+  })();
 } else {
   const i32 = new Int32Array(workerData.sab);
   let seen = 0;
   for (;;) {
-    if (workerData.kind === "spin") { while (Atomics.load(i32, ${REQ}) === seen); }
-    else Atomics.wait(i32, ${REQ}, seen);
+    // Spinning only while calls come (then parked): a worker spinning between blocks would keep
+    // a core awake and speed up the other channels' wake-ups.
+    let spins = 0;
+    if (workerData.kind === "spin") while (Atomics.load(i32, ${REQ}) === seen && spins++ < ${SPIN_LIMIT});
+    Atomics.wait(i32, ${REQ}, seen);
     const seq = Atomics.load(i32, ${REQ});
     if (seq === ${STOP}) break;
     if (seq === seen) continue;
@@ -100,12 +127,15 @@ function messageChannel(): Channel {
   };
 }
 
-function sharedChannel(kind: "park-async" | "park-block" | "spin"): Channel {
+function sharedChannel(kind: "both-async" | "park-async" | "park-block" | "spin"): Channel {
   const sab = new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT);
   const i32 = new Int32Array(sab);
   const worker = new Worker(workerCode, {
     eval: true,
-    workerData: { kind: kind === "spin" ? "spin" : "park", sab },
+    workerData: {
+      kind: { "both-async": "park-async", spin: "spin" }[kind as string] ?? "park",
+      sab,
+    },
   });
   let seq = 0;
   const send = (n: number): number => {
@@ -116,6 +146,8 @@ function sharedChannel(kind: "park-async" | "park-block" | "spin"): Channel {
     return seq;
   };
   const labels = {
+    "both-async":
+      "SharedArrayBuffer + Atomics, both sides awaiting Atomics.waitAsync (the worker's event loop alive)",
     "park-async": "SharedArrayBuffer + Atomics, worker parked, acai awaits Atomics.waitAsync",
     "park-block":
       "SharedArrayBuffer + Atomics, worker parked, acai blocked in Atomics.wait (not usable)",
@@ -124,7 +156,7 @@ function sharedChannel(kind: "park-async" | "park-block" | "spin"): Channel {
   return {
     label: labels[kind],
     call:
-      kind === "park-async"
+      kind === "park-async" || kind === "both-async"
         ? async (n) => {
             const mine = send(n);
             const waited = waitAsync(i32, ANS, mine - 1);
@@ -165,6 +197,7 @@ async function timeCalls(channel: Channel, count: number): Promise<number> {
 
 const channels = [
   messageChannel(),
+  sharedChannel("both-async"),
   sharedChannel("park-async"),
   sharedChannel("park-block"),
   sharedChannel("spin"),
