@@ -137,7 +137,7 @@ describe("loadSettings", () => {
     ]);
   });
 
-  it("warns about unknown keys inside a section, only for the sections a file has", async () => {
+  it("warns about unknown keys inside the sections a file has", async () => {
     const file = path.join(projectDir, ".acai", "settings.json");
     await write(file, {
       sandbox: { enabled: false, bogus: 1 },
