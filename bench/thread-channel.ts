@@ -63,41 +63,41 @@ const waitAsync = (
 
 const workerCode = `
 const { parentPort, workerData } = require("node:worker_threads");
+const i32 = workerData.sab && new Int32Array(workerData.sab);
+/** Answers request seq (its double) unless it is the stop: false then. */
+const answer = (seq) => {
+  if (seq === ${STOP}) return false;
+  i32[${ANS_VALUE}] = i32[${REQ_VALUE}] * 2;
+  Atomics.store(i32, ${ANS}, seq);
+  Atomics.notify(i32, ${ANS});
+  return true;
+};
 if (workerData.kind === "message") {
   parentPort.on("message", (n) => parentPort.postMessage(n * 2));
-} else if (workerData.kind === "park-async") {
+} else if (workerData.kind === "wait-async") {
   // The worker's event loop stays alive between calls (a handler's timers and I/O still run);
   // the port, listened to, keeps the worker up while it only awaits the buffer.
   parentPort.on("message", () => {});
-  const i32 = new Int32Array(workerData.sab);
   (async () => {
     for (let seen = 0; ; ) {
       const waited = Atomics.waitAsync(i32, ${REQ}, seen);
       if (waited.async) await waited.value;
       const seq = Atomics.load(i32, ${REQ});
-      if (seq === ${STOP}) break;
       if (seq === seen) continue;
-      i32[${ANS_VALUE}] = i32[${REQ_VALUE}] * 2;
-      Atomics.store(i32, ${ANS}, seq);
-      Atomics.notify(i32, ${ANS});
+      if (!answer(seq)) break;
       seen = seq;
     }
   })();
 } else {
-  const i32 = new Int32Array(workerData.sab);
-  let seen = 0;
-  for (;;) {
+  for (let seen = 0; ; ) {
     // Spinning only while calls come (then parked): a worker spinning between blocks would keep
     // a core awake and speed up the other channels' wake-ups.
     let spins = 0;
     if (workerData.kind === "spin") while (Atomics.load(i32, ${REQ}) === seen && spins++ < ${SPIN_LIMIT});
     Atomics.wait(i32, ${REQ}, seen);
     const seq = Atomics.load(i32, ${REQ});
-    if (seq === ${STOP}) break;
     if (seq === seen) continue;
-    i32[${ANS_VALUE}] = i32[${REQ_VALUE}] * 2;
-    Atomics.store(i32, ${ANS}, seq);
-    Atomics.notify(i32, ${ANS});
+    if (!answer(seq)) break;
     seen = seq;
   }
 }
@@ -127,15 +127,20 @@ function messageChannel(): Channel {
   };
 }
 
-function sharedChannel(kind: "both-async" | "park-async" | "park-block" | "spin"): Channel {
+/** How the worker waits for a request on each shared-buffer channel. */
+const WORKER_WAITS = {
+  "both-async": "wait-async",
+  "park-async": "wait",
+  "park-block": "wait",
+  spin: "spin",
+} as const;
+
+function sharedChannel(kind: keyof typeof WORKER_WAITS): Channel {
   const sab = new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT);
   const i32 = new Int32Array(sab);
   const worker = new Worker(workerCode, {
     eval: true,
-    workerData: {
-      kind: { "both-async": "park-async", spin: "spin" }[kind as string] ?? "park",
-      sab,
-    },
+    workerData: { kind: WORKER_WAITS[kind], sab },
   });
   let seq = 0;
   const send = (n: number): number => {
