@@ -31,7 +31,7 @@ import path from "node:path";
 import ts from "typescript";
 
 /** The chunk's source parsed as an ES module; throws on a syntax error. */
-function parse(name, text) {
+export function parseChunk(name, text) {
   const file = ts.createSourceFile(name, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
   const problems = file.parseDiagnostics ?? [];
   if (problems.length > 0) {
@@ -156,7 +156,7 @@ function hoistedBlock(file, text, moved, at) {
  * those whose start positions are in `used` (V8's, from the training run), or all.
  */
 export function eagerChunk(name, text, used) {
-  return eagerOf(parse(name, text), text, used);
+  return eagerOf(parseChunk(name, text), text, used);
 }
 
 /** eagerChunk over a chunk already parsed. */
@@ -198,7 +198,7 @@ function applyEdits(text, edits) {
 
 /** The relative modules a chunk imports or re-exports statically ("./chunk-X.js" → "chunk-X.js"). */
 export function staticImports(name, text) {
-  return importsOf(parse(name, text));
+  return importsOf(parseChunk(name, text));
 }
 
 /** staticImports over a chunk already parsed. */
@@ -253,7 +253,7 @@ export function eagerBundle(dir, used) {
   const chunks = new Map();
   for (const name of readdirSync(dir).filter((n) => n.endsWith(".js"))) {
     const text = readFileSync(path.join(dir, name), "utf8");
-    chunks.set(name, { text, file: parse(name, text) });
+    chunks.set(name, { text, file: parseChunk(name, text) });
   }
   const imports = new Map([...chunks].map(([name, { file }]) => [name, importsOf(file)]));
   const skipped = chunksInCycles(imports);

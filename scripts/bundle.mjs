@@ -38,6 +38,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { asciiBundle } from "./bundle-ascii.mjs";
+import { bundleWithoutFacades } from "./bundle-builtins.mjs";
 import { compactBundle } from "./bundle-compact.mjs";
 import { eagerBundle } from "./bundle-eager.mjs";
 import { noGateway } from "./bundle-gateway.mjs";
@@ -162,7 +163,7 @@ await build({
   // call — createRequire costs ~25 µs, and of the ~100 chunks `acai -p` loads only esbuild's
   // runtime chunk calls it (decision 0054).
   banner: {
-    js: 'import { createRequire as __acaiCreateRequire } from "node:module"; let __acaiRequire; function require(id) { __acaiRequire ??= __acaiCreateRequire(import.meta.url); return __acaiRequire(id); }',
+    js: 'let __acaiRequire; function require(id) { __acaiRequire ??= process.getBuiltinModule("node:module").createRequire(import.meta.url); return __acaiRequire(id); }',
   },
   plugins: [
     ...uiPlugins(sourceDir),
@@ -177,6 +178,15 @@ await build({
 
 // Fewer bytes to read at each start: no comments or layout, names kept (decision 0077).
 compactBundle(outDir);
+// Built-ins taken from process.getBuiltinModule, not imported: no ES facade reads every lazy export (decision 0079).
+const builtins = bundleWithoutFacades(outDir);
+if (builtins.problems.length > 0) {
+  console.error(`bundle: a built-in imported in a form scripts/bundle-builtins.mjs does not rewrite:\n  ${builtins.problems.join("\n  ")}`);
+  process.exit(1);
+}
+if (builtins.inCycles.length > 0) {
+  console.warn(`bundle: built-in imports left (in a static import cycle): ${builtins.inCycles.join(", ")}`);
+}
 // Comments outside ASCII would make V8 keep a whole chunk as two-byte text (decision 0060).
 asciiBundle(outDir);
 const training = await trainingRun(outDir);
