@@ -18,23 +18,30 @@
 // (what the import's default is); a named import is the export's value when
 // the chunk starts, as the facade's was. A chunk in a static import cycle is
 // left as it is (another chunk of the cycle could call into it before it
-// starts, where an import is already bound and a `const` not yet), and so is a
-// namespace import whose `.default` the chunk reads. The build stops on a
-// built-in imported in a form this pass does not know. Dynamic `import()`s of
-// built-ins are left alone. The tsc build keeps the plain imports.
+// starts, where an import is already bound and a `const` not yet). The build
+// stops on a form this pass does not rewrite: a re-export of a built-in, or a
+// namespace import whose `.default` the chunk reads (the module itself has
+// none). Dynamic `import()`s of built-ins are left alone. The tsc build keeps
+// the plain imports.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import path from "node:path";
 import ts from "typescript";
 import { chunksInCycles, parseChunk, staticImports } from "./bundle-eager.mjs";
 
-/** Names without the `node:` prefix: `fs`, `fs/promises`, and the prefix-only ones (`sqlite`, `test`). */
-const BUILTINS = new Set(builtinModules.map((name) => name.replace(/^node:/, "")));
+/** The built-ins a bare name reaches (`fs`, `fs/promises`); the prefix-only ones (`node:sqlite`) are not. */
+const BARE = new Set(builtinModules.filter((name) => !name.startsWith("node:")));
 
 /** The built-in a module specifier names, as `node:x`; undefined for anything else. */
 export function builtinOf(specifier) {
-  const bare = specifier.replace(/^node:/, "");
-  return specifier.startsWith("node:") || BUILTINS.has(bare) ? `node:${bare}` : undefined;
+  if (specifier.startsWith("node:")) return specifier;
+  return BARE.has(specifier) ? `node:${specifier}` : undefined;
+}
+
+/** Whether the chunk reads `name.default` (`name` an identifier, `$` allowed). */
+function readsDefault(text, name) {
+  const escaped = name.replace(/\$/g, "\\$");
+  return new RegExp(`(?<![\\w$])${escaped}\\.default(?![\\w$])`).test(text);
 }
 
 /** `const` declarators for one import clause of `id`; undefined for a form not handled. */
@@ -46,7 +53,7 @@ function declarators(clause, id, text) {
   const bindings = clause.namedBindings;
   if (bindings && ts.isNamespaceImport(bindings)) {
     // `import*as x` with `x.default` read: the namespace's default, which the module itself lacks.
-    if (new RegExp(`\\b${bindings.name.text}\\.default\\b`).test(text)) return undefined;
+    if (readsDefault(text, bindings.name.text)) return undefined;
     if (whole !== undefined) parts.push(`${bindings.name.text}=${whole}`);
     else whole = bindings.name.text;
   }

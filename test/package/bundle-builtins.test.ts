@@ -85,12 +85,26 @@ describe("a chunk's built-in imports", () => {
     );
     expect(withDefault.problems).toHaveLength(1);
     expect(withDefault.text).toContain('import*as fs from"node:fs"');
+    const dollar = chunkWithoutFacades(
+      "chunk-e.js",
+      'import*as fs$1 from"fs";export const r=fs$1.default;',
+    );
+    expect(dollar.problems).toHaveLength(1);
+    // `.default` of another name, or a longer property, is not the namespace's default.
+    const other = chunkWithoutFacades(
+      "chunk-f.js",
+      'import*as fs from"node:fs";export const r=[xfs.default,fs.defaults];',
+    );
+    expect(other.problems).toEqual([]);
+    expect(other.text).toContain('const fs=globalThis.process.getBuiltinModule("node:fs");');
   });
 
   it("names built-ins with and without node:, and nothing else", () => {
     expect(builtinOf("node:fs")).toBe("node:fs");
     expect(builtinOf("fs/promises")).toBe("node:fs/promises");
     expect(builtinOf("node:sqlite")).toBe("node:sqlite");
+    // A prefix-only built-in: bare, the name is a package's.
+    expect(builtinOf("sqlite")).toBeUndefined();
     expect(builtinOf("zod")).toBeUndefined();
     expect(builtinOf("./chunk-A.js")).toBeUndefined();
   });
