@@ -19,7 +19,9 @@
 // production build (scripts/bundle-ui.mjs, decision 0073). `ai`'s import of its AI Gateway
 // provider, which acai never uses, gets a small stand-in (scripts/bundle-gateway.mjs, decision 0077).
 // After esbuild, each file loses its comments and layout, its module marks kept
-// (scripts/bundle-compact.mjs, decision 0077).
+// (scripts/bundle-compact.mjs, decision 0077), and its static imports of Node's built-ins
+// become `process.getBuiltinModule` calls, so no ES facade reads every lazy export of each
+// (scripts/bundle-builtins.mjs, decision 0079).
 // After esbuild, the characters outside ASCII its kept comments hold are replaced
 // (scripts/bundle-ascii.mjs, decision 0060); then the chunk-level functions an `acai -p`
 // start uses (one training run of the new bundle, scripts/bundle-training.mjs) are made to compile eagerly, so Node's
