@@ -55,6 +55,15 @@ function askBox(screen: string): string[] {
   return start === -1 || end === -1 ? [] : rows.slice(start, end + 1);
 }
 
+/**
+ * The permission box from one capture on which it is drawn whole: `text` in it and the box's
+ * bottom border below. (A second capture after `see` could catch the terminal mid-redraw.)
+ */
+async function askBoxShowing(t: Term, text: string): Promise<string[]> {
+  const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return askBox(await t.see(new RegExp(`${escaped}[\\s\\S]*\\n╰`)));
+}
+
 const told = (i: number) => JSON.stringify(server?.requests[i]?.body);
 const bash = (command: string): FakeTurn => ({ toolCalls: [{ name: "Bash", input: { command } }] });
 
@@ -65,8 +74,7 @@ describe.skipIf(skipReason !== "")(
     it("offers every answer; 's' keeps the rule for the session, so the next such call runs unasked", async () => {
       const t = await startAcai([bash("echo 1"), bash("echo 2"), { text: "Both echoed." }]);
       t.line("echo twice");
-      await t.see("? permission to run Bash echo 1");
-      expect(askBox(t.screen())).toEqual([
+      expect(await askBoxShowing(t, "? permission to run Bash echo 1")).toEqual([
         "╭──────────────────────────────────────────────────────────────────────────────────────────────────╮",
         "│ ? permission to run Bash echo 1                                                                  │",
         "│   no rule allows Bash in default mode                                                            │",
@@ -164,8 +172,9 @@ describe.skipIf(skipReason !== "")(
         { text: "Edited." },
       ]);
       t.line("edit it");
-      await t.see("- hello world");
-      const box = askBox(t.screen()).map((row) => row.replace(/^│ ?|\s*│$/g, ""));
+      const box = (await askBoxShowing(t, "- hello world")).map((row) =>
+        row.replace(/^│ ?|\s*│$/g, ""),
+      );
       expect(box).toContain(file);
       const diff = box.slice(box.indexOf(file) + 1, box.indexOf("Allow?"));
       expect(diff).toEqual(["  one", "  two", "- hello world", "+ hello there", "  three"]);
@@ -184,8 +193,7 @@ describe.skipIf(skipReason !== "")(
         { text: "Tried twice." },
       ]);
       t.line("set up git");
-      await t.see("Allow this exact write, once?");
-      const box = askBox(t.screen()).join("\n");
+      const box = (await askBoxShowing(t, "Allow this exact write, once?")).join("\n");
       expect(box).toContain("[y] yes, this exact write, once");
       expect(box).toContain("[n] no");
       expect(box).toContain("[t] no, and tell the model why");
