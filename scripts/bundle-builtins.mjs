@@ -27,7 +27,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import path from "node:path";
 import ts from "typescript";
-import { chunksInCycles, parseChunk, staticImports } from "./bundle-eager.mjs";
+import { chunksInCycles, importsOf, parseChunk } from "./bundle-eager.mjs";
 
 /** The built-ins a bare name reaches (`fs`, `fs/promises`); the prefix-only ones (`node:sqlite`) are not. */
 const BARE = new Set(builtinModules.filter((name) => !name.startsWith("node:")));
@@ -77,7 +77,11 @@ function declarators(clause, id, text) {
  * names an import or re-export of a built-in this pass leaves as it is.
  */
 export function chunkWithoutFacades(name, text) {
-  const file = parseChunk(name, text);
+  return rewritten(name, text, parseChunk(name, text));
+}
+
+/** chunkWithoutFacades over a chunk already parsed. */
+function rewritten(name, text, file) {
   const edits = [];
   const declarations = [];
   const problems = [];
@@ -106,19 +110,23 @@ export function chunkWithoutFacades(name, text) {
 
 /** Rewrites every chunk of `dir` in place; returns what it did and what it left. */
 export function bundleWithoutFacades(dir) {
-  const names = readdirSync(dir).filter((n) => n.endsWith(".js"));
-  const texts = new Map(names.map((n) => [n, readFileSync(path.join(dir, n), "utf8")]));
-  const imports = new Map([...texts].map(([n, text]) => [n, staticImports(n, text)]));
+  // Each chunk read and parsed once, for its imports and its rewriting.
+  const chunks = new Map();
+  for (const n of readdirSync(dir).filter((name) => name.endsWith(".js"))) {
+    const text = readFileSync(path.join(dir, n), "utf8");
+    chunks.set(n, { text, file: parseChunk(n, text) });
+  }
+  const imports = new Map([...chunks].map(([n, { file }]) => [n, importsOf(file)]));
   const inCycles = chunksInCycles(imports);
   const problems = [];
-  let rewritten = 0;
-  for (const [n, text] of texts) {
+  let changed = 0;
+  for (const [n, { text, file }] of chunks) {
     if (inCycles.has(n)) continue;
-    const done = chunkWithoutFacades(n, text);
+    const done = rewritten(n, text, file);
     problems.push(...done.problems);
     if (done.text === text) continue;
     writeFileSync(path.join(dir, n), done.text);
-    rewritten += 1;
+    changed += 1;
   }
-  return { files: names.length, rewritten, inCycles: [...inCycles].sort(), problems };
+  return { files: chunks.size, rewritten: changed, inCycles: [...inCycles].sort(), problems };
 }

@@ -202,7 +202,7 @@ export function staticImports(name, text) {
 }
 
 /** staticImports over a chunk already parsed. */
-function importsOf(file) {
+export function importsOf(file) {
   const found = [];
   for (const statement of file.statements) {
     const from = statement.moduleSpecifier;
