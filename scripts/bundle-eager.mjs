@@ -20,12 +20,16 @@
 //
 // - a module body esbuild wrapped to run at its first require
 //   (`var init_x = __esm({ "source/x.ts"() {…} })`, or `__commonJS`) becomes
-//   `"source/x.ts": (function () {…})` (decision 0062).
+//   `"source/x.ts": (function () {…})` (decision 0062);
+// - a function expression or arrow nested anywhere (a callback, zod's
+//   classes' closures, a module body's functions) gets parentheses, and V8
+//   compiles it with the function around it (decision 0080).
 //
 // A hoisted declaration is callable before its chunk runs; the `var` only once
 // the chunk starts. No other chunk can call it earlier unless the chunks import
 // each other in a cycle, so a chunk in a static import cycle is left as it is.
-// Class methods and nested functions stay lazy.
+// Class and object methods, getters and nested `function` declarations stay
+// lazy: V8 has no such form for them.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
@@ -64,13 +68,45 @@ function isUsed(file, text, fn, used) {
   return used.has(start) || used.has(paren) || (fn.name !== undefined && used.has(fn.name.end));
 }
 
-/** `function f(…) {…}` as `var f = (function (…) {…});` (async and generators kept). */
-function asExpression(file, text, statement) {
+/**
+ * `function f(…) {…}` as `var f = (function (…) {…});` (async and generators kept),
+ * with the `inner` edits that fall inside it (its nested functions made eager).
+ */
+function asExpression(file, text, statement, inner = []) {
   const start = statement.getStart(file);
   const name = statement.name;
   const head = text.slice(start, name.getStart(file)).trimEnd();
-  const rest = text.slice(name.end, statement.end);
+  const within = inner
+    .filter((edit) => edit.at >= name.end && edit.end <= statement.end)
+    .map((edit) => ({ ...edit, at: edit.at - name.end, end: edit.end - name.end }));
+  const rest = applyEdits(text.slice(name.end, statement.end), within);
   return `var ${name.text} = (${head} ${rest.trimStart()});`;
+}
+
+/**
+ * The edits that parenthesize the used function expressions and arrows nested
+ * anywhere in the chunk (not those in `handled`, nor one already in parentheses):
+ * V8 then compiles each with the function around it, so a nested function a start
+ * runs is in the compile cache with its parent (decision 0080). Methods, getters
+ * and nested `function` declarations have no such form and stay lazy.
+ */
+function nestedEdits(file, text, used, handled) {
+  const edits = [];
+  const visit = (node) => {
+    const isFunction = ts.isArrowFunction(node) || ts.isFunctionExpression(node);
+    if (
+      isFunction &&
+      !handled.has(node) &&
+      !ts.isParenthesizedExpression(node.parent) &&
+      isUsed(file, text, node, used)
+    ) {
+      const at = node.getStart(file);
+      edits.push({ at, end: at, insert: "(" }, { at: node.end, end: node.end, insert: ")" });
+    }
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(file, visit);
+  return edits;
 }
 
 /** The function-valued initializers of chunk-level variable statements, not yet parenthesized. */
@@ -136,7 +172,7 @@ function markAt(marks, position) {
  * The moved functions as one block, each under its module's mark, and the mark in
  * effect where the block goes after it: so each line still lies under its module's mark.
  */
-function hoistedBlock(file, text, moved, at) {
+function hoistedBlock(file, text, moved, at, inner) {
   const marks = [...text.matchAll(MODULE_MARK)];
   const lines = [];
   let current;
@@ -144,7 +180,7 @@ function hoistedBlock(file, text, moved, at) {
     const mark = markAt(marks, statement.getStart(file));
     if (mark !== undefined && mark !== current) lines.push(mark);
     current = mark;
-    lines.push(asExpression(file, text, statement));
+    lines.push(asExpression(file, text, statement, inner));
   }
   const after = markAt(marks, at);
   if (after !== undefined && after !== current) lines.push(after);
@@ -165,14 +201,17 @@ function eagerOf(file, text, used) {
   const first = statements.find((s) => !ts.isImportDeclaration(s));
   if (first === undefined) return text;
   const moved = statements.filter((s) => movable(s) && isUsed(file, text, s, used));
-  const edits = [];
+  const initializers = functionInitializers(statements);
+  const inner = used === undefined ? [] : nestedEdits(file, text, used, new Set(initializers));
+  const inMoved = (edit) => moved.some((s) => edit.at >= s.getStart(file) && edit.end <= s.end);
+  const edits = inner.filter((edit) => !inMoved(edit));
   if (moved.length > 0) {
     // Before the first statement's comments (its module's mark among them).
     const at = first.pos;
-    edits.push({ at, end: at, insert: hoistedBlock(file, text, moved, at) });
+    edits.push({ at, end: at, insert: hoistedBlock(file, text, moved, at, inner) });
     for (const s of moved) edits.push({ at: s.getStart(file), end: s.end, insert: "" });
   }
-  for (const init of functionInitializers(statements).filter((f) => isUsed(file, text, f, used))) {
+  for (const init of initializers.filter((f) => isUsed(file, text, f, used))) {
     edits.push({ at: init.getStart(file), end: init.getStart(file), insert: "(" });
     edits.push({ at: init.end, end: init.end, insert: ")" });
   }

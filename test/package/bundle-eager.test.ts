@@ -125,6 +125,39 @@ export { used, unused, usedArrow, unusedArrow };
     expect(eagerChunk("chunk.js", chunk, new Set())).toBe(chunk);
   });
 
+  it("makes the nested functions the training start used eager, inside a hoisted declaration too (decision 0080)", async () => {
+    const chunk = `const maker = (n) => function named() { return n; };
+const already = ((y) => y);
+class Keeper { run() { return [1, 2].map((w) => w + 1); } }
+export const results = [outer([1, 2]), maker(5)(), already(3), new Keeper().run(), new function () { this.k = 1; }().k];
+function outer(list) { const twice = (x) => x * 2; const skip = (x) => x; return list.map((v) => twice(v)).concat([skip(0)]); }
+`;
+    const at = (text: string) => chunk.indexOf(text);
+    const positions = new Set([
+      at("(list)"),
+      at("(x) => x * 2"),
+      at("(v) => twice"),
+      at("(n) =>"),
+      at("() { return n"),
+      at("(y) => y"),
+      at("(w) =>"),
+      at("() { this.k"),
+    ]);
+    const text = eagerChunk("chunk.js", chunk, positions);
+    expect(text).toContain(
+      "var outer = (function (list) { const twice = ((x) => x * 2); const skip = (x) => x; return list.map(((v) => twice(v))).concat([skip(0)]); });",
+    );
+    expect(text).toContain("const maker = ((n) => (function named() { return n; }));");
+    expect(text).toContain("const already = ((y) => y);");
+    expect(text).toContain("class Keeper { run() { return [1, 2].map(((w) => w + 1)); } }");
+    expect(text).toContain("new (function () { this.k = 1; })().k]");
+    expect(eagerChunk("chunk.js", chunk, new Set())).toBe(chunk);
+    const before = await importText("nested-before.mjs", chunk);
+    const after = await importText("nested-after.mjs", text);
+    expect(after.results).toEqual(before.results);
+    expect(after.results).toEqual([[2, 4, 0], 5, 3, [2, 3], 1]);
+  });
+
   it("makes a used module body esbuild wrapped eager (__esm, __commonJS), an unused one left (decision 0062)", async () => {
     const chunk = `var __getOwnPropNames = Object.getOwnPropertyNames;
 var __esm = (fn, res) => function __init() { return fn && (res = (0, fn[__getOwnPropNames(fn)[0]])(fn = 0)), res; };
@@ -291,6 +324,20 @@ describe("the compile cache", () => {
     // The 2,000-line body compiled is tens of kilobytes; the module's top level alone, ~1.
     expect(lazy).toBeGreaterThan(0);
     expect(eager).toBeGreaterThan(lazy * 10);
+  });
+
+  it("holds a used nested function's code with its parent's once it is made eager (decision 0080)", async () => {
+    const body = Array.from({ length: 2000 }, (_, i) => `    total += ${i} * Math.sqrt(${i});`);
+    const module = `function outer() {\n  const inner = () => {\n    let total = 0;\n${body.join("\n")}\n    return total;\n  };\n  return inner;\n}\nexport const value = 1;\nexport { outer };\n`;
+    const used = new Set([module.indexOf("()"), module.indexOf("() =>")]);
+    const parentOnly = await compileCacheSize(
+      "parent",
+      eagerChunk("m.mjs", module, new Set([module.indexOf("()")])),
+    );
+    const both = await compileCacheSize("both", eagerChunk("m.mjs", module, used));
+    // The parent alone is a few lines of bytecode; with the 2,000-line arrow, tens of kilobytes.
+    expect(parentOnly).toBeGreaterThan(0);
+    expect(both).toBeGreaterThan(parentOnly * 10);
   });
 });
 
