@@ -23,11 +23,11 @@
 // namespace import whose `.default` the chunk reads (the module itself has
 // none). Dynamic `import()`s of built-ins are left alone. The tsc build keeps
 // the plain imports.
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import path from "node:path";
 import ts from "typescript";
-import { chunksInCycles, importsOf, parseChunk } from "./bundle-eager.mjs";
+import { parseChunk, parsedChunks } from "./bundle-eager.mjs";
 
 /** The built-ins a bare name reaches (`fs`, `fs/promises`); the prefix-only ones (`node:sqlite`) are not. */
 const BARE = new Set(builtinModules.filter((name) => !name.startsWith("node:")));
@@ -110,14 +110,7 @@ function rewritten(name, text, file) {
 
 /** Rewrites every chunk of `dir` in place; returns what it did and what it left. */
 export function bundleWithoutFacades(dir) {
-  // Each chunk read and parsed once, for its imports and its rewriting.
-  const chunks = new Map();
-  for (const n of readdirSync(dir).filter((name) => name.endsWith(".js"))) {
-    const text = readFileSync(path.join(dir, n), "utf8");
-    chunks.set(n, { text, file: parseChunk(n, text) });
-  }
-  const imports = new Map([...chunks].map(([n, { file }]) => [n, importsOf(file)]));
-  const inCycles = chunksInCycles(imports);
+  const { chunks, inCycles } = parsedChunks(dir);
   const problems = [];
   let changed = 0;
   for (const [n, { text, file }] of chunks) {

@@ -284,18 +284,25 @@ export function chunksInCycles(imports) {
 }
 
 /**
- * Rewrites the bundle folder's chunks in place, making eager the functions `used`
- * names (bundle-training.mjs: file → V8 start positions); returns what it did.
+ * The bundle folder's chunks, each read and parsed once (for its imports and its
+ * rewriting, by this pass and bundle-builtins.mjs), and those in a static import cycle.
  */
-export function eagerBundle(dir, used) {
-  // Each chunk read and parsed once, for its imports and its rewriting.
+export function parsedChunks(dir) {
   const chunks = new Map();
   for (const name of readdirSync(dir).filter((n) => n.endsWith(".js"))) {
     const text = readFileSync(path.join(dir, name), "utf8");
     chunks.set(name, { text, file: parseChunk(name, text) });
   }
   const imports = new Map([...chunks].map(([name, { file }]) => [name, importsOf(file)]));
-  const skipped = chunksInCycles(imports);
+  return { chunks, inCycles: chunksInCycles(imports) };
+}
+
+/**
+ * Rewrites the bundle folder's chunks in place, making eager the functions `used`
+ * names (bundle-training.mjs: file → V8 start positions); returns what it did.
+ */
+export function eagerBundle(dir, used) {
+  const { chunks, inCycles: skipped } = parsedChunks(dir);
   let rewritten = 0;
   for (const [name, { text, file }] of chunks) {
     const positions = used.get(name);
