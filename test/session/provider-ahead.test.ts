@@ -1,8 +1,13 @@
+import { execFileSync } from "node:child_process";
+import path from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
+import { pathToFileURL } from "node:url";
 import type { LanguageModel } from "ai";
 import { describe, expect, test } from "vitest";
 import { createOpenAiModel } from "../../source/models/openai.js";
 import { providerAhead } from "../../source/session/provider-ahead.js";
+
+const BUILT = path.resolve(import.meta.dirname, "../../dist/session/provider-ahead.js");
 
 /** A model whose supportedUrls reads are counted, answering `answer()` each time. */
 function countedModel(answer: () => unknown): { model: LanguageModel; reads: () => number } {
@@ -33,6 +38,44 @@ describe("providerAhead", () => {
     hookStarting();
     await nextTurn();
     expect(reads()).toBe(1);
+  });
+
+  test("the web streams warm once, on the turn after the load starts", async () => {
+    const { model, reads } = countedModel(() => Promise.resolve({}));
+    const order: string[] = [];
+    const hookStarting = providerAhead(model, () => order.push(`warm after ${reads()} read`));
+    hookStarting();
+    await nextTurn();
+    expect(order).toEqual([]); // the provider's load goes first, on a turn of its own
+    await nextTurn();
+    hookStarting();
+    await nextTurn();
+    await nextTurn();
+    expect(order).toEqual(["warm after 1 read"]);
+  });
+
+  test("a model given as a string still warms the web streams", async () => {
+    let warmed = 0;
+    providerAhead("openai/gpt-5" as LanguageModel, () => warmed++)();
+    await nextTurn();
+    await nextTurn();
+    expect(warmed).toBe(1);
+  });
+
+  test("warmWebStreams loads Node's web streams in a process that had not loaded them", () => {
+    // A fresh Node (vitest's own process has them loaded): the built module, nothing else imported.
+    const script = `const loaded = () => process.moduleLoadList.filter((m) => m.includes("webstreams/transformstream")).length;
+const before = loaded();
+const { warmWebStreams } = await import(${JSON.stringify(pathToFileURL(BUILT).href)});
+const imported = loaded();
+warmWebStreams();
+await new Promise((r) => setImmediate(r));
+console.log(JSON.stringify([before, imported, loaded()]));`;
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+      encoding: "utf8",
+      env: {},
+    });
+    expect(JSON.parse(out)).toEqual([0, 0, 1]);
   });
 
   test("a load that fails is nobody's error until the request: no rejection left unhandled, no throw", async () => {
