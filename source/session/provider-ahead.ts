@@ -48,7 +48,7 @@ function startLoading(model: LanguageModel): void {
 }
 
 /** Node's web streams, loaded and run once: a value written to a stream and read from it. */
-export function warmWebStreams(): void {
+function warmWebStreams(): void {
   const { readable, writable } = new TransformStream<number, number>();
   const writer = writable.getWriter();
   writer.write(0).catch(() => {});

@@ -62,14 +62,18 @@ describe("providerAhead", () => {
     expect(warmed).toBe(1);
   });
 
-  test("warmWebStreams loads Node's web streams in a process that had not loaded them", () => {
+  test("the first hook's start loads Node's web streams in a process that had not loaded them", () => {
     // A fresh Node (vitest's own process has them loaded): the built module, nothing else imported.
     const script = `const loaded = () => process.moduleLoadList.filter((m) => m.includes("webstreams/transformstream")).length;
+const turn = () => new Promise((r) => setImmediate(r));
 const before = loaded();
-const { warmWebStreams } = await import(${JSON.stringify(pathToFileURL(BUILT).href)});
+const { providerAhead } = await import(${JSON.stringify(pathToFileURL(BUILT).href)});
+const hookStarting = providerAhead({ specificationVersion: "v4", provider: "test", modelId: "test" });
 const imported = loaded();
-warmWebStreams();
-await new Promise((r) => setImmediate(r));
+hookStarting();
+await turn();
+await turn();
+await turn();
 console.log(JSON.stringify([before, imported, loaded()]));`;
     const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
       encoding: "utf8",
