@@ -1,6 +1,6 @@
 /**
  * The model's provider loads while the first hooks run (decision 0066), and
- * so do Node's web streams (decision 0081).
+ * Node's web streams run once (decision 0081).
  *
  * The provider packages load at their model's first use (models/openai.ts,
  * models/anthropic.ts): without this, at the first model request — after the
@@ -12,10 +12,11 @@
  * with the same error, where it did (the rejected load is the one the request
  * awaits), and until then it is nobody's error.
  *
- * Node loads its web streams (`TransformStream`, `ReadableStream`) at their
- * first use, and the AI SDK's `streamText` is that first use: on the way from
- * the last hook to the request. One stream made and read, on the turn after
- * the provider's load starts, does that while the hooks' processes run.
+ * Node's web streams (`TransformStream`, `ReadableStream`) are first run by
+ * the AI SDK's `streamText`, on the way from the last hook to the request:
+ * Node's own stream functions compile at their first call. One stream made
+ * and read, on the turn after the provider's load starts, does that while the
+ * hooks' processes run (and loads the streams' modules, where nothing has).
  */
 import type { LanguageModel } from "ai";
 
