@@ -241,7 +241,7 @@ export function staticImports(name, text) {
 }
 
 /** staticImports over a chunk already parsed. */
-export function importsOf(file) {
+function importsOf(file) {
   const found = [];
   for (const statement of file.statements) {
     const from = statement.moduleSpecifier;
